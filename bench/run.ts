@@ -1,0 +1,38 @@
+/**
+ * `npm run bench`: measures and prints the figures of every part in one run (never asserted).
+ * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,nodes picks parts;
+ * BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure).
+ */
+import { writeFileSync } from 'node:fs';
+import { benchClient } from './client';
+import { benchValidator } from './validator';
+import { benchBridge } from './bridge';
+import { benchNodes } from './nodes';
+
+const PARTS: Record<string, () => Promise<Record<string, number>>> = {
+  client: benchClient,
+  validator: async () => ({ ...(await benchValidator()) }),
+  bridge: () => benchBridge(),
+  nodes: benchNodes,
+};
+
+async function main() {
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+  const results: Record<string, Record<string, number> | { error: string }> = {};
+  for (const [name, run] of Object.entries(PARTS)) {
+    if (only && !only.includes(name)) continue;
+    process.stdout.write(`\n== ${name}\n`);
+    try {
+      results[name] = await run();
+      for (const [k, v] of Object.entries(results[name])) console.log(`  ${k.padEnd(40)} ${typeof v === 'number' ? +v.toFixed(3) : v}`);
+    } catch (err) {
+      results[name] = { error: String((err as Error)?.message ?? err) };
+      console.log(`  failed: ${results[name].error}`);
+      process.exitCode = 1;
+    }
+  }
+  const out = { node: process.version, date: new Date().toISOString(), results };
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, null, 2));
+}
+
+main().then(() => setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref());

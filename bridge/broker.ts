@@ -1,0 +1,83 @@
+/**
+ * Embedded MQTT broker (aedes) for the demo and for configs without `mqtt.url`: listens on 127.0.0.1,
+ * port 1883 or the next free one.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { Aedes } from 'aedes';
+
+export interface EmbeddedBroker {
+  url: string;
+  host: string;
+  port: number;
+  aedes: Aedes;
+  stop(): Promise<void>;
+}
+
+export interface BrokerOptions {
+  host?: string;
+  /** First port to try; 0 = any free port. Default 1883. */
+  port?: number;
+  /** How many following ports to try when the first is taken. Default 20 (0 with port 0). */
+  scan?: number;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<EmbeddedBroker> {
+  const host = opts.host ?? '127.0.0.1';
+  const first = opts.port ?? 1883;
+  const scan = first === 0 ? 0 : (opts.scan ?? 20);
+  const aedes = await Aedes.createBroker({ drainTimeout: 10_000 });
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    aedes.handle(socket);
+  });
+  let port = -1;
+  let lastError: unknown;
+  for (let p = first; p <= first + scan; p++) {
+    try {
+      port = await listen(server, p, host);
+      break;
+    } catch (err) {
+      lastError = err;
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') break;
+    }
+  }
+  if (port < 0) {
+    await new Promise<void>((r) => aedes.close(() => r()));
+    throw new Error(`embedded MQTT broker: cannot listen on ${host}:${first}${scan ? `-${first + scan}` : ''}: ${(lastError as Error)?.message}`);
+  }
+  let stopped = false;
+  return {
+    url: `mqtt://${host}:${port}`,
+    host,
+    port,
+    aedes,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const s of sockets) s.destroy();
+      await closed;
+      await new Promise<void>((r) => aedes.close(() => r()));
+    },
+  };
+}

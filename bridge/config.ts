@@ -1,0 +1,402 @@
+/**
+ * Bridge configuration: a YAML file validated with one valibot schema (types are inferred from it),
+ * environment overrides, secrets from files. Every problem is reported with its path
+ * (`devices[1].url: ...`), all at once, before anything starts.
+ *
+ * Environment overrides: `NVR2MQTT_` + the path of the setting in upper case, object keys and array
+ * indices joined with `_`:
+ *   NVR2MQTT_MQTT_URL=mqtt://broker:1883          -> mqtt.url
+ *   NVR2MQTT_MQTT_PASSWORD=...                    -> mqtt.password
+ *   NVR2MQTT_HOMEASSISTANT_DISCOVERY_PREFIX=ha    -> homeassistant.discovery_prefix
+ *   NVR2MQTT_DEVICES_0_PASSWORD=...               -> devices[0].password
+ *   NVR2MQTT_DEVICES_1_CHANNELS=CH1,CH2           -> devices[1].channels (comma-separated list)
+ *   NVR2MQTT_LOG_LEVEL=debug                      -> log_level
+ * An override wins over the file; it may create a device that the file lacks (give at least its
+ * id, url, username and password then). `true`/`false` set booleans. NVR2MQTT_CONFIG names the
+ * config file (CLI), it is not a setting.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import * as v from 'valibot';
+import { parse as parseYaml } from 'yaml';
+import { LOG_LEVELS } from './log';
+
+const CHANNEL_RE = /^(CH|IP_CH|WIFI_CH)[1-9][0-9]*$/;
+
+/** `10`, `10s`, `2m`, `500ms`, `1h`, or seconds as a number; to milliseconds (NaN when not a duration). */
+export function parseDuration(x: number | string): number {
+  if (typeof x === 'number') return x * 1000;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(x);
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 's').toLowerCase();
+  return n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as Record<string, number>)[unit];
+}
+
+const Duration = (min: number, max: number) =>
+  v.pipe(
+    v.union([v.number(), v.string()], 'expected seconds (a number) or a duration such as "5s", "2m", "500ms"'),
+    v.transform(parseDuration),
+    v.check((ms) => Number.isFinite(ms), 'expected seconds (a number) or a duration such as "5s", "2m", "500ms"'),
+    v.check((ms) => Number.isNaN(ms) || (ms >= min && ms <= max), `must be between ${min / 1000} s and ${max / 1000} s`),
+  );
+
+const Fingerprint = v.pipe(
+  v.string(),
+  v.regex(/^(?:[0-9a-fA-F]{2}:?){31}[0-9a-fA-F]{2}$/, 'expected a SHA-256 fingerprint: 64 hex digits, colons allowed'),
+);
+
+const TopicPart = (what: string) =>
+  v.pipe(
+    v.string(),
+    v.minLength(1, `${what} must not be empty`),
+    v.check((s) => !/[+#\0]/.test(s), `${what} must not contain the MQTT wildcards + or #`),
+    v.check((s) => !s.startsWith('/') && !s.endsWith('/'), `${what} must not start or end with /`),
+  );
+
+const UrlWith = (schemes: string[], what: string) =>
+  v.pipe(
+    v.string(),
+    v.check((s) => {
+      try {
+        const u = new URL(s);
+        return schemes.includes(u.protocol.replace(/:$/, '')) && !!u.hostname;
+      } catch {
+        return false;
+      }
+    }, `expected ${what} URL (${schemes.map((x) => `${x}://`).join(', ')})`),
+  );
+
+const NoCredentialsInUrl = v.check<string, string>((s) => {
+  try {
+    const u = new URL(s);
+    return !u.username && !u.password;
+  } catch {
+    return true;
+  }
+}, 'must not contain a user name or password: use the username and password settings');
+
+const DeviceTls = v.strictObject({
+  /** PEM file of the CA that signed the device certificate. */
+  ca_file: v.optional(v.string()),
+  /** SHA-256 fingerprint of the device certificate (self-signed devices). */
+  fingerprint: v.optional(Fingerprint),
+});
+
+const MqttTls = v.strictObject({
+  ca_file: v.optional(v.string()),
+  fingerprint: v.optional(Fingerprint),
+  /** Client certificate and key (brokers that authenticate clients by certificate). */
+  cert_file: v.optional(v.string()),
+  key_file: v.optional(v.string()),
+});
+
+const MqttSchema = v.strictObject({
+  /** No url: the bridge starts an embedded broker on 127.0.0.1:1883 (or the next free port). */
+  url: v.optional(v.pipe(UrlWith(['mqtt', 'mqtts', 'tcp', 'tls', 'ws', 'wss'], 'an MQTT'), NoCredentialsInUrl)),
+  username: v.optional(v.string()),
+  password: v.optional(v.string()),
+  password_file: v.optional(v.string()),
+  base_topic: v.optional(TopicPart('base_topic'), 'nvr2mqtt'),
+  client_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+  /** Retain device and channel state (availability, bridge state and discovery are always retained). */
+  retain: v.optional(v.boolean(), true),
+  tls: v.optional(MqttTls),
+});
+
+const HomeAssistantSchema = v.strictObject({
+  enabled: v.optional(v.boolean(), true),
+  discovery_prefix: v.optional(TopicPart('discovery_prefix'), 'homeassistant'),
+  status_topic: v.optional(TopicPart('status_topic'), 'homeassistant/status'),
+});
+
+const DeviceSchema = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^[a-z0-9_-]+$/, 'expected lower-case letters, digits, _ or - (it becomes an MQTT topic level)'), v.maxLength(64)),
+  name: v.optional(v.pipe(v.string(), v.minLength(1))),
+  url: v.pipe(UrlWith(['http', 'https'], 'an http or https'), NoCredentialsInUrl),
+  username: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+  password: v.optional(v.string()),
+  password_file: v.optional(v.string()),
+  /** Seconds or a duration string; the parsed value is in milliseconds. */
+  poll_interval: v.optional(Duration(100, 86_400_000), 10),
+  /** Publish only these channels (ids such as CH1, IP_CH5, or their slugs ch1, ip_ch5). */
+  channels: v.optional(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.transform((s) => s.trim().toUpperCase()),
+        v.regex(CHANNEL_RE, 'expected a channel id such as CH1, IP_CH5 or WIFI_CH8'),
+      ),
+    ),
+  ),
+  tls: v.optional(DeviceTls),
+});
+
+export const ConfigSchema = v.strictObject({
+  mqtt: v.optional(MqttSchema, {}),
+  homeassistant: v.optional(HomeAssistantSchema, {}),
+  devices: v.pipe(v.array(DeviceSchema), v.minLength(1, 'at least one device is required')),
+  log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
+});
+
+export type ConfigInput = v.InferInput<typeof ConfigSchema>;
+type Parsed = v.InferOutput<typeof ConfigSchema>;
+type ParsedDevice = Parsed['devices'][number];
+
+export interface TlsMaterial {
+  ca?: string;
+  fingerprint?: string;
+  cert?: string;
+  key?: string;
+}
+
+/** A device after validation: secrets read, TLS files loaded, poll_interval in milliseconds. */
+export type DeviceConfig = Omit<ParsedDevice, 'password' | 'password_file' | 'tls'> & {
+  name: string;
+  password: string;
+  tls?: TlsMaterial;
+};
+
+export type MqttConfig = Omit<Parsed['mqtt'], 'password' | 'password_file' | 'tls'> & {
+  password?: string;
+  tls?: TlsMaterial;
+};
+
+export interface BridgeConfig {
+  mqtt: MqttConfig;
+  homeassistant: Parsed['homeassistant'];
+  devices: DeviceConfig[];
+  log_level: Parsed['log_level'];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function formatPath(path: ReadonlyArray<{ key?: unknown }> | undefined): string {
+  let out = '';
+  for (const item of path ?? []) {
+    const key = item.key;
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || '(root)';
+}
+
+// ---- environment overrides -------------------------------------------------------------------
+
+type AnySchema = { type: string; entries?: Record<string, AnySchema>; item?: AnySchema; wrapped?: AnySchema };
+
+function unwrap(s: AnySchema): AnySchema {
+  while (s.wrapped && (s.type === 'optional' || s.type === 'nullish' || s.type === 'nullable')) s = s.wrapped;
+  return s;
+}
+
+/** Maps env name tokens onto a settings path by walking the schema (keys may contain `_`). */
+function resolveEnvPath(schema: AnySchema, tokens: string[]): { path: (string | number)[]; leaf: AnySchema } | undefined {
+  const s = unwrap(schema);
+  if (tokens.length === 0) return s.entries || s.type === 'array' ? undefined : { path: [], leaf: s };
+  if (s.entries) {
+    const keys = Object.keys(s.entries).sort((a, b) => b.length - a.length);
+    for (const key of keys) {
+      const kt = key.split('_');
+      if (kt.every((t, i) => tokens[i] === t)) {
+        const rest = resolveEnvPath(s.entries[key], tokens.slice(kt.length));
+        if (rest) return { path: [key, ...rest.path], leaf: rest.leaf };
+      }
+    }
+    return undefined;
+  }
+  if (s.type === 'array' && s.item) {
+    if (!/^\d+$/.test(tokens[0])) {
+      // a leaf list given whole: NVR2MQTT_DEVICES_0_CHANNELS=CH1,CH2
+      return undefined;
+    }
+    const rest = resolveEnvPath(s.item, tokens.slice(1));
+    return rest ? { path: [Number(tokens[0]), ...rest.path], leaf: rest.leaf } : undefined;
+  }
+  return undefined;
+}
+
+function coerceEnv(leaf: AnySchema, raw: string): unknown {
+  const s = unwrap(leaf);
+  if (s.type === 'boolean') {
+    if (/^(true|1|yes|on)$/i.test(raw)) return true;
+    if (/^(false|0|no|off)$/i.test(raw)) return false;
+    return raw;
+  }
+  if (s.type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  if (s.type === 'array') return raw.split(',').map((x) => x.trim()).filter(Boolean);
+  return raw;
+}
+
+export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): { config: Record<string, unknown>; warnings: string[] } {
+  const warnings: string[] = [];
+  const out = structuredClone(raw);
+  const names = Object.keys(env).filter((n) => n.startsWith('NVR2MQTT_') && n !== 'NVR2MQTT_CONFIG').sort();
+  for (const name of names) {
+    const value = env[name];
+    if (value === undefined) continue;
+    const tokens = name.slice('NVR2MQTT_'.length).toLowerCase().split('_');
+    let found = resolveEnvPath(ConfigSchema as unknown as AnySchema, tokens);
+    // A list setting given whole (NVR2MQTT_DEVICES_0_CHANNELS): resolve as a leaf.
+    if (!found) found = resolveListLeaf(tokens);
+    if (!found) {
+      warnings.push(`environment ${name}: no such setting (ignored)`);
+      continue;
+    }
+    let node: Record<string | number, unknown> = out as Record<string, unknown>;
+    const path = found.path;
+    for (let i = 0; i < path.length - 1; i++) {
+      const k = path[i];
+      const nextIsIndex = typeof path[i + 1] === 'number';
+      if (node[k] === undefined || node[k] === null || typeof node[k] !== 'object') node[k] = nextIsIndex ? [] : {};
+      node = node[k] as Record<string | number, unknown>;
+    }
+    node[path[path.length - 1]] = coerceEnv(found.leaf, value);
+  }
+  return { config: out, warnings };
+}
+
+function resolveListLeaf(tokens: string[]): { path: (string | number)[]; leaf: AnySchema } | undefined {
+  // only devices[n].channels is a list of scalars
+  if (tokens.length === 3 && tokens[0] === 'devices' && /^\d+$/.test(tokens[1]) && tokens[2] === 'channels') {
+    return { path: ['devices', Number(tokens[1]), 'channels'], leaf: { type: 'array' } };
+  }
+  return undefined;
+}
+
+// ---- secrets and files -------------------------------------------------------------------------
+
+function readText(file: string, baseDir: string, where: string, problems: string[], trim: boolean): string | undefined {
+  const path = isAbsolute(file) ? file : resolve(baseDir, file);
+  try {
+    const text = readFileSync(path, 'utf8');
+    return trim ? text.trim() : text;
+  } catch (err) {
+    problems.push(`${where}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return undefined;
+  }
+}
+
+function secret(
+  obj: { password?: string; password_file?: string },
+  where: string,
+  baseDir: string,
+  problems: string[],
+  required: boolean,
+): string | undefined {
+  if (obj.password !== undefined && obj.password_file !== undefined) {
+    problems.push(`${where}.password_file: give either password or password_file, not both`);
+    return undefined;
+  }
+  if (obj.password_file !== undefined) {
+    const text = readText(obj.password_file, baseDir, `${where}.password_file`, problems, true);
+    if (text === '') problems.push(`${where}.password_file: the file is empty`);
+    return text;
+  }
+  if (obj.password === undefined && required) problems.push(`${where}.password: required (or password_file)`);
+  return obj.password;
+}
+
+function tlsMaterial(
+  tls: { ca_file?: string; fingerprint?: string; cert_file?: string; key_file?: string } | undefined,
+  where: string,
+  baseDir: string,
+  problems: string[],
+): TlsMaterial | undefined {
+  if (!tls) return undefined;
+  const out: TlsMaterial = {};
+  if (tls.ca_file) out.ca = readText(tls.ca_file, baseDir, `${where}.ca_file`, problems, false);
+  if (tls.fingerprint) out.fingerprint = tls.fingerprint.replace(/:/g, '').toUpperCase();
+  if (tls.cert_file) out.cert = readText(tls.cert_file, baseDir, `${where}.cert_file`, problems, false);
+  if (tls.key_file) out.key = readText(tls.key_file, baseDir, `${where}.key_file`, problems, false);
+  if (!!tls.cert_file !== !!tls.key_file) problems.push(`${where}: cert_file and key_file go together`);
+  return out;
+}
+
+export interface ParseOptions {
+  /** Environment for overrides; default process.env. Pass {} to ignore the environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Directory that relative file names (password_file, ca_file) are resolved against. */
+  baseDir?: string;
+}
+
+/** Validates a config object (as read from YAML). Throws ConfigError listing every problem. */
+export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: BridgeConfig; warnings: string[] } {
+  const problems: string[] = [];
+  if (input === null || input === undefined) input = {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw new ConfigError(['(root): expected a mapping of settings']);
+  const { config: raw, warnings } = applyEnv(input as Record<string, unknown>, opts.env ?? process.env);
+  const result = v.safeParse(ConfigSchema, raw, { abortEarly: false });
+  if (!result.success) {
+    for (const issue of result.issues) {
+      const unknownKey = issue.kind === 'schema' && issue.expected === 'never';
+      problems.push(`${formatPath(issue.path as never)}: ${unknownKey ? 'unknown setting (check the spelling)' : issue.message}`);
+    }
+    throw new ConfigError(dedupe(problems));
+  }
+  const parsed = result.output;
+  const baseDir = opts.baseDir ?? process.cwd();
+
+  const seen = new Map<string, number>();
+  parsed.devices.forEach((d, i) => {
+    const first = seen.get(d.id);
+    if (first !== undefined) problems.push(`devices[${i}].id: duplicate device id "${d.id}" (also devices[${first}])`);
+    else seen.set(d.id, i);
+    if (d.id === 'bridge') problems.push(`devices[${i}].id: "bridge" is reserved (it is the bridge's own topic)`);
+  });
+
+  const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
+    const where = `devices[${i}]`;
+    const { password: _p, password_file: _f, tls, ...rest } = d;
+    return {
+      ...rest,
+      name: d.name ?? d.id,
+      password: secret(d, where, baseDir, problems, true) ?? '',
+      tls: tlsMaterial(tls, `${where}.tls`, baseDir, problems),
+    };
+  });
+  const { password: _mp, password_file: _mf, tls: mtls, ...mqttRest } = parsed.mqtt;
+  const mqtt: MqttConfig = {
+    ...mqttRest,
+    password: secret(parsed.mqtt, 'mqtt', baseDir, problems, false),
+    tls: tlsMaterial(mtls, 'mqtt.tls', baseDir, problems),
+  };
+  if (mqtt.password !== undefined && mqtt.username === undefined) problems.push('mqtt.username: required when a password is given');
+  if (problems.length) throw new ConfigError(problems);
+  return { config: { mqtt, homeassistant: parsed.homeassistant, devices, log_level: parsed.log_level }, warnings };
+}
+
+/** Reads and validates a YAML config file. Throws ConfigError. */
+export function loadConfigFile(file: string, opts: Omit<ParseOptions, 'baseDir'> = {}): { config: BridgeConfig; warnings: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`${file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`]);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError([`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`]);
+  }
+  return parseConfig(doc, { ...opts, baseDir: dirname(resolve(file)) });
+}
+
+/** Every secret of a config, for the log and payload redactor. */
+export function configSecrets(config: BridgeConfig): string[] {
+  const out: string[] = [];
+  if (config.mqtt.password) out.push(config.mqtt.password);
+  if (config.mqtt.tls?.key) out.push(config.mqtt.tls.key);
+  for (const d of config.devices) if (d.password) out.push(d.password);
+  return out;
+}
+
+function dedupe(list: string[]): string[] {
+  return [...new Set(list)];
+}

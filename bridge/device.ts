@@ -1,0 +1,176 @@
+/**
+ * One configured device: its NvrClient, what the bridge knows about it (model: info, channel list, Range
+ * and Get of the table's pages), one poll, and the page writes (read, merge, Set, read back).
+ */
+import { EventEmitter } from 'node:events';
+import { DeviceError, NvrClient, writableSubset } from '../core';
+import type { DeviceConfig } from './config';
+import { errorText, type Logger } from './log';
+import { channelIds, emptyModel, type DeviceModel, type Json } from './state';
+import { pageSpec, POLLED_PAGES, type PageName } from './table';
+import { buildSetBody, WriteQueue, type Change, type Job } from './write-queue';
+
+export interface DeviceOptions {
+  log: Logger;
+  /** Request deadline. Default 10000 ms. */
+  timeoutMs?: number;
+  /** Build the client (tests); default `new NvrClient(...)`. */
+  clientFactory?: (cfg: DeviceConfig) => NvrClient;
+}
+
+/** Errors that mean "the device is not answering properly": the poll failed. */
+function isOutage(err: unknown): boolean {
+  if (!(err instanceof DeviceError)) return true;
+  return err.kind === 'transport' || err.kind === 'session' || err.kind === 'lockout' || err.kind === 'busy';
+}
+
+export class Device extends EventEmitter {
+  readonly id: string;
+  readonly client: NvrClient;
+  model: DeviceModel = emptyModel();
+  /** Static info (system info and Ranges) loaded at least once since the device last came online. */
+  private loaded = false;
+  private onlineKey?: string;
+  /** Bumped by every write: a poll's Get that started before a write must not overwrite its read-back. */
+  private readonly epochs = new Map<string, number>();
+  private readonly reportedPageErrors = new Map<string, string>();
+  readonly writes: WriteQueue;
+  private readonly log: Logger;
+
+  constructor(readonly cfg: DeviceConfig, opts: DeviceOptions) {
+    super();
+    this.id = cfg.id;
+    this.log = opts.log;
+    this.client = opts.clientFactory?.(cfg) ?? new NvrClient({
+      url: cfg.url,
+      username: cfg.username,
+      password: cfg.password,
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      tls: cfg.tls ? { ca: cfg.tls.ca, fingerprint: cfg.tls.fingerprint } : undefined,
+      log: (level, msg) => this.log[level](msg),
+    });
+    this.writes = new WriteQueue((page, batch) => this.write(page, batch));
+  }
+
+  get name(): string {
+    return this.cfg.name;
+  }
+
+  /** Channels the bridge publishes for this device (config `channels` applied). */
+  channels(): string[] {
+    return channelIds(this.model, this.cfg.channels);
+  }
+
+  /** Forget static info: the next poll reads system info and Ranges again (device back online, refresh). */
+  invalidate(): void {
+    this.loaded = false;
+  }
+
+  /** System info and the Range of every polled page (`refresh` asks the device again, bypassing caches). */
+  async load(refresh: boolean): Promise<void> {
+    const info = (await this.client.systemInfo()) as Json;
+    const ranges = new Map<PageName, Json | null>();
+    await Promise.all(POLLED_PAGES.map(async (page) => ranges.set(page, await this.rangeOf(page, refresh))));
+    this.model = { ...this.model, info, ranges };
+    this.loaded = true;
+  }
+
+  private async rangeOf(page: PageName, refresh = false): Promise<Json | null> {
+    try {
+      return (await this.client.cachedRange(page, { refresh })) as Json;
+    } catch (err) {
+      if (err instanceof DeviceError && err.kind === 'unsupported') return null; // R2: no such page
+      throw err;
+    }
+  }
+
+  /** One poll: channel list and Get of every supported page. Throws when the device is not answering. */
+  async poll(): Promise<void> {
+    if (!this.loaded) await this.load(true);
+    let channelList: Map<string, boolean> | undefined;
+    try {
+      channelList = new Map((await this.client.channels()).map((c) => [c.channel, c.online]));
+    } catch (err) {
+      if (isOutage(err)) throw err;
+      this.reportPageError('Login/ChannelInfo', err);
+    }
+    // A channel that went on- or offline changes what Range lists: read the Ranges again.
+    const onlineKey = channelList ? [...channelList].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(',') : '';
+    if (this.onlineKey !== undefined && onlineKey !== this.onlineKey) await this.load(true);
+    this.onlineKey = onlineKey;
+
+    const ranges = new Map(this.model.ranges);
+    const gets = new Map(this.model.gets);
+    await Promise.all(POLLED_PAGES.map(async (page) => {
+      // cachedRange re-reads a Range after its TTL: Ranges follow device changes without a restart.
+      const range = await this.rangeOf(page);
+      ranges.set(page, range);
+      if (!range) {
+        gets.delete(page);
+        return;
+      }
+      const epoch = this.epochs.get(page) ?? 0;
+      try {
+        const data = (await this.client.get(page, pageSpec(page)?.getData)) as Json;
+        if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
+        else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
+        this.reportedPageErrors.delete(page);
+      } catch (err) {
+        if (isOutage(err)) throw err;
+        if (err instanceof DeviceError && err.kind === 'unsupported') gets.delete(page);
+        this.reportPageError(page, err);
+      }
+    }));
+    this.model = { info: this.model.info, channelList: channelList ?? this.model.channelList, ranges, gets };
+    this.emit('update');
+  }
+
+  private reportPageError(page: string, err: unknown): void {
+    const text = errorText(err);
+    if (this.reportedPageErrors.get(page) === text) return;
+    this.reportedPageErrors.set(page, text);
+    this.log.warn(`${page}: ${text}`);
+    this.emit('event', 'device_error', { device: this.id, page, error: text, error_code: (err as DeviceError).error_code });
+  }
+
+  /** Write executor of the queue: read, merge every queued change, Set, read back, publish. */
+  private async write(page: string, batch: Job[]): Promise<Json> {
+    const spec = pageSpec(page);
+    const getData = spec?.getData;
+    if (batch.length === 1 && batch[0].kind === 'raw') {
+      await this.client.set(page, batch[0].data);
+    } else {
+      if (!spec) throw new Error(`no Set shape for page ${page}`);
+      const changes: Change[] = batch.flatMap((j) => (j.kind === 'changes' ? j.changes : []));
+      const [get, range] = await Promise.all([
+        this.client.get(page, getData) as Promise<Json>,
+        this.client.cachedRange(page) as Promise<Json>,
+      ]);
+      await this.client.set(page, buildSetBody(spec, get, range, changes, writableSubset as never));
+    }
+    this.epochs.set(page, (this.epochs.get(page) ?? 0) + 1);
+    let readBack: Json;
+    try {
+      readBack = (await this.client.get(page, getData)) as Json;
+    } catch (err) {
+      if (POLLED_PAGES.includes(page as PageName)) throw err;
+      return {}; // a page without Get: the Set was accepted, nothing to read back
+    }
+    if (POLLED_PAGES.includes(page as PageName)) {
+      const gets = new Map(this.model.gets);
+      gets.set(page as PageName, readBack);
+      this.model = { ...this.model, gets };
+      this.emit('update');
+    }
+    return readBack;
+  }
+
+  async close(): Promise<void> {
+    this.writes.close();
+    try {
+      await this.client.close();
+    } catch (err) {
+      this.log.debug(`logout: ${errorText(err)}`);
+    }
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * Home Assistant device-based MQTT discovery (`<prefix>/device/<node>/config`, retained).
+ *
+ * - One Home Assistant device per recorder (alarm_control_panel for disarming, the disarming linkage switches
+ *   as config entities, model and firmware as diagnostic sensors) and one per channel, linked with
+ *   `via_device`; a single-channel camera is one device.
+ * - Entities only for what Range reports; bounds and options from Range, never constants.
+ * - Availability: bridge state AND device availability (`avty_mode: all`).
+ * - Ghosts: at start the bridge reads the retained discovery topics under `<prefix>/device/+/config` that it
+ *   published earlier (origin nvr2mqtt, availability on this base topic). The broker is the record of what is
+ *   retained, so no state file can drift from it (and a wiped broker needs no cleanup). Configs of devices
+ *   no longer configured are cleared (empty retained payload); a configured device's old channels are
+ *   cleared once the device answered; removed entities are sent once as `{"p": <platform>}` (Home
+ *   Assistant's way to remove one component of a device).
+ */
+import { boundsOf, channelKind, type RangeDescriptor } from '../core';
+import type { Device } from './device';
+import type { Logger } from './log';
+import type { MqttLink } from './mqtt';
+import { channelOnline, rowDescriptor, slugOf, supportedRows, isObject, type Json } from './state';
+import type { Row } from './table';
+import type { Topics } from './topics';
+import { ORIGIN_URL, VERSION } from './version';
+
+export const MANUFACTURER = 'Raysharp-based';
+const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
+const KIND_LABEL = { analog: 'Analog channel', digital: 'IP channel', wifi: 'Wi-Fi channel' } as const;
+
+/** Value template that yields `None` (unknown in Home Assistant) when the key is absent. */
+function template(row: Row): string {
+  const v = `value_json.${row.key}`;
+  switch (row.platform) {
+    case 'switch':
+    case 'binary_sensor':
+      return `{% if ${v} is not defined %}None{% elif ${v} %}ON{% else %}OFF{% endif %}`;
+    case 'alarm_control_panel':
+      return `{% if ${v} is not defined %}None{% elif ${v} %}disarmed{% else %}armed_away{% endif %}`;
+    default:
+      return `{{ ${v} if ${v} is defined else 'None' }}`;
+  }
+}
+
+/** One Home Assistant component for a table row; undefined when Range gives no usable bounds. */
+export function component(row: Row, desc: RangeDescriptor | undefined, stateTopic: string, commandBase: string, uniqueId: string): Json | undefined {
+  const bounds = desc ? boundsOf(desc) : undefined;
+  // A field the device reports read-only is shown, not offered for change.
+  let platform = row.platform;
+  if (bounds?.readOnly) platform = platform === 'switch' ? 'binary_sensor' : platform === 'number' || platform === 'select' ? 'sensor' : platform;
+  const c: Json = { p: platform, name: row.name, unique_id: uniqueId, state_topic: stateTopic, value_template: template({ ...row, platform }) };
+  if (row.category) c.entity_category = row.category;
+  if (row.icon) c.icon = row.icon;
+  if (row.deviceClass && (platform === 'binary_sensor' || platform === 'number' || platform === 'sensor') && row.deviceClass !== 'duration') {
+    c.device_class = row.deviceClass;
+  }
+  if (row.unit) c.unit_of_measurement = row.unit;
+  const command = `${commandBase}/set/${row.key}`;
+  switch (platform) {
+    case 'switch':
+      Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF' });
+      break;
+    case 'binary_sensor':
+      Object.assign(c, { payload_on: 'ON', payload_off: 'OFF' });
+      break;
+    case 'number':
+      if (bounds?.min === undefined || bounds.max === undefined) return undefined;
+      Object.assign(c, { command_topic: command, min: bounds.min, max: bounds.max, step: 1, mode: row.numberMode ?? 'auto' });
+      break;
+    case 'select':
+      if (!bounds?.options?.length) return undefined;
+      Object.assign(c, { command_topic: command, options: bounds.options.map(String) });
+      break;
+    case 'alarm_control_panel':
+      Object.assign(c, {
+        command_topic: command, payload_disarm: 'DISARM', payload_arm_away: 'ARM_AWAY',
+        code_arm_required: false, code_disarm_required: false, supported_features: ['arm_away'],
+      });
+      break;
+    case 'sensor':
+      break;
+  }
+  return c;
+}
+
+export interface DiscoveryOptions {
+  link: MqttLink;
+  topics: Topics;
+  enabled: boolean;
+  log: Logger;
+}
+
+/** Builds, publishes and cleans up discovery for every device. */
+export class Discovery {
+  /** Spec (payload without removal markers) last published per topic, this connection. */
+  private readonly published = new Map<string, string>();
+  /** Components last published per topic (id -> platform), across connections: removal markers. */
+  private readonly components = new Map<string, Record<string, string>>();
+  /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
+  private readonly retained = new Map<string, { device?: string; payload: Json }>();
+  /** Entities of a channel last seen online: an offline channel keeps its entities (no flapping). */
+  private readonly sticky = new Map<string, Row[]>();
+  /** Topics published per device (to clear what a device no longer has). */
+  private readonly byDevice = new Map<string, Set<string>>();
+  private collected?: Promise<void>;
+
+  constructor(private readonly opts: DiscoveryOptions) {}
+
+  /** On the first connection: learn which discovery topics earlier runs left retained. */
+  collect(devices: readonly Device[], windowMs: number): Promise<void> {
+    if (this.collected) return this.collected;
+    this.collected = this.doCollect(devices, windowMs).catch((err) => this.opts.log.warn(`discovery cleanup: ${err}`));
+    return this.collected;
+  }
+
+  private async doCollect(devices: readonly Device[], windowMs: number): Promise<void> {
+    const { link, topics, log } = this.opts;
+    const wildcard = topics.discoveryWildcard;
+    const nodes = new Map(devices.map((d) => [topics.node(d.id), d.id]));
+    const onMessage = (topic: string, payload: Buffer, packet: { retain?: boolean }) => {
+      if (!packet.retain || !payload.length || !topic.startsWith(`${topics.discoveryPrefix}/device/`)) return;
+      let doc: unknown;
+      try {
+        doc = JSON.parse(payload.toString('utf8'));
+      } catch {
+        return;
+      }
+      if (!isObject(doc) || !this.ours(doc)) return;
+      const dev = isObject(doc.dev) ? doc.dev : isObject(doc.device) ? doc.device : {};
+      const ids = Array.isArray(dev.ids) ? dev.ids : Array.isArray(dev.identifiers) ? dev.identifiers : [dev.ids ?? dev.identifiers];
+      const via = dev.via_device;
+      const owner = nodes.get(String(via ?? ids[0] ?? ''));
+      this.retained.set(topic, { device: owner, payload: doc });
+    };
+    link.client.on('message', onMessage);
+    try {
+      await link.subscribe([wildcard], 1);
+      await new Promise((r) => setTimeout(r, windowMs));
+    } finally {
+      link.client.off('message', onMessage);
+      await link.unsubscribe([wildcard]).catch(() => undefined);
+    }
+    for (const [topic, entry] of this.retained) {
+      const comps = isObject(entry.payload.cmps) ? entry.payload.cmps : isObject(entry.payload.components) ? entry.payload.components : {};
+      const platforms: Record<string, string> = {};
+      for (const [id, c] of Object.entries(comps)) if (isObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
+      if (!this.components.has(topic)) this.components.set(topic, platforms);
+      if (entry.device === undefined || !this.opts.enabled) {
+        log.info(`discovery: removing ${topic} (${entry.device === undefined ? 'device no longer configured' : 'Home Assistant discovery disabled'})`);
+        this.clear(topic);
+        this.retained.delete(topic);
+      }
+    }
+  }
+
+  /** A config this bridge published: origin nvr2mqtt and availability on this base topic. */
+  private ours(doc: Json): boolean {
+    const o = isObject(doc.o) ? doc.o : isObject(doc.origin) ? doc.origin : undefined;
+    if (o?.name !== 'nvr2mqtt') return false;
+    const avty = Array.isArray(doc.avty) ? doc.avty : Array.isArray(doc.availability) ? doc.availability : [];
+    return avty.some((a) => isObject(a) && (a.t ?? a.topic) === this.opts.topics.bridgeState);
+  }
+
+  private clear(topic: string): void {
+    this.opts.link.publish(topic, '', { retain: true, qos: 1 });
+    this.published.delete(topic);
+    this.components.delete(topic);
+  }
+
+  /** Every config a device should have now: topic -> payload (without removal markers). */
+  build(device: Device): Map<string, Json> {
+    const { topics } = this.opts;
+    const model = device.model;
+    const node = topics.node(device.id);
+    const info = model.info ?? {};
+    const channels = device.channels();
+    const single = channels.length === 1;
+    const out = new Map<string, Json>();
+    const avty = [
+      { t: topics.bridgeState, val_tpl: '{{ value_json.state }}' },
+      { t: topics.availability(device.id), val_tpl: '{{ value_json.state }}' },
+    ];
+    const shared = (dev: Json, cmps: Json): Json => ({ dev, o: ORIGIN, avty, avty_mode: 'all', qos: 1, cmps });
+    const recorder: Json = {
+      ids: [node], name: device.name, mf: MANUFACTURER, mdl: info.device_type, sw: info.software_version,
+      hw: info.hardware_version, sn: info.serial_number, cu: device.cfg.url,
+    };
+    for (const k of Object.keys(recorder)) if (recorder[k] === undefined) delete recorder[k];
+
+    const deviceCmps: Json = {};
+    const deviceTopic = topics.state(device.id);
+    for (const row of supportedRows(model, 'device')) {
+      const c = component(row, rowDescriptor(model, row), deviceTopic, deviceTopic, `${node}_${row.key}`);
+      if (c) deviceCmps[row.key] = c;
+    }
+    for (const ch of channels) {
+      const slug = slugOf(ch);
+      const key = `${device.id}/${ch}`;
+      let rows = supportedRows(model, 'channel', ch);
+      if (channelOnline(model, ch)) this.sticky.set(key, rows);
+      else rows = this.sticky.get(key) ?? rows;
+      const chTopic = topics.state(device.id, slug);
+      const chNode = topics.node(device.id, slug);
+      const cmps: Json = {};
+      for (const row of rows) {
+        const c = component(row, rowDescriptor(model, row, ch), chTopic, chTopic, `${chNode}_${row.key}`);
+        if (c) cmps[single ? `${slug}_${row.key}` : row.key] = c;
+      }
+      if (single) Object.assign(deviceCmps, cmps);
+      else {
+        const dev: Json = { ids: [chNode], name: `${device.name} ${ch}`, mf: MANUFACTURER, mdl: KIND_LABEL[channelKind(ch)], via_device: node };
+        out.set(topics.discovery(chNode), shared(dev, cmps));
+      }
+    }
+    out.set(topics.discovery(node), shared(recorder, deviceCmps));
+    return out;
+  }
+
+  /** Publish what changed for a device (or everything with `force`), clear what it no longer has. */
+  update(device: Device, force = false): void {
+    if (!this.opts.enabled || !this.opts.link.connected) return;
+    const wanted = this.build(device);
+    const mine = this.byDevice.get(device.id) ?? new Set<string>();
+    for (const [topic, payload] of wanted) {
+      const spec = JSON.stringify(payload);
+      if (!force && this.published.get(topic) === spec) continue;
+      const cmps = payload.cmps as Json;
+      const platforms: Record<string, string> = {};
+      for (const [id, c] of Object.entries(cmps)) platforms[id] = String((c as Json).p);
+      const before = this.components.get(topic) ?? {};
+      const removed = Object.keys(before).filter((id) => !(id in platforms));
+      const body = removed.length
+        ? JSON.stringify({ ...payload, cmps: { ...cmps, ...Object.fromEntries(removed.map((id) => [id, { p: before[id] }])) } })
+        : spec;
+      this.opts.link.publish(topic, body, { retain: true, qos: 1 });
+      this.published.set(topic, spec);
+      this.components.set(topic, platforms);
+      mine.add(topic);
+    }
+    // Channels that disappeared, from this run or left retained by an earlier one.
+    for (const [topic, entry] of this.retained) {
+      if (entry.device === device.id) {
+        mine.add(topic);
+        this.retained.delete(topic);
+      }
+    }
+    for (const topic of [...mine]) {
+      if (wanted.has(topic)) continue;
+      this.opts.log.info(`discovery: removing ${topic} (no longer reported by ${device.id})`);
+      this.clear(topic);
+      mine.delete(topic);
+    }
+    this.byDevice.set(device.id, mine);
+  }
+
+  /** After a (re)connect or a Home Assistant restart: publish every config again. */
+  republish(devices: readonly Device[], ready: (d: Device) => boolean): void {
+    this.published.clear();
+    for (const d of devices) if (ready(d)) this.update(d, true);
+  }
+
+  /** Forget what was published (connection lost: the next connect republishes everything). */
+  reset(): void {
+    this.published.clear();
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The bridge's MQTT connection (MQTT.js v5, protocol 3.1.1): last will `bridge/state` offline (retained,
+ * QoS 1), automatic reconnect, QoS 1 subscriptions whose messages are acknowledged only after the bridge has
+ * handled them (parsed, checked, queued), TLS per connection with a CA file or a pinned certificate
+ * fingerprint. Nothing here changes process-wide TLS settings.
+ *
+ * Every payload goes through the redactor: a configured secret is never published.
+ */
+import { EventEmitter } from 'node:events';
+import { Duplex } from 'node:stream';
+import * as tls from 'node:tls';
+import mqtt, { MqttClient, type IClientOptions, type IPublishPacket } from 'mqtt';
+import type { TlsMaterial } from './config';
+import { errorText, type Logger, type Redactor } from './log';
+
+export interface MqttLinkOptions {
+  url: string;
+  username?: string;
+  password?: string;
+  clientId?: string;
+  tls?: TlsMaterial;
+  will: { topic: string; payload: string };
+  log: Logger;
+  redactor: Redactor;
+  /** Delay between reconnect attempts. Default 2000 ms. */
+  reconnectPeriodMs?: number;
+  keepaliveS?: number;
+}
+
+export interface PublishOptions {
+  retain?: boolean;
+  qos?: 0 | 1;
+}
+
+/** Handles one incoming message; the broker gets its PUBACK when this returns. Must not throw. */
+export type MessageHandler = (topic: string, payload: Buffer, packet: IPublishPacket) => void;
+
+/**
+ * A TLS stream that releases no byte (MQTT CONNECT carries the password) before the server certificate's
+ * SHA-256 fingerprint has been checked against the pin.
+ */
+class PinnedTlsStream extends Duplex {
+  private readonly socket: tls.TLSSocket;
+  private verified = false;
+  private pending: Array<{ chunk: unknown; encoding: BufferEncoding; cb: (err?: Error | null) => void }> = [];
+
+  constructor(opts: tls.ConnectionOptions, pin: string, ca: boolean) {
+    super();
+    // The pin replaces chain and host-name checks (self-signed brokers); with a CA as well, both must hold.
+    this.socket = tls.connect({ ...opts, rejectUnauthorized: false });
+    this.socket.on('secureConnect', () => {
+      const cert = this.socket.getPeerCertificate();
+      const got = cert?.fingerprint256?.replace(/:/g, '').toUpperCase();
+      let problem: string | undefined;
+      if (!got) problem = 'TLS: the broker presented no certificate';
+      else if (got !== pin) problem = `TLS: broker certificate fingerprint ${cert.fingerprint256} does not match the pinned one`;
+      else if (ca && !this.socket.authorized) problem = `TLS: broker certificate not signed by the given CA (${this.socket.authorizationError})`;
+      if (problem) {
+        this.destroy(new Error(problem));
+        return;
+      }
+      this.verified = true;
+      for (const p of this.pending.splice(0)) this.socket.write(p.chunk as Buffer, p.encoding, p.cb);
+    });
+    this.socket.on('data', (d) => {
+      if (!this.push(d)) this.socket.pause();
+    });
+    this.socket.on('end', () => this.push(null));
+    this.socket.on('error', (err) => this.destroy(err));
+    this.socket.on('close', () => this.destroy());
+  }
+
+  override _read(): void {
+    this.socket.resume();
+  }
+
+  override _write(chunk: unknown, encoding: BufferEncoding, cb: (err?: Error | null) => void): void {
+    if (this.verified) this.socket.write(chunk as Buffer, encoding, cb);
+    else this.pending.push({ chunk, encoding, cb });
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    this.socket.end(() => cb());
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.socket.destroy();
+    for (const p of this.pending.splice(0)) p.cb(err ?? new Error('closed'));
+    cb(err);
+  }
+}
+
+export class MqttLink extends EventEmitter {
+  readonly client: MqttClient;
+  private handler: MessageHandler = () => undefined;
+  private closing = false;
+  private everConnected = false;
+  private lastErrorText = '';
+
+  constructor(private readonly opts: MqttLinkOptions) {
+    super();
+    const base: IClientOptions = {
+      protocolVersion: 4,
+      clean: true,
+      resubscribe: false, // the bridge subscribes itself on every connect
+      reconnectPeriod: opts.reconnectPeriodMs ?? 2000,
+      connectTimeout: 10_000,
+      keepalive: opts.keepaliveS ?? 30,
+      queueQoSZero: false,
+      clientId: opts.clientId ?? `nvr2mqtt_${Math.random().toString(16).slice(2, 10)}`,
+      username: opts.username,
+      password: opts.password,
+      will: { topic: opts.will.topic, payload: Buffer.from(opts.will.payload), qos: 1, retain: true },
+    };
+    const url = new URL(opts.url);
+    const secure = /^(mqtts|tls|ssl|wss):$/.test(url.protocol);
+    if (secure && opts.tls?.fingerprint) {
+      if (url.protocol === 'wss:') throw new Error('mqtt.tls.fingerprint: supported for mqtts:// URLs, not wss://');
+      const pin = opts.tls.fingerprint.replace(/:/g, '').toUpperCase();
+      const host = url.hostname;
+      const port = Number(url.port || 8883);
+      const tlsOpts: tls.ConnectionOptions = {
+        host, port, ca: opts.tls.ca, cert: opts.tls.cert, key: opts.tls.key,
+        servername: /^[\d.]+$|:/.test(host) ? undefined : host,
+      };
+      this.client = new MqttClient(() => new PinnedTlsStream(tlsOpts, pin, !!opts.tls?.ca) as never, { ...base, host, port });
+    } else {
+      this.client = mqtt.connect(opts.url.replace(/^tls:/, 'mqtts:'), {
+        ...base,
+        ...(secure ? { ca: opts.tls?.ca, cert: opts.tls?.cert, key: opts.tls?.key, rejectUnauthorized: true } : {}),
+      });
+    }
+    // Acknowledge (PUBACK) only after the handler ran: a message is handed over, never lost in between.
+    this.client.handleMessage = (packet, done) => {
+      try {
+        this.handler(packet.topic, packet.payload as Buffer, packet);
+      } catch (err) {
+        opts.log.error(`message on ${packet.topic}: ${errorText(err)}`);
+      }
+      done();
+    };
+    this.client.on('connect', () => {
+      this.everConnected = true;
+      this.lastErrorText = '';
+      opts.log.info(`MQTT connected to ${this.safeUrl}`);
+      this.emit('connect');
+    });
+    this.client.on('close', () => {
+      if (!this.closing) this.emit('disconnect');
+    });
+    this.client.on('offline', () => {
+      if (!this.closing) opts.log.warn(`MQTT connection to ${this.safeUrl} lost; reconnecting`);
+    });
+    this.client.on('error', (err) => {
+      const text = errorText(err);
+      // One line per distinct problem: a broker that stays down must not flood the log.
+      if (text !== this.lastErrorText) opts.log.error(`MQTT ${this.safeUrl}: ${text}`);
+      this.lastErrorText = text;
+      this.emit('mqtt_error', err);
+    });
+  }
+
+  get safeUrl(): string {
+    return this.opts.redactor.redact(this.opts.url);
+  }
+
+  get connected(): boolean {
+    return this.client.connected;
+  }
+
+  get wasConnected(): boolean {
+    return this.everConnected;
+  }
+
+  onMessage(handler: MessageHandler): void {
+    this.handler = handler;
+  }
+
+  /** Resolves on the first connection; rejects when the broker refuses the credentials or after timeoutMs. */
+  waitConnected(timeoutMs = 30_000): Promise<void> {
+    if (this.client.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`MQTT: no connection to ${this.safeUrl} within ${timeoutMs / 1000} s`)), timeoutMs);
+      const onConnect = () => finish();
+      const onError = (err: Error & { code?: number }) => {
+        // CONNACK 4 (bad user name or password) / 5 (not authorized): retrying will not help.
+        if (err.code === 4 || err.code === 5 || /not authori[sz]ed|bad user/i.test(err.message)) finish(err);
+      };
+      const finish = (err?: Error) => {
+        clearTimeout(timer);
+        this.off('connect', onConnect);
+        this.off('mqtt_error', onError);
+        if (err) reject(err);
+        else resolve();
+      };
+      this.on('connect', onConnect);
+      this.on('mqtt_error', onError);
+    });
+  }
+
+  /** Publishes when connected (returns false otherwise: the full republish after reconnect covers it). */
+  publish(topic: string, payload: string, opts: PublishOptions = {}): boolean {
+    if (!this.client.connected) return false;
+    let text = payload;
+    if (this.opts.redactor.contains(text)) {
+      this.opts.log.error(`refused to publish a secret on ${topic}; masked`);
+      text = this.opts.redactor.redact(text);
+    }
+    this.client.publish(topic, text, { qos: opts.qos ?? 0, retain: opts.retain ?? false }, (err) => {
+      if (err && !this.closing) this.opts.log.debug(`publish ${topic}: ${errorText(err)}`);
+    });
+    return true;
+  }
+
+  /** Publish and wait for the broker's acknowledgement (QoS 1), bounded. */
+  publishAndWait(topic: string, payload: string, opts: PublishOptions = {}, timeoutMs = 3000): Promise<void> {
+    if (!this.client.connected) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.client.publish(topic, this.opts.redactor.redact(payload), { qos: opts.qos ?? 1, retain: opts.retain ?? false }, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  subscribe(topics: string[], qos: 0 | 1 = 1): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (!topics.length) return resolve();
+      this.client.subscribe(topics, { qos }, (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  unsubscribe(topics: string[]): Promise<void> {
+    return new Promise((resolve) => {
+      if (!topics.length || !this.client.connected) return resolve();
+      this.client.unsubscribe(topics, () => resolve());
+    });
+  }
+
+  async end(): Promise<void> {
+    this.closing = true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.client.end(true);
+        resolve();
+      }, 2000);
+      this.client.end(false, {}, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The topic API (DESIGN.md "Bridge: MQTT topic API"): names of every topic, the subscriptions, and the
+ * parser of incoming command topics.
+ */
+
+export type RequestOp = 'range' | 'get' | 'set' | 'refresh';
+export const REQUEST_OPS: readonly RequestOp[] = ['range', 'get', 'set', 'refresh'];
+
+export type ParsedTopic =
+  | { kind: 'set'; device: string; channel?: string; key?: string }
+  | { kind: 'get'; device: string; channel?: string }
+  | { kind: 'request'; op: string };
+
+export class Topics {
+  constructor(readonly base: string, readonly discoveryPrefix: string) {}
+
+  get bridgeState(): string {
+    return `${this.base}/bridge/state`;
+  }
+  get bridgeInfo(): string {
+    return `${this.base}/bridge/info`;
+  }
+  get bridgeEvent(): string {
+    return `${this.base}/bridge/event`;
+  }
+  request(op: string): string {
+    return `${this.base}/bridge/request/${op}`;
+  }
+  response(op: string): string {
+    return `${this.base}/bridge/response/${op}`;
+  }
+  availability(device: string): string {
+    return `${this.base}/${device}/availability`;
+  }
+  /** Device state (no slug) or channel state (slug such as `ch1`, `ip_ch5`). */
+  state(device: string, slug?: string): string {
+    return slug ? `${this.base}/${device}/${slug}` : `${this.base}/${device}`;
+  }
+  set(device: string, slug?: string, key?: string): string {
+    return `${this.state(device, slug)}/set${key ? `/${key}` : ''}`;
+  }
+  get(device: string, slug?: string): string {
+    return `${this.state(device, slug)}/get`;
+  }
+
+  /** Home Assistant node id: unique per bridge (base topic) and device/channel, topic-safe. */
+  node(device: string, slug?: string): string {
+    const base = this.base.toLowerCase().replace(/[^a-z0-9_-]+/g, '_');
+    return slug ? `${base}_${device}_${slug}` : `${base}_${device}`;
+  }
+  discovery(node: string): string {
+    return `${this.discoveryPrefix}/device/${node}/config`;
+  }
+  get discoveryWildcard(): string {
+    return `${this.discoveryPrefix}/device/+/config`;
+  }
+
+  /** Everything the bridge listens to (commands and requests). */
+  commandSubscriptions(): string[] {
+    const b = this.base;
+    return [
+      `${b}/+/set`, `${b}/+/set/+`, `${b}/+/get`,
+      `${b}/+/+/set`, `${b}/+/+/set/+`, `${b}/+/+/get`,
+      `${b}/bridge/request/+`,
+    ];
+  }
+
+  parse(topic: string): ParsedTopic | undefined {
+    if (!topic.startsWith(`${this.base}/`)) return undefined;
+    const p = topic.slice(this.base.length + 1).split('/');
+    if (p[0] === 'bridge') return p.length === 3 && p[1] === 'request' ? { kind: 'request', op: p[2] } : undefined;
+    if (p.length === 2 && p[1] === 'set') return { kind: 'set', device: p[0] };
+    if (p.length === 2 && p[1] === 'get') return { kind: 'get', device: p[0] };
+    if (p.length === 3 && p[1] === 'set') return { kind: 'set', device: p[0], key: p[2] };
+    if (p.length === 3 && p[2] === 'set') return { kind: 'set', device: p[0], channel: p[1] };
+    if (p.length === 3 && p[2] === 'get') return { kind: 'get', device: p[0], channel: p[1] };
+    if (p.length === 4 && p[2] === 'set') return { kind: 'set', device: p[0], channel: p[1], key: p[3] };
+    return undefined;
+  }
+}

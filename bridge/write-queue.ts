@@ -1,0 +1,130 @@
+/**
+ * Writes to one page of one device, serialised. Per page a queue: while a write runs, new changes wait;
+ * then ALL waiting changes are merged into one read-merge-Set-read-back cycle. Two commands that arrive
+ * together (siren on CH1, siren volume on CH2) both take effect: nothing is lost, nothing is optimistic.
+ * A raw Set (request API) is a write of its own, in arrival order.
+ */
+
+export interface Change {
+  /** Dotted position inside the page's Get `data`, e.g. ['channel_info', 'CH1', 'siren_switch']. */
+  path: readonly string[];
+  value: unknown;
+  /** Channel touched (channel-shaped Sets send only touched channel blocks). */
+  channel?: string;
+}
+
+export type Job =
+  | { kind: 'changes'; changes: Change[] }
+  | { kind: 'raw'; data: Record<string, unknown> };
+
+/** Runs one write: a batch of merged change jobs, or one raw job. Returns the read-back page. */
+export type WriteExecutor = (page: string, batch: Job[]) => Promise<Record<string, unknown>>;
+
+interface Waiter {
+  job: Job;
+  resolve: (readBack: Record<string, unknown>) => void;
+  reject: (err: unknown) => void;
+}
+
+export class WriteQueue {
+  private readonly queues = new Map<string, { waiting: Waiter[]; running: boolean }>();
+  private closed = false;
+
+  constructor(private readonly exec: WriteExecutor) {}
+
+  /** Queue a write on `page`; resolves with the read-back `data` once the device confirmed it. */
+  enqueue(page: string, job: Job): Promise<Record<string, unknown>> {
+    if (this.closed) return Promise.reject(new Error('bridge stopping'));
+    let q = this.queues.get(page);
+    if (!q) {
+      q = { waiting: [], running: false };
+      this.queues.set(page, q);
+    }
+    const promise = new Promise<Record<string, unknown>>((resolve, reject) => q!.waiting.push({ job, resolve, reject }));
+    if (!q.running) void this.drain(page, q);
+    return promise;
+  }
+
+  /** Writes waiting or running, all pages. */
+  get size(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.waiting.length + (q.running ? 1 : 0);
+    return n;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const q of this.queues.values()) for (const w of q.waiting.splice(0)) w.reject(new Error('bridge stopping'));
+  }
+
+  private async drain(page: string, q: { waiting: Waiter[]; running: boolean }): Promise<void> {
+    q.running = true;
+    try {
+      while (q.waiting.length) {
+        // All leading change jobs merge into one write; a raw job goes alone.
+        const batch: Waiter[] = [];
+        if (q.waiting[0].job.kind === 'raw') batch.push(q.waiting.shift()!);
+        else while (q.waiting.length && q.waiting[0].job.kind === 'changes') batch.push(q.waiting.shift()!);
+        try {
+          const readBack = await this.exec(page, batch.map((w) => w.job));
+          for (const w of batch) w.resolve(readBack);
+        } catch (err) {
+          for (const w of batch) w.reject(err);
+        }
+      }
+    } finally {
+      q.running = false;
+      if (q.waiting.length && !this.closed) void this.drain(page, q);
+    }
+  }
+}
+
+/** Sets `value` at `path` inside `target`, creating objects on the way. */
+export function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (let i = 0; i < path.length - 1; i++) {
+    const k = path[i];
+    const next = node[k];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[k] = {};
+    node = node[k] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]] = value;
+}
+
+/** What a page's Set needs to know (a subset of the table's PageSpec). */
+export interface SetShape {
+  setShape: 'channels' | 'whole';
+  setData?: Record<string, unknown>;
+  blockMeta?: (channel: string) => Record<string, unknown>;
+  metaKeys?: readonly string[];
+}
+
+type Json = Record<string, unknown>;
+type Subset = (payload: Json, rangeData: Json, opts?: { metaKeys?: readonly string[] }) => Json;
+
+const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * The Set `data` for merged changes: the current Get (writable members only, per the Range) with every
+ * change applied. `channels` pages carry the touched channel blocks; `whole` pages the whole page.
+ */
+export function buildSetBody(shape: SetShape, get: Json, rangeData: Json, changes: readonly Change[], writableSubset: Subset): Json {
+  const opts = { metaKeys: shape.metaKeys };
+  let body: Json;
+  if (shape.setShape === 'whole') {
+    body = writableSubset(structuredClone(get), rangeData, opts);
+    const ci = body.channel_info;
+    if (isObj(ci)) for (const [ch, block] of Object.entries(ci)) if (!isObj(block) || !Object.keys(block).length) delete ci[ch];
+  } else {
+    const channel_info: Json = {};
+    const getInfo = isObj(get.channel_info) ? get.channel_info : {};
+    for (const ch of new Set(changes.map((c) => c.channel).filter((c): c is string => !!c))) {
+      const block = isObj(getInfo[ch]) ? structuredClone(getInfo[ch]) : {};
+      const picked = writableSubset({ channel_info: { [ch]: block } }, rangeData, opts).channel_info;
+      channel_info[ch] = { ...(isObj(picked) && isObj(picked[ch]) ? picked[ch] : {}), ...shape.blockMeta?.(ch) };
+    }
+    body = { channel_info };
+  }
+  for (const c of changes) setAt(body, c.path, c.value);
+  return { ...shape.setData, ...body };
+}

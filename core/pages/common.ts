@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+import { ChannelId } from '../channels';
+import { RangeDescriptor, rangeField } from '../range';
+
+/**
+ * A channel answered without parameters (spec 7): `{reason: "Not configured"}`, or in voice alarm Get
+ * `{status: "Offline", reason: "Not support"}`.
+ */
+export const ChannelMarker = v.looseObject({ reason: v.string(), status: v.optional(v.string()) });
+export type ChannelMarker = v.InferOutput<typeof ChannelMarker>;
+
+export function isChannelMarker(x: unknown): x is ChannelMarker {
+  return typeof x === 'object' && x !== null && typeof (x as { reason?: unknown }).reason === 'string';
+}
+
+// Presence, not type, picks the marker schema: `{reason: 5}` is a broken marker, not a parameter block.
+const hasReason = (x: unknown) => typeof x === 'object' && x !== null && 'reason' in x;
+
+/**
+ * Get response channel map: channel id to parameters or a marker. Dispatching on `reason` (rather than a union)
+ * keeps error paths precise: every parameter field is optional, so a union would match a marker both ways.
+ */
+export function channelMap<S extends v.GenericSchema>(params: S) {
+  return v.record(v.string(), v.lazy((input) => (hasReason(input) ? ChannelMarker : params)));
+}
+
+/** Set request channel map: keys must be channel ids (R3). */
+export function channelSetMap<S extends v.GenericSchema>(params: S) {
+  return v.record(ChannelId, params);
+}
+
+/** Range `channel_info`: an object descriptor whose `items` map channel ids to channel descriptors. */
+export const RangeChannelInfo = v.pipe(
+  RangeDescriptor,
+  v.check((d) => d.type === 'object', 'channel_info must be an object descriptor'),
+);
+
+/** Request of an operation without parameters, or whose parameters the spec does not show: any object. */
+export const AnyRequest = v.looseObject({});
+/** Response the spec does not show (Set answers): any object, kept as is. */
+export const AnyResponse = v.looseObject({});
+
+/** A generic Range `data` for pages whose fields the spec does not list: descriptors and plain values. */
+export const GenericRange = v.looseObject({ channel_info: v.optional(RangeChannelInfo) });
+
+export const optBool = v.optional(v.boolean());
+export const optInt = v.optional(v.pipe(v.number(), v.integer()));
+export const optString = v.optional(v.string());
+
+/** Range field that is a descriptor or a plain value of the given schema. */
+export const optRange = <S extends v.GenericSchema>(plain: S) => v.optional(rangeField(plain));

@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operation';
+import { MAX_FIRMWARE_NAME_LENGTH, MAX_FIRMWARE_SIZE_LARGE, UPGRADE_HEAD_SIZE } from '../upgrade';
+
+/** Spec 2.1. Obtained from the user (field notes: how the cipher is computed is not public). */
+export const SecondaryAuthentication = v.looseObject({
+  seq: v.pipe(v.number(), v.integer()),
+  cipher: v.string(),
+});
+
+// No Range guards this page, so the request schema carries the spec limits itself. file_size is capped at the
+// large-capacity limit here; prepareUpgrade() applies the per-model limit with a clearer message.
+export const UpgradeTokenRequest = v.object({
+  file_name: v.pipe(v.string(), v.maxLength(MAX_FIRMWARE_NAME_LENGTH)),
+  file_size: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_FIRMWARE_SIZE_LARGE)),
+  // Shorter than 3072 only when the whole file is (see prepareUpgrade).
+  upgrade_head: v.pipe(
+    v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
+    v.minLength(1),
+    v.maxLength(UPGRADE_HEAD_SIZE),
+  ),
+  base_secondary_authentication: v.optional(SecondaryAuthentication),
+});
+export type UpgradeTokenRequest = v.InferOutput<typeof UpgradeTokenRequest>;
+
+export const UpgradeTokenResponse = v.looseObject({
+  upgrade_token: v.string(),
+  // Spec range 0-3600 (unit not shown); not enforced on the answer: an unexpected value is still usable.
+  upgrade_timeout: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+export type UpgradeTokenResponse = v.InferOutput<typeof UpgradeTokenResponse>;
+
+export const upgradeToken = defineOperation({
+  page: 'Maintenance/SystemUpgrade',
+  operation: 'Token',
+  request: UpgradeTokenRequest,
+  response: UpgradeTokenResponse,
+  description: 'Request an upgrade token for a firmware file (name, size, first 3 KB).',
+});

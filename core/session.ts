@@ -1,0 +1,299 @@
+import { digestAuthorization, pickDigestChallenge } from './digest';
+import { parseAnswer, type AnswerContext } from './envelope';
+import { DeviceError, RELOGIN_CODES } from './errors';
+import { closedError, type Transport, type WireResponse } from './transport';
+
+/**
+ * The login session with one device (field notes): Digest login, session cookie, CSRF token,
+ * heartbeat, one shared re-login when the device forgets the session, and a lock-out state after a
+ * refused login so that a wrong password never turns into a login storm.
+ */
+
+export type SessionState = 'idle' | 'connecting' | 'connected' | 'error' | 'closed';
+export type LogFn = (level: 'debug' | 'info' | 'warn' | 'error', msg: string) => void;
+
+export interface SessionOptions {
+  username: string;
+  password: string;
+  timeoutMs: number;
+  /** Heartbeat period; 0 turns it off. */
+  heartbeatMs: number;
+  /** After a refused login, calls fail fast for this long (or until `login()` is called). */
+  lockoutMs: number;
+  log?: LogFn;
+  onState?: (state: SessionState, error?: DeviceError) => void;
+}
+
+export interface ExchangeOptions extends AnswerContext {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const LOGIN_PATH = '/API/Web/Login';
+export const LOGOUT_PATH = '/API/Web/Logout';
+export const HEARTBEAT_PATH = '/API/Login/Heartbeat';
+const CSRF_HEADER = 'X-csrftoken';
+
+const envelope = (data: unknown) => ({ version: '1.0', data: data ?? {} });
+
+export class Session {
+  readonly username: string;
+  // Private field: not visible to JSON.stringify, util.inspect or error serialisation.
+  readonly #password: string;
+  private readonly opts: SessionOptions;
+  private readonly cookies = new Map<string, string>();
+  private csrf?: string;
+  private loggedIn = false;
+  /** Incremented by every successful login: tells whether a failed call already saw a newer session. */
+  private generation = 0;
+  private loginPromise?: Promise<void>;
+  private lockout?: { error: DeviceError; until: number };
+  private heartbeat?: NodeJS.Timeout;
+  private heartbeatBusy = false;
+  private closed = false;
+  private current: SessionState = 'idle';
+
+  constructor(private readonly transport: Transport, opts: SessionOptions) {
+    const { password, ...rest } = opts;
+    this.username = opts.username;
+    this.#password = password;
+    this.opts = { ...rest, password: '' };
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  get isLoggedIn(): boolean {
+    return this.loggedIn;
+  }
+
+  /** Explicit login ("test connection"): clears a lock-out; when logged in, proves it with a heartbeat. */
+  async login(): Promise<void> {
+    this.assertOpen();
+    this.lockout = undefined;
+    if (this.loggedIn && !this.loginPromise) {
+      await this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' });
+      return;
+    }
+    await this.loginOnce();
+  }
+
+  /** Send `{version, data}` to `path` within the session; re-login once, shared, on a session error code. */
+  async exchange(path: string, data: unknown, opts: ExchangeOptions = {}): Promise<unknown> {
+    this.assertOpen();
+    if (!this.loggedIn) await this.loginOnce();
+    const generation = this.generation;
+    try {
+      return await this.send(path, data, opts);
+    } catch (err) {
+      if (!(err instanceof DeviceError) || !RELOGIN_CODES.has(err.error_code) || this.closed) throw err;
+      this.log('info', `session lost (${err.error_code}): logging in again`);
+      await this.relogin(generation);
+      return await this.send(path, data, opts);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopHeartbeat();
+    this.transport.abortAll();
+    if (this.loggedIn) {
+      try {
+        const res = await this.transport.post(LOGOUT_PATH, envelope({}), {
+          headers: this.headers(), timeoutMs: Math.min(this.opts.timeoutMs, 3_000),
+        });
+        this.log('debug', `logout: HTTP ${res.status}`);
+      } catch (err) {
+        this.log('debug', `logout failed (ignored): ${(err as Error).message}`);
+      }
+    }
+    this.loggedIn = false;
+    this.cookies.clear();
+    this.csrf = undefined;
+    await this.transport.close();
+    this.setState('closed');
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private assertOpen(): void {
+    if (this.closed) throw closedError();
+  }
+
+  private log(level: Parameters<LogFn>[0], msg: string): void {
+    this.opts.log?.(level, this.redact(msg));
+  }
+
+  private redact(s: string): string {
+    const pw = this.#password;
+    return pw && s.includes(pw) ? s.split(pw).join('***') : s;
+  }
+
+  /** A device error whose text carries the password (an echoing firmware) is rewritten. */
+  private scrub(err: unknown): unknown {
+    if (!(err instanceof DeviceError) || !this.#password || !err.message.includes(this.#password)) return err;
+    return new DeviceError({ ...err.toJSON(), reason: this.redact(err.reason) });
+  }
+
+  private setState(state: SessionState, error?: DeviceError): void {
+    if (this.closed && state !== 'closed') return;
+    if (state === this.current && state !== 'error') return;
+    this.current = state;
+    this.opts.onState?.(state, error);
+  }
+
+  private headers(extra?: Record<string, string>): Record<string, string> {
+    const h: Record<string, string> = { ...extra };
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.csrf) h[CSRF_HEADER] = this.csrf;
+    return h;
+  }
+
+  /** Keep the newest session cookie(s) and CSRF token a response carries. */
+  private absorb(res: WireResponse): void {
+    for (const line of res.headers.getSetCookie?.() ?? []) {
+      const m = /^\s*([^=;\s]+)\s*=\s*([^;]*)/.exec(line);
+      if (!m || !/^session/i.test(m[1])) continue;
+      const gone = !m[2] || /;\s*max-age\s*=\s*0\b/i.test(line) || /;\s*expires\s*=\s*Thu, 01 Jan 1970/i.test(line);
+      if (gone) this.cookies.delete(m[1]);
+      else this.cookies.set(m[1], m[2]);
+    }
+    const token = res.headers.get(CSRF_HEADER); // Headers are case-insensitive: X-CsrfToken too
+    if (token) this.csrf = token;
+  }
+
+  private async send(path: string, data: unknown, opts: ExchangeOptions): Promise<unknown> {
+    let res: WireResponse;
+    try {
+      res = await this.transport.post(path, envelope(data), { headers: this.headers(), timeoutMs: opts.timeoutMs, signal: opts.signal });
+    } catch (err) {
+      if (err instanceof DeviceError && err.error_code !== 'aborted' && err.error_code !== 'closed') this.setState('error', err);
+      throw err;
+    }
+    this.absorb(res);
+    try {
+      const out = parseAnswer(res.status, res.text, res.headers.get('content-type'), opts);
+      this.setState('connected');
+      return out;
+    } catch (err) {
+      if (err instanceof DeviceError && err.kind === 'transport') this.setState('error', err);
+      throw this.scrub(err);
+    }
+  }
+
+  private relogin(seenGeneration: number): Promise<void> {
+    if (this.generation !== seenGeneration && this.loggedIn) return Promise.resolve(); // already renewed
+    this.loggedIn = false;
+    return this.loginOnce();
+  }
+
+  /** Single flight: every caller that needs a login while one is running shares it. */
+  private loginOnce(): Promise<void> {
+    if (this.loginPromise) return this.loginPromise;
+    const held = this.lockout;
+    if (held && Date.now() < held.until) {
+      return Promise.reject(new DeviceError({
+        ...held.error.toJSON(),
+        reason: `${held.error.reason}; login not retried until ${new Date(held.until).toISOString()} (call login() to retry now)`,
+      }));
+    }
+    this.lockout = undefined;
+    this.loginPromise = this.doLogin().finally(() => {
+      this.loginPromise = undefined;
+    });
+    return this.loginPromise;
+  }
+
+  private async doLogin(): Promise<void> {
+    this.setState('connecting');
+    this.stopHeartbeat();
+    this.loggedIn = false;
+    this.cookies.clear();
+    this.csrf = undefined;
+    const ctx = { page: 'Web', operation: 'Login', envelope: 'any' } as const;
+    try {
+      let res = await this.transport.post(LOGIN_PATH, envelope({}));
+      if (res.status === 401) {
+        // Answer the challenge; a `stale` nonce (not a refusal) gets one more answer, nothing else does.
+        let challenge = pickDigestChallenge(res.headers.get('www-authenticate'));
+        if (!challenge) throw noDigest(res, ctx);
+        for (let round = 0; challenge && round < 2; round++) {
+          const authorization = digestAuthorization(challenge, {
+            method: 'POST', uri: this.transport.pathOf(LOGIN_PATH), username: this.username, password: this.#password,
+          });
+          res = await this.transport.post(LOGIN_PATH, envelope({}), { headers: { authorization } });
+          if (res.status !== 401) break;
+          const next = pickDigestChallenge(res.headers.get('www-authenticate'));
+          challenge = next?.stale ? next : undefined;
+        }
+      }
+      this.absorb(res);
+      let data: unknown;
+      try {
+        data = parseAnswer(res.status, res.text, res.headers.get('content-type'), ctx);
+      } catch (err) {
+        // A bare 401 after answering the challenge is a refusal of the credentials.
+        if (res.status === 401 && err instanceof DeviceError && (err.kind === 'session' || err.kind === 'invalid_answer')) {
+          throw new DeviceError({ error_code: 'login_failed_or_block', reason: 'credentials refused (HTTP 401)', status: 401, ...ctx });
+        }
+        throw err;
+      }
+      const token = (data as { token?: unknown } | undefined)?.token;
+      if (!this.csrf && typeof token === 'string' && token) this.csrf = token; // old firmware: token in the body
+      this.loggedIn = true;
+      this.generation++;
+      this.log('info', `logged in as ${this.username}${this.cookies.size ? '' : ' (no session cookie received)'}`);
+      this.setState('connected');
+      this.startHeartbeat();
+    } catch (raw) {
+      const err = this.scrub(raw) as DeviceError;
+      if (this.closed) throw err;
+      if (err instanceof DeviceError && err.kind === 'lockout') {
+        this.lockout = { error: err, until: Date.now() + this.opts.lockoutMs };
+        this.log('error', `login refused (${err.error_code}); not retrying for ${Math.round(this.opts.lockoutMs / 1000)} s`);
+      } else {
+        this.log('warn', `login failed: ${(err as Error).message}`);
+      }
+      this.setState('error', err instanceof DeviceError ? err : undefined);
+      throw err;
+    }
+  }
+
+  private startHeartbeat(): void {
+    this.stopHeartbeat();
+    if (!this.opts.heartbeatMs || this.opts.heartbeatMs <= 0 || this.closed) return;
+    this.heartbeat = setInterval(() => this.beat(), this.opts.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  private beat(): void {
+    if (this.heartbeatBusy || !this.loggedIn || this.closed) return;
+    this.heartbeatBusy = true;
+    this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' })
+      .catch((err: Error) => this.log('warn', `heartbeat failed: ${err.message}`))
+      .finally(() => {
+        this.heartbeatBusy = false;
+      });
+  }
+}
+
+/** 401 without a Digest challenge: unless the body says more, this client cannot log in there. */
+function noDigest(res: WireResponse, ctx: AnswerContext): DeviceError {
+  try {
+    parseAnswer(res.status, res.text, res.headers.get('content-type'), ctx);
+  } catch (err) {
+    if (err instanceof DeviceError && err.kind !== 'session' && err.kind !== 'invalid_answer') return err;
+  }
+  const offered = res.headers.get('www-authenticate')?.split(/\s/)[0];
+  return new DeviceError({
+    kind: 'rejected', error_code: 'unsupported_auth', status: res.status, page: ctx.page, operation: ctx.operation,
+    reason: `device asked for authentication without a Digest challenge${offered ? ` (offered: ${offered})` : ''}`,
+  });
+}

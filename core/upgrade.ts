@@ -1,0 +1,97 @@
+import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { DeviceError } from './errors';
+
+/** Limits of the upgrade token request (spec 2.1, 8). */
+export const UPGRADE_HEAD_SIZE = 3 * 1024;
+export const MAX_FIRMWARE_NAME_LENGTH = 256;
+export const MAX_FIRMWARE_SIZE = 100 << 20;
+export const MAX_FIRMWARE_SIZE_LARGE = 200 << 20;
+
+export interface UpgradeInput {
+  /** A firmware file path, or its content. */
+  file: string | Uint8Array;
+  /** Defaults to the file's base name; a buffer without a name sends an empty one (spec: length 0-256). */
+  file_name?: string;
+}
+
+export interface UpgradeRequest {
+  file_name: string;
+  file_size: number;
+  upgrade_head: number[];
+}
+
+function refuse(reason: string, cause?: unknown): DeviceError {
+  return new DeviceError({
+    kind: 'invalid_request',
+    error_code: 'invalid_firmware',
+    reason,
+    page: 'Maintenance/SystemUpgrade',
+    operation: 'Token',
+    cause,
+  });
+}
+
+/**
+ * Builds the upgrade token request data from a firmware file or buffer, refusing what the device would refuse
+ * before anything is sent. From a path only the size (stat) and the first 3072 bytes are read.
+ */
+export async function prepareUpgrade(input: UpgradeInput, opts?: { largeCapacity?: boolean }): Promise<UpgradeRequest> {
+  const { file } = input;
+  const file_name = input.file_name ?? (typeof file === 'string' ? basename(file) : '');
+  // Counted in characters (code points), as the spec's "length 0-256" reads.
+  const nameLength = [...file_name].length;
+  if (nameLength > MAX_FIRMWARE_NAME_LENGTH) {
+    throw refuse(`file name is ${nameLength} characters long; the device accepts at most ${MAX_FIRMWARE_NAME_LENGTH}`);
+  }
+  const max = opts?.largeCapacity ? MAX_FIRMWARE_SIZE_LARGE : MAX_FIRMWARE_SIZE;
+  const checkSize = (size: number) => {
+    if (size === 0) throw refuse('firmware file is empty');
+    if (size > max) {
+      throw refuse(
+        `firmware file is ${size} bytes; the device accepts at most ${max} bytes (${max >> 20} MiB` +
+          `${opts?.largeCapacity ? ', large-capacity model' : ''})`,
+      );
+    }
+  };
+
+  let head: Uint8Array;
+  let file_size: number;
+  if (typeof file === 'string') {
+    let st;
+    try {
+      st = await stat(file);
+    } catch (err) {
+      throw refuse(`cannot read firmware file ${JSON.stringify(file)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, err);
+    }
+    if (!st.isFile()) throw refuse(`firmware path ${JSON.stringify(file)} is not a regular file`);
+    file_size = st.size;
+    checkSize(file_size);
+    head = await readHead(file, Math.min(file_size, UPGRADE_HEAD_SIZE));
+  } else {
+    file_size = file.byteLength;
+    checkSize(file_size);
+    head = file.subarray(0, UPGRADE_HEAD_SIZE);
+  }
+  // A file shorter than 3072 bytes: upgrade_head is the bytes there are (the spec's size 3 * 1024 cannot be met).
+  return { file_name, file_size, upgrade_head: Array.from(head) };
+}
+
+async function readHead(path: string, length: number): Promise<Uint8Array> {
+  const buf = Buffer.alloc(length);
+  let fh;
+  try {
+    fh = await open(path, 'r');
+    let got = 0;
+    while (got < length) {
+      const { bytesRead } = await fh.read(buf, got, length - got, got);
+      if (bytesRead === 0) break; // file shrank since stat
+      got += bytesRead;
+    }
+    return buf.subarray(0, got);
+  } catch (err) {
+    throw refuse(`cannot read firmware file ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, err);
+  } finally {
+    await fh?.close();
+  }
+}

@@ -1,0 +1,209 @@
+import type { Violation } from './errors';
+import { isChannelId } from './channels';
+import { isPtzHex, ptzHexHas, ptzPresetIndices } from './ptz';
+import type { RangeDescriptor } from './range';
+
+/**
+ * Checks a Get/Set payload against a Range `data` (rules R1, R2) and lists every violation with its dotted path
+ * inside `data` (`channel_info.CH1.siren_time`; array elements by index: `ptz_info.0.ptz_chn`).
+ *
+ * Hot path (a Set is checked before every send): plain loops over module-level functions, no closures or
+ * valibot, and no allocation unless a violation is found. The current path lives in a module-level stack; this
+ * is safe because the walk is synchronous and calls nothing that could re-enter it.
+ */
+
+export interface ValidateOptions {
+  /** Keys that are not parameters (page_type, chn_index, ...): skipped at the top level and inside any object. */
+  metaKeys?: readonly string[];
+}
+
+type Map = Record<string, unknown>;
+type Desc = RangeDescriptor;
+
+const NO_META: readonly string[] = [];
+const stack: Array<string | number> = [];
+let depth = 0;
+let meta: readonly string[] = NO_META;
+let out: Violation[] = [];
+
+function pathOf(): string {
+  let s = '';
+  for (let i = 0; i < depth; i++) s = i === 0 ? String(stack[0]) : `${s}.${stack[i]}`;
+  return s;
+}
+
+function report(problem: Violation['problem'], message: string): void {
+  out.push({ path: pathOf(), problem, message });
+}
+
+function describe(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'array';
+  if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}...` : x);
+  if (typeof x === 'object') return 'object';
+  return String(x);
+}
+
+function isDesc(x: unknown): x is Desc {
+  return typeof x === 'object' && x !== null && typeof (x as Desc).type === 'string';
+}
+
+function isPlainObject(x: unknown): x is Map {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Payload object `value` against a map of member descriptors (a Range `data`, or an object's `items`). */
+function checkMembers(value: Map, members: Map): void {
+  for (const key in value) {
+    if (meta.length !== 0 && meta.indexOf(key) !== -1) continue;
+    const d = members[key];
+    stack[depth++] = key;
+    if (isDesc(d)) {
+      checkValue(value[key], d);
+    } else if (d === undefined || !Object.hasOwn(members, key)) {
+      if (isChannelId(key)) report('channel', `channel ${key} is not available on this page of the device (absent from Range)`);
+      else report('unsupported', 'not supported by this device (absent from Range)');
+    }
+    // else: a plain Range value (channel_max, support_copy, ...): nothing to check against.
+    depth--;
+  }
+}
+
+function checkValue(value: unknown, d: Desc): void {
+  if (d.mode === 'r') {
+    report('read_only', 'is read-only (mode "r" in Range)');
+    return;
+  }
+  switch (d.type) {
+    case 'bool':
+      if (typeof value !== 'boolean') report('type', `must be a boolean (got ${describe(value)})`);
+      return;
+    case 'int32':
+      checkInt(value, d);
+      return;
+    case 'string':
+      checkString(value, d);
+      return;
+    case 'object':
+      if (!isPlainObject(value)) report('type', `must be an object (got ${describe(value)})`);
+      else if (isPlainObject(d.items)) checkMembers(value, d.items);
+      return;
+    case 'array':
+      checkArray(value, d);
+      return;
+    default:
+    // A type the spec does not define: the device knows what it means, we cannot check it.
+  }
+}
+
+function checkInt(value: unknown, d: Desc): void {
+  const items = d.items;
+  if (typeof value !== 'number') {
+    // linkage_ptz_point_index (8.2.3+) may travel as the hex preset set itself.
+    if (typeof items === 'string' && isPtzHex(value)) return;
+    report('type', `must be an integer (got ${describe(value)})`);
+    return;
+  }
+  if ((value | 0) !== value) {
+    report('type', `must be a 32-bit integer (got ${describe(value)})`);
+    return;
+  }
+  if (d.min !== undefined && value < d.min) report('min', `must be >= ${d.min} (got ${value})`);
+  else if (d.max !== undefined && value > d.max) report('max', `must be <= ${d.max} (got ${value})`);
+  else if (Array.isArray(items)) {
+    if (items.length !== 0 && items.indexOf(value) === -1) report('enum', `must be one of ${items.join(', ')} (got ${value})`);
+  } else if (typeof items === 'string' && isPtzHex(items) && (value < 0 || value > 255 || !ptzHexHas(items, value))) {
+    report('enum', `must be one of the available presets ${ptzPresetIndices(items).join(', ')} (got ${value})`);
+  }
+}
+
+function checkString(value: unknown, d: Desc): void {
+  if (typeof value !== 'string') {
+    report('type', `must be a string (got ${describe(value)})`);
+    return;
+  }
+  const items = d.items;
+  if (Array.isArray(items) && items.length !== 0 && items.indexOf(value) === -1) {
+    report('enum', `must be one of ${items.map((x) => JSON.stringify(x)).join(', ')} (got ${describe(value)})`);
+    return;
+  }
+  // Length in UTF-16 code units (String.length), the way the descriptor's min_len/max_len read most naturally.
+  if (d.min_len !== undefined && value.length < d.min_len) {
+    report('length', `length must be >= ${d.min_len} (got ${value.length})`);
+  } else if (d.max_len !== undefined && value.length > d.max_len) {
+    report('length', `length must be <= ${d.max_len} (got ${value.length})`);
+  }
+}
+
+function checkArray(value: unknown, d: Desc): void {
+  if (!Array.isArray(value)) {
+    report('type', `must be an array (got ${describe(value)})`);
+    return;
+  }
+  const n = value.length;
+  if (d.size !== undefined && n !== d.size) report('size', `must have exactly ${d.size} elements (got ${n})`);
+  else if (d.min_size !== undefined && n < d.min_size) report('size', `must have at least ${d.min_size} elements (got ${n})`);
+  else if (d.max_size !== undefined && n > d.max_size) report('size', `must have at most ${d.max_size} elements (got ${n})`);
+  const items = d.items;
+  if (!Array.isArray(items) || items.length === 0) return;
+  if (isDesc(items[0])) {
+    // One element descriptor applies to every element; several form a tuple (elements past its end: size rules only).
+    const single = items.length === 1;
+    for (let i = 0; i < n; i++) {
+      const ed = single ? items[0] : items[i];
+      if (!isDesc(ed)) continue;
+      stack[depth++] = i;
+      checkValue(value[i], ed);
+      depth--;
+    }
+  } else {
+    // Plain values: the allowed element values (etr_sync_items, siren_support_format...).
+    for (let i = 0; i < n; i++) {
+      if (items.indexOf(value[i]) !== -1) continue;
+      stack[depth++] = i;
+      report('enum', `must be one of ${items.map((x) => JSON.stringify(x)).join(', ')} (got ${describe(value[i])})`);
+      depth--;
+    }
+  }
+}
+
+export function validateAgainstRange(payload: unknown, rangeData: Record<string, unknown>, opts?: ValidateOptions): Violation[] {
+  const result: Violation[] = [];
+  out = result;
+  depth = 0;
+  meta = opts?.metaKeys ?? NO_META;
+  try {
+    if (!isPlainObject(payload)) report('type', `payload must be an object (got ${describe(payload)})`);
+    else checkMembers(payload, rangeData);
+  } finally {
+    out = [];
+    meta = NO_META;
+    depth = 0;
+  }
+  return result;
+}
+
+/**
+ * A copy of `payload` keeping only what a Set may carry: fields the Range lists and does not mark read-only
+ * (objects recursively), plus meta keys. Use it to send a Get block back (Deterrence Set) without tripping R1/R2.
+ */
+export function writableSubset<T>(payload: T, rangeData: Record<string, unknown>, opts?: ValidateOptions): T {
+  const metaKeys = opts?.metaKeys ?? NO_META;
+  const pick = (value: Map, members: Map): Map => {
+    const res: Map = {};
+    for (const key of Object.keys(value)) {
+      if (metaKeys.includes(key)) {
+        res[key] = value[key];
+        continue;
+      }
+      if (!Object.hasOwn(members, key)) continue;
+      const d = members[key];
+      if (!isDesc(d)) res[key] = value[key];
+      else if (d.mode === 'r') continue;
+      else if (d.type === 'object' && isPlainObject(d.items) && isPlainObject(value[key])) res[key] = pick(value[key] as Map, d.items);
+      else res[key] = value[key];
+    }
+    return res;
+  };
+  return (isPlainObject(payload) ? pick(payload, rangeData) : payload) as T;
+}

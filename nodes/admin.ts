@@ -1,0 +1,112 @@
+import { NvrClient } from '../core/client';
+import { DeviceError } from '../core/errors';
+import { pages } from '../core/pages';
+import type { DeviceNode } from './bind-device';
+import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
+import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
+import { asDeviceError } from './errors';
+import type { AdminHandler, AdminResponse, RED } from './red';
+
+/** What the editor puts in a password field whose value is stored on the server. */
+export const PASSWORD_PLACEHOLDER = '__PWRD__';
+
+/** Admin requests give up sooner than flows: a user is waiting in front of a dialog. */
+const ADMIN_TIMEOUT_MS = 8000;
+
+/** Body of the POST routes: the config dialog's current values (the node may not be deployed yet). */
+interface DialogValues extends DeviceProps {
+  id?: unknown;
+  username?: unknown;
+  password?: unknown;
+}
+
+export interface PageListEntry {
+  name: string;
+  title: string;
+  operations: string[];
+}
+
+export function pageList(): PageListEntry[] {
+  return pages.map((p) => ({ name: p.name, title: p.title, operations: Object.keys(p.operations) }));
+}
+
+const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+
+/**
+ * Credentials for a dialog request: typed values win; an absent password or the placeholder means
+ * "the one stored for this config node" (read on the server, never sent to the editor).
+ */
+export function resolveCredentials(RED: RED, body: DialogValues): DeviceCredentials {
+  const id = str(body.id);
+  const stored = (id && RED.nodes.getCredentials(id)) || {};
+  const username = str(body.username) || stored.username;
+  const password = body.password === undefined || body.password === PASSWORD_PLACEHOLDER ? stored.password : str(body.password);
+  return { username, password };
+}
+
+/**
+ * Runs `fn` with a client for the dialog's values: the deployed config node's open session when the
+ * dialog shows exactly its settings (no second login, which some devices answer by dropping the
+ * first session), otherwise a short-lived client that is logged out afterwards.
+ */
+async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClient) => Promise<T>): Promise<T> {
+  const id = str(body.id);
+  const creds = resolveCredentials(RED, body);
+  const props: DeviceProps = { url: body.url, tls_ca: body.tls_ca, tls_fingerprint: body.tls_fingerprint, heartbeat: 0 };
+  const options = { ...clientOptions(props, creds), heartbeatMs: 0, timeoutMs: ADMIN_TIMEOUT_MS };
+  if (!/^https?:\/\/[^/]/i.test(options.url)) {
+    throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_url', reason: 'url must start with http:// or https://' });
+  }
+  const deployed = id ? (RED.nodes.getNode(id) as DeviceNode | null) : null;
+  const open = deployed?.session?.current;
+  if (open && deployed.session.matches(options)) return fn(open);
+  const client = new NvrClient(options);
+  client.on('error', () => undefined);
+  try {
+    return await fn(client);
+  } finally {
+    await settleWithin(client.close(), CLOSE_TIMEOUT_MS);
+  }
+}
+
+function deviceRoute(RED: RED, fn: (client: NvrClient) => Promise<unknown>): AdminHandler {
+  return (req, res) => {
+    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as DialogValues;
+    withClient(RED, body, fn).then(
+      (result) => res.json(result),
+      (e: unknown) => sendError(res, asDeviceError(e)),
+    ).catch(() => undefined);
+  };
+}
+
+function sendError(res: AdminResponse, err: DeviceError) {
+  const status = err.kind === 'invalid_request' ? 400 : 502;
+  // error_code and reason only: never the request, so never a credential.
+  res.status(status).json({ ok: false, error: { kind: err.kind, error_code: err.error_code, reason: err.reason } });
+}
+
+/** Registered once when the module loads (not per node), so they exist before anything is deployed. */
+export function registerAdminRoutes(RED: RED): void {
+  const read = RED.auth.needsPermission('nvr-device.read');
+  const write = RED.auth.needsPermission('nvr-device.write');
+
+  RED.httpAdmin.get('/nvr-device/pages', read, (_req, res) => res.json(pageList()));
+
+  // POST: the body carries the dialog's credentials, which do not belong in a URL.
+  RED.httpAdmin.post('/nvr-device/channels', write, deviceRoute(RED, async (client) => ({ ok: true, channels: await client.channels() })));
+
+  RED.httpAdmin.post(
+    '/nvr-device/test',
+    write,
+    deviceRoute(RED, async (client) => {
+      await client.login();
+      const info = (await client.systemInfo()) as Record<string, unknown>;
+      return {
+        ok: true,
+        device_type: info.device_type,
+        software_version: info.software_version,
+        channel_max: info.channel_max,
+      };
+    }),
+  );
+}

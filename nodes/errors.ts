@@ -1,0 +1,27 @@
+import { DeviceError } from '../core/errors';
+
+/** Anything thrown below a node becomes a DeviceError (the client already throws only those). */
+export function asDeviceError(e: unknown, where: { page?: string; operation?: string } = {}): DeviceError {
+  if (e instanceof DeviceError) return e;
+  const reason = e instanceof Error ? e.message : String(e);
+  return new DeviceError({ kind: 'transport', error_code: 'unexpected', reason, cause: e, ...where });
+}
+
+/** A refusal decided by the node itself before anything is sent. */
+export function invalidRequest(error_code: string, reason: string, where: { page?: string; operation?: string } = {}) {
+  return new DeviceError({ kind: 'invalid_request', error_code, reason, ...where });
+}
+
+/**
+ * The error handed to `done(err)`. Node-RED builds the Catch node's `msg.error` from the Error's
+ * message plus its own `code`, `stack` and `cause` properties only, so the device details travel
+ * as `code` (= error_code) and `cause` (= {kind, error_code, reason, violations, ...}); the
+ * properties stay on the error object too for code that receives it directly.
+ */
+export function forDone(e: unknown, where: { page?: string; operation?: string } = {}): DeviceError {
+  const err = asDeviceError(e, where);
+  const details = err.toJSON();
+  const out = new DeviceError({ ...details, page: details.page ?? where.page, operation: details.operation ?? where.operation, cause: details });
+  Object.defineProperty(out, 'code', { value: err.error_code, enumerable: true });
+  return out;
+}

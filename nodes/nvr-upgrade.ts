@@ -1,0 +1,89 @@
+import { basename } from 'node:path';
+import { upgradeToken } from '../core/pages/upgrade-token';
+import { prepareUpgrade, type UpgradeInput } from '../core/upgrade';
+import { bindDevice } from './bind-device';
+import { forDone, invalidRequest } from './errors';
+import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
+import { upgradeStatus } from './status';
+
+const PAGE = 'Maintenance/SystemUpgrade';
+const OPERATION = 'Token';
+const where = { page: PAGE, operation: OPERATION };
+
+/** Firmware from the message (Buffer, or path string) or else the node's `file` property. */
+function firmwareInput(msg: NodeMessage, fileProperty: unknown): UpgradeInput {
+  const named = typeof msg.file_name === 'string' ? msg.file_name : undefined;
+  // A file-in node sets msg.filename to the path it read: its base name is the firmware's name.
+  const fromFilename = typeof msg.filename === 'string' && msg.filename ? basename(msg.filename) : undefined;
+  if (msg.payload instanceof Uint8Array) return { file: msg.payload, file_name: named ?? fromFilename };
+  if (typeof msg.payload === 'string' && msg.payload.trim()) return { file: msg.payload.trim(), file_name: named };
+  if (typeof fileProperty === 'string' && fileProperty.trim()) return { file: fileProperty.trim(), file_name: named };
+  throw invalidRequest('invalid_firmware', 'no firmware: send a Buffer or a file path in msg.payload, or set the file property', where);
+}
+
+/** `msg.auth` -> base_secondary_authentication `{seq, cipher}` (optional; the cipher comes from the user). */
+function secondaryAuth(auth: unknown): { seq: number; cipher: string } | undefined {
+  if (auth === undefined || auth === null) return undefined;
+  const a = auth as { seq?: unknown; cipher?: unknown };
+  if (typeof a !== 'object' || !Number.isInteger(a.seq) || typeof a.cipher !== 'string') {
+    throw invalidRequest('bad_auth', 'msg.auth must be {seq: <integer>, cipher: <string>}', where);
+  }
+  return { seq: a.seq as number, cipher: a.cipher };
+}
+
+/**
+ * `nvr-upgrade`: checks a firmware file against the device limits and requests an upgrade token.
+ * Nothing reaches the device unless name and size are within the limits.
+ */
+export = function (RED: RED) {
+  function NvrUpgradeNode(this: RedNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    let closed = false;
+    const binding = bindDevice(RED, node, def.device, () => {
+      closed = true;
+    });
+    const largeCapacity = def.large_capacity === true || def.large_capacity === 'true';
+
+    const handle = async (msg: NodeMessage) => {
+      if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', where);
+      node.status(upgradeStatus('reading'));
+      const input = firmwareInput(msg, def.file);
+      const prepared = await prepareUpgrade(input, { largeCapacity });
+      node.status(upgradeStatus('validating'));
+      const auth = secondaryAuth(msg.auth);
+      node.status(upgradeStatus('requesting'));
+      const answer = await binding.client.invoke(upgradeToken, {
+        ...prepared,
+        ...(auth ? { base_secondary_authentication: auth } : {}),
+      });
+      return { upgrade_token: answer.upgrade_token, upgrade_timeout: answer.upgrade_timeout };
+    };
+
+    const onInput: InputHandler = (msg, send, done) => {
+      if (binding) binding.muted = true;
+      handle(msg).finally(() => {
+        if (binding) binding.muted = false;
+      }).then(
+        (payload) => {
+          if (closed) return done();
+          node.status(upgradeStatus('done'));
+          msg.payload = payload;
+          msg.page = PAGE;
+          msg.operation = OPERATION;
+          send(msg);
+          done();
+        },
+        (e: unknown) => {
+          if (closed) return done();
+          const err = forDone(e, where);
+          node.status(upgradeStatus('failed', err));
+          done(err);
+        },
+      ).catch(() => undefined);
+    };
+    node.on('input', onInput);
+  }
+
+  RED.nodes.registerType('nvr-upgrade', NvrUpgradeNode);
+};

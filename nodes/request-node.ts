@@ -1,0 +1,185 @@
+import * as v from 'valibot';
+import { channelFromSlug, isChannelId } from '../core/channels';
+import type { NvrClient } from '../core/client';
+import { DeviceError } from '../core/errors';
+import { findOperation } from '../core/pages';
+import { isDescriptor } from '../core/range';
+import { bindDevice } from './bind-device';
+import { forDone, invalidRequest } from './errors';
+import type { DoneFn, InputHandler, NodeDef, NodeMessage, RED, RedNode, SendFn } from './red';
+import { failureStatus } from './status';
+
+export type RequestOperation = 'Range' | 'Get' | 'Set';
+
+type Data = Record<string, unknown>;
+
+const isPlainObject = (x: unknown): x is Data =>
+  typeof x === 'object' && x !== null && !Array.isArray(x) && !Buffer.isBuffer(x) && !(x instanceof Uint8Array);
+
+/**
+ * What each operation does with a channel. Range and Get answer every channel: the request is sent
+ * as given (plus `channel` where the page's request has that field, e.g. Event/SettingConfig Range)
+ * and the answer is cut down to the channel's block. Set wraps plain data as
+ * `{channel_info: {<ch>: data}}` (a `page_type` stays beside it) and answers unchanged.
+ */
+const OPERATIONS: Record<
+  RequestOperation,
+  {
+    call(client: NvrClient, page: string, data: Data): Promise<Data>;
+    scopeRequest(page: string, data: Data, channel: string): Data;
+    scopeAnswer(page: string, answer: Data, channel: string): unknown;
+  }
+> = {
+  Range: {
+    call: (client, page, data) => client.range(page, data),
+    scopeRequest: (page, data, channel) => withChannelField('Range', page, data, channel),
+    scopeAnswer: (page, answer, channel) => channelBlock('Range', page, answer, channel),
+  },
+  Get: {
+    call: (client, page, data) => client.get(page, data),
+    scopeRequest: (page, data, channel) => withChannelField('Get', page, data, channel),
+    scopeAnswer: (page, answer, channel) => channelBlock('Get', page, answer, channel),
+  },
+  Set: {
+    call: (client, page, data) => client.set(page, data),
+    scopeRequest: (page, data, channel) => wrapChannel(page, data, channel),
+    scopeAnswer: (_page, answer) => answer,
+  },
+};
+
+/** Keys that describe the request rather than a channel's parameters: they stay at the top when wrapping. */
+const TOP_LEVEL_KEYS = new Set(['page_type']);
+
+function wrapChannel(page: string, data: Data, channel: string): Data {
+  if ('channel_info' in data) return data;
+  const top: Data = {};
+  const block: Data = {};
+  for (const [k, val] of Object.entries(data)) (TOP_LEVEL_KEYS.has(k) ? top : block)[k] = val;
+  const wrapped = { ...top, channel_info: { [channel]: block } };
+  // Pages whose Set wants each block to name its channel (Deterrence: `chn_index`) get it added.
+  const schema = findOperation(page, 'Set')?.request;
+  if (schema && !('chn_index' in block) && !v.safeParse(schema, wrapped).success) {
+    const indexed = { ...top, channel_info: { [channel]: { ...block, chn_index: channel } } };
+    if (v.safeParse(schema, indexed).success) return indexed;
+  }
+  return wrapped;
+}
+
+/** Pages whose request names one channel (registry schema has a `channel` entry) get it filled in. */
+function withChannelField(operation: RequestOperation, page: string, data: Data, channel: string): Data {
+  if ('channel' in data) return data;
+  const request = findOperation(page, operation)?.request as { entries?: Record<string, unknown> } | undefined;
+  return request?.entries && 'channel' in request.entries ? { ...data, channel } : data;
+}
+
+/** The channel's block of `channel_info` (a Range answer's descriptor `items` or a Get answer's map). */
+function channelBlock(operation: RequestOperation, page: string, answer: Data, channel: string): unknown {
+  const info = answer.channel_info;
+  if (!isPlainObject(info)) return answer; // an answer without channel_info is already about one thing
+  const map = isDescriptor(info) && isPlainObject(info.items) ? info.items : info;
+  if (!(channel in map)) {
+    const reason = `${channel} is not in the ${operation} answer (the device lacks it for this page)`;
+    throw new DeviceError({ kind: 'unsupported', error_code: 'unknown_channel', reason, page, operation });
+  }
+  return map[channel];
+}
+
+/** `AlarmConfig/Deterrence`, also accepting `/API/AlarmConfig/Deterrence/Get` as typed by hand. */
+export function normalisePage(raw: unknown, operation: string): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  let page = raw.trim().replace(/^\/+/, '').replace(/^API\//, '').replace(/\/+$/, '');
+  if (page.endsWith(`/${operation}`)) page = page.slice(0, -operation.length - 1);
+  return /^[A-Za-z0-9_]+(?:\/[A-Za-z0-9_]+)*$/.test(page) ? page : undefined;
+}
+
+/** `CH1`, `IP_CH5`, `WIFI_CH8` (or their lower-case slugs); empty means "all channels". */
+export function normaliseChannel(raw: unknown): string | undefined | null {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw !== 'string') return null;
+  const s = raw.trim();
+  if (!s) return undefined;
+  return isChannelId(s) ? s : (channelFromSlug(s) ?? null);
+}
+
+/** Parses the node's `data` property (JSON text); undefined when empty. Throws a DeviceError when invalid. */
+export function parseDataProperty(raw: unknown): Data | undefined {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+  if (isPlainObject(raw)) return raw;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(raw));
+  } catch {
+    throw invalidRequest('bad_data', 'the data property is not valid JSON');
+  }
+  if (!isPlainObject(parsed)) throw invalidRequest('bad_data', 'the data property must be a JSON object');
+  return parsed;
+}
+
+/** Registers `nvr-range`, `nvr-get` or `nvr-set`: one behaviour, parameterised by the operation. */
+export function registerRequestNode(RED: RED, type: string, operation: RequestOperation): void {
+  const op = OPERATIONS[operation];
+
+  function RequestNode(this: RedNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    let closed = false;
+    let configError: Error | undefined;
+    let configData: Data | undefined;
+    try {
+      configData = parseDataProperty(def.data);
+    } catch (e) {
+      configError = e as Error;
+    }
+    const binding = bindDevice(RED, node, def.device, () => {
+      closed = true;
+    });
+    if (configError) node.status(failureStatus(forDone(configError)));
+
+    const handle = async (msg: NodeMessage, send: SendFn): Promise<void> => {
+      if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
+      if (configError && !isPlainObject(msg.payload)) throw configError;
+      const page = normalisePage(msg.page ?? def.page, operation);
+      if (!page) throw invalidRequest('bad_page', `page ${JSON.stringify(msg.page ?? def.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, { operation });
+      const channel = normaliseChannel(msg.channel ?? def.channel);
+      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel ?? def.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
+      let data: Data = isPlainObject(msg.payload) ? msg.payload : (configData ?? {});
+      if (channel) data = op.scopeRequest(page, data, channel);
+      if (operation === 'Set' && Object.keys(data).length === 0) {
+        throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
+      }
+      const answer = await op.call(binding.client, page, data);
+      if (closed) return;
+      msg.payload = channel ? op.scopeAnswer(page, answer, channel) : answer;
+      msg.page = page;
+      msg.operation = operation;
+      if (channel) msg.channel = channel;
+      send(msg);
+    };
+
+    let showingFailure = false;
+    const onInput: InputHandler = (msg, send, done: DoneFn) => {
+      handle(msg, send).then(
+        () => {
+          if (showingFailure && !closed) {
+            showingFailure = false;
+            binding?.showConnection();
+          }
+          done();
+        },
+        (e: unknown) => {
+          if (closed) return done();
+          const err = forDone(e, { page: typeof msg.page === 'string' ? msg.page : (def.page as string | undefined), operation });
+          // A failing device or request shows on this node; a connection error already shows via the session.
+          if (err.kind !== 'session' && err.kind !== 'lockout' && err.kind !== 'transport') {
+            showingFailure = true;
+            node.status(failureStatus(err));
+          }
+          done(err);
+        },
+      ).catch(() => undefined);
+    };
+    node.on('input', onInput);
+  }
+
+  RED.nodes.registerType(type, RequestNode);
+}

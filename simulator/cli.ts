@@ -1,0 +1,152 @@
+/**
+ * `nvr2mqtt simulate [options]`: runs one simulated device until SIGINT/SIGTERM.
+ * The password comes from --password or NVR2MQTT_SIM_PASSWORD and is never printed.
+ */
+import { readFileSync } from 'node:fs';
+import { SimulatorOptions, startSimulator } from './index';
+
+const USAGE = `Usage: nvr2mqtt simulate [options]
+  --port <n>              TCP port (default 8080; 0 = any free port)
+  --host <addr>           listen address (default 127.0.0.1)
+  --profile nvr|ipc       device profile (default nvr)
+  --firmware <x.y.z>      firmware version (default 8.2.4; 8.2.3 or earlier: telnet + integer PTZ index)
+  --channels <n>          nvr channel count (default 8)
+  --username <name>       login user (default admin)
+  --password <pw>         login password (or env NVR2MQTT_SIM_PASSWORD); required
+  --digest MD5|SHA-256    Digest algorithm offered first (default MD5)
+  --token-in-body         old firmware: CSRF token in the login body
+  --session-timeout <s>   session inactivity timeout in seconds (default 300)
+  --event-hold <s>        Event/Check long-poll hold in seconds (default 30)
+  --alarm-every <s>       demo: toggle a motion alarm on the first channel every <s> seconds
+  --large-capacity        upgrade files up to 200 MiB
+  --tls-key <file> --tls-cert <file>   serve HTTPS
+  --quiet                 do not print requests
+`;
+
+interface Parsed {
+  opts: SimulatorOptions;
+  alarmEverySec?: number;
+  help: boolean;
+}
+
+const FLAGS = new Set(['--token-in-body', '--large-capacity', '--quiet', '--help', '-h']);
+
+export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
+  const args = argv[0] === 'simulate' ? argv.slice(1) : [...argv];
+  const values: Record<string, string> = {};
+  const flags = new Set<string>();
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i];
+    let value: string | undefined;
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && eq !== -1) {
+      value = a.slice(eq + 1);
+      a = a.slice(0, eq);
+    }
+    if (FLAGS.has(a)) {
+      flags.add(a);
+      continue;
+    }
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${JSON.stringify(a)}`);
+    if (value === undefined) {
+      value = args[++i];
+      if (value === undefined) throw new Error(`${a} needs a value`);
+    }
+    values[a.slice(2)] = value;
+  }
+  const known = ['port', 'host', 'profile', 'firmware', 'channels', 'username', 'password', 'digest', 'session-timeout',
+    'event-hold', 'alarm-every', 'tls-key', 'tls-cert'];
+  for (const k of Object.keys(values)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
+  const num = (k: string): number | undefined => {
+    if (values[k] === undefined) return undefined;
+    const n = Number(values[k]);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${k} must be a non-negative number, got ${JSON.stringify(values[k])}`);
+    return n;
+  };
+  const profile = values.profile ?? 'nvr';
+  if (profile !== 'nvr' && profile !== 'ipc') throw new Error('--profile must be nvr or ipc');
+  const digest = values.digest?.toUpperCase();
+  if (digest !== undefined && digest !== 'MD5' && digest !== 'SHA-256') throw new Error('--digest must be MD5 or SHA-256');
+  if ((values['tls-key'] === undefined) !== (values['tls-cert'] === undefined)) throw new Error('--tls-key and --tls-cert go together');
+  const opts: SimulatorOptions = {
+    port: num('port') ?? 8080,
+    host: values.host ?? '127.0.0.1',
+    profile,
+    firmware: values.firmware,
+    channels: num('channels'),
+    username: values.username ?? 'admin',
+    password: values.password ?? env.NVR2MQTT_SIM_PASSWORD ?? '',
+    digestAlgorithm: digest as SimulatorOptions['digestAlgorithm'],
+    tokenInBody: flags.has('--token-in-body'),
+    largeCapacity: flags.has('--large-capacity'),
+    quiet: flags.has('--quiet'),
+  };
+  const sessionTimeout = num('session-timeout');
+  if (sessionTimeout !== undefined) opts.sessionTimeoutMs = sessionTimeout * 1000;
+  const hold = num('event-hold');
+  if (hold !== undefined) opts.eventHoldMs = hold * 1000;
+  if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']) };
+  const alarm = num('alarm-every');
+  return { opts, alarmEverySec: alarm, help: flags.has('--help') || flags.has('-h') };
+}
+
+/** Runs the simulator until SIGINT/SIGTERM; resolves after a clean stop. Bad arguments: message, exit code 2. */
+export async function runSimulatorCli(argv: string[]): Promise<void> {
+  let parsed: Parsed;
+  try {
+    parsed = parseSimulatorArgs(argv);
+  } catch (err) {
+    process.stderr.write(`nvr2mqtt simulate: ${(err as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (parsed.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (!parsed.opts.password) {
+    process.stderr.write('nvr2mqtt simulate: a password is required (--password or NVR2MQTT_SIM_PASSWORD)\n');
+    process.exitCode = 2;
+    return;
+  }
+  let sim;
+  try {
+    sim = await startSimulator(parsed.opts);
+  } catch (err) {
+    process.stderr.write(`nvr2mqtt simulate: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const o = parsed.opts;
+  process.stdout.write(`nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
+    `${sim.profile.channels.length} channel${sim.profile.channels.length === 1 ? '' : 's'}) listening on ${sim.url} ` +
+    `(user ${o.username ?? 'admin'})\n`);
+  let timer: NodeJS.Timeout | undefined;
+  if (parsed.alarmEverySec) {
+    let on = false;
+    const ch = sim.profile.channels[0];
+    timer = setInterval(() => {
+      on = !on;
+      sim.raiseAlarm(ch, 'motion_alarm', on);
+    }, parsed.alarmEverySec * 1000);
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  if (timer) clearInterval(timer);
+  await sim.stop();
+  process.stdout.write('simulator stopped\n');
+}
+
+if (require.main === module) {
+  runSimulatorCli(process.argv.slice(2)).catch((err: unknown) => {
+    process.stderr.write(`nvr2mqtt simulate: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * The simulated device: profile, page state, online channels and the Range answers. Range data is built once per
+ * (profile, offline channels) and page, and shared between simulators (the bench runs a hundred of them).
+ */
+import type { Profile } from './profiles';
+import { RangeMap } from './descriptors';
+import { RANGE_PAGES, buildRange } from './ranges';
+import { SimState, initialState } from './state';
+
+export interface BuiltRange {
+  data: RangeMap;
+  /** `{"result":"success","data":...}` ready to send. */
+  body: string;
+}
+
+const rangeCache = new Map<string, BuiltRange>();
+const RANGE_CACHE_MAX = 512;
+
+export class Device {
+  readonly state: SimState;
+  private readonly offline = new Set<string>();
+  private readonly byId: Map<string, Profile['channels'][number]>;
+  readonly isOnline = (id: string): boolean => !this.offline.has(id);
+
+  constructor(readonly profile: Profile) {
+    this.state = initialState(profile);
+    this.byId = new Map(profile.channels.map((c) => [c.id, c]));
+    for (const c of profile.channels) if (!c.online) this.offline.add(c.id);
+  }
+
+  channel(id: string) {
+    return this.byId.get(id);
+  }
+
+  private key(page: string): string {
+    const p = this.profile;
+    return `${p.name}|${p.firmware}|${p.channels.length}|${p.largeCapacity}|${[...this.offline].sort().join(',')}|${page}`;
+  }
+
+  range(page: string): BuiltRange {
+    const key = this.key(page);
+    let built = rangeCache.get(key);
+    if (!built) {
+      const data = buildRange(page, this.profile, this.isOnline);
+      built = { data, body: `{"result":"success","data":${JSON.stringify(data)}}` };
+      if (rangeCache.size >= RANGE_CACHE_MAX) rangeCache.clear();
+      rangeCache.set(key, built);
+    }
+    return built;
+  }
+
+  hasRange(page: string): boolean {
+    return Object.hasOwn(RANGE_PAGES, page);
+  }
+
+  setOnline(id: string, online: boolean): void {
+    const ch = this.byId.get(id);
+    if (!ch) throw new Error(`no channel ${id} on this simulator (channels: ${[...this.byId.keys()].join(', ')})`);
+    if (ch.kind !== 'digital') throw new Error(`${id} is not a digital (IP_CH) channel: only digital channels go offline`);
+    if (online) this.offline.delete(id);
+    else this.offline.add(id);
+  }
+}

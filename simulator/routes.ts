@@ -1,0 +1,247 @@
+/**
+ * Routing table: request path -> handler. Configuration pages come from one list (page, operations, meta keys);
+ * the other endpoints (login, heartbeat, identity, events, upgrade token, event settings) are written out.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Auth, Session } from './auth';
+import type { Device } from './device';
+import type { EventHub } from './events';
+import { Reply, failure, paramError, raw, success } from './envelope';
+import { checkSet } from './check';
+import { isPlainObject } from './descriptors';
+import { FACE_ABILITIES, eventSettingsRange } from './ranges';
+import { applySet, getView } from './state';
+
+export interface Ctx {
+  req: IncomingMessage;
+  /** Whole request body (the envelope). */
+  body: Record<string, unknown>;
+  data: Record<string, unknown>;
+  /** Present on routes with auth 'session'. */
+  session?: Session;
+  onAbort(cb: () => void): void;
+}
+
+export interface Route {
+  /** 'none': no session needed (login, logout); 'session': cookie + CSRF; 'heartbeat': the same, counts as heartbeat. */
+  auth: 'none' | 'session' | 'heartbeat';
+  handler(ctx: Ctx): Reply | Promise<Reply>;
+}
+
+export interface Services {
+  device: Device;
+  auth: Auth;
+  events: EventHub;
+  tokenInBody: boolean;
+  /** 6 bytes as aa:bb:cc:dd:ee:ff, fixed for the simulator's lifetime. */
+  mac: string;
+  serial: string;
+}
+
+type Op = 'Range' | 'Get' | 'Set';
+
+interface ConfigPage {
+  page: string;
+  ops: readonly Op[];
+  /** Top-level keys that are not parameters, and the values they may take (Get and Set). */
+  meta?: Readonly<Record<string, readonly string[]>>;
+  /** Cross counting Get answers `{version, data}` instead of `{result, data}`. */
+  versionEnvelope?: boolean;
+  /** The spec's Set sample puts channel_info beside `version`: accept it there too. */
+  channelInfoBesideVersion?: boolean;
+}
+
+const ALL: readonly Op[] = ['Range', 'Get', 'Set'];
+
+export const CONFIG_PAGES: readonly ConfigPage[] = [
+  { page: 'StreamConfig/MainStream', ops: ALL },
+  { page: 'AlarmConfig/PTZLinkage', ops: ALL },
+  { page: 'AlarmConfig/Intelligent/CC', ops: ALL, meta: { page_type: ['AlarmConfig'] }, versionEnvelope: true },
+  { page: 'Maintenance/DeveloperMode', ops: ALL },
+  { page: 'AlarmConfig/VoiceAlarm', ops: ALL },
+  { page: 'DeviceConfig/Audio', ops: ALL },
+  { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] } },
+  { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
+];
+
+const MIB = 1 << 20;
+export const UPGRADE_HEAD_SIZE = 3 * 1024;
+export const UPGRADE_TIMEOUT = 600;
+
+function rotated(s: Services, ctx: Ctx) {
+  const token = ctx.session ? s.auth.rotate(ctx.session) : undefined;
+  return token ? { 'X-csrftoken': token } : undefined;
+}
+
+function metaProblem(meta: ConfigPage['meta'], data: Record<string, unknown>): string | undefined {
+  for (const [key, allowed] of Object.entries(meta ?? {})) {
+    if (key in data && !allowed.includes(data[key] as string)) return `${key}: must be one of ${allowed.join(', ')}`;
+  }
+  return undefined;
+}
+
+/** page_type is accepted on every page (clients send it generically); pages that name theirs are strict. */
+const DEFAULT_META: ConfigPage['meta'] = { page_type: ['ChannelConfig', 'AlarmConfig'] };
+
+function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
+  const { device } = s;
+  const def = { ...page_, meta: page_.meta ?? DEFAULT_META };
+  const { page } = def;
+  const out: Array<[string, Route]> = [];
+  for (const op of def.ops) {
+    const path = `/API/${page}/${op}`;
+    if (op === 'Range') {
+      out.push([path, { auth: 'session', handler: () => raw(device.range(page).body) }]);
+    } else if (op === 'Get') {
+      out.push([path, {
+        auth: 'session',
+        handler: ({ data }) => {
+          const bad = metaProblem(def.meta, data);
+          if (bad) return paramError(bad);
+          const view = getView(page, device.state[page], device.profile, device.isOnline);
+          return def.versionEnvelope
+            ? { status: 200, body: `{"version":"1.0","data":${JSON.stringify(view)}}` }
+            : success(view);
+        },
+      }]);
+    } else {
+      out.push([path, {
+        auth: 'session',
+        handler: (ctx) => {
+          let data = ctx.data;
+          const beside = ctx.body.channel_info;
+          if (def.channelInfoBesideVersion && isPlainObject(beside)) {
+            const inside = isPlainObject(data.channel_info) ? data.channel_info : {};
+            data = { ...data, channel_info: { ...beside, ...inside } };
+          }
+          const problems = checkSet(data, device.range(page).data, { topMeta: def.meta });
+          if (problems.length) return paramError(problems.join('; '));
+          applySet(page, device.state[page], data);
+          return success({}, rotated(s, ctx));
+        },
+      }]);
+    }
+  }
+  return out;
+}
+
+function login(s: Services, ctx: Ctx): Reply {
+  const r = s.auth.login(ctx.req);
+  if (r.kind === 'challenge') {
+    return failure(401, 'no_login', 'Digest authentication required', { 'WWW-Authenticate': r.headers });
+  }
+  if (r.kind === 'failed') return failure(401, r.code, r.reason);
+  const token = r.session.tokens[0];
+  const headers = { 'Set-Cookie': s.auth.setCookie(r.session), ...(s.tokenInBody ? {} : { 'X-csrftoken': token }) };
+  return success(s.tokenInBody ? { token } : {}, headers);
+}
+
+function channelInfo(s: Services): Reply {
+  const info: Record<string, unknown> = {};
+  for (const ch of s.device.profile.channels) {
+    info[ch.id] = {
+      connect_status: s.device.isOnline(ch.id) ? 'Online' : 'Offline',
+      channel_name: ch.id,
+      channel_type: ch.kind === 'analog' ? 'Analog' : ch.kind === 'digital' ? 'IP' : 'WIFI',
+      abilities: { floodlight: ch.floodlight, siren: ch.siren, audio: ch.audio, intelligent: ch.intelligent, ptz: ch.ptz },
+    };
+  }
+  return success({ channel_info: info });
+}
+
+function systemInfo(s: Services): Reply {
+  const p = s.device.profile;
+  return success({
+    device_name: p.name === 'ipc' ? 'IPC' : 'NVR',
+    device_type: p.deviceType,
+    hardware_version: p.hardwareVersion,
+    software_version: p.softwareVersion,
+    mac_address: s.mac,
+    serial_number: s.serial,
+    channel_max: p.channels.length,
+  });
+}
+
+/** Upgrade token (spec 2.1), judged field by field. */
+function upgradeToken(s: Services, data: Record<string, unknown>): Reply {
+  const problems: string[] = [];
+  const allowed = new Set(['file_name', 'file_size', 'upgrade_head', 'base_secondary_authentication']);
+  for (const key of Object.keys(data)) if (!allowed.has(key)) problems.push(`${key}: unsupported field`);
+  const { file_name, file_size, upgrade_head, base_secondary_authentication: auth } = data;
+  if (typeof file_name !== 'string') problems.push('file_name: must be a string');
+  else if (Buffer.byteLength(file_name) > 256) problems.push(`file_name: length ${Buffer.byteLength(file_name)} is above 256`);
+  const maxSize = (s.device.profile.largeCapacity ? 200 : 100) * MIB;
+  if (typeof file_size !== 'number' || !Number.isInteger(file_size) || file_size < 0) problems.push('file_size: must be a non-negative integer');
+  else if (file_size > maxSize) problems.push(`file_size: ${file_size} is above the maximum ${maxSize}`);
+  if (!Array.isArray(upgrade_head)) problems.push('upgrade_head: must be an array');
+  else if (upgrade_head.length !== UPGRADE_HEAD_SIZE) problems.push(`upgrade_head: array size ${upgrade_head.length}, must be exactly ${UPGRADE_HEAD_SIZE}`);
+  else {
+    const bad = upgrade_head.findIndex((b) => !Number.isInteger(b) || b < 0 || b > 255);
+    if (bad !== -1) problems.push(`upgrade_head.${bad}: must be an integer 0-255`);
+  }
+  if (!isPlainObject(auth)) problems.push('base_secondary_authentication: required object {seq, cipher}');
+  else {
+    if (!Number.isInteger(auth.seq)) problems.push('base_secondary_authentication.seq: must be an integer');
+    if (typeof auth.cipher !== 'string' || auth.cipher === '') problems.push('base_secondary_authentication.cipher: must be a non-empty string');
+  }
+  if (problems.length) return paramError(problems.join('; '));
+  return success({ upgrade_token: randomBytes(16).toString('hex'), upgrade_timeout: UPGRADE_TIMEOUT });
+}
+
+/** Event settings Range (spec 2.10): request `channel`, `abilities` (or `ability`), `oper_type`. */
+function eventSettings(s: Services, data: Record<string, unknown>): Reply {
+  const { device } = s;
+  const intelligent = device.profile.channels.filter((c) => c.intelligent);
+  let channels = intelligent;
+  if (data.channel !== undefined) {
+    const ch = typeof data.channel === 'string' ? device.channel(data.channel) : undefined;
+    if (!ch) return paramError(`channel: unknown channel ${JSON.stringify(data.channel)}`);
+    if (!ch.intelligent) return failure(400, 'no_support', `channel: ${ch.id} is not an intelligent channel`);
+    channels = [ch];
+  }
+  let abilities: unknown[] = [];
+  if (data.abilities !== undefined) {
+    if (!Array.isArray(data.abilities)) return paramError('abilities: must be an array');
+    abilities = data.abilities;
+  }
+  if (data.ability !== undefined) abilities = [...abilities, data.ability];
+  const unknown = abilities.find((a) => typeof a !== 'string' || !FACE_ABILITIES.includes(a));
+  if (unknown !== undefined) return paramError(`abilities: ${JSON.stringify(unknown)} is not one of ${FACE_ABILITIES.join(', ')}`);
+  if (data.oper_type !== undefined && data.oper_type !== 'get_default_data') return paramError('oper_type: must be get_default_data');
+  const face = abilities.length === 0 || abilities.includes('FaceDetection');
+  return success(eventSettingsRange(device.profile, channels, face, device.isOnline));
+}
+
+export function buildRoutes(s: Services): Map<string, Route> {
+  const routes = new Map<string, Route>();
+  for (const def of CONFIG_PAGES) for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
+  routes.set('/API/Web/Login', { auth: 'none', handler: (ctx) => login(s, ctx) });
+  routes.set('/API/Web/Logout', {
+    auth: 'none',
+    handler: ({ req }) => {
+      const session = s.auth.sessionOf(req);
+      if (session) s.auth.logout(session);
+      return success();
+    },
+  });
+  routes.set('/API/Login/Heartbeat', {
+    auth: 'heartbeat',
+    handler: (ctx) => {
+      if (ctx.data.keep_alive !== undefined && typeof ctx.data.keep_alive !== 'boolean') return paramError('keep_alive: must be a bool');
+      return success({}, rotated(s, ctx));
+    },
+  });
+  routes.set('/API/SystemInfo/Base/Get', { auth: 'session', handler: () => systemInfo(s) });
+  routes.set('/API/Login/ChannelInfo/Get', { auth: 'session', handler: () => channelInfo(s) });
+  routes.set('/API/Maintenance/SystemUpgrade/Token', { auth: 'session', handler: ({ data }) => upgradeToken(s, data) });
+  routes.set('/API/Event/SettingConfig/Range', { auth: 'session', handler: ({ data }) => eventSettings(s, data) });
+  routes.set('/API/Event/Check', {
+    auth: 'session',
+    handler: async ({ data, onAbort }) => {
+      const a = await s.events.check(data, onAbort);
+      return a.error_code ? failure(a.status, a.error_code, a.reason ?? a.error_code) : success(a.data);
+    },
+  });
+  return routes;
+}

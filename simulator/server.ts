@@ -1,0 +1,162 @@
+/**
+ * HTTP front of the simulator: method and envelope checks, faults, session checks, routing, logging.
+ * Order per request: method -> body -> faults (latency, then one fault kind) -> JSON envelope -> route (404) ->
+ * session -> handler.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Auth } from './auth';
+import type { Faults } from './faults';
+import { HTML_500, HTML_PAGE, TRUNCATED_JSON } from './faults';
+import { LogEntry, RequestLog, redact } from './log';
+import { Reply, failure, paramError } from './envelope';
+import type { Route } from './routes';
+import { isPlainObject } from './descriptors';
+
+export interface Front {
+  routes: Map<string, Route>;
+  auth: Auth;
+  faults: Faults;
+  log: RequestLog;
+  quiet: boolean;
+  /** Sleeps that stop() cuts short. */
+  sleeps: Set<() => void>;
+}
+
+const MAX_BODY = 4 << 20; // a siren file of 512 KiB base64 fits with room to spare
+const LOGIN = '/API/Web/Login';
+/** Session errors: HTTP status per code (some firmwares answer session errors with 200). */
+const SESSION_STATUS: Readonly<Record<string, number>> = { no_login: 401, token_invalid: 401, expired: 200, no_heartbeat: 200 };
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sleep(front: Front, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      front.sleeps.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    front.sleeps.add(done);
+  });
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.writeHead(reply.status, {
+    'Content-Type': reply.contentType ?? 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(reply.body),
+    ...reply.headers,
+  });
+  res.end(reply.body);
+}
+
+function faultReply(kind: string): Reply | undefined {
+  switch (kind) {
+    case 'http500':
+      return { status: 500, body: HTML_500, contentType: 'text/html' };
+    case 'html':
+      return { status: 200, body: HTML_PAGE, contentType: 'text/html' };
+    case 'truncated':
+      return { status: 200, body: TRUNCATED_JSON };
+    case 'device_busy':
+      return failure(400, 'device_busy', 'Device is busy, try again later');
+    case 'not_found':
+      return failure(404, 'not_found', 'Not found');
+    default:
+      return undefined;
+  }
+}
+
+async function handle(front: Front, req: IncomingMessage, res: ServerResponse, entry: LogEntry): Promise<Reply | undefined> {
+  if (req.method !== 'POST') {
+    entry.method = req.method;
+    req.resume();
+    return failure(405, 'method_not_allowed', `Method ${req.method} not allowed: use POST`, { Allow: 'POST' });
+  }
+  const text = await readBody(req);
+  let body: unknown;
+  let parsed = false;
+  if (text !== undefined) {
+    try {
+      body = JSON.parse(text);
+      parsed = true;
+    } catch {
+      // answered below, after faults
+    }
+  }
+  const data = parsed && isPlainObject(body) && isPlainObject(body.data) ? body.data : undefined;
+  entry.data = redact(data ?? (parsed && isPlainObject(body) ? body : undefined));
+
+  const sessionCall = entry.path !== LOGIN && front.auth.sessionOf(req) !== undefined;
+  const { latencyMs, fault } = front.faults.take(entry.path, sessionCall);
+  if (latencyMs > 0) await sleep(front, latencyMs);
+  if (fault) {
+    entry.fault = fault;
+    if (fault === 'reset') {
+      req.socket.destroy();
+      return undefined;
+    }
+    if (fault === 'expire_session') front.auth.sessionOf(req)!.expired = true;
+    else return faultReply(fault);
+  }
+
+  if (text === undefined) return paramError('Request body too large');
+  if (!parsed) return paramError('Request body is not JSON');
+  if (!isPlainObject(body)) return paramError('Request body must be a JSON object');
+  if (body.version !== '1.0') return paramError('version: must be "1.0"');
+  if (!data) return paramError('data: required object');
+
+  const route = front.routes.get(entry.path);
+  if (!route) return failure(404, 'not_found', `No such endpoint: ${entry.path}`);
+  let session;
+  if (route.auth !== 'none') {
+    const c = front.auth.check(req, route.auth === 'heartbeat');
+    if (!c.ok) return failure(SESSION_STATUS[c.code] ?? 401, c.code, c.reason);
+    session = c.session;
+  }
+  return route.handler({
+    req,
+    body,
+    data,
+    session,
+    onAbort: (cb) => res.on('close', () => {
+      if (!res.writableEnded) cb();
+    }),
+  });
+}
+
+export function requestListener(front: Front) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const entry: LogEntry = { time: Date.now(), path: (req.url ?? '/').split('?')[0], data: undefined, status: 0 };
+    handle(front, req, res, entry)
+      .catch((err: unknown): Reply => {
+        // A simulator bug: make it visible, answer like a device would.
+        console.error(`simulator: ${entry.path}: ${err instanceof Error ? err.stack : String(err)}`);
+        return failure(500, 'service_unavailable_error', 'Internal simulator error');
+      })
+      .then((reply) => {
+        if (reply) {
+          entry.status = reply.status;
+          if (reply.error_code) entry.error_code = reply.error_code;
+          send(res, reply);
+        }
+        front.log.add(entry);
+        if (!front.quiet) {
+          const what = entry.error_code ?? entry.fault ?? '';
+          console.log(`${new Date(entry.time).toISOString()} ${req.method} ${entry.path} ${entry.status || '-'} ${what}`.trimEnd());
+        }
+      });
+  };
+}

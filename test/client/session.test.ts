@@ -1,0 +1,219 @@
+import { inspect } from 'node:util';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { NvrClient, type ClientOptions } from '../../core/client';
+import { DeviceError } from '../../core/errors';
+import { fakeDevice, type FakeDevice, type FakeOptions } from './fake-device';
+
+const PASSWORD = 'Corr3ct-Horse!';
+const WRONG = 'Wr0ng-Battery?';
+const LOGIN = '/API/Web/Login';
+const INFO = '/API/SystemInfo/Base/Get';
+
+const test = suite('session');
+
+const open: Array<{ close(): Promise<void> }> = [];
+async function setup(device: Partial<FakeOptions> = {}, client: Partial<ClientOptions> = {}) {
+  const dev = await fakeDevice({ password: PASSWORD, ...device });
+  const logs: string[] = [];
+  const c = new NvrClient({
+    url: dev.url, username: 'admin', password: PASSWORD, heartbeatMs: 0, timeoutMs: 2_000,
+    log: (level, msg) => logs.push(`${level} ${msg}`), ...client,
+  });
+  open.push(c, dev);
+  return { dev, c, logs };
+}
+
+test.after.each(async () => {
+  while (open.length) await open.pop()!.close();
+});
+
+async function rejection(p: Promise<unknown>): Promise<DeviceError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.instance(err, DeviceError);
+    return err as DeviceError;
+  }
+  throw new Error('expected a rejection');
+}
+
+function loginRequests(dev: FakeDevice): number {
+  return dev.count(LOGIN);
+}
+
+test('lazy Digest login, then cookie and CSRF on every call; states', async () => {
+  const { dev, c } = await setup();
+  const states: string[] = [];
+  c.on('state', (s) => states.push(s));
+  assert.is(c.state, 'idle');
+  const info = await c.systemInfo();
+  assert.is(info.device_type, 'N7516');
+  assert.equal(dev.log.map((l) => [l.path, l.status]), [[LOGIN, 401], [LOGIN, 200], [INFO, 200]]);
+  assert.ok(dev.log[2].csrf, 'CSRF header sent');
+  assert.equal(states, ['connecting', 'connected']);
+  await c.close();
+  assert.is(c.state, 'closed');
+  assert.equal(states, ['connecting', 'connected', 'closed']);
+});
+
+test('SHA-256 is chosen when offered beside MD5', async () => {
+  const { dev, c } = await setup({ algorithms: ['MD5', 'SHA-256'] });
+  await c.login();
+  assert.equal(dev.log.map((l) => l.status), [401, 200]);
+});
+
+test('wrong password: one login attempt for 20 concurrent calls, then fail fast (lock-out)', async () => {
+  const { dev, c, logs } = await setup({}, { password: WRONG });
+  const errors = await Promise.all(Array.from({ length: 20 }, () => rejection(c.systemInfo())));
+  assert.is(loginRequests(dev), 2, 'challenge + one answer');
+  assert.is(dev.count(INFO), 0);
+  for (const e of errors) {
+    assert.is(e.kind, 'lockout');
+    assert.is(e.error_code, 'login_failed_or_block');
+  }
+  assert.is(c.state, 'error');
+  assert.is(c.lastError?.kind, 'lockout');
+
+  // Later calls do not touch the device until the cool-down or an explicit login.
+  const again = await rejection(c.get('AlarmConfig/Deterrence'));
+  assert.is(again.kind, 'lockout');
+  assert.is(again.error_code, 'login_failed_or_block');
+  assert.match(again.message, 'call login() to retry now');
+  assert.is(dev.log.length, 2);
+
+  // The password appears nowhere: messages, JSON, stacks, logs, the client itself.
+  const texts = [
+    ...errors.flatMap((e) => [e.message, String(e.stack), JSON.stringify(e), inspect(e, { depth: 10 })]),
+    again.message, JSON.stringify(again), ...logs, JSON.stringify(c), inspect(c, { depth: 10, showHidden: true }),
+  ];
+  for (const t of texts) assert.not.ok(t.includes(WRONG), `password leaked in: ${t.slice(0, 200)}`);
+
+  // An explicit login tries again: exactly one more attempt.
+  const explicit = await rejection(c.login());
+  assert.is(explicit.kind, 'lockout');
+  assert.is(loginRequests(dev), 4);
+});
+
+test('lock-out cool-down passes, then one more attempt', async () => {
+  const { dev, c } = await setup({}, { password: WRONG, lockoutMs: 60 });
+  await rejection(c.systemInfo());
+  await rejection(c.systemInfo());
+  assert.is(loginRequests(dev), 2);
+  await new Promise((r) => setTimeout(r, 80));
+  await rejection(c.systemInfo());
+  assert.is(loginRequests(dev), 4);
+});
+
+test('user_locked_login from the device is a lock-out too', async () => {
+  const { dev, c } = await setup({ lockAfter: 0 });
+  const e = await rejection(c.login());
+  assert.is(e.error_code, 'user_locked_login');
+  assert.is(e.kind, 'lockout');
+  await rejection(c.systemInfo());
+  assert.is(loginRequests(dev), 2);
+});
+
+for (const sessionErrorStatus of [401, 200]) {
+  test(`expired session (HTTP ${sessionErrorStatus}): one transparent re-login shared by 10 concurrent calls`, async () => {
+    const { dev, c } = await setup({ sessionErrorStatus });
+    await c.login();
+    dev.expireAll();
+    const results = await Promise.all(Array.from({ length: 10 }, () => c.systemInfo()));
+    assert.is(results.length, 10);
+    for (const r of results) assert.is(r.device_type, 'N7516');
+    assert.is(dev.count(LOGIN, 200), 2, 'initial login + one re-login');
+    assert.is(dev.count(LOGIN, 401), 2, 'one challenge each');
+    assert.is(dev.ok(INFO), 10);
+    assert.ok(dev.count(INFO) <= 20, 'each call retried at most once');
+    assert.is(c.state, 'connected');
+  });
+}
+
+test('no_login on a forgotten session: re-login once, then the call succeeds', async () => {
+  const { dev, c } = await setup();
+  await c.login();
+  dev.sessions.clear();
+  assert.is((await c.systemInfo()).device_type, 'N7516');
+  assert.is(dev.count(LOGIN, 200), 2);
+});
+
+test('CSRF token refreshed from every response that carries one', async () => {
+  const { dev, c } = await setup({ rotateCsrf: true });
+  for (let i = 0; i < 5; i++) await c.systemInfo();
+  assert.is(dev.count(INFO, 200), 5);
+  assert.is(dev.count(LOGIN, 200), 1, 'no re-login needed');
+  const tokens = dev.log.filter((l) => l.path === INFO).map((l) => l.csrf);
+  assert.is(new Set(tokens).size, 5, 'a new token each time');
+});
+
+test('old firmware: token from the body', async () => {
+  const { dev, c } = await setup({ tokenInBody: true });
+  await c.systemInfo();
+  await c.systemInfo();
+  assert.is(dev.count(INFO, 200), 2);
+  assert.is(dev.count(LOGIN, 200), 1);
+});
+
+test('heartbeat at the configured interval while logged in; none after close', async () => {
+  const { dev, c } = await setup({}, { heartbeatMs: 50 });
+  await c.login();
+  await new Promise((r) => setTimeout(r, 280));
+  const beats = dev.count('/API/Login/Heartbeat', 200);
+  assert.ok(beats >= 3 && beats <= 6, `heartbeats: ${beats}`);
+  await c.close();
+  const after = dev.log.length;
+  await new Promise((r) => setTimeout(r, 120));
+  assert.is(dev.log.length, after);
+});
+
+test('heartbeat off with 0; no heartbeat before login', async () => {
+  const { dev, c } = await setup({}, { heartbeatMs: 0 });
+  await new Promise((r) => setTimeout(r, 60));
+  assert.is(dev.log.length, 0);
+  await c.login();
+  await new Promise((r) => setTimeout(r, 60));
+  assert.is(dev.count('/API/Login/Heartbeat'), 0);
+});
+
+test('explicit login when logged in proves the session with a heartbeat', async () => {
+  const { dev, c } = await setup();
+  await c.login();
+  await c.login();
+  assert.is(dev.count(LOGIN, 200), 1);
+  assert.is(dev.count('/API/Login/Heartbeat', 200), 1);
+});
+
+test('close logs out, later calls fail with closed, close is idempotent', async () => {
+  const { dev, c } = await setup();
+  await c.systemInfo();
+  await c.close();
+  assert.is(dev.count('/API/Web/Logout', 200), 1);
+  assert.is(dev.sessions.size, 0);
+  const e = await rejection(c.systemInfo());
+  assert.is(e.error_code, 'closed');
+  assert.is(e.kind, 'transport');
+  await c.close();
+  assert.is(dev.count('/API/Web/Logout'), 1);
+});
+
+test('close without login sends nothing', async () => {
+  const { dev, c } = await setup();
+  await c.close();
+  assert.is(dev.log.length, 0);
+});
+
+test('close aborts a call in flight quickly', async () => {
+  const { dev, c } = await setup({}, { timeoutMs: 5_000 });
+  await c.login();
+  dev.faults.set(INFO, 'hang');
+  const pending = rejection(c.systemInfo());
+  await new Promise((r) => setTimeout(r, 30));
+  const t0 = Date.now();
+  await c.close();
+  const e = await pending;
+  assert.is(e.error_code, 'closed');
+  assert.ok(Date.now() - t0 < 2_000);
+});
+
+test.run();

@@ -1,0 +1,219 @@
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { NvrClient, type ClientOptions } from '../../core/client';
+import { DeviceError } from '../../core/errors';
+import { systemInfoGet } from '../../core/pages/system-info';
+import { fakeDevice, type FakeOptions } from './fake-device';
+
+const PASSWORD = 'Tr4nsport-pw';
+const INFO = '/API/SystemInfo/Base/Get';
+
+const test = suite('transport');
+
+const open: Array<{ close(): Promise<void> }> = [];
+async function setup(device: Partial<FakeOptions> = {}, client: Partial<ClientOptions> = {}) {
+  const dev = await fakeDevice({ password: PASSWORD, ...device });
+  const c = new NvrClient({ url: dev.url, username: 'admin', password: PASSWORD, heartbeatMs: 0, timeoutMs: 2_000, ...client });
+  open.push(c, dev);
+  return { dev, c };
+}
+
+test.after.each(async () => {
+  while (open.length) await open.pop()!.close();
+});
+
+async function rejection(p: Promise<unknown>): Promise<DeviceError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.instance(err, DeviceError);
+    return err as DeviceError;
+  }
+  throw new Error('expected a rejection');
+}
+
+test('a hanging device gives a transport timeout within the deadline', async () => {
+  const { dev, c } = await setup({}, { timeoutMs: 200 });
+  await c.login();
+  dev.faults.set(INFO, 'hang');
+  const t0 = Date.now();
+  const e = await rejection(c.systemInfo());
+  const took = Date.now() - t0;
+  assert.is(e.kind, 'transport');
+  assert.is(e.error_code, 'timeout');
+  assert.is(e.reason, 'no answer within 200 ms');
+  assert.ok(took >= 190 && took < 1_000, `took ${took} ms`);
+  assert.is(c.state, 'error');
+  // The client recovers on the next good answer.
+  dev.faults.delete(INFO);
+  await c.systemInfo();
+  assert.is(c.state, 'connected');
+});
+
+test('per-call timeout overrides the default', async () => {
+  const { dev, c } = await setup({}, { timeoutMs: 5_000 });
+  await c.login();
+  dev.faults.set(INFO, 'hang');
+  const t0 = Date.now();
+  const e = await rejection(c.invoke(systemInfoGet, {}, { timeoutMs: 100 }));
+  assert.is(e.error_code, 'timeout');
+  assert.ok(Date.now() - t0 < 1_000);
+});
+
+test('HTML with HTTP 500: transport error saying so', async () => {
+  const { dev, c } = await setup();
+  await c.login();
+  dev.faults.set(INFO, 'html');
+  const e = await rejection(c.systemInfo());
+  assert.is(e.kind, 'transport');
+  assert.is(e.status, 500);
+  assert.is(e.message, 'SystemInfo/Base/Get: http_error (device answered HTML, not JSON (HTTP 500))');
+});
+
+test('HTML with HTTP 200: invalid answer', async () => {
+  const { dev, c } = await setup();
+  await c.login();
+  dev.faults.set(INFO, 'html200');
+  const e = await rejection(c.systemInfo());
+  assert.is(e.kind, 'invalid_answer');
+  assert.is(e.reason, 'device answered HTML, not JSON (HTTP 200)');
+});
+
+test('plain HTTP 500', async () => {
+  const { dev, c } = await setup();
+  await c.login();
+  dev.faults.set(INFO, 'http500');
+  const e = await rejection(c.systemInfo());
+  assert.is(e.kind, 'transport');
+  assert.is(e.error_code, 'http_error');
+  assert.is(e.reason, 'device answered text, not JSON (HTTP 500)');
+});
+
+test('truncated JSON (body ends early) and a connection cut mid-body', async () => {
+  const { dev, c } = await setup();
+  await c.login();
+  dev.faults.set(INFO, 'truncated');
+  const t = await rejection(c.systemInfo());
+  assert.is(t.kind, 'invalid_answer');
+  assert.is(t.reason, 'device answered truncated or malformed JSON (HTTP 200)');
+  dev.faults.set(INFO, 'cut');
+  const cut = await rejection(c.systemInfo());
+  assert.is(cut.kind, 'transport');
+  assert.is(cut.error_code, 'network_error');
+  assert.match(cut.reason, /closed|reset|terminated/);
+});
+
+test('connection refused', async () => {
+  const { dev } = await setup();
+  const url = dev.url;
+  await dev.stop();
+  open.splice(open.indexOf(dev), 1);
+  const c = new NvrClient({ url, username: 'admin', password: PASSWORD, heartbeatMs: 0 });
+  open.push(c);
+  const e = await rejection(c.login());
+  assert.is(e.kind, 'transport');
+  assert.is(e.reason, 'connection refused');
+  assert.not.match(JSON.stringify(e) + e.message, PASSWORD);
+});
+
+test('at most maxConnections sockets for 20 concurrent calls, reused', async () => {
+  const { dev, c } = await setup();
+  await Promise.all(Array.from({ length: 20 }, () => c.systemInfo()));
+  await Promise.all(Array.from({ length: 20 }, () => c.systemInfo()));
+  assert.is(dev.ok(INFO), 40);
+  assert.ok(dev.connections <= 2, `connections: ${dev.connections}`);
+  assert.ok(dev.connections >= 1);
+});
+
+test('maxConnections: 1 means one socket', async () => {
+  const { dev, c } = await setup({}, { maxConnections: 1 });
+  await Promise.all(Array.from({ length: 10 }, () => c.systemInfo()));
+  assert.is(dev.connections, 1);
+});
+
+test('bad options are refused up front, without the password', () => {
+  const bad = (o: Partial<ClientOptions>) => {
+    try {
+      new NvrClient({ url: 'http://127.0.0.1:1', username: 'admin', password: PASSWORD, ...o });
+    } catch (err) {
+      assert.instance(err, DeviceError);
+      assert.is((err as DeviceError).kind, 'invalid_request');
+      assert.not.match((err as Error).message, PASSWORD);
+      return (err as DeviceError).reason;
+    }
+    throw new Error('expected a refusal');
+  };
+  assert.match(bad({ url: `http://admin:${PASSWORD}@127.0.0.1/` }), 'must not carry credentials');
+  assert.match(bad({ tls: { fingerprint: 'abc' } }), '64 hex digits');
+  assert.match(bad({ timeoutMs: -1 }), 'timeoutMs');
+  assert.match(bad({ url: 'ftp://x' }), 'scheme');
+});
+
+// --- TLS ---------------------------------------------------------------------------------------
+
+const tlsTest = suite<{ dir: string; key: string; cert: string; fp: string; otherFp: string }>('transport TLS', {
+  dir: '', key: '', cert: '', fp: '', otherFp: '',
+});
+
+function selfSigned(dir: string, name: string) {
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=localhost',
+    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-days', '1',
+    '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`),
+  ], { stdio: 'ignore' });
+  const cert = readFileSync(join(dir, `${name}.crt`), 'utf8');
+  return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert, fp: new X509Certificate(cert).fingerprint256 };
+}
+
+tlsTest.before((ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-tls-'));
+  const a = selfSigned(ctx.dir, 'device');
+  const b = selfSigned(ctx.dir, 'other');
+  Object.assign(ctx, { key: a.key, cert: a.cert, fp: a.fp, otherFp: b.fp });
+});
+tlsTest.after.each(async () => {
+  while (open.length) await open.pop()!.close();
+});
+tlsTest.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
+
+tlsTest('pinned fingerprint: self-signed certificate accepted (colons and case ignored)', async (ctx) => {
+  const { dev, c } = await setup({ tls: { key: ctx.key, cert: ctx.cert } }, { tls: { fingerprint: ctx.fp.toLowerCase() } });
+  assert.ok(dev.url.startsWith('https://127.0.0.1:'));
+  assert.is((await c.systemInfo()).device_type, 'N7516');
+  const { c: c2 } = await setup({ tls: { key: ctx.key, cert: ctx.cert } }, { tls: { fingerprint: ctx.fp.replace(/:/g, '') } });
+  await c2.login();
+});
+
+tlsTest('wrong pin refused with a clear TLS error; nothing reaches the device', async (ctx) => {
+  const { dev, c } = await setup({ tls: { key: ctx.key, cert: ctx.cert } }, { tls: { fingerprint: ctx.otherFp } });
+  const e = await rejection(c.login());
+  assert.is(e.kind, 'transport');
+  assert.is(e.error_code, 'tls_error');
+  assert.match(e.reason, 'does not match the pinned one');
+  assert.is(dev.log.length, 0);
+});
+
+tlsTest('no pin, no CA: the self-signed certificate is refused', async (ctx) => {
+  const { dev, c } = await setup({ tls: { key: ctx.key, cert: ctx.cert } });
+  const e = await rejection(c.login());
+  assert.is(e.error_code, 'tls_error');
+  assert.match(e.reason, 'self-signed');
+  assert.is(dev.log.length, 0);
+});
+
+tlsTest('CA given: the certificate verifies', async (ctx) => {
+  const { c } = await setup({ tls: { key: ctx.key, cert: ctx.cert } }, { tls: { ca: ctx.cert } });
+  await c.login();
+});
+
+tlsTest('process-wide TLS settings untouched', () => {
+  assert.is(process.env.NODE_TLS_REJECT_UNAUTHORIZED, undefined);
+});
+
+test.run();
+tlsTest.run();

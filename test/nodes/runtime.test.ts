@@ -1,0 +1,157 @@
+/**
+ * A REAL Node-RED runtime (child process) with this package installed by `npm install <packed
+ * tarball>` in a temporary user folder, flows deployed through the admin HTTP API (with adminAuth
+ * on), requests driven end to end against the simulator. Node-RED 4 on this Node always; Node-RED 5
+ * on Node 22 when scripts/install-test-runtimes.sh has installed it (CI does).
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSimulator, type Simulator } from '../../simulator';
+import { NvrClient } from '../../core';
+import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntime } from '../helpers/nodered-runtime';
+
+const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event'];
+const PAGE = 'AlarmConfig/Deterrence';
+
+const { targets, skipped } = availableRuntimes();
+for (const s of skipped) console.log('SKIP ' + s);
+
+interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; client?: NvrClient; password: string }
+
+type Channel = Record<string, unknown>;
+const ch1 = (answer: any): Channel => answer?.channel_info?.CH1;
+/** CH1 of the simulator's in-memory Deterrence state (what its Get renders). */
+const simCh1 = (sim: Simulator): Channel => (sim.state as any)[PAGE].channel_info.CH1;
+
+function flow(simUrl: string, password: string): object[] {
+  return [
+    { id: 'tab1', type: 'tab', label: 'nvr2mqtt end to end' },
+    { id: 'dev1', type: 'nvr-device', name: 'simulator', url: simUrl, heartbeat: '25', credentials: { username: 'admin', password } },
+    // Get: http in -> nvr-get -> http response
+    { id: 'in1', z: 'tab1', type: 'http in', url: '/nvr', method: 'post', wires: [['get1']] },
+    { id: 'get1', z: 'tab1', type: 'nvr-get', name: '', device: 'dev1', page: PAGE, channel: '', data: '', wires: [['out1']] },
+    { id: 'out1', z: 'tab1', type: 'http response', statusCode: '', headers: {}, wires: [] },
+    // Set one channel: http in -> nvr-set (channel CH1) -> http response
+    { id: 'in2', z: 'tab1', type: 'http in', url: '/nvr/set', method: 'post', wires: [['set1']] },
+    { id: 'set1', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: PAGE, channel: 'CH1', data: '', wires: [['out1']] },
+    // Errors: a Catch node answers the request with what it received
+    { id: 'catch1', z: 'tab1', type: 'catch', scope: ['get1', 'set1'], uncaught: false, wires: [['err1']] },
+    { id: 'err1', z: 'tab1', type: 'function', outputs: 1, wires: [['out1']],
+      func: 'msg.statusCode = 500; msg.payload = { caught: msg.error }; return msg;' },
+    // core nodes only, to tell a harness failure from a node failure
+    { id: 'in3', z: 'tab1', type: 'http in', url: '/echo', method: 'post', wires: [['tpl1']] },
+    { id: 'tpl1', z: 'tab1', type: 'template', field: 'payload', template: '{"got": {{payload.x}} }', output: 'json', syntax: 'mustache', wires: [['out1']] },
+  ];
+}
+
+for (const target of targets) {
+  const test = suite<Ctx>(target.name, { password: randomBytes(12).toString('base64url') });
+
+  test.before(async (ctx) => {
+    const t0 = Date.now();
+    ctx.sim = await startSimulator({ password: ctx.password, quiet: true });
+    ctx.client = new NvrClient({ url: ctx.sim.url, username: 'admin', password: ctx.password, heartbeatMs: 0 });
+    ctx.nr = await startNodeRed({
+      nodeRedDir: target.nodeRedDir,
+      nodeBinary: target.nodeBinary,
+      adminAuth: { username: 'tester', password: randomBytes(9).toString('base64url') },
+    });
+    await ctx.nr.deploy(flow(ctx.sim.url, ctx.password));
+    console.log(`  ${target.name}: Node-RED ${ctx.nr.version} installed, started and deployed in ${Date.now() - t0} ms`);
+  });
+  test.after(async (ctx) => {
+    await ctx.nr?.stop();
+    await ctx.client?.close();
+    await ctx.sim?.stop();
+  });
+
+  test('the palette lists the nvr2mqtt node types (GET /nodes)', async ({ nr }) => {
+    const r = await nr!.admin('/nodes', { headers: { accept: 'application/json' } });
+    assert.is(r.status, 200);
+    const sets = (await r.json()) as Array<{ module: string; types: string[]; enabled: boolean; loaded: boolean; err?: string; version?: string }>;
+    const ours = sets.filter((s) => s.module === 'nvr2mqtt');
+    assert.ok(ours.length > 0, 'module nvr2mqtt not in GET /nodes');
+    for (const s of ours) {
+      assert.is(s.err, undefined, `node set failed to load: ${s.err}`);
+      assert.ok(s.enabled && s.loaded, `node set not enabled/loaded: ${JSON.stringify(s)}`);
+    }
+    const types = ours.flatMap((s) => s.types).sort();
+    for (const t of NODE_TYPES) assert.ok(types.includes(t), `${t} missing from the palette: ${types.join(', ')}`);
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+    assert.is(ours[0].version, pkg.version);
+  });
+
+  test('core nodes answer through the same harness', async ({ nr }) => {
+    const r = await postJson(nr!.url + '/echo', { x: 42 });
+    assert.is(r.status, 200);
+    assert.equal(r.body, { got: 42 });
+  });
+
+  test('admin routes need a permission; with it they list the registry pages', async ({ nr }) => {
+    const anonymous = await fetch(nr!.adminUrl + '/nvr-device/pages');
+    await anonymous.arrayBuffer();
+    assert.is(anonymous.status, 401);
+    const r = await nr!.admin('/nvr-device/pages');
+    assert.is(r.status, 200);
+    const pages = (await r.json()) as Array<{ name: string }>;
+    assert.ok(pages.some((p) => p.name === PAGE), JSON.stringify(pages));
+  });
+
+  test('http in -> nvr-get -> http response returns the simulator state, and follows a change', async ({ nr, client, sim }) => {
+    const first = await postJson(nr!.url + '/nvr', { page_type: 'ChannelConfig' });
+    assert.is(first.status, 200, JSON.stringify(first.body));
+    const direct = await client!.get(PAGE, { page_type: 'ChannelConfig' });
+    assert.equal(first.body, JSON.parse(JSON.stringify(direct)));
+    const before = ch1(first.body).flood_light_switch;
+    assert.type(before, 'boolean');
+    assert.is(before, simCh1(sim!).flood_light_switch, 'the simulator\'s own state');
+    // CH3 has no floodlight: the device answers a reason marker there, passed through unchanged
+    assert.type(first.body.channel_info.CH3.reason, 'string');
+
+    // A Set on the simulator by another client; the runtime's next Get sees it.
+    await client!.set(PAGE, { page_type: 'ChannelConfig', channel_info: { CH1: { flood_light_switch: !before } } });
+    const second = await postJson(nr!.url + '/nvr', { page_type: 'ChannelConfig' });
+    assert.is(second.status, 200);
+    assert.is(ch1(second.body).flood_light_switch, !before);
+    assert.is(simCh1(sim!).flood_light_switch, !before);
+  });
+
+  test('http in -> nvr-set (CH1) changes the device; a Range violation reaches the Catch node', async ({ nr, client }) => {
+    const now = ch1(await client!.get(PAGE, { page_type: 'ChannelConfig' }));
+    const set = await postJson(nr!.url + '/nvr/set', { flood_light_switch: !now.flood_light_switch, bright_time: 42 });
+    assert.is(set.status, 200, JSON.stringify(set.body));
+    const after = ch1(await client!.get(PAGE, { page_type: 'ChannelConfig' }));
+    assert.is(after.flood_light_switch, !now.flood_light_switch);
+    assert.is(after.bright_time, 42);
+
+    const bad = await postJson(nr!.url + '/nvr/set', { bright_time: 999 });
+    assert.is(bad.status, 500);
+    assert.is(bad.body.caught.code, 'out_of_range', JSON.stringify(bad.body));
+    assert.is(ch1(await client!.get(PAGE, { page_type: 'ChannelConfig' })).bright_time, 42, 'nothing was sent');
+  });
+
+  test('no password in the exported flow, the flow file, or the credentials API', async ({ nr, password }) => {
+    const r = await nr!.admin('/flows');
+    const exported = await r.text();
+    assert.is(r.status, 200);
+    assert.ok(exported.includes('"nvr-device"'));
+    assert.not.ok(exported.includes(password), 'password in GET /flows');
+    const flowFile = join(nr!.userDir, 'flows.json');
+    assert.ok(existsSync(flowFile));
+    assert.not.ok(readFileSync(flowFile, 'utf8').includes(password), 'password in flows.json');
+    const credFile = join(nr!.userDir, 'flows_cred.json');
+    assert.ok(existsSync(credFile));
+    assert.not.ok(readFileSync(credFile, 'utf8').includes(password), 'plain password in flows_cred.json');
+    const creds = await nr!.admin('/credentials/nvr-device/dev1');
+    const body = (await creds.json()) as Record<string, unknown>;
+    assert.is(body.username, 'admin');
+    assert.is(body.has_password, true);
+    assert.not.ok('password' in body);
+    assert.not.ok(nr!.logs().includes(password), 'password in the runtime log');
+  });
+
+  test.run();
+}

@@ -1,0 +1,225 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Simulator, SimulatorOptions, startSimulator } from '../../simulator';
+import { PASSWORD, RawClient, challenges, digestHeader } from './raw-client';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const GET = '/API/AlarmConfig/VoiceAlarm/Get';
+
+async function withSim(opts: Partial<SimulatorOptions>, fn: (sim: Simulator) => Promise<void>): Promise<void> {
+  const sim = await startSimulator({ password: PASSWORD, ...opts });
+  try {
+    await fn(sim);
+  } finally {
+    await sim.stop();
+  }
+}
+
+const test = suite('simulator auth');
+
+test('login: challenge, then MD5 Digest gives cookie session_<port> and X-csrftoken', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    const first = await c.post('/API/Web/Login', {}, { anonymous: true });
+    assert.is(first.status, 401);
+    const cs = challenges(first);
+    assert.is(cs.length, 1);
+    assert.is(cs[0].scheme, 'Digest');
+    assert.is(cs[0].realm, 'RS realm');
+    assert.is(cs[0].qop, 'auth');
+    assert.is(cs[0].algorithm, 'MD5');
+    assert.ok(cs[0].nonce && cs[0].opaque);
+    const res = await c.login();
+    assert.is(res.status, 200);
+    assert.is(res.json.result, 'success');
+    assert.match(res.headers['set-cookie']![0], new RegExp(`^session_${sim.port}=[0-9a-f]+; HttpOnly; path=/$`));
+    assert.type(res.headers['x-csrftoken'], 'string');
+    const get = await c.post(GET);
+    assert.is(get.status, 200);
+    assert.is(get.json.result, 'success');
+  }));
+
+test('login: SHA-256 offered first, MD5 second; both succeed', () =>
+  withSim({ digestAlgorithm: 'SHA-256' }, async (sim) => {
+    const probe = await new RawClient(sim.url).post('/API/Web/Login', {}, { anonymous: true });
+    assert.equal(challenges(probe).map((c) => c.algorithm), ['SHA-256', 'MD5']);
+    const sha = new RawClient(sim.url);
+    assert.is((await sha.login((cs) => cs.find((c) => c.algorithm === 'SHA-256')!)).status, 200);
+    assert.is((await sha.post(GET)).status, 200);
+    const md5 = new RawClient(sim.url);
+    assert.is((await md5.login((cs) => cs.find((c) => c.algorithm === 'MD5')!)).status, 200);
+    assert.is((await md5.post(GET)).status, 200);
+  }));
+
+test('login: SHA-256 refused when only MD5 is offered (new challenge)', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    const res = await c.login((cs) => ({ ...cs[0], algorithm: 'SHA-256' }));
+    assert.is(res.status, 401);
+    assert.is(challenges(res).length, 1);
+  }));
+
+test('login: wrong password -> 401 login_failed_or_block, no challenge header, no session', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url, 'admin', 'wrong');
+    const res = await c.login();
+    assert.is(res.status, 401);
+    assert.is(res.json.result, 'failed');
+    assert.is(res.json.error_code, 'login_failed_or_block');
+    assert.equal(res.json.data, {});
+    assert.is(challenges(res).length, 0);
+    assert.is(res.headers['set-cookie'], undefined);
+  }));
+
+test('login: wrong digest uri or unknown nonce is not accepted', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    const first = await c.post('/API/Web/Login', {}, { anonymous: true });
+    const ch = challenges(first)[0];
+    const badUri = await c.post('/API/Web/Login', {}, { anonymous: true, headers: { Authorization: digestHeader(ch, 'admin', PASSWORD, '/other') } });
+    assert.is(badUri.json.error_code, 'login_failed_or_block');
+    const badNonce = await c.post('/API/Web/Login', {}, {
+      anonymous: true, headers: { Authorization: digestHeader({ ...ch, nonce: 'feedface' }, 'admin', PASSWORD, '/API/Web/Login') },
+    });
+    assert.is(badNonce.status, 401);
+    assert.is(challenges(badNonce).length, 1, 'a fresh challenge');
+  }));
+
+test('lock-out: after 5 failures in a row even the right password answers user_locked_login, until the period ends', () =>
+  withSim({ lockoutMs: 300 }, async (sim) => {
+    const bad = new RawClient(sim.url, 'admin', 'wrong');
+    for (let i = 0; i < 5; i++) assert.is((await bad.login()).json.error_code, 'login_failed_or_block');
+    const good = new RawClient(sim.url);
+    const locked = await good.login();
+    assert.is(locked.status, 401);
+    assert.is(locked.json.error_code, 'user_locked_login');
+    await sleep(350);
+    assert.is((await good.login()).status, 200);
+  }));
+
+test('lock-out: a success resets the failure count', () =>
+  withSim({}, async (sim) => {
+    const bad = new RawClient(sim.url, 'admin', 'wrong');
+    for (let i = 0; i < 4; i++) await bad.login();
+    assert.is((await new RawClient(sim.url).login()).status, 200);
+    for (let i = 0; i < 4; i++) assert.is((await bad.login()).json.error_code, 'login_failed_or_block');
+    assert.is((await new RawClient(sim.url).login()).status, 200);
+  }));
+
+test('session: no cookie -> no_login; missing or wrong CSRF -> token_invalid; header name case-insensitive', () =>
+  withSim({}, async (sim) => {
+    const anon = await new RawClient(sim.url).post(GET);
+    assert.is(anon.status, 401);
+    assert.is(anon.json.error_code, 'no_login');
+    const c = new RawClient(sim.url);
+    await c.login();
+    const token = c.token!;
+    c.token = undefined;
+    const missing = await c.post(GET);
+    assert.is(missing.json.error_code, 'token_invalid');
+    const wrong = await c.post(GET, {}, { headers: { 'X-csrftoken': 'nope' } });
+    assert.is(wrong.json.error_code, 'token_invalid');
+    for (const name of ['X-CsrfToken', 'x-csrftoken', 'X-CSRFTOKEN']) {
+      const ok = await c.post(GET, {}, { headers: { [name]: token } });
+      assert.is(ok.status, 200, name);
+    }
+  }));
+
+test('CSRF rotation: heartbeat and Set answer a fresh token; the previous one stays valid briefly', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    await c.login();
+    const t0 = c.token!;
+    const hb = await c.post('/API/Login/Heartbeat', { keep_alive: true });
+    assert.is(hb.status, 200);
+    const t1 = hb.headers['x-csrftoken'];
+    assert.type(t1, 'string');
+    assert.is.not(t1, t0);
+    assert.is((await c.post(GET, {}, { headers: { 'X-csrftoken': t0 } })).status, 200, 'old token still valid');
+    const set = await c.post('/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH1: { siren_value: 6 } } });
+    assert.is(set.status, 200);
+    assert.type(set.headers['x-csrftoken'], 'string');
+    await c.post('/API/Login/Heartbeat', { keep_alive: true });
+    await c.post('/API/Login/Heartbeat', { keep_alive: true });
+    assert.is((await c.post(GET, {}, { headers: { 'X-csrftoken': t0 } })).json.error_code, 'token_invalid', 'too old now');
+  }));
+
+test('old firmware: token in the login body, no X-csrftoken header', () =>
+  withSim({ tokenInBody: true }, async (sim) => {
+    const c = new RawClient(sim.url);
+    const res = await c.login();
+    assert.is(res.headers['x-csrftoken'], undefined);
+    assert.type(res.json.data.token, 'string');
+    assert.is((await c.post(GET)).status, 200);
+  }));
+
+test('session expiry: without traffic for sessionTimeoutMs the next call answers expired, then no_login', () =>
+  withSim({ sessionTimeoutMs: 150 }, async (sim) => {
+    const c = new RawClient(sim.url);
+    await c.login();
+    await sleep(250);
+    const res = await c.post(GET);
+    assert.is(res.status, 200, 'this firmware answers expired with HTTP 200');
+    assert.is(res.json.result, 'failed');
+    assert.is(res.json.error_code, 'expired');
+    assert.is((await c.post(GET)).json.error_code, 'no_login');
+  }));
+
+test('heartbeat keeps the session alive past sessionTimeoutMs', () =>
+  withSim({ sessionTimeoutMs: 200 }, async (sim) => {
+    const c = new RawClient(sim.url);
+    await c.login();
+    for (let i = 0; i < 5; i++) {
+      await sleep(100);
+      const hb = await c.post('/API/Login/Heartbeat', { keep_alive: true });
+      assert.is(hb.status, 200);
+    }
+    assert.is((await c.post(GET)).status, 200);
+  }));
+
+test('heartbeatTimeoutMs: calls fail with no_heartbeat when heartbeats stop', () =>
+  withSim({ heartbeatTimeoutMs: 150 }, async (sim) => {
+    const c = new RawClient(sim.url);
+    await c.login();
+    assert.is((await c.post(GET)).status, 200);
+    await sleep(200);
+    assert.is((await c.post(GET)).json.error_code, 'no_heartbeat');
+  }));
+
+test('expireSessions(): every session answers expired once', () =>
+  withSim({}, async (sim) => {
+    const a = new RawClient(sim.url);
+    const b = new RawClient(sim.url);
+    await a.login();
+    await b.login();
+    sim.expireSessions();
+    assert.is((await a.post(GET)).json.error_code, 'expired');
+    assert.is((await b.post(GET)).json.error_code, 'expired');
+    await a.login();
+    assert.is((await a.post(GET)).status, 200);
+  }));
+
+test('logout ends the session', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    await c.login();
+    assert.is((await c.post('/API/Web/Logout')).json.result, 'success');
+    assert.is((await c.post(GET)).json.error_code, 'no_login');
+  }));
+
+test('custom username', () =>
+  withSim({ username: 'operator' }, async (sim) => {
+    assert.is((await new RawClient(sim.url, 'admin').login()).json.error_code, 'login_failed_or_block');
+    assert.is((await new RawClient(sim.url, 'operator').login()).status, 200);
+  }));
+
+test('startSimulator refuses to start without a password', async () => {
+  try {
+    await startSimulator({ password: '' });
+    assert.unreachable();
+  } catch (err) {
+    assert.match((err as Error).message, /password/);
+  }
+});
+
+test.run();
