@@ -101,13 +101,19 @@ export class Discovery {
   /** Topics published per device (to clear what a device no longer has). */
   private readonly byDevice = new Map<string, Set<string>>();
   private collected?: Promise<void>;
+  /** Nothing is published before the retained configs of earlier runs are known (removal markers need them). */
+  private collectDone = false;
 
   constructor(private readonly opts: DiscoveryOptions) {}
 
   /** On the first connection: learn which discovery topics earlier runs left retained. */
   collect(devices: readonly Device[], windowMs: number): Promise<void> {
     if (this.collected) return this.collected;
-    this.collected = this.doCollect(devices, windowMs).catch((err) => this.opts.log.warn(`discovery cleanup: ${err}`));
+    this.collected = this.doCollect(devices, windowMs)
+      .catch((err) => this.opts.log.warn(`discovery cleanup: ${err}`))
+      .finally(() => {
+        this.collectDone = true;
+      });
     return this.collected;
   }
 
@@ -216,7 +222,7 @@ export class Discovery {
 
   /** Publish what changed for a device (or everything with `force`), clear what it no longer has. */
   update(device: Device, force = false): void {
-    if (!this.opts.enabled || !this.opts.link.connected) return;
+    if (!this.opts.enabled || !this.opts.link.connected || !this.collectDone) return;
     const wanted = this.build(device);
     const mine = this.byDevice.get(device.id) ?? new Set<string>();
     for (const [topic, payload] of wanted) {

@@ -19,7 +19,8 @@ export interface MqttLinkOptions {
   password?: string;
   clientId?: string;
   tls?: TlsMaterial;
-  will: { topic: string; payload: string };
+  /** Last will (retained, QoS 1): the bridge's offline state. None for short-lived clients (--check). */
+  will?: { topic: string; payload: string };
   log: Logger;
   redactor: Redactor;
   /** Delay between reconnect attempts. Default 2000 ms. */
@@ -110,7 +111,7 @@ export class MqttLink extends EventEmitter {
       clientId: opts.clientId ?? `nvr2mqtt_${Math.random().toString(16).slice(2, 10)}`,
       username: opts.username,
       password: opts.password,
-      will: { topic: opts.will.topic, payload: Buffer.from(opts.will.payload), qos: 1, retain: true },
+      will: opts.will ? { topic: opts.will.topic, payload: Buffer.from(opts.will.payload), qos: 1, retain: true } : undefined,
     };
     const url = new URL(opts.url);
     const secure = /^(mqtts|tls|ssl|wss):$/.test(url.protocol);

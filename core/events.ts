@@ -80,17 +80,18 @@ function cursorOf(data: unknown, previous?: Cursor): Cursor | undefined {
   return { reader_id: data.reader_id, sequence: data.sequence ?? previous?.sequence, lap_number: data.lap_number ?? previous?.lap_number };
 }
 
-/** Sleep that an abort cuts short; never leaves a timer behind. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Sleep that any of the signals cuts short; never leaves a timer behind. */
+function sleep(ms: number, signals: Array<AbortSignal | undefined>): Promise<void> {
+  const live = signals.filter((s): s is AbortSignal => !!s);
   return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
+    if (live.some((s) => s.aborted)) return resolve();
     const done = () => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      for (const s of live) s.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
+    for (const s of live) s.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -106,20 +107,21 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
   const maxBackoff = opts.maxBackoffMs ?? 5_000;
   let backoff = firstBackoff;
   let cursor: Cursor | undefined;
-  while (!signal?.aborted) {
+  const closing = session.closedSignal;
+  while (!signal?.aborted && !closing.aborted) {
     let data: unknown;
     try {
       const request = cursor ?? {};
       data = await session.exchange(EVENT_PATH, request, { ...CTX, timeoutMs: pollTimeoutMs, signal });
     } catch (err) {
-      if (signal?.aborted) return;
+      if (signal?.aborted || closing.aborted) return;
       if (!(err instanceof DeviceError)) throw err;
       if (err.error_code === 'closed') return;
       if (FATAL_KINDS.has(err.kind)) throw err;
       const resubscribe = RESUBSCRIBE_CODES.has(err.error_code);
       log?.(resubscribe ? 'info' : 'warn', `events: ${err.message}; subscribing again${resubscribe ? '' : ` in ${backoff} ms`}`);
       cursor = undefined;
-      if (!resubscribe || backoff > firstBackoff) await sleep(backoff, signal);
+      if (!resubscribe || backoff > firstBackoff) await sleep(backoff, [signal, closing]);
       backoff = Math.min(backoff * 2, maxBackoff);
       continue;
     }
@@ -127,7 +129,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     if (!cursor) {
       // Subscribed but no reader_id to poll with: the next subscribe would answer at once, so wait.
       log?.('warn', `events: answer without reader_id; subscribing again in ${backoff} ms`);
-      await sleep(backoff, signal);
+      await sleep(backoff, [signal, closing]);
       backoff = Math.min(backoff * 2, maxBackoff);
     } else {
       backoff = firstBackoff;

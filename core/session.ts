@@ -51,6 +51,7 @@ export class Session {
   private heartbeat?: NodeJS.Timeout;
   private heartbeatBusy = false;
   private closed = false;
+  private readonly closing = new AbortController();
   private current: SessionState = 'idle';
 
   constructor(private readonly transport: Transport, opts: SessionOptions) {
@@ -68,12 +69,21 @@ export class Session {
     return this.loggedIn;
   }
 
+  /** Aborted when the session closes (lets waiting loops end at once). */
+  get closedSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
   /** Explicit login ("test connection"): clears a lock-out; when logged in, proves it with a heartbeat. */
   async login(): Promise<void> {
     this.assertOpen();
     this.lockout = undefined;
     if (this.loggedIn && !this.loginPromise) {
-      await this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' });
+      try {
+        await this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' });
+      } catch (err) {
+        if (!(err instanceof DeviceError && err.kind === 'unsupported')) throw err; // answered: the session works
+      }
       return;
     }
     await this.loginOnce();
@@ -97,6 +107,7 @@ export class Session {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort();
     this.stopHeartbeat();
     this.transport.abortAll();
     if (this.loggedIn) {
@@ -168,7 +179,11 @@ export class Session {
     let res: WireResponse;
     try {
       res = await this.transport.post(path, envelope(data), { headers: this.headers(), timeoutMs: opts.timeoutMs, signal: opts.signal });
-    } catch (err) {
+    } catch (raw) {
+      // Name the operation that failed: "SystemInfo/Base/Get: timeout (no answer within 10000 ms)".
+      const err = raw instanceof DeviceError && !raw.page && opts.page
+        ? new DeviceError({ ...raw.toJSON(), page: opts.page, operation: opts.operation, cause: raw.cause })
+        : raw;
       if (err instanceof DeviceError && err.error_code !== 'aborted' && err.error_code !== 'closed') this.setState('error', err);
       throw err;
     }
@@ -277,7 +292,14 @@ export class Session {
     if (this.heartbeatBusy || !this.loggedIn || this.closed) return;
     this.heartbeatBusy = true;
     this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' })
-      .catch((err: Error) => this.log('warn', `heartbeat failed: ${err.message}`))
+      .catch((err: Error) => {
+        if (err instanceof DeviceError && err.kind === 'unsupported') {
+          this.log('info', 'device has no heartbeat endpoint: heartbeat off');
+          this.stopHeartbeat();
+        } else {
+          this.log('warn', `heartbeat failed: ${err.message}`);
+        }
+      })
       .finally(() => {
         this.heartbeatBusy = false;
       });

@@ -57,6 +57,9 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
   if (!/^https?:\/\/[^/]/i.test(options.url)) {
     throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_url', reason: 'url must start with http:// or https://' });
   }
+  if (creds.password === undefined) {
+    throw new DeviceError({ kind: 'invalid_request', error_code: 'no_password', reason: 'no password typed and none stored for this device' });
+  }
   const deployed = id ? (RED.nodes.getNode(id) as DeviceNode | null) : null;
   const open = deployed?.session?.current;
   if (open && deployed.session.matches(options)) return fn(open);

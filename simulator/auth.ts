@@ -108,7 +108,8 @@ export class Auth {
     const alg = algorithm as DigestAlgorithm;
     const nonceExpiry = p.nonce ? this.nonces.get(p.nonce) : undefined;
     if (nonceExpiry === undefined || nonceExpiry < now || p.opaque !== this.opaque) {
-      return { kind: 'challenge', headers: this.challenge(now, nonceExpiry !== undefined) };
+      // Unknown or expired nonce: no judgement on the credentials, just a fresh challenge (stale=true).
+      return { kind: 'challenge', headers: this.challenge(now, true) };
     }
     // The user that tries (the hashed form when userhash=true): counted and locked per user.
     const wanted = p.userhash === 'true' ? hash(alg, `${this.o.username}:${this.o.realm}`) : this.o.username;

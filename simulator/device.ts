@@ -34,7 +34,7 @@ export class Device {
 
   private key(page: string): string {
     const p = this.profile;
-    return `${p.name}|${p.firmware}|${p.channels.length}|${p.largeCapacity}|${[...this.offline].sort().join(',')}|${page}`;
+    return `${p.name}|${p.firmware}|${p.ptzHex}|${p.channels.length}|${p.largeCapacity}|${[...this.offline].sort().join(',')}|${page}`;
   }
 
   range(page: string): BuiltRange {

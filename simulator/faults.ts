@@ -47,7 +47,7 @@ export class Faults {
   }
 
   /** Consumes the faults that apply to one request. `sessionCall`: expire_session only hits calls with a session. */
-  take(path: string, sessionCall: boolean): { latencyMs: number; fault?: FaultKind } {
+  take(path: string, sessionCall: () => boolean): { latencyMs: number; fault?: FaultKind } {
     if (this.armed.length === 0) return { latencyMs: 0 };
     let latencyMs = 0;
     let fault: FaultKind | undefined;
@@ -56,7 +56,7 @@ export class Faults {
       if (f.kind === 'latency') {
         latencyMs += f.ms ?? 0;
         f.left--;
-      } else if (fault === undefined && (f.kind !== 'expire_session' || sessionCall)) {
+      } else if (fault === undefined && (f.kind !== 'expire_session' || sessionCall())) {
         fault = f.kind;
         f.left--;
       }

@@ -48,6 +48,8 @@ export interface SimulatorOptions {
   /** Failed logins in a row before `user_locked_login` (default 5) and how long the lock lasts (default 60000). */
   maxLoginFailures?: number;
   lockoutMs?: number;
+  /** PTZ point index form, overriding what the firmware implies ('int' up to 8.2.3, 'hex' after). */
+  ptzIndexForm?: 'int' | 'hex';
   /** Upgrade file size limit 200 MiB instead of 100 MiB. */
   largeCapacity?: boolean;
   /** Entries kept in `log` (default 1000; older ones are dropped). */
@@ -75,13 +77,13 @@ export interface Simulator {
   /** In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data. */
   state: SimState;
   /** Profile facts tests may need. */
-  profile: { name: ProfileName; firmware: string; legacy: boolean; channels: string[]; deviceType: string };
+  profile: { name: ProfileName; firmware: string; legacy: boolean; ptzHex: boolean; channels: string[]; deviceType: string };
   stop(): Promise<void>;
 }
 
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   if (typeof opts.password !== 'string' || opts.password === '') throw new Error('startSimulator: a password is required');
-  const profile = buildProfile({ profile: opts.profile, firmware: opts.firmware, channels: opts.channels, largeCapacity: opts.largeCapacity });
+  const profile = buildProfile({ profile: opts.profile, firmware: opts.firmware, channels: opts.channels, largeCapacity: opts.largeCapacity, ptzIndexForm: opts.ptzIndexForm });
   const device = new Device(profile);
   const events = new EventHub(opts.eventHoldMs ?? 30_000);
   const faults = new Faults();
@@ -156,6 +158,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       name: profile.name,
       firmware: profile.firmware,
       legacy: profile.legacy,
+      ptzHex: profile.ptzHex,
       channels: profile.channels.map((c) => c.id),
       deviceType: profile.deviceType,
     },

@@ -28,8 +28,10 @@ export interface ChannelSpec {
 export interface Profile {
   name: ProfileName;
   firmware: string;
-  /** Firmware 8.2.3 or earlier: `telnet_switch` and the integer PTZ point index. */
+  /** Firmware 8.2.3 or earlier: `telnet_switch` (and, by default, the integer PTZ point index). */
   legacy: boolean;
+  /** linkage_ptz_point_index Range carries the 256-bit hex preset set (default: firmware after 8.2.3). */
+  ptzHex: boolean;
   largeCapacity: boolean;
   deviceType: string;
   hardwareVersion: string;
@@ -42,6 +44,8 @@ export interface ProfileOptions {
   firmware?: string;
   channels?: number;
   largeCapacity?: boolean;
+  /** Override the PTZ index form the firmware implies (the spec dates the hex form from 8.2.3 itself). */
+  ptzIndexForm?: 'int' | 'hex';
 }
 
 export const FLOOD_MODES = ['Whitelight', 'Warninglight', 'Smartlight'] as const;
@@ -120,6 +124,7 @@ export function buildProfile(opts: ProfileOptions = {}): Profile {
     name,
     firmware,
     legacy,
+    ptzHex: opts.ptzIndexForm ? opts.ptzIndexForm === 'hex' : !legacy,
     largeCapacity: opts.largeCapacity ?? false,
     deviceType: name === 'ipc' ? 'I6316' : `N75${String(channels.length).padStart(2, '0')}`,
     hardwareVersion: name === 'ipc' ? 'IPC-B2-V1.0' : 'NVR-B1-V2.0',

@@ -225,8 +225,8 @@ export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
       ...(nvr(p) ? { support_copy: true } : {}),
       ptz_info: arr(obj({
         ptz_chn: list(p.channels.filter((c) => c.ptz).map((c) => c.id)),
-        // Old firmware: a plain int index; from the new form on, items carries the available presets.
-        linkage_ptz_point_index: p.legacy ? int(0, 255) : int(0, 255, { items: PTZ_PRESETS_HEX }),
+        // Old form: a plain int index 0-255; new form: items carries the available presets as hex bits.
+        linkage_ptz_point_index: p.ptzHex ? int(0, 255, { items: PTZ_PRESETS_HEX }) : int(0, 255),
       }), { min_size: 0, max_size: 16 }),
     }),
     channel: ptzLinkageChannel,

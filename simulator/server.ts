@@ -99,7 +99,7 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
   const data = parsed && isPlainObject(body) && isPlainObject(body.data) ? body.data : undefined;
   entry.data = redact(data ?? (parsed && isPlainObject(body) ? body : undefined));
 
-  const sessionCall = entry.path !== LOGIN && front.auth.sessionOf(req) !== undefined;
+  const sessionCall = () => entry.path !== LOGIN && front.auth.sessionOf(req) !== undefined;
   const { latencyMs, fault } = front.faults.take(entry.path, sessionCall);
   if (latencyMs > 0) await sleep(front, latencyMs);
   if (fault) {

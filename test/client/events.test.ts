@@ -90,6 +90,15 @@ async function take(it: AsyncIterator<DeviceEvent>, n: number): Promise<DeviceEv
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Wait until `cond` holds (polling every 5 ms), failing after `ms`. */
+async function until(cond: () => boolean, ms = 3_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await wait(5);
+  }
+}
+
 test('subscribe, poll with the cursor, one event per alarm entry, keep-alives skipped', async () => {
   const { dev, c, alarms } = await setup(60);
   const ctl = new AbortController();
@@ -116,12 +125,12 @@ test('readerID_invalid: subscribe again and keep going', async () => {
   const ctl = new AbortController();
   const it = c.events({ signal: ctl.signal })[Symbol.asyncIterator]();
   const got = take(it, 1);
-  await wait(30);
-  alarms.reader += 10; // the device forgot the reader
-  await wait(120);
+  await until(() => alarms.subscribes === 1);
+  alarms.failNext = 'readerID_invalid'; // the device forgot the reader (next poll)
+  await until(() => alarms.subscribes === 2);
   alarms.raise([{ channel: 'IP_CH5', alarm_type: 'io_alarm', status: true }]);
   assert.equal(await got, [{ channel: 'IP_CH5', type: 'io_alarm', state: true }]);
-  assert.ok(alarms.subscribes >= 2, `subscribes: ${alarms.subscribes}`);
+  assert.is(alarms.subscribes, 2);
   ctl.abort();
   assert.ok((await it.next()).done);
 });
@@ -131,15 +140,15 @@ test('transport error: backoff, subscribe again', async () => {
   const ctl = new AbortController();
   const it = c.events({ signal: ctl.signal })[Symbol.asyncIterator]();
   const got = take(it, 1);
-  await wait(80);
+  await until(() => alarms.subscribes === 1);
   dev.faults.set(CHECK, 'http500');
-  await wait(100);
+  await until(() => dev.count(CHECK, 500) === 1);
   dev.faults.delete(CHECK);
-  await wait(700); // backoff starts at 500 ms
+  await until(() => alarms.subscribes === 2); // after the 500 ms backoff
   alarms.raise([{ channel: 'CH1', alarm_type: 'motion_alarm', status: 1 }]);
   assert.equal(await got, [{ channel: 'CH1', type: 'motion_alarm', state: true }]);
   assert.ok(alarms.subscribes >= 2);
-  assert.ok(dev.log.filter((l) => l.path === CHECK && l.status === 500).length <= 2, 'no tight retry loop');
+  assert.is(dev.count(CHECK, 500), 1, 'no tight retry loop');
   ctl.abort();
 });
 
@@ -153,6 +162,19 @@ test('close ends the iterator cleanly while a poll is held', async () => {
   const r = await pending;
   assert.ok(r.done);
   assert.ok(Date.now() - t0 < 2_000);
+});
+
+test('close during the backoff ends the iterator at once', async () => {
+  const { dev, c } = await setup(50);
+  await c.login();
+  dev.faults.set(CHECK, 'http500');
+  const it = c.events()[Symbol.asyncIterator]();
+  const pending = it.next();
+  await wait(80); // first poll failed, now in the 500 ms backoff
+  const t0 = Date.now();
+  await c.close();
+  assert.ok((await pending).done);
+  assert.ok(Date.now() - t0 < 200, `took ${Date.now() - t0} ms`);
 });
 
 test('abort during a held poll ends at once', async () => {

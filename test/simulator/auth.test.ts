@@ -83,6 +83,7 @@ test('login: wrong digest uri or unknown nonce is not accepted', () =>
     });
     assert.is(badNonce.status, 401);
     assert.is(challenges(badNonce).length, 1, 'a fresh challenge');
+    assert.is(challenges(badNonce)[0].stale, 'true');
   }));
 
 test('lock-out: after 5 failures in a row even the right password answers user_locked_login, until the period ends', () =>

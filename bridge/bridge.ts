@@ -1,0 +1,297 @@
+/**
+ * The bridge: devices (each with its own poll schedule), the MQTT connection, state publishing with change
+ * detection, Home Assistant discovery, commands and requests.
+ *
+ * On every (re)connect: subscribe, publish `bridge/state` online, availability, `bridge/info`, discovery,
+ * then the full state. `stop()` publishes `bridge/state` offline, logs out of the devices and disconnects.
+ */
+import { startEmbeddedBroker, type EmbeddedBroker } from './broker';
+import { Commands } from './commands';
+import { configSecrets, type BridgeConfig } from './config';
+import type { BridgeContext, DeviceHandle } from './context';
+import { Device, type DeviceOptions } from './device';
+import { Discovery } from './discovery';
+import { createLogger, errorText, Redactor, type Logger, type LogSink } from './log';
+import { MqttLink } from './mqtt';
+import { Poller, type PollStats } from './poller';
+import { Requests } from './requests';
+import { ChangeCache, channelOnline, channelState, deviceState, slugOf, type Json } from './state';
+import { Topics } from './topics';
+import { VERSION } from './version';
+
+export interface BridgeOptions {
+  /** A logger, or a sink receiving every (redacted) line; default: stdout/stderr at config.log_level. */
+  log?: Logger | LogSink;
+  /** Called for every message the bridge publishes (demo output, tests). */
+  onPublish?: (topic: string, payload: string, retain: boolean) => void;
+  /** Retry delays after failed polls. Default 2 s .. 5 min. */
+  backoff?: { minMs?: number; maxMs?: number };
+  /** Consecutive failed polls before a device is offline. Default 3. */
+  offlineAfter?: number;
+  /** Delay between republished discovery and state after Home Assistant's birth message. Default 2000 ms. */
+  haStateDelayMs?: number;
+  /** How long to listen for retained discovery configs of earlier runs at start. Default 1500 ms. */
+  discoveryCleanupWindowMs?: number;
+  /** Device request deadline. Default 10000 ms. */
+  deviceTimeoutMs?: number;
+  /** MQTT reconnect period. Default 2000 ms. */
+  reconnectPeriodMs?: number;
+  /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
+  connectTimeoutMs?: number;
+  clientFactory?: DeviceOptions['clientFactory'];
+}
+
+export interface Bridge {
+  readonly config: BridgeConfig;
+  /** Broker URL in use (the embedded broker's when the config has none). */
+  readonly mqttUrl: string;
+  readonly topics: Topics;
+  readonly devices: ReadonlyMap<string, DeviceHandle>;
+  /** Messages published since start (all topics). */
+  readonly published: number;
+  pollStats(): Record<string, PollStats>;
+  /** Publish `bridge/state` offline, log out of the devices, close MQTT (and the embedded broker). */
+  stop(): Promise<void>;
+}
+
+class Handle implements DeviceHandle {
+  online = false;
+  constructor(readonly device: Device, public poller: Poller) {}
+}
+
+export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}): Promise<Bridge> {
+  const redactor = new Redactor();
+  for (const s of configSecrets(config)) redactor.add(s);
+  const log: Logger = typeof opts.log === 'object' ? opts.log : createLogger({ level: config.log_level, sink: opts.log, redactor });
+  // A caller's logger gets the secrets too (its own redactor may not know them).
+  const logged: Logger = typeof opts.log === 'object' ? wrapRedact(opts.log, redactor) : log;
+
+  let broker: EmbeddedBroker | undefined;
+  let url = config.mqtt.url;
+  if (!url) {
+    broker = await startEmbeddedBroker();
+    url = broker.url;
+    logged.info(`no mqtt.url configured: embedded MQTT broker on ${url}`);
+  }
+
+  const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
+  const link = new MqttLink({
+    url,
+    username: config.mqtt.username,
+    password: config.mqtt.password,
+    clientId: config.mqtt.client_id,
+    tls: config.mqtt.tls,
+    will: { topic: topics.bridgeState, payload: JSON.stringify({ state: 'offline' }) },
+    log: logged.child('mqtt'),
+    redactor,
+    reconnectPeriodMs: opts.reconnectPeriodMs,
+  });
+  let published = 0;
+  const cache = new ChangeCache();
+  const publish = (topic: string, payload: string, o: { retain?: boolean; qos?: 0 | 1; force?: boolean } = {}) => {
+    if (!o.force && !cache.changed(topic, payload)) return;
+    if (o.force) cache.changed(topic, payload);
+    if (link.publish(topic, payload, { retain: o.retain, qos: o.qos ?? 1 })) {
+      published++;
+      opts.onPublish?.(topic, redactor.redact(payload), !!o.retain);
+    } else {
+      cache.forget(topic); // not connected: the full republish after connecting covers it
+    }
+  };
+  const stateRetain = config.mqtt.retain;
+  const discovery = new Discovery({ link, topics, enabled: config.homeassistant.enabled, log: logged.child('discovery') });
+  // Discovery publishes through the link directly; count those too for the demo output.
+  const linkPublish = link.publish.bind(link);
+  link.publish = (topic, payload, o) => {
+    const ok = linkPublish(topic, payload, o);
+    if (ok && topic.startsWith(`${config.homeassistant.discovery_prefix}/`)) {
+      published++;
+      opts.onPublish?.(topic, redactor.redact(payload), !!o?.retain);
+    }
+    return ok;
+  };
+
+  const handles = new Map<string, Handle>();
+  let stopping = false;
+  const ready = (h: DeviceHandle) => !!h.device.model.info;
+
+  const event = (type: string, data: Json) => {
+    publish(topics.bridgeEvent, JSON.stringify({ type, data }), { force: true, qos: 1 });
+  };
+
+  const publishInfo = (force = false) => {
+    const info = {
+      version: VERSION,
+      base_topic: config.mqtt.base_topic,
+      homeassistant: { enabled: config.homeassistant.enabled, discovery_prefix: config.homeassistant.discovery_prefix },
+      devices: [...handles.values()].map((h) => ({
+        id: h.device.id,
+        name: h.device.name,
+        model: h.device.model.info?.device_type ?? null,
+        firmware: h.device.model.info?.software_version ?? null,
+        channels: h.device.channels().map((ch) => ({ id: ch, slug: slugOf(ch), online: channelOnline(h.device.model, ch) })),
+        online: h.online,
+      })),
+    };
+    publish(topics.bridgeInfo, JSON.stringify(info), { retain: true, force });
+  };
+
+  const publishAvailability = (h: DeviceHandle, force = false) => {
+    publish(topics.availability(h.device.id), JSON.stringify({ state: h.online ? 'online' : 'offline' }), { retain: true, force });
+  };
+
+  const publishState = (h: DeviceHandle, o: { force?: boolean; channel?: string } = {}) => {
+    if (!ready(h)) return;
+    const d = h.device;
+    if (!o.channel) publish(topics.state(d.id), JSON.stringify(deviceState(d.model)), { retain: stateRetain, force: o.force });
+    for (const ch of d.channels()) {
+      if (o.channel && o.channel !== ch) continue;
+      publish(topics.state(d.id, slugOf(ch)), JSON.stringify(channelState(d.model, ch)), { retain: stateRetain, force: o.force });
+    }
+  };
+
+  const ctx: BridgeContext = {
+    topics,
+    link,
+    log: logged,
+    devices: handles,
+    event,
+    publishState,
+    refresh: async (h) => {
+      h.device.invalidate();
+      await h.poller.pollNow();
+      discovery.update(h.device, true);
+      publishState(h, { force: true });
+    },
+  };
+  const commands = new Commands(ctx);
+  const requests = new Requests(ctx);
+
+  for (const cfg of config.devices) {
+    const dlog = logged.child(cfg.id);
+    const device = new Device(cfg, { log: dlog, timeoutMs: opts.deviceTimeoutMs, clientFactory: opts.clientFactory });
+    const handle: Handle = new Handle(device, undefined as never);
+    handle.poller = new Poller(() => device.poll(), {
+      intervalMs: cfg.poll_interval,
+      minBackoffMs: opts.backoff?.minMs,
+      maxBackoffMs: opts.backoff?.maxMs,
+      offlineAfter: opts.offlineAfter,
+      log: dlog,
+    }, (online, err) => {
+      if (stopping) return;
+      handle.online = online;
+      if (online) dlog.info('online');
+      else {
+        dlog.warn(`offline: ${errorText(err)}`);
+        device.invalidate(); // read system info and Ranges again when it answers
+      }
+      event(online ? 'device_online' : 'device_offline', { device: device.id, ...(err ? { reason: errorText(err) } : {}) });
+      publishAvailability(handle);
+      publishInfo();
+    });
+    device.on('update', () => {
+      if (stopping) return;
+      discovery.update(device);
+      publishState(handle);
+      publishInfo();
+    });
+    device.on('event', (type: string, data: Json) => event(type, data));
+    handles.set(cfg.id, handle);
+  }
+
+  let haTimer: NodeJS.Timeout | undefined;
+  link.onMessage((topic, payload, packet) => {
+    if (stopping) return;
+    if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
+      if (payload.toString('utf8').trim() !== 'online') return;
+      logged.info('Home Assistant is online: republishing discovery, then state');
+      discovery.republish([...handles.values()].map((h) => h.device), (d) => !!d.model.info);
+      if (haTimer) clearTimeout(haTimer);
+      haTimer = setTimeout(() => {
+        haTimer = undefined;
+        for (const h of handles.values()) publishState(h, { force: true });
+      }, opts.haStateDelayMs ?? 2000);
+      return;
+    }
+    const parsed = topics.parse(topic);
+    if (!parsed) return;
+    if (parsed.kind === 'request') requests.handle(topic, parsed.op, payload, !!packet.retain);
+    else commands.handle(topic, parsed, payload, !!packet.retain);
+  });
+
+  const onConnect = async () => {
+    cache.clear();
+    discovery.reset();
+    try {
+      const subs = topics.commandSubscriptions();
+      if (config.homeassistant.enabled) subs.push(config.homeassistant.status_topic);
+      await link.subscribe(subs, 1);
+      publish(topics.bridgeState, JSON.stringify({ state: 'online' }), { retain: true, force: true });
+      // Availability only once known: a restart must not flap a device offline before its first poll.
+      for (const h of handles.values()) if (h.poller.isOnline !== undefined) publishAvailability(h, true);
+      publishInfo(true);
+      await discovery.collect([...handles.values()].map((h) => h.device), opts.discoveryCleanupWindowMs ?? 1500);
+      if (!link.connected) return;
+      discovery.republish([...handles.values()].map((h) => h.device), (d) => !!d.model.info);
+      // The cache was cleared on connect: whatever was not published since then goes out now.
+      for (const h of handles.values()) publishState(h);
+    } catch (err) {
+      logged.error(`after connecting: ${errorText(err)}`);
+    }
+  };
+  link.on('connect', () => void onConnect());
+  link.on('disconnect', () => {
+    cache.clear();
+    discovery.reset();
+  });
+
+  for (const h of handles.values()) h.poller.start();
+  try {
+    await link.waitConnected(opts.connectTimeoutMs ?? 30_000);
+  } catch (err) {
+    stopping = true;
+    await Promise.all([...handles.values()].map((h) => h.poller.stop()));
+    await Promise.all([...handles.values()].map((h) => h.device.close()));
+    await link.end();
+    await broker?.stop();
+    throw err;
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    config,
+    mqttUrl: url,
+    topics,
+    devices: handles,
+    get published() {
+      return published;
+    },
+    pollStats: () => Object.fromEntries([...handles].map(([id, h]) => [id, { ...h.poller.stats }])),
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        if (haTimer) clearTimeout(haTimer);
+        await Promise.all([...handles.values()].map((h) => h.poller.stop()));
+        await link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 });
+        await Promise.all([...handles.values()].map((h) => h.device.close()));
+        await link.end();
+        await broker?.stop();
+        logged.info('stopped');
+      })();
+      return stopped;
+    },
+  };
+}
+
+function wrapRedact(log: Logger, redactor: Redactor): Logger {
+  const r = (f: (m: string) => void) => (m: string) => f(redactor.redact(m));
+  return {
+    level: log.level,
+    debug: r(log.debug.bind(log)),
+    info: r(log.info.bind(log)),
+    warn: r(log.warn.bind(log)),
+    error: r(log.error.bind(log)),
+    enabled: log.enabled.bind(log),
+    child: (p) => wrapRedact(log.child(p), redactor),
+  };
+}

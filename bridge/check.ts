@@ -1,0 +1,79 @@
+/**
+ * `nvr2mqtt --config file.yaml --check`: validates the config (done by the caller), tries the broker and
+ * every device (login, system info, Range of the table's pages, channel list) and prints a report.
+ * Returns false when something is wrong (the CLI exits non-zero).
+ */
+import { DeviceError, NvrClient } from '../core';
+import type { BridgeConfig } from './config';
+import { configSecrets } from './config';
+import { createLogger, errorText, Redactor } from './log';
+import { MqttLink } from './mqtt';
+import { POLLED_PAGES } from './table';
+
+export async function runCheck(config: BridgeConfig, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<boolean> {
+  const redactor = new Redactor();
+  for (const s of configSecrets(config)) redactor.add(s);
+  const say = (line: string) => out(redactor.redact(line));
+  let ok = true;
+  say('config: valid');
+  say(`  base topic ${config.mqtt.base_topic}; Home Assistant discovery ${config.homeassistant.enabled ? `on (prefix ${config.homeassistant.discovery_prefix})` : 'off'}; ${config.devices.length} device(s)`);
+
+  if (!config.mqtt.url) {
+    say('mqtt: no url: the bridge will start an embedded broker on 127.0.0.1:1883 (or the next free port)');
+  } else {
+    const quiet = createLogger({ level: 'error', sink: () => undefined, redactor });
+    const link = new MqttLink({
+      url: config.mqtt.url, username: config.mqtt.username, password: config.mqtt.password, tls: config.mqtt.tls,
+      clientId: `nvr2mqtt_check_${Math.random().toString(16).slice(2, 8)}`, log: quiet, redactor, reconnectPeriodMs: 1000,
+    });
+    try {
+      await link.waitConnected(10_000);
+      say(`mqtt: OK, connected to ${link.safeUrl}`);
+    } catch (err) {
+      ok = false;
+      say(`mqtt: FAILED ${link.safeUrl}: ${errorText(err)}`);
+    } finally {
+      await link.end();
+    }
+  }
+
+  for (const d of config.devices) {
+    const client = new NvrClient({
+      url: d.url, username: d.username, password: d.password, timeoutMs: 10_000, heartbeatMs: 0,
+      tls: d.tls ? { ca: d.tls.ca, fingerprint: d.tls.fingerprint } : undefined,
+    });
+    try {
+      await client.login();
+      const info = await client.systemInfo();
+      say(`device ${d.id}: OK, ${d.url}: model ${info.device_type ?? '?'}, firmware ${info.software_version ?? '?'}`);
+      for (const page of POLLED_PAGES) {
+        try {
+          const range = await client.range(page);
+          const ci = (range.channel_info as { items?: Record<string, unknown> } | undefined)?.items;
+          say(`  ${page}: Range OK${ci ? ` (${Object.keys(ci).length} channels)` : ''}`);
+        } catch (err) {
+          if (err instanceof DeviceError && err.kind === 'unsupported') say(`  ${page}: not supported by this device (its entities are left out)`);
+          else {
+            ok = false;
+            say(`  ${page}: FAILED: ${errorText(err)}`);
+          }
+        }
+      }
+      try {
+        const channels = await client.channels();
+        say(`  channels: ${channels.map((c) => `${c.channel}${c.online ? '' : ' (offline)'}`).join(', ') || 'none listed'}`);
+        const missing = (d.channels ?? []).filter((c) => !channels.some((x) => x.channel === c));
+        if (missing.length) say(`  warning: configured channels not reported by the device: ${missing.join(', ')}`);
+      } catch (err) {
+        say(`  channels: list unavailable (${errorText(err)}); channels are taken from the Ranges`);
+      }
+    } catch (err) {
+      ok = false;
+      say(`device ${d.id}: FAILED ${d.url}: ${errorText(err)}`);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+  say(ok ? 'check: everything answered' : 'check: problems found (see above)');
+  return ok;
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * The `nvr2mqtt` command.
+ *   nvr2mqtt                              demo: embedded broker + simulated recorder + bridge
+ *   nvr2mqtt --config config.yaml         run the bridge
+ *   nvr2mqtt --config config.yaml --check validate the config, try broker and devices, report
+ *   nvr2mqtt simulate [options]           run a device simulator (see `nvr2mqtt simulate --help`)
+ */
+import { startBridge, type Bridge } from './bridge';
+import { runCheck } from './check';
+import { ConfigError, loadConfigFile } from './config';
+import { runDemo } from './demo';
+import { VERSION } from './version';
+
+const USAGE = `nvr2mqtt ${VERSION}: recorders and cameras (floodlight, siren, disarming) on MQTT and Home Assistant
+
+Usage:
+  nvr2mqtt                                  run the demo (embedded MQTT broker + simulated recorder)
+  nvr2mqtt --config <file.yaml>             run the bridge (or set NVR2MQTT_CONFIG)
+  nvr2mqtt --config <file.yaml> --check     validate the config, try the broker and every device, report
+  nvr2mqtt simulate [options]               run a device simulator (nvr2mqtt simulate --help)
+  nvr2mqtt --help | --version
+
+Settings may be overridden from the environment: NVR2MQTT_MQTT_URL, NVR2MQTT_MQTT_PASSWORD,
+NVR2MQTT_DEVICES_0_PASSWORD, ... (NVR2MQTT_ + the setting's path in upper case, joined with _).
+`;
+
+interface Args {
+  config?: string;
+  check: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { check: false, help: false, version: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') a.help = true;
+    else if (arg === '--version' || arg === '-v') a.version = true;
+    else if (arg === '--check') a.check = true;
+    else if (arg === '--config' || arg === '-c') {
+      const v = argv[++i];
+      if (!v || v.startsWith('-')) throw new Error(`${arg} needs a file name`);
+      a.config = v;
+    } else if (arg.startsWith('--config=')) a.config = arg.slice('--config='.length);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)}`);
+  }
+  return a;
+}
+
+/** SIGINT/SIGTERM: stop cleanly and exit 0; a second signal exits at once. */
+function onSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting now\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`${signal}: shutting down\n`);
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`shutdown: ${(err as Error)?.message ?? err}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}
+
+export async function main(argv: string[]): Promise<number | undefined> {
+  if (argv[0] === 'simulate') {
+    const { runSimulatorCli } = await import('../simulator/cli');
+    await runSimulatorCli(argv.slice(1));
+    return undefined;
+  }
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    process.stderr.write(`nvr2mqtt: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const file = args.config ?? process.env.NVR2MQTT_CONFIG;
+  // The bridge must survive anything a payload or a device does; a stray rejection is logged, not fatal.
+  process.on('unhandledRejection', (err) => process.stderr.write(`unhandled rejection: ${(err as Error)?.stack ?? err}\n`));
+  if (!file) {
+    if (args.check) {
+      process.stderr.write('nvr2mqtt: --check needs --config <file.yaml>\n');
+      return 2;
+    }
+    const demo = await runDemo();
+    onSignals(() => demo.stop());
+    return undefined;
+  }
+  let loaded;
+  try {
+    loaded = loadConfigFile(file);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`nvr2mqtt: ${file}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
+  if (args.check) return (await runCheck(loaded.config)) ? 0 : 1;
+  let bridge: Bridge;
+  try {
+    bridge = await startBridge(loaded.config);
+  } catch (err) {
+    process.stderr.write(`nvr2mqtt: cannot start: ${(err as Error).message}\n`);
+    return 1;
+  }
+  onSignals(() => bridge.stop());
+  return undefined;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== undefined) process.exit(code);
+    },
+    (err: unknown) => {
+      process.stderr.write(`nvr2mqtt: ${(err as Error)?.message ?? err}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * Commands: `<base>/<dev>[/<ch>]/set` (JSON object, any subset of the state keys), `.../set/<key>` (a bare
+ * value as Home Assistant sends it: ON/OFF, true/false, a number, an option, DISARM/ARM_AWAY) and
+ * `.../get` (read the device now and publish).
+ *
+ * Every value is checked against the device's Range before anything is sent (R1, R2). A refused command
+ * leaves the device untouched and is reported on `<base>/bridge/event`:
+ * `{"type":"command_refused","data":{"topic","reason",...}}`. Accepted changes go to the page's write queue.
+ */
+import { channelFromSlug, DeviceError, validateAgainstRange } from '../core';
+import { Refusal, type BridgeContext, type DeviceHandle } from './context';
+import { errorText } from './log';
+import { channelOnline, rowDescriptor, valueAt, type Json } from './state';
+import { isPageRow, isReadOnlyRow, pageSpec, rowFor, type Level, type PageRow, type Row } from './table';
+import type { ParsedTopic } from './topics';
+import type { Change } from './write-queue';
+
+const MAX_PAYLOAD = 64 * 1024;
+
+type SetTopic = Extract<ParsedTopic, { kind: 'set' }>;
+type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
+
+export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
+  const h = ctx.devices.get(id);
+  if (!h) throw new Refusal(`unknown device "${clip(id)}"`, { device: clip(id) });
+  return h;
+}
+
+/** `ch1` -> `CH1`, when the device has that channel. */
+export function lookupChannel(h: DeviceHandle, slug: string): string {
+  const ch = channelFromSlug(slug);
+  if (!ch || slug !== slug.toLowerCase() || !h.device.channels().includes(ch)) {
+    throw new Refusal(`unknown channel "${clip(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: clip(slug) });
+  }
+  return ch;
+}
+
+export function clip(s: string, n = 64): string {
+  return s.length > n ? `${s.slice(0, n)}...` : s;
+}
+
+/** Parses a JSON payload that must be an object. */
+export function parseObject(payload: Buffer): Json {
+  if (payload.length > MAX_PAYLOAD) throw new Refusal(`payload too large (${payload.length} bytes, at most ${MAX_PAYLOAD})`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(payload.toString('utf8'));
+  } catch {
+    throw new Refusal('payload is not valid JSON');
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new Refusal(`payload must be a JSON object (got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc})`);
+  }
+  return doc as Json;
+}
+
+const TRUE_WORDS = new Set(['ON', 'TRUE', '1', 'YES']);
+const FALSE_WORDS = new Set(['OFF', 'FALSE', '0', 'NO']);
+
+function describe(x: unknown): string {
+  if (typeof x === 'string') return JSON.stringify(clip(x, 40));
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  if (typeof x === 'object') return 'an object';
+  return String(x);
+}
+
+/** A value as sent (JSON member or bare payload) to the type the Range descriptor asks for. */
+export function coerce(row: Row, type: string, raw: unknown, current: unknown): unknown {
+  const fail = (expected: string): never => {
+    throw new Refusal(`${row.key}: wrong type: expected ${expected} (got ${describe(raw)})`, { key: row.key });
+  };
+  if (type === 'bool') {
+    if (typeof raw === 'boolean') return raw;
+    if (typeof raw === 'number' && (raw === 0 || raw === 1)) return raw === 1;
+    if (typeof raw === 'string') {
+      const w = raw.trim().toUpperCase();
+      if (row.words && Object.hasOwn(row.words, w)) return row.words[w];
+      if (TRUE_WORDS.has(w)) return true;
+      if (FALSE_WORDS.has(w)) return false;
+      if (w === 'TOGGLE' && typeof current === 'boolean') return !current;
+    }
+    return fail(row.words ? `${Object.keys(row.words).join('/')} or true/false` : 'ON/OFF or true/false');
+  }
+  if (type === 'int32') {
+    let n: number | undefined;
+    if (typeof raw === 'number') n = raw;
+    else if (typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw)) n = Number(raw);
+    if (n === undefined || !Number.isFinite(n)) return fail('a number');
+    if (!Number.isInteger(n)) throw new Refusal(`${row.key}: must be a whole number (got ${describe(raw)})`, { key: row.key });
+    return n;
+  }
+  if (type === 'string') {
+    if (typeof raw === 'string') return raw;
+    if (typeof raw === 'number') return String(raw);
+    return fail('a string');
+  }
+  throw new Refusal(`${row.key}: the device reports a ${type} here; not settable from MQTT`, { key: row.key });
+}
+
+/** A bare `set/<key>` payload: the text itself, or a JSON scalar when it is one ("5", "\"Alarm1\"", true). */
+function bareValue(payload: Buffer): unknown {
+  if (payload.length > MAX_PAYLOAD) throw new Refusal(`payload too large (${payload.length} bytes)`);
+  const text = payload.toString('utf8');
+  const t = text.trim();
+  if (t.startsWith('"') || t.startsWith('{') || t.startsWith('[')) {
+    try {
+      return JSON.parse(t);
+    } catch {
+      // not JSON: the text as it is
+    }
+  }
+  return t;
+}
+
+function nest(path: readonly string[], value: unknown): Json {
+  const out: Json = {};
+  let node = out;
+  path.forEach((k, i) => {
+    if (i === path.length - 1) node[k] = value;
+    else node = (node[k] = {}) as Json;
+  });
+  return out;
+}
+
+/** Checks one key of a command against the table and the device's Range; returns the change to write. */
+export function checkKey(h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown): { row: PageRow; change: Change } {
+  const row = rowFor(level, key);
+  if (!row) {
+    const other = rowFor(level === 'device' ? 'channel' : 'device', key);
+    const hint = other ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)` : '';
+    throw new Refusal(`unknown key "${clip(key)}"${hint}`, { key: clip(key) });
+  }
+  if (isReadOnlyRow(row) || !isPageRow(row)) throw new Refusal(`${key} is read-only`, { key });
+  const model = h.device.model;
+  const desc = rowDescriptor(model, row, channel);
+  if (!desc) {
+    throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
+  }
+  if (desc.mode === 'r') throw new Refusal(`${key} is read-only on this device (Range mode "r")`, { key });
+  const base = row.level === 'channel' ? ['channel_info', channel!] : [];
+  const path = [...base, ...row.source.field];
+  const current = valueAt(model.gets.get(row.source.page), path);
+  const value = coerce(row, desc.type, raw, current);
+  const range = model.ranges.get(row.source.page);
+  const violations = range ? validateAgainstRange(nest(path, value), range, { metaKeys: pageSpec(row.source.page)?.metaKeys }) : [];
+  if (violations.length) {
+    throw new Refusal(`${key}: ${violations.map((v) => v.message).join('; ')}`, { key, violations });
+  }
+  return { row, change: { path, value, channel } };
+}
+
+export class Commands {
+  constructor(private readonly ctx: BridgeContext) {}
+
+  private refuse(topic: string, err: unknown): void {
+    const reason = err instanceof Refusal ? err.reason : errorText(err);
+    const details = err instanceof Refusal ? err.details : {};
+    this.ctx.log.info(`command refused on ${topic}: ${reason}`);
+    this.ctx.event('command_refused', { topic, reason, ...details });
+  }
+
+  /** `set` and `get` topics. Never throws; every problem becomes an event. */
+  handle(topic: string, parsed: SetTopic | GetTopic, payload: Buffer, retained: boolean): void {
+    try {
+      if (retained) throw new Refusal('retained command ignored (commands must not be retained: they would run again on every restart)');
+      const h = lookupDevice(this.ctx, parsed.device);
+      if (parsed.kind === 'set' && !h.online) throw new Refusal(`device ${h.device.id} is offline`, { device: h.device.id });
+      const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel) : undefined;
+      if (parsed.kind === 'get') return this.get(topic, h, channel);
+      if (channel && !channelOnline(h.device.model, channel)) {
+        throw new Refusal(`channel ${channel} of ${h.device.id} is offline`, { device: h.device.id, channel });
+      }
+      const input: Json = parsed.key !== undefined ? { [parsed.key]: bareValue(payload) } : parseObject(payload);
+      const keys = Object.keys(input);
+      if (!keys.length) throw new Refusal('nothing to set (empty object)');
+      const level: Level = channel ? 'channel' : 'device';
+      const byPage = new Map<string, Change[]>();
+      for (const key of keys) {
+        const { row, change } = checkKey(h, level, channel, key, input[key]);
+        const list = byPage.get(row.source.page) ?? [];
+        list.push(change);
+        byPage.set(row.source.page, list);
+      }
+      for (const [page, changes] of byPage) void this.write(topic, h, page, changes);
+    } catch (err) {
+      this.refuse(topic, err);
+    }
+  }
+
+  private get(topic: string, h: DeviceHandle, channel?: string): void {
+    h.poller.pollNow().then(
+      () => this.ctx.publishState(h, { force: true, channel }),
+      (err) => this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err) }),
+    );
+  }
+
+  private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
+    try {
+      const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
+      for (const c of changes) {
+        const got = valueAt(readBack, c.path);
+        if (got !== c.value) {
+          this.ctx.event('command_not_confirmed', {
+            topic, device: h.device.id, field: c.path.join('.'), requested: c.value as never, reported: (got ?? null) as never,
+          });
+        }
+      }
+    } catch (err) {
+      const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
+      this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
+      this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+    }
+  }
+}

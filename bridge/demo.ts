@@ -1,0 +1,126 @@
+/**
+ * `nvr2mqtt` without a config: an embedded MQTT broker (127.0.0.1, port 1883 or the next free one), a
+ * simulated 8-channel recorder with a random password, and the bridge between them, so that a newcomer
+ * sees topics flow at once. Prints the broker URL and (throttled) what is published.
+ */
+import { randomBytes } from 'node:crypto';
+import { startSimulator, type Simulator } from '../simulator';
+import { startBridge, type Bridge } from './bridge';
+import { startEmbeddedBroker, type EmbeddedBroker } from './broker';
+import { parseConfig } from './config';
+import { createLogger, type LogLevel } from './log';
+
+export interface DemoOptions {
+  /** First broker port to try (default 1883; 0 = any). */
+  port?: number;
+  /** Output lines (default stdout). */
+  out?: (line: string) => void;
+  /** Published messages printed per second at most (default 10). */
+  linesPerSecond?: number;
+  /** Toggle a floodlight on the simulated device every so often, so that changes flow (default 20000 ms; 0 = off). */
+  changeEveryMs?: number;
+  logLevel?: LogLevel;
+}
+
+export interface Demo {
+  brokerUrl: string;
+  simulatorUrl: string;
+  bridge: Bridge;
+  stop(): Promise<void>;
+}
+
+function short(payload: string, n = 100): string {
+  const one = payload.replace(/\s+/g, ' ');
+  return one.length > n ? `${one.slice(0, n)}...` : one;
+}
+
+export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
+  const out = opts.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const password = randomBytes(12).toString('base64url');
+  let broker: EmbeddedBroker | undefined;
+  let sim: Simulator | undefined;
+  try {
+    broker = await startEmbeddedBroker({ port: opts.port ?? 1883 });
+    sim = await startSimulator({ password, channels: 8, profile: 'nvr' });
+  } catch (err) {
+    await broker?.stop();
+    throw err;
+  }
+  const { config } = parseConfig({
+    mqtt: { url: broker.url },
+    devices: [{ id: 'demo_nvr', name: 'Demo NVR', url: sim.url, username: 'admin', password, poll_interval: '2s' }],
+    log_level: opts.logLevel ?? 'info',
+  }, { env: {} });
+
+  out('nvr2mqtt demo: a simulated 8-channel recorder bridged to an embedded MQTT broker');
+  out(`MQTT broker: ${broker.url}`);
+  out(`simulated recorder: ${sim.url} (user admin, random password)`);
+  out(`watch:   mosquitto_sub -h 127.0.0.1 -p ${broker.port} -t 'nvr2mqtt/#' -v`);
+  out(`command: mosquitto_pub -h 127.0.0.1 -p ${broker.port} -t nvr2mqtt/demo_nvr/ch1/set/floodlight -m ON`);
+  out('Ctrl-C stops the demo.');
+
+  // Throttle: at most N lines per second, then one summary line.
+  const perSecond = opts.linesPerSecond ?? 10;
+  let windowStart = Date.now();
+  let inWindow = 0;
+  let skipped = 0;
+  const flush = () => {
+    if (skipped) out(`   ... and ${skipped} more message${skipped > 1 ? 's' : ''}`);
+    windowStart = Date.now();
+    inWindow = 0;
+    skipped = 0;
+  };
+  const onPublish = (topic: string, payload: string, retain: boolean) => {
+    if (Date.now() - windowStart >= 1000) flush();
+    if (inWindow++ < perSecond) out(`-> ${topic}${retain ? ' (retained)' : ''} ${short(payload)}`);
+    else skipped++;
+  };
+  const flusher = setInterval(() => {
+    if (skipped && Date.now() - windowStart >= 1000) flush();
+  }, 1000);
+  flusher.unref();
+
+  const log = createLogger({ level: config.log_level, sink: (level, line) => out(`   [${level}] ${line}`) });
+  let bridge: Bridge;
+  try {
+    bridge = await startBridge(config, { log, onPublish, discoveryCleanupWindowMs: 500 });
+  } catch (err) {
+    clearInterval(flusher);
+    await sim.stop();
+    await broker.stop();
+    throw err;
+  }
+
+  const every = opts.changeEveryMs ?? 20_000;
+  const timer = every > 0 ? setInterval(() => {
+    try {
+      const block = sim!.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
+      if (block && typeof block.flood_light_switch === 'boolean') {
+        block.flood_light_switch = !block.flood_light_switch;
+        out(`   demo: floodlight of CH1 switched ${block.flood_light_switch ? 'on' : 'off'} on the device itself`);
+      }
+    } catch {
+      // the demo change is decoration only
+    }
+  }, every) : undefined;
+  timer?.unref();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    brokerUrl: broker.url,
+    simulatorUrl: sim.url,
+    bridge,
+    stop() {
+      stopped ??= (async () => {
+        if (timer) clearInterval(timer);
+        clearInterval(flusher);
+        flush();
+        await bridge.stop();
+        out(`-> ${bridge.topics.bridgeState} (retained) {"state":"offline"}`);
+        await sim!.stop();
+        await broker!.stop();
+      })();
+      return stopped;
+    },
+  };
+}

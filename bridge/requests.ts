@@ -1,0 +1,116 @@
+/**
+ * Request/response API for any page: `<base>/bridge/request/{range,get,set,refresh}` with
+ * `{"device", "page", "data", "transaction"}`; the answer goes to `<base>/bridge/response/<op>` as
+ * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
+ * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
+ */
+import { DeviceError, findOperation, validateAgainstRange } from '../core';
+import { lookupDevice, parseObject, clip } from './commands';
+import { Refusal, type BridgeContext } from './context';
+import { errorText } from './log';
+import { isObject, type Json } from './state';
+import { REQUEST_OPS } from './topics';
+
+const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
+const GENERIC_META = ['page_type', 'chn_index'];
+
+/** Device secrets a page may carry (developer mode FTP password...) are never published. */
+export function maskSecrets(x: unknown, depth = 0): unknown {
+  if (depth > 32) return x;
+  if (Array.isArray(x)) return x.map((e) => maskSecrets(e, depth + 1));
+  if (!isObject(x)) return x;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(x)) {
+    out[k] = /passw(or)?d|secret|token/i.test(k) && typeof v === 'string' && v !== '' ? '***' : maskSecrets(v, depth + 1);
+  }
+  return out;
+}
+
+function transactionOf(msg: Json | undefined): string | number | undefined {
+  const t = msg?.transaction;
+  return typeof t === 'string' ? clip(t, 128) : typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+export class Requests {
+  constructor(private readonly ctx: BridgeContext) {}
+
+  /** Never throws: every outcome is a response (and refusals also an event). */
+  handle(topic: string, op: string, payload: Buffer, retained: boolean): void {
+    const safeOp = /^[a-z_]{1,32}$/.test(op) ? op : 'invalid';
+    let msg: Json | undefined;
+    try {
+      if (retained) throw new Refusal('retained request ignored (requests must not be retained)');
+      msg = parseObject(payload);
+      if (!REQUEST_OPS.includes(op as never)) throw new Refusal(`unknown request "${clip(op)}" (expected ${REQUEST_OPS.join(', ')})`);
+    } catch (err) {
+      this.fail(topic, safeOp, transactionOf(msg), err);
+      return;
+    }
+    const transaction = transactionOf(msg);
+    this.run(op, msg).then(
+      (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
+      (err) => this.fail(topic, op, transaction, err),
+    );
+  }
+
+  private respond(op: string, body: Json): void {
+    this.ctx.link.publish(this.ctx.topics.response(op), JSON.stringify(body), { qos: 1 });
+  }
+
+  private fail(topic: string, op: string, transaction: string | number | undefined, err: unknown): void {
+    const t = transaction !== undefined ? { transaction } : {};
+    if (err instanceof Refusal) {
+      this.ctx.log.info(`request refused on ${topic}: ${err.reason}`);
+      this.ctx.event('command_refused', { topic, reason: err.reason, ...err.details, ...t });
+      this.respond(op, { status: 'error', error: err.reason, error_code: 'refused', ...err.details, ...t });
+      return;
+    }
+    const e = err instanceof DeviceError ? err : undefined;
+    this.respond(op, {
+      status: 'error', error: errorText(err), error_code: e?.error_code ?? 'internal_error',
+      ...(e?.violations.length ? { violations: e.violations } : {}), ...t,
+    });
+  }
+
+  private async run(op: string, msg: Json): Promise<unknown> {
+    if (op === 'refresh') return this.refresh(msg);
+    if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
+    const h = lookupDevice(this.ctx, msg.device);
+    if (typeof msg.page !== 'string' || !PAGE_RE.test(msg.page)) {
+      throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
+    }
+    const page = msg.page;
+    if (msg.data !== undefined && !isObject(msg.data)) throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
+    const data = (msg.data ?? {}) as Json;
+    if (!h.online) throw new Refusal(`device ${h.device.id} is offline`, { device: h.device.id, page });
+    const client = h.device.client;
+    if (op === 'range') return client.range(page, data);
+    if (op === 'get') return client.get(page, data);
+    // set: the whole payload is checked against the Range first; nothing is sent when it does not fit.
+    if (!Object.keys(data).length) throw new Refusal('"data" is empty: nothing to set', { device: h.device.id, page });
+    let range: Json;
+    try {
+      range = (await client.cachedRange(page)) as Json;
+    } catch (err) {
+      if (err instanceof DeviceError && err.kind === 'unsupported') {
+        throw new Refusal(`${page} has no Range on ${h.device.id}, so a Set cannot be checked`, { device: h.device.id, page });
+      }
+      throw err;
+    }
+    const metaKeys = findOperation(page, 'Set')?.metaKeys ?? GENERIC_META;
+    const violations = validateAgainstRange(data, range, { metaKeys });
+    if (violations.length) {
+      throw new Refusal(`outside the device's Range: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
+        device: h.device.id, page, violations: violations as never,
+      });
+    }
+    return h.device.writes.enqueue(page, { kind: 'raw', data });
+  }
+
+  private async refresh(msg: Json): Promise<unknown> {
+    if (msg.device !== undefined && typeof msg.device !== 'string') throw new Refusal('"device" must be a device id');
+    const handles = msg.device !== undefined ? [lookupDevice(this.ctx, msg.device as string)] : [...this.ctx.devices.values()];
+    await Promise.all(handles.map((h) => this.ctx.refresh(h)));
+    return { devices: handles.map((h) => ({ id: h.device.id, online: h.online, channels: h.device.channels() })) };
+  }
+}

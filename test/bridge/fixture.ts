@@ -1,0 +1,134 @@
+/**
+ * Shared setup of the bridge tests: a real broker (test/helpers/mqtt-broker.ts), simulated devices, a
+ * recorder on `#`, and the bridge with short poll intervals and fast retries. `stop()` closes everything,
+ * clears retained topics, and checks that no password appeared in any MQTT message or log line.
+ */
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
+import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/bridge';
+import { parseConfig, type BridgeConfig } from '../../bridge/config';
+import { createLogger } from '../../bridge/log';
+import { clearRetained, Recorder, startTestBroker, uniqueTopics, type TestBroker } from '../helpers/mqtt-broker';
+
+export interface DeviceSpec {
+  id: string;
+  sim?: Omit<SimulatorOptions, 'password'>;
+  poll?: number | string;
+  channels?: string[];
+}
+
+export interface Fixture {
+  broker: TestBroker;
+  recorder: Recorder;
+  sims: Map<string, Simulator>;
+  passwords: string[];
+  bridge: Bridge;
+  config: BridgeConfig;
+  base: string;
+  prefix: string;
+  logs: string[];
+  /** Start a (new) bridge with the same config, e.g. after `bridge.stop()`. */
+  restartBridge(config?: BridgeConfig): Promise<Bridge>;
+  makeConfig(devices: DeviceSpec[]): BridgeConfig;
+  stop(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  devices?: DeviceSpec[];
+  bridge?: BridgeOptions;
+  /** Use an embedded aedes even when MQTT_TEST_URL is set (broker restart tests). */
+  embedded?: boolean;
+  label?: string;
+  /** Do not wait for the devices' first state. */
+  noWait?: boolean;
+  mqttPassword?: string;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
+  const broker = await startTestBroker({ embedded: opts.embedded });
+  const { base, prefix } = uniqueTopics(opts.label);
+  const specs = opts.devices ?? [{ id: 'nvr' }];
+  const sims = new Map<string, Simulator>();
+  const passwords: string[] = [];
+  for (const d of specs) {
+    const password = `pw-${randomBytes(9).toString('base64url')}`;
+    passwords.push(password);
+    sims.set(d.id, await startSimulator({ password, logLimit: 100_000, ...d.sim }));
+  }
+  const makeConfig = (devices: DeviceSpec[]) => parseConfig({
+    mqtt: { url: broker.url, base_topic: base, ...(opts.mqttPassword ? { username: 'bridge', password: opts.mqttPassword } : {}) },
+    homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+    devices: devices.map((d) => ({
+      id: d.id, name: `Test ${d.id}`, url: sims.get(d.id)!.url, username: 'admin',
+      password: passwords[specs.findIndex((s) => s.id === d.id)], poll_interval: d.poll ?? 0.3,
+      ...(d.channels ? { channels: d.channels } : {}),
+    })),
+    log_level: 'debug',
+  }, { env: {} }).config;
+  const config = makeConfig(specs);
+  const recorder = await Recorder.start(broker.url);
+  const logs: string[] = [];
+  const log = createLogger({ level: 'debug', sink: (level, line) => logs.push(`${level} ${line}`) });
+  const bridgeOpts: BridgeOptions = {
+    log, backoff: { minMs: 50, maxMs: 300 }, haStateDelayMs: 100, discoveryCleanupWindowMs: 150, reconnectPeriodMs: 200,
+    deviceTimeoutMs: 2000, ...opts.bridge,
+  };
+  const fx: Fixture = {
+    broker, recorder, sims, passwords, config, base, prefix, logs, makeConfig,
+    bridge: undefined as never,
+    async restartBridge(cfg = config) {
+      fx.bridge = await startBridge(cfg, bridgeOpts);
+      return fx.bridge;
+    },
+    async stop() {
+      await fx.bridge?.stop();
+      for (const s of sims.values()) await s.stop();
+      await clearRetained(broker.url, [base, prefix]);
+      await recorder.stop();
+      await broker.stop();
+      assertNoSecrets(fx);
+    },
+  };
+  try {
+    fx.bridge = await startBridge(config, bridgeOpts);
+    if (!opts.noWait) {
+      await Promise.all(specs.map((d) => recorder.waitTopic(`${base}/${d.id}/availability`, (j) => j.state === 'online', 8000)));
+      await Promise.all(specs.map((d) => recorder.waitFor((m) => m.topic.startsWith(`${prefix}/device/`) && m.topic.includes(`_${d.id}`), 8000)));
+    }
+  } catch (err) {
+    await fx.stop().catch(() => undefined);
+    throw err;
+  }
+  return fx;
+}
+
+/** No password (device or broker) in any recorded MQTT message or bridge log line. */
+export function assertNoSecrets(fx: Fixture, extra: string[] = []): void {
+  const secrets = [...fx.passwords, ...extra];
+  for (const m of fx.recorder.messages) {
+    for (const s of secrets) assert.ok(!m.topic.includes(s) && !m.payload.includes(s), `secret in MQTT message on ${m.topic}`);
+  }
+  for (const line of fx.logs) for (const s of secrets) assert.ok(!line.includes(s), `secret in log line: ${line.slice(0, 80)}`);
+}
+
+/** Set requests that reached a simulator (path ends in /Set), optionally since a log index. */
+export function setsOf(sim: Simulator, since = 0) {
+  return sim.log.slice(since).filter((e) => e.path.endsWith('/Set'));
+}
+
+export function json(m: { payload: string } | undefined): Record<string, unknown> {
+  assert.ok(m, 'message expected');
+  return JSON.parse(m.payload) as Record<string, unknown>;
+}
+
+/** Next bridge/event of a type (after recorder index `since`). */
+export function waitEvent(fx: Fixture, type: string, pred: (data: Record<string, unknown>) => boolean = () => true, since = 0, timeoutMs = 3000) {
+  return fx.recorder.waitFor((m) => {
+    if (m.topic !== `${fx.base}/bridge/event`) return false;
+    const e = JSON.parse(m.payload) as { type: string; data: Record<string, unknown> };
+    return e.type === type && pred(e.data);
+  }, timeoutMs, since, `event ${type}`).then((m) => (JSON.parse(m.payload) as { data: Record<string, unknown> }).data);
+}

@@ -1,0 +1,640 @@
+/**
+ * Contract: every operation of the page registry, invoked through the client against the simulator, for both
+ * profiles (nvr, ipc) and both firmware generations (8.2.3: telnet_switch + integer PTZ index; 8.2.4: ssh_switch +
+ * hex preset set). Each answer is checked field by field against the specification, and every Set page makes a
+ * round trip: Get -> change a value inside the Range -> Set -> Get shows the change.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { NvrClient } from '../../core/client';
+import type { OperationDef, RequestOf } from '../../core/operation';
+import {
+  LINKAGE_KEYS, type ChannelMarker, audioGet, audioRange, audioSet, channelInfoGet, crossCountingGet, crossCountingRange,
+  crossCountingSet, deterrenceGet, deterrenceRange, deterrenceSet, deterrenceSetData, developerModeGet,
+  developerModeRange, developerModeSet, eventSettingsRange, firmwareAfter, isChannelMarker, linkageManageGet,
+  linkageManageRange, linkageManageSet, mainStreamGet, mainStreamRange, mainStreamSet, pages, ptzLinkageGet,
+  ptzLinkageRange, ptzLinkageSet, shellSwitchKey, systemInfoGet, upgradeToken, voiceAlarmGet, voiceAlarmRange,
+  voiceAlarmSet,
+} from '../../core/pages';
+import { ptzPresetIndices, isPtzHex } from '../../core/ptz';
+import { boundsOf, channelFields, defaultFor, descriptorAt, supportedChannels } from '../../core/range';
+import { prepareUpgrade } from '../../core/upgrade';
+import { writableSubset } from '../../core/validate';
+import type { Simulator } from '../../simulator';
+import { VARIANTS, closeRig, entries, obj, openRig, type Obj, type Rig, type Variant } from './harness';
+
+interface Ctx {
+  v: Variant;
+  sim: Simulator;
+  client: NvrClient;
+  nvr: boolean;
+  legacy: boolean;
+  channels: string[];
+}
+
+/** Channel parameters of a Get channel map entry (fails on a `{reason}` marker). */
+function params<T>(x: T | undefined, what: string): Exclude<T, ChannelMarker> {
+  assert.ok(x !== undefined, `${what} is missing`);
+  assert.not.ok(isChannelMarker(x), `${what} is a marker: ${JSON.stringify(x)}`);
+  return x as Exclude<T, ChannelMarker>;
+}
+
+function fieldsOf(range: Obj, ch: string) {
+  const f = channelFields(range, ch);
+  assert.ok(f, `Range has no channel ${ch}`);
+  return f!;
+}
+
+const OFFLINE = { status: 'Offline', reason: 'Offline' };
+const ALL_NVR = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'];
+
+/** The last request the simulator logged for `path`, which must exist and have succeeded. */
+function lastOk(sim: Simulator, path: string): Obj {
+  const list = entries(sim, path);
+  assert.ok(list.length > 0, `no request to ${path} in the simulator log`);
+  const e = list[list.length - 1];
+  assert.is(e.status, 200, `${path} answered ${e.status} ${e.error_code ?? ''}`);
+  return obj(e.data, `${path} request data`);
+}
+
+// --- one check per registry operation ------------------------------------------------------------------------------
+
+interface Case {
+  op: OperationDef;
+  run(c: Ctx): Promise<void>;
+}
+
+const CASES: Case[] = [
+  {
+    op: deterrenceRange,
+    async run({ client, nvr, channels }) {
+      const r = await client.invoke(deterrenceRange, {});
+      assert.is(r.channel_max, channels.length);
+      // Channels without a floodlight (CH3, WIFI_CH8) are absent from the Range (R2).
+      assert.equal(supportedChannels(r), nvr ? ['CH1', 'CH2', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7'] : ['CH1']);
+      const f = fieldsOf(r, 'CH1');
+      assert.equal({ type: f.flood_light_switch.type, mode: f.flood_light_switch.mode }, { type: 'bool', mode: 'rw' });
+      const bt = boundsOf(f.bright_time);
+      assert.equal([bt.min, bt.max, bt.readOnly], [5, 180, false]);
+      assert.equal(f.flood_light_mode.items, ['Whitelight', 'Warninglight', 'Smartlight']);
+      assert.equal(f.strobe_frequency.items, ['High', 'Middle', 'Low']);
+      assert.is(f.flood_light_disable.mode, 'r');
+      assert.is(f.warning_light_disable.mode, 'r');
+      if (nvr) assert.equal(fieldsOf(r, 'IP_CH7').flood_light_mode.items, ['Whitelight', 'Warninglight']); // lists fewer
+    },
+  },
+  {
+    op: deterrenceGet,
+    async run({ client, sim, nvr }) {
+      const g = await client.invoke(deterrenceGet, {});
+      const ci = g.channel_info!;
+      const ch1 = params(ci.CH1, 'CH1');
+      assert.type(ch1.flood_light_switch, 'boolean');
+      assert.is(ch1.bright_time, 30);
+      assert.is(ch1.flood_light_mode, 'Warninglight');
+      assert.is(ch1.strobe_frequency, 'Middle');
+      assert.equal(ch1.param_video, { show: true, disable: false });
+      if (nvr) {
+        assert.equal(Object.keys(ci), ALL_NVR);
+        assert.equal(ci.CH3, { reason: 'Not configured' });
+        assert.equal(ci.WIFI_CH8, { reason: 'Not configured' });
+        assert.equal(ci.IP_CH6, OFFLINE);
+        params(ci.CH4, 'CH4');
+      } else {
+        assert.equal(Object.keys(ci), ['CH1']);
+      }
+      assert.is(lastOk(sim, '/API/AlarmConfig/Deterrence/Get').page_type, 'ChannelConfig');
+    },
+  },
+  {
+    op: deterrenceSet,
+    run: (c) => SETS.deterrence(c),
+  },
+  {
+    op: voiceAlarmRange,
+    async run({ client, nvr }) {
+      const r = await client.invoke(voiceAlarmRange);
+      // CH4 has no siren: absent from the Range.
+      assert.equal(supportedChannels(r), nvr ? ALL_NVR.filter((c) => c !== 'CH4') : ['CH1']);
+      const f = fieldsOf(r, 'CH1');
+      assert.equal([f.siren_time.type, f.siren_time.min, f.siren_time.max, f.siren_time.default_value], ['int32', 5, 180, 10]);
+      assert.equal([f.siren_value.min, f.siren_value.max], [1, 10]);
+      assert.equal(f.siren_type.items, ['Alarm1', 'Alarm2', 'User-defined1', 'User-defined2', 'User-defined3']);
+      assert.is(f.siren_support_format.mode, 'r');
+      if (nvr) assert.equal(fieldsOf(r, 'CH2').siren_type.items, ['Alarm1', 'Alarm2']);
+    },
+  },
+  {
+    op: voiceAlarmGet,
+    async run({ client, nvr }) {
+      const g = await client.invoke(voiceAlarmGet);
+      const ci = g.channel_info!;
+      const ch1 = params(ci.CH1, 'CH1');
+      assert.equal(
+        [ch1.siren_switch, ch1.siren_time, ch1.siren_value, ch1.siren_type, ch1.siren_file_name],
+        [false, 10, 5, 'Alarm1', ''],
+      );
+      if (nvr) {
+        assert.equal(Object.keys(ci), ALL_NVR);
+        assert.equal(ci.CH4, { status: 'Offline', reason: 'Not support' });
+        assert.equal(ci.IP_CH6, OFFLINE);
+        params(ci.WIFI_CH8, 'WIFI_CH8');
+      }
+    },
+  },
+  {
+    op: voiceAlarmSet,
+    run: (c) => SETS.voiceAlarm(c),
+  },
+  {
+    op: linkageManageRange,
+    async run({ client, nvr }) {
+      const r = await client.invoke(linkageManageRange);
+      assert.equal(descriptorAt(r, ['enable'])?.type, 'bool');
+      const li = descriptorAt(r, ['linkage_info']);
+      assert.is(li?.type, 'object');
+      assert.equal(Object.keys(obj(li!.items, 'linkage_info.items')), [...LINKAGE_KEYS]);
+      const ch1 = fieldsOf(r, 'CH1');
+      assert.is(ch1.enable.type, 'bool');
+      assert.is(ch1.linkage_info.type, 'object');
+      if (nvr) {
+        // CH4 has no siren: its linkage_info offers no siren or voice prompt linkage.
+        const ch4 = obj(fieldsOf(r, 'CH4').linkage_info.items, 'CH4 linkage_info');
+        assert.not.ok('linkage_siren' in ch4);
+        assert.ok('linkage_floodlight' in ch4);
+      }
+    },
+  },
+  {
+    op: linkageManageGet,
+    async run({ client, nvr }) {
+      const g = await client.invoke(linkageManageGet);
+      assert.type(g.enable, 'boolean');
+      assert.equal(Object.keys(g.linkage_info!), [...LINKAGE_KEYS]);
+      for (const k of LINKAGE_KEYS) assert.type(g.linkage_info![k], 'boolean');
+      const ch1 = params(g.channel_info!.CH1, 'CH1');
+      assert.type(ch1.enable, 'boolean');
+      assert.type(ch1.linkage_info?.linkage_mobile_push, 'boolean');
+      if (nvr) assert.equal(g.channel_info!.IP_CH6, OFFLINE);
+    },
+  },
+  {
+    op: linkageManageSet,
+    run: (c) => SETS.linkageManage(c),
+  },
+  {
+    op: audioRange,
+    async run({ client, nvr }) {
+      const r = await client.invoke(audioRange);
+      assert.equal(supportedChannels(r), nvr ? ['CH1', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7'] : ['CH1']);
+      const f = fieldsOf(r, 'CH1');
+      assert.equal([f.in_volume.min, f.in_volume.max, f.out_volume.min, f.out_volume.max], [0, 100, 0, 100]);
+      assert.equal(f.audio_type.items, ['G711A', 'G711U', 'G726', 'AAC']);
+      // audio_enable exists on some channels only (digital ones on the NVR, the camera itself).
+      assert.is('audio_enable' in f, !nvr);
+      if (nvr) assert.is(fieldsOf(r, 'IP_CH5').audio_enable.type, 'bool');
+    },
+  },
+  {
+    op: audioGet,
+    async run({ client, nvr }) {
+      const g = await client.invoke(audioGet);
+      const ci = g.channel_info!;
+      const ch1 = params(ci.CH1, 'CH1');
+      assert.equal([ch1.audio_type, ch1.in_volume, ch1.out_volume], ['G711A', 50, 50]);
+      if (nvr) {
+        assert.equal(ci.CH2, { reason: 'Not support' });
+        assert.equal(ci.WIFI_CH8, { reason: 'Not support' });
+        assert.is(ch1.audio_enable, undefined);
+        assert.is(params(ci.IP_CH5, 'IP_CH5').audio_enable, true);
+      } else {
+        assert.is(ch1.audio_enable, true);
+      }
+    },
+  },
+  {
+    op: audioSet,
+    run: (c) => SETS.audio(c),
+  },
+  {
+    op: mainStreamRange,
+    async run({ client, nvr, channels }) {
+      const r = await client.invoke(mainStreamRange);
+      assert.equal(r.channel, channels);
+      assert.is(r.channel_max, channels.length);
+      const f = fieldsOf(r, 'CH1');
+      assert.equal([f.fps.min, f.fps.max, f.custom_bitrate.min, f.custom_bitrate.max], [1, 30, 8, 16384]);
+      assert.ok((f.bitrate.items as number[]).includes(4096));
+      assert.is(f.bitrate_default.mode, 'r');
+      if (nvr) {
+        assert.is(r.support_copy, true);
+        assert.is(r.analog_max, 4);
+        assert.equal(r.bandwidth, { total_bandwidth: 131072, remaining_bandwidth: 65536 });
+        assert.ok('anr' in f, 'anr on the first channel only');
+        assert.not.ok('anr' in fieldsOf(r, 'CH2'));
+        assert.is(f.resolution_mode.mode, 'r');
+      } else {
+        assert.ok((f.video_encode_type.items as string[]).includes('MJPEG'));
+        assert.is(f.video_encode_level.type, 'string');
+      }
+    },
+  },
+  {
+    op: mainStreamGet,
+    async run({ client, nvr }) {
+      const g = await client.invoke(mainStreamGet);
+      const ch1 = params(g.channel_info!.CH1, 'CH1');
+      assert.equal([ch1.fps, ch1.video_encode_type, ch1.bitrate, ch1.record_switch], [25, 'H.265', 4096, true]);
+      const range = await client.invoke(mainStreamRange);
+      assert.ok((fieldsOf(range, 'CH1').resolution.items as string[]).includes(ch1.resolution!), 'resolution inside Range');
+      if (nvr) {
+        assert.equal(g.channel_info!.IP_CH6, OFFLINE);
+        assert.is(ch1.resolution_mode, 'SUPPORT_8W');
+      } else {
+        assert.is(ch1.video_encode_level, 'MainProfile');
+      }
+    },
+  },
+  {
+    op: mainStreamSet,
+    run: (c) => SETS.mainStream(c),
+  },
+  {
+    op: ptzLinkageRange,
+    async run({ client, nvr, legacy }) {
+      const r = await client.invoke(ptzLinkageRange);
+      const top = descriptorAt(r, ['ptz_info']);
+      assert.equal([top?.type, top?.min_size, top?.max_size], ['array', 0, 16]);
+      assert.equal(descriptorAt(r, ['ptz_info', '0', 'ptz_chn'])?.items, nvr ? ['IP_CH5', 'IP_CH6', 'IP_CH7'] : ['CH1']);
+      const idx = descriptorAt(r, ['ptz_info', '0', 'linkage_ptz_point_index'])!;
+      assert.equal([idx.type, idx.min, idx.max], ['int32', 0, 255]);
+      if (legacy) {
+        assert.is(idx.items, undefined, '8.2.3: plain int index');
+      } else {
+        assert.ok(isPtzHex(idx.items), `8.2.4: 256-bit hex preset set, got ${JSON.stringify(idx.items)}`);
+        assert.equal(ptzPresetIndices(idx.items as string), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        assert.equal(boundsOf(idx).options, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+      }
+      const ch1 = fieldsOf(r, 'CH1');
+      assert.equal([ch1.ptz_info.max_size, ch1.all_alarm.type], [4, 'object']);
+      assert.is('pir' in ch1, !nvr, 'pir on the camera (and Wi-Fi channels) only');
+    },
+  },
+  {
+    op: ptzLinkageGet,
+    async run({ client, nvr }) {
+      const g = await client.invoke(ptzLinkageGet);
+      const targets = g.ptz_info!;
+      assert.equal(targets.map((t) => t.ptz_chn), nvr ? ['IP_CH5', 'IP_CH6', 'IP_CH7'] : ['CH1']);
+      for (const t of targets) assert.equal(ptzPresetIndices(t.linkage_ptz_point_index!), [0]);
+      const ch1 = params(g.channel_info!.CH1, 'CH1');
+      assert.equal([ch1.switch, ch1.motion, ch1.ptz_info?.length], [true, true, 4]);
+      assert.type(ch1.all_alarm?.motion, 'boolean');
+      if (nvr) assert.equal(g.channel_info!.IP_CH6, OFFLINE);
+    },
+  },
+  {
+    op: ptzLinkageSet,
+    run: (c) => SETS.ptzLinkage(c),
+  },
+  {
+    op: crossCountingRange,
+    async run({ client, sim, nvr, channels }) {
+      const r = await client.invoke(crossCountingRange, {});
+      assert.equal(supportedChannels(r), nvr ? ['CH1', 'IP_CH5'] : ['CH1']);
+      const f = fieldsOf(r, 'CH1');
+      assert.equal([f.voice_prompts_index.size, f.voice_prompts_select.size, f.voice_prompts_time.size], [12, 2, 12]);
+      assert.is(f.record_channel.max_size, channels.length);
+      assert.is(lastOk(sim, '/API/AlarmConfig/Intelligent/CC/Range').page_type, 'AlarmConfig');
+    },
+  },
+  {
+    op: crossCountingGet,
+    async run({ client, nvr }) {
+      // The device answers {"version": "1.0", "data": {...}}: accepted because the page declares that envelope...
+      const g = await client.invoke(crossCountingGet, {});
+      assert.is(g.page_type, 'AlarmConfig');
+      const ch1 = params(g.channel_info!.CH1, 'CH1');
+      assert.equal(ch1.record_channel, ['CH1']);
+      assert.equal([ch1.voice_prompts_index?.length, ch1.voice_prompts_select?.length, ch1.voice_prompts_time?.length], [12, 2, 12]);
+      assert.equal(ch1.voice_prompts_time![0], { start_hour: 0, start_minute: 0, start_second: 0, end_hour: 23, end_minute: 59, end_second: 59 });
+      if (nvr) {
+        assert.equal(g.channel_info!.CH2, { reason: 'Not support' });
+        params(g.channel_info!.IP_CH5, 'IP_CH5');
+      }
+      // ...and only because of it: the same answer read as a {result, data} page is refused.
+      const strict = { ...crossCountingGet, envelope: 'result' as const };
+      const err = await client.invoke(strict, {}).then(() => undefined, (e: { kind?: string; reason?: string }) => e);
+      assert.is(err?.kind, 'invalid_answer');
+      assert.match(String(err?.reason), /no result field/);
+    },
+  },
+  {
+    op: crossCountingSet,
+    run: (c) => SETS.crossCounting(c),
+  },
+  {
+    op: developerModeRange,
+    async run({ client, nvr, legacy }) {
+      const r = await client.invoke(developerModeRange);
+      // 8.2.3 and earlier report telnet_switch, later firmware ssh_switch (spec 9); never both.
+      assert.is(shellSwitchKey(r), legacy ? 'telnet_switch' : 'ssh_switch');
+      assert.is(r[legacy ? 'ssh_switch' : 'telnet_switch'], undefined);
+      assert.equal(descriptorAt(r, [legacy ? 'telnet_switch' : 'ssh_switch'])?.type, 'bool');
+      assert.equal(descriptorAt(r, ['export_days'])?.items, ['all', '1', '2', '3', '4', '5']);
+      assert.is(r.enable_export, true);
+      assert.is(r.default_timeout, 60);
+      if (nvr) {
+        assert.equal(supportedChannels(r), ['IP_CH5', 'IP_CH6', 'IP_CH7']);
+      } else {
+        const rs = obj(fieldsOf(r, 'CH1').remote_server.items, 'remote_server.items') as Record<string, { max_len?: number; mode?: string }>;
+        assert.equal([rs.username.max_len, rs.password.max_len, rs.server_address.max_len, rs.password_empty.mode], [63, 63, 127, 'r']);
+        assert.is(r.log_collect_tips, 'ftp://192.168.1.100:21/log');
+      }
+    },
+  },
+  {
+    op: developerModeGet,
+    async run({ client, nvr, legacy }) {
+      const g = await client.invoke(developerModeGet);
+      assert.is(shellSwitchKey(g), legacy ? 'telnet_switch' : 'ssh_switch');
+      assert.is(g[legacy ? 'telnet_switch' : 'ssh_switch'], false);
+      assert.is(g[legacy ? 'ssh_switch' : 'telnet_switch'], undefined);
+      assert.equal([g.export_disk_switch, g.export_days], ['Shut Off', 'all']);
+      if (nvr) {
+        assert.equal(Object.keys(g.channel_info!), ['IP_CH5', 'IP_CH6', 'IP_CH7']);
+        assert.equal(g.channel_info!.IP_CH6, OFFLINE);
+      } else {
+        const ch1 = params(g.channel_info!.CH1, 'CH1');
+        assert.equal(ch1.remote_server, { username: '', password: '', password_empty: true, server_address: '' });
+        assert.is(g.download_type, 'IPC_Local'); // not in the schema: kept
+      }
+    },
+  },
+  {
+    op: developerModeSet,
+    run: (c) => SETS.developerMode(c),
+  },
+  {
+    op: eventSettingsRange,
+    async run({ client, sim }) {
+      const r = await client.invoke(eventSettingsRange, { channel: 'CH1', abilities: ['FaceDetection'] });
+      assert.equal(supportedChannels(r), ['CH1']);
+      assert.equal([r.default_timeout, r.page_type, r.channel_max], [60, 'ChannelConfig', sim.profile.channels.length]);
+      assert.equal([descriptorAt(r, ['statement_file_name'])?.min_len, descriptorAt(r, ['statement_file_name'])?.max_len], [1, 48]);
+      const f = fieldsOf(r, 'CH1');
+      // default_value_frontal / _multi: the face angle picks the default.
+      assert.equal([defaultFor(f.roll_range), defaultFor(f.roll_range, 'FrontalView'), defaultFor(f.roll_range, 'Multiangle')], [30, 30, 180]);
+      assert.equal([defaultFor(f.yaw_range, 'FrontalView'), defaultFor(f.yaw_range, 'Multiangle')], [45, 180]);
+      assert.equal(boundsOf(f.picture_quality), { readOnly: true, min: 0, max: 100, default: 100, defaultFrontal: 100, defaultMulti: 100 });
+      assert.equal([f.snap_frequency.min, f.snap_frequency.max], [1, 255]);
+      const rule = descriptorAt(r, ['channel_info', 'CH1', 'rule_info', 'rule_number1', 'rule_rect', 'x1']);
+      assert.equal([rule?.min, rule?.max], [0, 704]);
+      assert.equal(lastOk(sim, '/API/Event/SettingConfig/Range'), { channel: 'CH1', abilities: ['FaceDetection'] });
+    },
+  },
+  {
+    op: systemInfoGet,
+    async run({ client, sim, v, legacy, nvr }) {
+      const info = await client.invoke(systemInfoGet);
+      assert.is(info.software_version, `V${v.firmware}-20221014`);
+      assert.is(firmwareAfter(info.software_version, [8, 2, 3]), !legacy);
+      assert.is(info.device_type, sim.profile.deviceType);
+      assert.match(info.mac_address!, /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
+      assert.match(info.serial_number!, /^SIM[0-9A-F]{12}$/);
+      assert.is(info.channel_max, sim.profile.channels.length);
+      assert.is(info.device_name, nvr ? 'NVR' : 'IPC'); // not in the schema: kept
+      assert.equal(await client.systemInfo(), info);
+    },
+  },
+  {
+    op: channelInfoGet,
+    async run({ client, nvr, channels }) {
+      const g = await client.invoke(channelInfoGet);
+      const ci = obj(g.channel_info, 'channel_info') as Record<string, Obj>;
+      assert.equal(Object.keys(ci), channels);
+      assert.is(ci.CH1.connect_status, 'Online');
+      assert.type(ci.CH1.abilities, 'object'); // not in the schema: kept
+      const list = await client.channels();
+      assert.equal(list, channels.map((channel) => ({ channel, online: !(nvr && channel === 'IP_CH6') })));
+    },
+  },
+  {
+    op: upgradeToken,
+    async run({ client, sim }) {
+      const file = Buffer.alloc(4096);
+      for (let i = 0; i < file.length; i++) file[i] = (i * 7 + 3) & 0xff;
+      const prepared = await prepareUpgrade({ file, file_name: 'N7508_V8.2.5.sw' });
+      const auth = { seq: 7, cipher: 'c1pher-from-user' };
+      const t = await client.invoke(upgradeToken, { ...prepared, base_secondary_authentication: auth });
+      assert.match(t.upgrade_token, /^[0-9a-f]{32}$/);
+      assert.is(t.upgrade_timeout, 600);
+      const sent = lastOk(sim, '/API/Maintenance/SystemUpgrade/Token');
+      assert.is(sent.file_name, 'N7508_V8.2.5.sw');
+      assert.is(sent.file_size, 4096);
+      const head = sent.upgrade_head as number[];
+      assert.is(head.length, 3072);
+      assert.ok(head.every((b, i) => b === file[i]), 'upgrade_head = the first 3072 bytes of the file, as integers');
+      // Passed through as given (the log redacts the cipher itself).
+      assert.equal(sent.base_secondary_authentication, { seq: 7, cipher: '***' });
+      // The client helper does the same from the buffer.
+      const viaHelper = await client.upgradeToken({ file, file_name: 'N7508_V8.2.5.sw', auth });
+      assert.is(viaHelper.upgrade_timeout, 600);
+      assert.equal(lastOk(sim, '/API/Maintenance/SystemUpgrade/Token').upgrade_head, head);
+    },
+  },
+];
+
+// --- Set round trips -----------------------------------------------------------------------------------------------
+
+/** The Set request the simulator logged last (exactly the data the client sent, password fields redacted). */
+function sentSet(sim: Simulator, page: string): Obj {
+  return lastOk(sim, `/API/${page}/Set`);
+}
+
+const SETS = {
+  async voiceAlarm({ client, sim, nvr }: Ctx) {
+    const before = params((await client.invoke(voiceAlarmGet)).channel_info!.CH1, 'CH1');
+    const siren_time = before.siren_time === 120 ? 150 : 120; // inside 5-180
+    const data = { channel_info: { CH1: { siren_time, siren_switch: !before.siren_switch, siren_type: 'Alarm2' } } };
+    await client.invoke(voiceAlarmSet, data);
+    assert.equal(sentSet(sim, 'AlarmConfig/VoiceAlarm'), data, 'only the changed fields are sent');
+    const after = await client.invoke(voiceAlarmGet);
+    const ch1 = params(after.channel_info!.CH1, 'CH1');
+    assert.equal([ch1.siren_time, ch1.siren_switch, ch1.siren_type], [siren_time, !before.siren_switch, 'Alarm2']);
+    if (nvr) assert.is(params(after.channel_info!.CH2, 'CH2').siren_time, 10, 'other channels untouched');
+  },
+
+  async deterrence({ client, sim, nvr }: Ctx) {
+    const range = await client.invoke(deterrenceRange, {});
+    const before = params((await client.invoke(deterrenceGet, {})).channel_info!.CH1, 'CH1');
+    const bright_time = before.bright_time === 60 ? 90 : 60;
+    // The whole channel block goes back (minus read-only fields), with chn_index and page_type.
+    const block = { ...before, bright_time, flood_light_mode: 'Whitelight', flood_light_switch: !before.flood_light_switch };
+    const data = writableSubset(deterrenceSetData({ CH1: block }), range, { metaKeys: deterrenceSet.metaKeys });
+    await client.invoke(deterrenceSet, data);
+    const sent = sentSet(sim, 'AlarmConfig/Deterrence');
+    assert.is(sent.page_type, 'ChannelConfig');
+    const ch = obj(obj(sent.channel_info, 'channel_info').CH1, 'CH1');
+    assert.is(ch.chn_index, 'CH1');
+    assert.equal(
+      Object.keys(ch).sort(),
+      ['bright_time', 'chn_index', 'flood_light_mode', 'flood_light_switch', 'strobe_frequency'],
+      'writable fields only',
+    );
+    const after = await client.invoke(deterrenceGet, {});
+    const ch1 = params(after.channel_info!.CH1, 'CH1');
+    assert.equal([ch1.bright_time, ch1.flood_light_mode, ch1.flood_light_switch], [bright_time, 'Whitelight', !before.flood_light_switch]);
+    assert.is(ch1.chn_index, undefined, 'chn_index is addressing, not state');
+    if (nvr) assert.equal(after.channel_info!.CH3, { reason: 'Not configured' });
+  },
+
+  async linkageManage({ client, sim }: Ctx) {
+    const before = await client.invoke(linkageManageGet);
+    const ch1Before = params(before.channel_info!.CH1, 'CH1');
+    const data = {
+      enable: !before.enable,
+      linkage_info: { linkage_siren: !before.linkage_info!.linkage_siren },
+      channel_info: { CH1: { enable: !ch1Before.enable, linkage_info: { linkage_mobile_push: true } } },
+    };
+    await client.invoke(linkageManageSet, data);
+    // channel_info travels inside `data`, next to enable and linkage_info (not beside `version`).
+    const sent = sentSet(sim, 'LinkageConfig/LinkageManage');
+    assert.equal(sent, data);
+    assert.equal(obj(sent.channel_info, 'data.channel_info').CH1, data.channel_info.CH1);
+    const after = await client.invoke(linkageManageGet);
+    assert.is(after.enable, !before.enable);
+    assert.is(after.linkage_info!.linkage_siren, !before.linkage_info!.linkage_siren);
+    assert.is(after.linkage_info!.linkage_floodlight, before.linkage_info!.linkage_floodlight, 'unsent members kept');
+    const ch1 = params(after.channel_info!.CH1, 'CH1');
+    assert.equal([ch1.enable, ch1.linkage_info?.linkage_mobile_push], [!ch1Before.enable, true]);
+  },
+
+  async mainStream({ client, sim }: Ctx) {
+    const before = params((await client.invoke(mainStreamGet)).channel_info!.CH1, 'CH1');
+    const fps = before.fps === 15 ? 20 : 15;
+    const data = { channel_info: { CH1: { fps, video_quality: 'Higher', bitrate: 2048 } } };
+    await client.invoke(mainStreamSet, data);
+    assert.equal(sentSet(sim, 'StreamConfig/MainStream'), data);
+    const ch1 = params((await client.invoke(mainStreamGet)).channel_info!.CH1, 'CH1');
+    assert.equal([ch1.fps, ch1.video_quality, ch1.bitrate, ch1.resolution], [fps, 'Higher', 2048, before.resolution]);
+  },
+
+  async developerMode({ client, sim, nvr, legacy }: Ctx) {
+    const before = await client.invoke(developerModeGet);
+    const key = shellSwitchKey(before)!;
+    assert.is(key, legacy ? 'telnet_switch' : 'ssh_switch');
+    const data: Obj = { [key]: !before[key], export_days: '3' };
+    if (nvr) data.channel_info = { IP_CH5: { log_collect_enable: true } };
+    else {
+      data.channel_info = {
+        CH1: { log_collect_mode: 'FTP', remote_server: { username: 'ftpuser', password: 'Ftp-secret-9', server_address: '192.168.1.100' } },
+      };
+    }
+    await client.invoke(developerModeSet, data as RequestOf<typeof developerModeSet>);
+    const sent = sentSet(sim, 'Maintenance/DeveloperMode');
+    assert.is(sent[key], !before[key]);
+    const after = await client.invoke(developerModeGet);
+    assert.is(after[key], !before[key]);
+    assert.is(after.export_days, '3');
+    if (nvr) {
+      assert.is(params(after.channel_info!.IP_CH5, 'IP_CH5').log_collect_enable, true);
+    } else {
+      const ch1 = params(after.channel_info!.CH1, 'CH1');
+      assert.is(ch1.log_collect_mode, 'FTP');
+      // The device never echoes a stored password; password_empty tells that one is set.
+      assert.equal(ch1.remote_server, { username: 'ftpuser', password: '', password_empty: false, server_address: '192.168.1.100' });
+    }
+  },
+
+  async audio({ client, sim }: Ctx) {
+    const before = params((await client.invoke(audioGet)).channel_info!.CH1, 'CH1');
+    const in_volume = before.in_volume === 80 ? 70 : 80;
+    const data = { channel_info: { CH1: { in_volume, out_volume: 0, audio_type: 'AAC' } } };
+    await client.invoke(audioSet, data);
+    assert.equal(sentSet(sim, 'DeviceConfig/Audio'), data);
+    const ch1 = params((await client.invoke(audioGet)).channel_info!.CH1, 'CH1');
+    assert.equal([ch1.in_volume, ch1.out_volume, ch1.audio_type], [in_volume, 0, 'AAC']);
+  },
+
+  async ptzLinkage({ client, sim, nvr }: Ctx) {
+    const before = await client.invoke(ptzLinkageGet);
+    const target = before.ptz_info![0].ptz_chn!;
+    const groups = [{ ptz_switch: true }, { ptz_switch: false }, { ptz_switch: true }, { ptz_switch: false }];
+    const data = {
+      ptz_info: [{ ptz_chn: target, linkage_ptz_point_index: 3 }],
+      channel_info: { CH1: { motion: false, ptz_info: groups, all_alarm: { io: true } } },
+    };
+    await client.invoke(ptzLinkageSet, data);
+    assert.equal(sentSet(sim, 'AlarmConfig/PTZLinkage'), data);
+    const after = await client.invoke(ptzLinkageGet);
+    assert.equal(after.ptz_info, [{ ptz_chn: target, linkage_ptz_point_index: 3 }]);
+    assert.equal(ptzPresetIndices(after.ptz_info![0].linkage_ptz_point_index!), [3]);
+    const ch1 = params(after.channel_info!.CH1, 'CH1');
+    assert.equal([ch1.motion, ch1.ptz_info, ch1.all_alarm?.io, ch1.all_alarm?.motion], [false, groups, true, false]);
+    assert.is(target, nvr ? 'IP_CH5' : 'CH1');
+  },
+
+  async crossCounting({ client, sim }: Ctx) {
+    const before = params((await client.invoke(crossCountingGet, {})).channel_info!.CH1, 'CH1');
+    const buzzer = before.buzzer === '20' ? '40' : '20';
+    const data = { channel_info: { CH1: { buzzer, voice_prompts_select: [1, 2], send_email: true, alarm_out: ['Local->2'] } } };
+    await client.invoke(crossCountingSet, data);
+    const sent = sentSet(sim, 'AlarmConfig/Intelligent/CC');
+    assert.equal(sent, { page_type: 'AlarmConfig', ...data });
+    const ch1 = params((await client.invoke(crossCountingGet, {})).channel_info!.CH1, 'CH1');
+    assert.equal([ch1.buzzer, ch1.voice_prompts_select, ch1.send_email, ch1.alarm_out], [buzzer, [1, 2], true, ['Local->2']]);
+    assert.equal(ch1.record_channel, before.record_channel, 'unsent fields kept');
+  },
+};
+
+// --- suites: one per device variant --------------------------------------------------------------------------------
+
+const opName = (op: OperationDef) => `${op.page}/${op.operation}`;
+
+const registry = suite('contract: page registry');
+
+registry('every registry operation has a contract case, and every case is in the registry', () => {
+  const inRegistry = pages.flatMap((p) => Object.values(p.operations));
+  const covered = new Set(CASES.map((c) => c.op));
+  assert.equal(inRegistry.filter((op) => !covered.has(op)).map(opName), [], 'registry operations without a contract case');
+  assert.equal(CASES.filter((c) => !inRegistry.includes(c.op)).map((c) => opName(c.op)), [], 'cases of unregistered operations');
+  assert.is(new Set(CASES.map((c) => opName(c.op))).size, CASES.length, 'one case per operation');
+});
+
+registry.run();
+
+for (const v of VARIANTS) {
+  const test = suite(`contract: pages (${v.profile} ${v.firmware})`);
+  let rig: Rig | undefined;
+  let ctx: Ctx;
+
+  test.before(async () => {
+    rig = await openRig({ profile: v.profile, firmware: v.firmware });
+    ctx = {
+      v, sim: rig.sim, client: rig.client, nvr: v.profile === 'nvr', legacy: v.firmware === '8.2.3',
+      channels: rig.sim.profile.channels,
+    };
+    assert.is(rig.sim.profile.legacy, ctx.legacy);
+  });
+  test.after(async () => {
+    await closeRig(rig);
+    rig = undefined;
+  });
+
+  // Reads first (they expect the fresh device), then the Sets (each reads its own "before").
+  const ordered = [...CASES.filter((c) => c.op.operation !== 'Set'), ...CASES.filter((c) => c.op.operation === 'Set')];
+  for (const c of ordered) {
+    const label = c.op.operation === 'Set' ? `${c.op.page}: Get -> Set -> Get round trip` : opName(c.op);
+    test(label, () => c.run(ctx));
+  }
+
+  test('the session stayed one login; no request failed', () => {
+    const sim = ctx.sim;
+    assert.is(entries(sim, '/API/Web/Login').length, 2, 'one challenge + one answer');
+    // The deliberate strict-envelope read of cross counting is the only client-side refusal; the device refused nothing.
+    assert.equal(sim.log.filter((e) => e.status !== 200 && e.path !== '/API/Web/Login'), []);
+  });
+
+  test.run();
+}

@@ -1,0 +1,182 @@
+/**
+ * A real MQTT broker for tests: the one named by MQTT_TEST_URL (e.g. the Mosquitto on 127.0.0.1:1883), or an
+ * embedded aedes on an ephemeral port. Every test uses its own random base topic and discovery prefix, so that
+ * retained messages of one test never reach another, and clears what it left retained at the end.
+ * The Recorder subscribes to `#` and keeps every message.
+ */
+import { randomBytes } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../../bridge/broker';
+
+export interface TestBroker {
+  url: string;
+  /** True for MQTT_TEST_URL: the broker cannot be restarted by the test. */
+  external: boolean;
+  port: number;
+  /** Embedded only: stop the broker (connections dropped, retained messages lost). */
+  stop(): Promise<void>;
+  /** Embedded only: start it again on the same port. */
+  restart(): Promise<void>;
+}
+
+export async function startTestBroker(opts: { embedded?: boolean } = {}): Promise<TestBroker> {
+  const external = process.env.MQTT_TEST_URL;
+  if (external && !opts.embedded) {
+    return {
+      url: external,
+      external: true,
+      port: Number(new URL(external).port || 1883),
+      stop: async () => undefined,
+      restart: async () => {
+        throw new Error('cannot restart an external broker');
+      },
+    };
+  }
+  let broker: EmbeddedBroker | undefined = await startEmbeddedBroker({ port: 0 });
+  const port = broker.port;
+  return {
+    url: broker.url,
+    external: false,
+    port,
+    async stop() {
+      await broker?.stop();
+      broker = undefined;
+    },
+    async restart() {
+      await broker?.stop();
+      // The port was just released; retry briefly in case the OS holds it a moment.
+      for (let i = 0; ; i++) {
+        try {
+          broker = await startEmbeddedBroker({ port, scan: 0 });
+          return;
+        } catch (err) {
+          if (i > 50) throw err;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    },
+  };
+}
+
+/** A unique base topic and discovery prefix for one test. */
+export function uniqueTopics(label = 't'): { base: string; prefix: string } {
+  const id = randomBytes(4).toString('hex');
+  return { base: `nvr2mqtt_${label}_${id}`, prefix: `ha_${label}_${id}` };
+}
+
+export interface Message {
+  topic: string;
+  payload: string;
+  retain: boolean;
+  qos: number;
+  at: number;
+}
+
+export class Recorder {
+  readonly messages: Message[] = [];
+  private waiters: Array<{ pred: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
+
+  private constructor(readonly client: MqttClient) {
+    client.on('message', (topic, payload, packet) => {
+      const m: Message = { topic, payload: payload.toString('utf8'), retain: !!packet.retain, qos: packet.qos, at: Date.now() };
+      this.messages.push(m);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.pred(m)) return true;
+        w.resolve(m);
+        return false;
+      });
+    });
+  }
+
+  static async start(url: string, topics: string[] = ['#']): Promise<Recorder> {
+    const client = mqtt.connect(url, { clientId: `rec_${randomBytes(4).toString('hex')}`, reconnectPeriod: 200 });
+    const rec = new Recorder(client);
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
+    // Re-subscribe after a broker restart (aedes forgets sessions).
+    client.on('connect', () => client.subscribe(topics, { qos: 1 }));
+    await client.subscribeAsync(topics, { qos: 1 });
+    return rec;
+  }
+
+  /** Messages on one topic (or matching a predicate), oldest first. */
+  on(topic: string | ((t: string) => boolean)): Message[] {
+    const f = typeof topic === 'string' ? (t: string) => t === topic : topic;
+    return this.messages.filter((m) => f(m.topic));
+  }
+
+  last(topic: string): Message | undefined {
+    const list = this.on(topic);
+    return list[list.length - 1];
+  }
+
+  lastJson<T = Record<string, unknown>>(topic: string): T | undefined {
+    const m = this.last(topic);
+    return m && m.payload ? (JSON.parse(m.payload) as T) : undefined;
+  }
+
+  /** Resolves with the first message (already recorded since `since`, or future) that matches. */
+  waitFor(pred: (m: Message) => boolean, timeoutMs = 5000, since = 0, what = 'message'): Promise<Message> {
+    const seen = this.messages.slice(since).find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const waiter = { pred, resolve: (m: Message) => {
+        clearTimeout(timer);
+        resolve(m);
+      } };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new Error(`timeout after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  waitTopic(topic: string, pred: (json: Record<string, unknown>) => boolean = () => true, timeoutMs = 5000, since = 0): Promise<Message> {
+    return this.waitFor((m) => {
+      if (m.topic !== topic || !m.payload) return false;
+      try {
+        return pred(JSON.parse(m.payload));
+      } catch {
+        return false;
+      }
+    }, timeoutMs, since, `${topic}`);
+  }
+
+  get count(): number {
+    return this.messages.length;
+  }
+
+  publish(topic: string, payload: string | Buffer, opts: { qos?: 0 | 1; retain?: boolean } = {}): Promise<void> {
+    return this.client.publishAsync(topic, payload, { qos: opts.qos ?? 1, retain: opts.retain ?? false }).then(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    await this.client.endAsync(true).catch(() => undefined);
+  }
+}
+
+/** Clears every retained message under the given topic prefixes (external brokers keep them across runs). */
+export async function clearRetained(url: string, prefixes: string[], windowMs = 300): Promise<number> {
+  const client = mqtt.connect(url, { clientId: `clr_${randomBytes(4).toString('hex')}`, reconnectPeriod: 0 });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
+    const topics = new Set<string>();
+    client.on('message', (topic, payload, packet) => {
+      if (packet.retain && payload.length) topics.add(topic);
+    });
+    await client.subscribeAsync(prefixes.map((p) => `${p}/#`), { qos: 1 });
+    await new Promise((r) => setTimeout(r, windowMs));
+    for (const t of topics) await client.publishAsync(t, '', { qos: 1, retain: true });
+    return topics.size;
+  } catch {
+    return 0;
+  } finally {
+    await client.endAsync(true).catch(() => undefined);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Editor admin routes through the test helper's request API: page list, channel list and "test
+ * connection" from a dialog's values before any deploy, with a stored password behind the
+ * placeholder, and never a password in an answer.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Simulator } from '../../simulator';
+import nvrDevice from '../../nodes/nvr-device';
+import { helper, credentials, DEV, flowWith, load, newPassword, paths, simulator, statusesOf, waitFor } from './harness';
+
+interface Ctx { sim?: Simulator; password: string }
+const test = suite<Ctx>('nodes: admin routes', { password: newPassword() });
+
+const PLACEHOLDER = '__PWRD__';
+
+test.before(async (ctx) => {
+  ctx.sim = await simulator({ password: ctx.password });
+  await helper.startServer();
+});
+test.after(async (ctx) => {
+  await helper.stopServer();
+  await ctx.sim?.stop();
+});
+test.after.each(async (ctx) => {
+  await helper.unload();
+  ctx.sim?.clearLog();
+});
+
+/** Nothing deployed but a tab: the routes exist as soon as the module is loaded. */
+const empty = () => load([{ id: 'tab1', type: 'tab', label: 'empty' }]);
+
+async function post(route: string, body: object) {
+  const res = await helper.request().post(`/nvr-device/${route}`).send(body).set('content-type', 'application/json');
+  return { status: res.status as number, body: res.body as any, text: res.text as string };
+}
+
+test('routes are registered once, at module load, with nvr-device.read / nvr-device.write', () => {
+  const routes: string[] = [];
+  const fakeRed = {
+    nodes: { registerType() {}, createNode() {}, getNode: () => null, getCredentials: () => undefined },
+    auth: { needsPermission: (p: string) => Object.assign(() => undefined, { permission: p }) },
+    httpAdmin: {
+      get: (path: string, perm: any) => routes.push(`GET ${path} ${perm.permission}`),
+      post: (path: string, perm: any) => routes.push(`POST ${path} ${perm.permission}`),
+    },
+    log: { warn() {}, debug() {}, error() {}, info() {} },
+  };
+  nvrDevice(fakeRed as never);
+  assert.equal(routes, [
+    'GET /nvr-device/pages nvr-device.read',
+    'POST /nvr-device/channels nvr-device.write',
+    'POST /nvr-device/test nvr-device.write',
+  ]);
+});
+
+test('GET pages: the registry, with each page\'s operations', async () => {
+  await empty();
+  const res = await helper.request().get('/nvr-device/pages').expect(200);
+  const deterrence = res.body.find((p: any) => p.name === 'AlarmConfig/Deterrence');
+  assert.equal(deterrence.operations, ['Range', 'Get', 'Set']);
+  assert.type(deterrence.title, 'string');
+  assert.ok(res.body.some((p: any) => p.name === 'Maintenance/SystemUpgrade' && p.operations.includes('Token')));
+});
+
+test('POST channels before any deploy, from the dialog\'s values; the short-lived session logs out', async ({ sim, password }) => {
+  await empty();
+  const r = await post('channels', { url: sim!.url, username: 'admin', password });
+  assert.is(r.status, 200, r.text);
+  assert.equal(r.body.channels.map((c: any) => c.channel), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8']);
+  assert.is(r.body.channels.find((c: any) => c.channel === 'IP_CH6').online, false);
+  assert.ok(paths(sim!).includes('/API/Web/Logout'), 'temporary session closed');
+  assert.not.ok(r.text.includes(password));
+});
+
+test('POST test: ok with the model and firmware; wrong password: 502 with the code, no password echoed', async ({ sim, password }) => {
+  await empty();
+  const ok = await post('test', { url: sim!.url, username: 'admin', password });
+  assert.is(ok.status, 200, ok.text);
+  assert.is(ok.body.ok, true);
+  assert.type(ok.body.device_type, 'string');
+  assert.type(ok.body.software_version, 'string');
+  const bad = await post('test', { url: sim!.url, username: 'admin', password: 'wrong-' + password });
+  assert.is(bad.status, 502);
+  assert.equal(bad.body, { ok: false, error: { kind: 'lockout', error_code: 'login_failed_or_block', reason: bad.body.error.reason } });
+  assert.not.ok(bad.text.includes(password));
+});
+
+test('stored password: the placeholder (or no password) uses the config node\'s credentials', async ({ sim, password }) => {
+  await load(flowWith(sim!.url, []), credentials(password));
+  const withPlaceholder = await post('test', { id: DEV, url: sim!.url, username: 'admin', password: PLACEHOLDER });
+  assert.is(withPlaceholder.status, 200, withPlaceholder.text);
+  const withNothing = await post('channels', { id: DEV, url: sim!.url });
+  assert.is(withNothing.status, 200, withNothing.text);
+  assert.is(withNothing.body.channels.length, 8);
+  // A typed password wins over the stored one.
+  const typed = await post('test', { id: DEV, url: sim!.url, username: 'admin', password: 'typed-wrong' });
+  assert.is(typed.status, 502);
+  // The placeholder of a node with nothing stored is no password at all.
+  const unknown = await post('test', { id: 'nope', url: sim!.url, username: 'admin', password: PLACEHOLDER });
+  assert.is(unknown.status, 400, unknown.text);
+  for (const r of [withPlaceholder, withNothing, typed, unknown]) assert.not.ok(r.text.includes(password));
+});
+
+test('a deployed device in use: the dialog shares its session (no second login)', async ({ sim, password }) => {
+  await load(
+    flowWith(sim!.url, [
+      { id: 'g1', type: 'nvr-get', device: DEV, page: 'AlarmConfig/Deterrence', channel: '', data: '', wires: [[]] },
+    ]),
+    credentials(password),
+  );
+  await waitFor(() => statusesOf('g1').some((s) => s.fill === 'green'), 'connected');
+  sim!.clearLog();
+  const r = await post('channels', { id: DEV, url: sim!.url, username: 'admin', password: PLACEHOLDER });
+  assert.is(r.status, 200, r.text);
+  assert.equal(paths(sim!), ['/API/Login/ChannelInfo/Get']);
+});
+
+test('bad input: a url that is not http(s) is refused without a request', async ({ sim }) => {
+  await empty();
+  const r = await post('channels', { url: 'file:///etc/passwd', username: 'admin', password: 'x' });
+  assert.is(r.status, 400);
+  assert.is(r.body.error.error_code, 'bad_url');
+  assert.equal(paths(sim!), []);
+});
+
+test.run();

@@ -1,0 +1,118 @@
+/**
+ * nvr-device with node-red-node-test-helper against the simulator: one shared session, the status
+ * every dependent node shows, credentials kept out of the flow and the editor, close with and
+ * without removal (logout, no timers left).
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Simulator } from '../../simulator';
+import { helper, credentials, DEV, flowWith, load, newPassword, node, paths, simulator, statusesOf, timerCount, waitFor } from './harness';
+
+interface Ctx { sim?: Simulator; password: string }
+const test = suite<Ctx>('nodes: nvr-device session, status, credentials, close', { password: newPassword() });
+
+const PAGE = 'AlarmConfig/Deterrence';
+const getNode = (id: string, extra: Record<string, unknown> = {}) =>
+  ({ id, type: 'nvr-get', name: '', device: DEV, page: PAGE, channel: '', data: '', wires: [['out']], ...extra });
+
+test.before(async (ctx) => {
+  ctx.sim = await simulator({ password: ctx.password });
+  await helper.startServer();
+});
+test.after(async (ctx) => {
+  await helper.stopServer();
+  await ctx.sim?.stop();
+});
+test.after.each(async (ctx) => {
+  await helper.unload();
+  ctx.sim?.clearLog();
+});
+
+test('dependent nodes show yellow ring connecting, then green dot connected; one login for all', async ({ sim, password }) => {
+  await load(flowWith(sim!.url, [getNode('g1'), getNode('g2'), { id: 'out', type: 'helper' }]), credentials(password));
+  for (const id of ['g1', 'g2']) {
+    await waitFor(() => statusesOf(id).some((s) => s.fill === 'green'), `${id} connected`);
+    const seq = statusesOf(id);
+    const connecting = seq.findIndex((s) => s.fill === 'yellow' && s.shape === 'ring' && s.text === 'connecting');
+    const connected = seq.findIndex((s) => s.fill === 'green' && s.shape === 'dot' && s.text === 'connected');
+    assert.ok(connecting >= 0 && connected > connecting, `${id}: ${JSON.stringify(seq)}`);
+  }
+  // A second login might drop the first session on real devices: the config node shares one.
+  const logins = paths(sim!).filter((p) => p === '/API/Web/Login').length;
+  assert.is(logins, 2, 'one Digest challenge and one authorised login');
+  assert.is(node(DEV).session.userCount, 2);
+});
+
+test('wrong password: red ring with a short reason', async ({ sim }) => {
+  await load(flowWith(sim!.url, [getNode('g1'), { id: 'out', type: 'helper' }]), credentials('not-the-password'));
+  const red = await waitFor(() => statusesOf('g1').find((s) => s.fill === 'red'), 'red status');
+  assert.is(red.shape, 'ring');
+  assert.is(red.text, 'wrong username or password');
+  assert.not.ok(statusesOf('g1').some((s) => s.fill === 'green'));
+});
+
+test('no device configured: red ring, and a message fails instead of hanging', async ({ sim }) => {
+  await load(flowWith(sim!.url, [getNode('g1', { device: '' }), { id: 'out', type: 'helper' }]));
+  assert.equal(statusesOf('g1').at(-1), { fill: 'red', shape: 'ring', text: 'no device configured' });
+});
+
+test('credentials: not in the flow, password type, and the editor sees has_password only', async ({ sim, password }) => {
+  await load(flowWith(sim!.url, [getNode('g1'), { id: 'out', type: 'helper' }]), credentials(password));
+  await waitFor(() => statusesOf('g1').some((s) => s.fill === 'green'), 'connected');
+  const flows = helper._redNodes.getFlows();
+  assert.not.ok(JSON.stringify(flows).includes(password), 'password in the flow');
+  assert.not.ok(JSON.stringify(flows.flows.find((n: any) => n.id === DEV)).includes('admin'), 'username in the flow');
+  assert.equal(helper._redNodes.getCredentialDefinition('nvr-device'), { username: { type: 'text' }, password: { type: 'password' } });
+  // What the editor's GET /credentials/nvr-device/:id answers, computed by Node-RED's own runtime API.
+  const flowsApi = require('@node-red/runtime/lib/api/flows');
+  flowsApi.init({ log: { audit() {} }, nodes: helper._redNodes });
+  const editor = await flowsApi.getNodeCredentials({ type: 'nvr-device', id: DEV });
+  assert.equal(editor, { username: 'admin', has_password: true });
+  // The node itself never shows it either.
+  assert.not.ok(JSON.stringify(statusesOf('g1')).includes(password));
+});
+
+test('close without removal (stop flows): logout sent, timers cleared, within 2 s', async ({ sim, password }) => {
+  const before = timerCount();
+  await load(flowWith(sim!.url, [getNode('g1'), getNode('g2'), { id: 'out', type: 'helper' }]), credentials(password));
+  await waitFor(() => statusesOf('g1').some((s) => s.fill === 'green'), 'connected');
+  const removedFlags: boolean[] = [];
+  node('g1').on('close', (removed: boolean, done: () => void) => {
+    removedFlags.push(removed);
+    done();
+  });
+  const t0 = Date.now();
+  await helper.clearFlows();
+  assert.ok(Date.now() - t0 < 2000, `close took ${Date.now() - t0} ms`);
+  assert.equal(removedFlags, [false]);
+  assert.is(paths(sim!).filter((p) => p === '/API/Web/Logout').length, 1, 'one logout');
+  assert.ok(timerCount() <= before, `timers: ${before} before, ${timerCount()} after`);
+});
+
+test('close with removal (deploy without the nodes): logout sent', async ({ sim, password }) => {
+  const flow = flowWith(sim!.url, [getNode('g1'), { id: 'out', type: 'helper' }]);
+  await load(flow, credentials(password));
+  await waitFor(() => statusesOf('g1').some((s) => s.fill === 'green'), 'connected');
+  const removedFlags: boolean[] = [];
+  node('g1').on('close', (removed: boolean, done: () => void) => {
+    removedFlags.push(removed);
+    done();
+  });
+  await helper.setFlows(flow.filter((n) => n.id === 'tab1' || n.id === 'out'), 'full');
+  assert.equal(removedFlags, [true]);
+  await waitFor(() => paths(sim!).includes('/API/Web/Logout'), 'logout');
+  assert.not.ok(node('g1'), 'g1 is gone');
+});
+
+test('redeploying one dependent keeps the others in the session; the last one out logs out', async ({ sim, password }) => {
+  const flow = flowWith(sim!.url, [getNode('g1'), getNode('g2'), { id: 'out', type: 'helper' }]);
+  await load(flow, credentials(password));
+  await waitFor(() => statusesOf('g2').some((s) => s.fill === 'green'), 'connected');
+  await helper.setFlows(flow.filter((n) => n.id !== 'g1'), 'nodes');
+  assert.is(node(DEV).session.userCount, 1);
+  assert.not.ok(paths(sim!).includes('/API/Web/Logout'), 'no logout while g2 uses the session');
+  await helper.setFlows(flow.filter((n) => n.id !== 'g1' && n.id !== 'g2'), 'nodes');
+  await waitFor(() => paths(sim!).includes('/API/Web/Logout'), 'logout after the last user');
+});
+
+test.run();

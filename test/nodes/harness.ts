@@ -1,0 +1,118 @@
+/**
+ * Shared set-up of the node-red-node-test-helper suites: the real `node-red` runtime (in process),
+ * the six node modules, a simulator, and small waiting helpers. Every suite stops what it starts.
+ */
+import { randomBytes } from 'node:crypto';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
+import nvrDevice from '../../nodes/nvr-device';
+import nvrRange from '../../nodes/nvr-range';
+import nvrGet from '../../nodes/nvr-get';
+import nvrSet from '../../nodes/nvr-set';
+import nvrUpgrade from '../../nodes/nvr-upgrade';
+import nvrEvent from '../../nodes/nvr-event';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const helper = require('node-red-node-test-helper');
+helper.init(require.resolve('node-red'));
+
+export const NODES = [nvrDevice, nvrRange, nvrGet, nvrSet, nvrUpgrade, nvrEvent];
+
+export type Msg = Record<string, any>;
+export type Status = { fill?: string; shape?: string; text?: string };
+export type FlowNode = Record<string, unknown> & { id: string; type: string };
+
+export const TAB = 'tab1';
+export const DEV = 'dev1';
+
+export function newPassword(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export async function simulator(opts: Partial<SimulatorOptions> & { password: string }): Promise<Simulator> {
+  return startSimulator({ quiet: true, ...opts });
+}
+
+/** A tab, an nvr-device pointing at `url`, and the given nodes (put on the tab). */
+export function flowWith(url: string, nodes: FlowNode[], device: Record<string, unknown> = {}): FlowNode[] {
+  return [
+    { id: TAB, type: 'tab', label: 'test' },
+    { id: DEV, type: 'nvr-device', name: 'sim', url, heartbeat: '25', tls_ca: '', tls_fingerprint: '', ...device },
+    ...nodes.map((n) => ({ z: TAB, ...n })),
+  ];
+}
+
+export function credentials(password: string, username = 'admin') {
+  return { [DEV]: { username, password } };
+}
+
+export async function load(flow: FlowNode[], creds: Record<string, Record<string, string>> = {}): Promise<void> {
+  await helper.load(NODES, flow, creds);
+}
+
+export function node(id: string): any {
+  return helper.getNode(id);
+}
+
+/** Every status the node has shown so far (the helper spies on Node.prototype.status). */
+export function statusesOf(id: string): Status[] {
+  const n = node(id);
+  const spy = helper._NodePrototype.status;
+  return spy.getCalls().filter((c: any) => c.thisValue === n).map((c: any) => c.args[0]);
+}
+
+export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The next message a helper node receives. */
+export function nextMessage(id: string, timeoutMs = 5000): Promise<Msg> {
+  const n = node(id);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      n.removeListener('input', onInput);
+      reject(new Error(`no message on ${id} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onInput = (msg: Msg) => {
+      clearTimeout(timer);
+      resolve(msg);
+    };
+    n.once('input', onInput);
+  });
+}
+
+/** Sends `msg` into node `into` and waits for the first message on `out` or on the catch helper `caught`. */
+export async function exchange(into: string, msg: Msg, out = 'out', caught = 'caught', timeoutMs = 8000): Promise<{ out?: Msg; caught?: Msg }> {
+  const outNode = node(out);
+  const caughtNode = node(caught);
+  return new Promise((resolve, reject) => {
+    const finish = (r: { out?: Msg; caught?: Msg }) => {
+      clearTimeout(timer);
+      outNode?.removeListener('input', onOut);
+      caughtNode?.removeListener('input', onCaught);
+      resolve(r);
+    };
+    const onOut = (m: Msg) => finish({ out: m });
+    const onCaught = (m: Msg) => finish({ caught: m });
+    const timer = setTimeout(() => {
+      outNode?.removeListener('input', onOut);
+      caughtNode?.removeListener('input', onCaught);
+      reject(new Error(`no answer from ${into} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    outNode?.on('input', onOut);
+    caughtNode?.on('input', onCaught);
+    node(into).receive(msg);
+  });
+}
+
+/** Timers alive in the process (to check that close leaves none behind). */
+export function timerCount(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+export const paths = (sim: Simulator) => sim.log.map((e) => e.path);

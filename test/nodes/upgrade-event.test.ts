@@ -1,0 +1,163 @@
+/**
+ * nvr-upgrade (token from a buffer or a file, limits checked before anything is sent, progress in
+ * the status) and nvr-event (one message per alarm raised on the simulator, stops on close).
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Simulator } from '../../simulator';
+import { helper, credentials, DEV, exchange, flowWith, load, newPassword, nextMessage, node, paths, simulator, statusesOf, timerCount, waitFor, type FlowNode } from './harness';
+
+interface Ctx { sim?: Simulator; password: string; dir?: string }
+const test = suite<Ctx>('nodes: nvr-upgrade, nvr-event', { password: newPassword() });
+
+const TOKEN_PATH = '/API/Maintenance/SystemUpgrade/Token';
+const MiB = 1 << 20;
+
+function upgradeFlow(sim: Simulator, props: Record<string, unknown> = {}): FlowNode[] {
+  return flowWith(sim.url, [
+    { id: 'u1', type: 'nvr-upgrade', name: '', device: DEV, file: '', large_capacity: false, wires: [['out']], ...props },
+    { id: 'out', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: ['u1'], uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ]);
+}
+
+/** A sparse file of `size` bytes: no disk space used, but stat() reports the size. */
+async function sparse(path: string, size: number): Promise<string> {
+  const fh = await open(path, 'w');
+  await fh.write(Buffer.from('FWHEAD'));
+  await fh.truncate(size);
+  await fh.close();
+  return path;
+}
+
+test.before(async (ctx) => {
+  ctx.sim = await simulator({ password: ctx.password, eventHoldMs: 2000 });
+  ctx.dir = await mkdtemp(join(tmpdir(), 'nvr2mqtt-nodes-'));
+  await helper.startServer();
+});
+test.after(async (ctx) => {
+  await helper.stopServer();
+  await ctx.sim?.stop();
+  if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
+});
+test.after.each(async (ctx) => {
+  await helper.unload();
+  ctx.sim?.clearLog();
+});
+
+test('nvr-upgrade: a firmware buffer -> upgrade token; auth sent; status shows every step', async ({ sim, password }) => {
+  await load(upgradeFlow(sim!), credentials(password));
+  const firmware = randomBytes(5000);
+  const r = await exchange('u1', { payload: firmware, file_name: 'fw_v2.sw', auth: { seq: 7, cipher: 'abc' } });
+  assert.ok(r.out, JSON.stringify(r.caught?.error));
+  assert.type(r.out!.payload.upgrade_token, 'string');
+  assert.type(r.out!.payload.upgrade_timeout, 'number');
+  assert.equal(Object.keys(r.out!.payload).sort(), ['upgrade_timeout', 'upgrade_token']);
+  assert.is(r.out!.page, 'Maintenance/SystemUpgrade');
+  assert.is(r.out!.operation, 'Token');
+  const sent = sim!.log.find((e) => e.path === TOKEN_PATH)!.data as any;
+  assert.is(sent.file_name, 'fw_v2.sw');
+  assert.is(sent.file_size, 5000);
+  assert.equal(sent.upgrade_head, [...firmware.subarray(0, 3072)]);
+  assert.is(sent.base_secondary_authentication.seq, 7);
+  const texts = statusesOf('u1').map((s) => s.text);
+  const steps = ['reading file', 'validating', 'requesting token', 'token received'];
+  const at = steps.map((t) => texts.lastIndexOf(t));
+  assert.ok(at.every((i, k) => i >= 0 && (k === 0 || i > at[k - 1])), JSON.stringify(texts));
+});
+
+test('nvr-upgrade: a file path from the file property; name from the path', async ({ sim, password, dir }) => {
+  const file = join(dir!, 'firmware_8.2.4.sw');
+  await writeFile(file, randomBytes(4096));
+  await load(upgradeFlow(sim!, { file }), credentials(password));
+  const r = await exchange('u1', { payload: Date.now() });
+  assert.ok(r.out, JSON.stringify(r.caught?.error));
+  assert.is((sim!.log.find((e) => e.path === TOKEN_PATH)!.data as any).file_name, 'firmware_8.2.4.sw');
+});
+
+test('nvr-upgrade: an oversized file is refused before any request; large_capacity allows 200 MiB', async ({ sim, password, dir }) => {
+  const big = await sparse(join(dir!, 'big.sw'), 150 * MiB);
+  await load(upgradeFlow(sim!), credentials(password));
+  await waitFor(() => statusesOf('u1').some((s) => s.fill === 'green'), 'connected');
+  sim!.clearLog();
+  const r = await exchange('u1', { payload: big });
+  assert.ok(r.caught, 'expected a refusal');
+  assert.is(r.caught!.error.code, 'invalid_firmware');
+  assert.is(r.caught!.error.cause.kind, 'invalid_request');
+  assert.ok(r.caught!.error.message.includes('100 MiB'), r.caught!.error.message);
+  assert.equal(paths(sim!), [], 'nothing sent');
+  assert.equal(statusesOf('u1').at(-1), { fill: 'red', shape: 'ring', text: 'failed: invalid_firmware' });
+  await helper.unload();
+
+  // Large-capacity model: 150 MiB passes the node's check (the simulator, a 100 MiB model, then refuses).
+  const sim2 = await simulator({ password, largeCapacity: true });
+  try {
+    await load(upgradeFlow(sim2, { large_capacity: true }), credentials(password));
+    const ok = await exchange('u1', { payload: big });
+    assert.ok(ok.out, JSON.stringify(ok.caught?.error));
+    assert.is((sim2.log.find((e) => e.path === TOKEN_PATH)!.data as any).file_size, 150 * MiB);
+  } finally {
+    await helper.unload();
+    await sim2.stop();
+  }
+});
+
+test('nvr-upgrade: a name over 256 characters, bad auth, no firmware: refused locally', async ({ sim, password }) => {
+  await load(upgradeFlow(sim!), credentials(password));
+  await waitFor(() => statusesOf('u1').some((s) => s.fill === 'green'), 'connected');
+  sim!.clearLog();
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ payload: Buffer.alloc(10), file_name: 'x'.repeat(257) }, 'invalid_firmware'],
+    [{ payload: Buffer.alloc(10), auth: { seq: 'one' } }, 'bad_auth'],
+    [{ payload: 42 }, 'invalid_firmware'],
+  ];
+  for (const [msg, code] of cases) {
+    const r = await exchange('u1', msg);
+    assert.is(r.caught?.error.code, code, JSON.stringify(r));
+  }
+  assert.equal(paths(sim!), []);
+});
+
+test('nvr-event: one message per alarm raised on the simulator; stops on close', async ({ sim, password }) => {
+  const before = timerCount();
+  await load(flowWith(sim!.url, [{ id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] }, { id: 'out', type: 'helper' }]), credentials(password));
+  await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
+  const received: any[] = [];
+  node('out').on('input', (m: any) => received.push(m));
+  sim!.raiseAlarm('CH1', 'motion_alarm', true);
+  sim!.raiseAlarm('IP_CH5', 'pir_alarm', true);
+  sim!.raiseAlarm('CH1', 'motion_alarm', false);
+  await waitFor(() => received.length >= 3, 'three events');
+  assert.equal(received.map((m) => m.topic), ['CH1/motion_alarm', 'IP_CH5/pir_alarm', 'CH1/motion_alarm']);
+  assert.equal(received[0].payload, { channel: 'CH1', type: 'motion_alarm', state: true });
+  assert.equal(received[2].payload, { channel: 'CH1', type: 'motion_alarm', state: false });
+
+  const t0 = Date.now();
+  await helper.unload();
+  assert.ok(Date.now() - t0 < 2000, `close took ${Date.now() - t0} ms`);
+  sim!.clearLog();
+  await new Promise((r) => setTimeout(r, 300));
+  assert.not.ok(paths(sim!).includes('/API/Event/Check'), 'no polling after close');
+  assert.ok(timerCount() <= before, `timers: ${before} before, ${timerCount()} after`);
+});
+
+test('nvr-event: keeps listening across keep-alives and after the device drops the session', async ({ sim, password }) => {
+  await load(flowWith(sim!.url, [{ id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] }, { id: 'out', type: 'helper' }]), credentials(password));
+  await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
+  // The simulator holds a poll 2 s here, then answers a keep-alive; the node polls again.
+  await waitFor(() => sim!.log.filter((e) => e.path === '/API/Event/Check').length >= 2, 'a keep-alive', 5000);
+  sim!.expireSessions();
+  sim!.clearLog();
+  await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check' && e.status === 200), 'polling again', 6000);
+  await new Promise((r) => setTimeout(r, 100));
+  const next = nextMessage('out');
+  sim!.raiseAlarm('CH2', 'io_alarm', true);
+  assert.equal((await next).payload, { channel: 'CH2', type: 'io_alarm', state: true });
+});
+
+test.run();

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseSimulatorArgs } from '../../simulator/cli';
+import { startSimulator } from '../../simulator';
+import { PASSWORD, RawClient } from './raw-client';
+
+const CLI = path.join(__dirname, '..', '..', 'simulator', 'cli.js');
+
+const test = suite('simulator CLI and TLS');
+
+test('parseSimulatorArgs: options, env password, defaults, errors', () => {
+  const p = parseSimulatorArgs(['simulate', '--port', '0', '--profile', 'ipc', '--firmware=8.2.3', '--username', 'op', '--digest', 'sha-256', '--token-in-body'], {
+    NVR2MQTT_SIM_PASSWORD: 'from-env',
+  });
+  assert.equal([p.opts.port, p.opts.profile, p.opts.firmware, p.opts.username, p.opts.password, p.opts.digestAlgorithm, p.opts.tokenInBody],
+    [0, 'ipc', '8.2.3', 'op', 'from-env', 'SHA-256', true]);
+  const d = parseSimulatorArgs(['--password', 'x', '--channels', '16', '--event-hold', '2'], {});
+  assert.equal([d.opts.port, d.opts.host, d.opts.profile, d.opts.channels, d.opts.eventHoldMs, d.opts.password], [8080, '127.0.0.1', 'nvr', 16, 2000, 'x']);
+  assert.throws(() => parseSimulatorArgs(['--bogus', '1'], {}), /unknown option/);
+  assert.throws(() => parseSimulatorArgs(['--profile', 'dvr'], {}), /profile/);
+  assert.throws(() => parseSimulatorArgs(['--port'], {}), /needs a value/);
+});
+
+function runCli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; out: string; err: string; url?: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NVR2MQTT_SIM_PASSWORD: undefined, ...env }, stdio: 'pipe' });
+    let out = '';
+    let err = '';
+    let url: string | undefined;
+    child.stdout.on('data', async (b: Buffer) => {
+      out += b.toString();
+      const m = /listening on (http\S+)/.exec(out);
+      if (m && !url) {
+        url = m[1];
+        try {
+          const c = new RawClient(url);
+          const res = await c.login();
+          assert.is(res.status, 200);
+        } catch (e) {
+          err += String(e);
+        }
+        child.kill('SIGTERM');
+      }
+    });
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, out, err, url }));
+  });
+}
+
+test('CLI: starts, prints the URL but never the password, stops cleanly on SIGTERM', async () => {
+  const r = await runCli(['simulate', '--port', '0'], { NVR2MQTT_SIM_PASSWORD: PASSWORD });
+  assert.is(r.err, '');
+  assert.is(r.code, 0);
+  assert.ok(r.url);
+  assert.match(r.out, 'simulator stopped');
+  assert.not.ok(r.out.includes(PASSWORD));
+});
+
+test('CLI: refuses to start without a password', async () => {
+  const r = await runCli(['--port', '0'], {});
+  assert.is(r.code, 2);
+  assert.match(r.err, 'password is required');
+  assert.is(r.url, undefined);
+});
+
+test('HTTPS when tls is given', async () => {
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(path.join(tmpdir(), 'sim-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+      '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  } catch {
+    console.log('  (openssl not available: HTTPS test skipped)');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  const { readFileSync } = await import('node:fs');
+  const key = readFileSync(path.join(dir, 'key.pem'));
+  const cert = readFileSync(path.join(dir, 'cert.pem'));
+  rmSync(dir, { recursive: true, force: true });
+  const sim = await startSimulator({ password: PASSWORD, tls: { key, cert } });
+  try {
+    assert.match(sim.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    const c = new RawClient(sim.url, 'admin', PASSWORD, cert);
+    assert.is((await c.login()).status, 200);
+    assert.is((await c.post('/API/SystemInfo/Base/Get')).json.result, 'success');
+  } finally {
+    await sim.stop();
+  }
+});
+
+test.run();
