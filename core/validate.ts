@@ -127,11 +127,13 @@ function checkString(value: unknown, d: Desc): void {
     report('enum', `must be one of ${items.map((x) => JSON.stringify(x)).join(', ')} (got ${describe(value)})`);
     return;
   }
-  // Length in UTF-16 code units (String.length), the way the descriptor's min_len/max_len read most naturally.
-  if (d.min_len !== undefined && value.length < d.min_len) {
-    report('length', `length must be >= ${d.min_len} (got ${value.length})`);
-  } else if (d.max_len !== undefined && value.length > d.max_len) {
-    report('length', `length must be <= ${d.max_len} (got ${value.length})`);
+  // Length in UTF-8 bytes: the spec bounds strings in bytes ("max 63 bytes") and firmware stores them
+  // in byte buffers, so counting characters could let through a name the device refuses. ASCII: same.
+  const len = d.min_len === undefined && d.max_len === undefined ? 0 : Buffer.byteLength(value, 'utf8');
+  if (d.min_len !== undefined && len < d.min_len) {
+    report('length', `length must be >= ${d.min_len} bytes (got ${len})`);
+  } else if (d.max_len !== undefined && len > d.max_len) {
+    report('length', `length must be <= ${d.max_len} bytes (got ${len})`);
   }
 }
 

@@ -46,7 +46,6 @@ test('linkage_ptz_point_index: a preset outside the 8.2.4 preset set is refused 
     assert.is(err.kind, 'invalid_request');
     assert.equal(err.violations.map((x) => [x.path, x.problem]), [['ptz_info.0.linkage_ptz_point_index', 'enum']]);
     assert.is(entries(sim, '/API/AlarmConfig/PTZLinkage/Set').length, 0);
-    // The same index is fine on 8.2.3, whose Range allows 0-255.
   }));
 
 test('telnet_switch on 8.2.3, ssh_switch later: the other key is refused locally as unsupported', async () => {

@@ -20,9 +20,14 @@ const PAGE = 'AlarmConfig/Deterrence';
 const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'];
 const SCREENSHOT = join(repoRoot, '.tmp', 'editor.png');
 
-interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; browser?: Browser; page?: Page; password: string; errors: string[] }
+interface Ctx {
+  sim?: Simulator; sim2?: Simulator; nr?: NodeRedRuntime; browser?: Browser; page?: Page;
+  password: string; password2: string; errors: string[]; newDevice?: string;
+}
 
-const test = suite<Ctx>('editor in a real browser (Node-RED 4)', { password: randomBytes(12).toString('base64url'), errors: [] });
+const test = suite<Ctx>('editor in a real browser (Node-RED 4)', {
+  password: randomBytes(12).toString('base64url'), password2: randomBytes(12).toString('base64url'), errors: [],
+});
 const skip = browserSkipReason();
 
 /** Values of a <select>'s options. */
@@ -48,6 +53,8 @@ if (skip) {
     const t0 = Date.now();
     const nr4 = availableRuntimes().targets[0];
     ctx.sim = await startSimulator({ password: ctx.password, quiet: true });
+    // A second, smaller device for the one created inside the dialog: its channels tell the two apart.
+    ctx.sim2 = await startSimulator({ password: ctx.password2, quiet: true, channels: 4 });
     ctx.nr = await startNodeRed({ nodeRedDir: nr4.nodeRedDir, nodeBinary: nr4.nodeBinary });
     // The device the dialog picks: deployed beforehand, credentials through the admin API.
     await ctx.nr.deploy([
@@ -66,6 +73,7 @@ if (skip) {
     await ctx.browser?.close();
     await ctx.nr?.stop();
     await ctx.sim?.stop();
+    await ctx.sim2?.stop();
   });
 
   test('palette search, drag nvr-get onto the workspace, open its dialog', async ({ page }) => {
@@ -94,25 +102,72 @@ if (skip) {
     await p.waitForTimeout(300); // the tray's slide-in animation, for the screenshot
     mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
     await p.screenshot({ path: SCREENSHOT });
+    // The same dialog with the channel list unfolded (a native dropdown does not show in screenshots).
+    await p.$eval('#node-input-channel', (el: any) => { el.size = 10; });
+    await p.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-channels.png') });
+    await p.$eval('#node-input-channel', (el: any) => { el.size = 0; });
   });
 
-  test('done and deploy from the editor: the flow holds the choices, no password', async ({ page, nr, password, errors }) => {
+  test('test connection with the stored password of the deployed device', async ({ page }) => {
     const p = page!;
+    await p.click('#node-input-btn-device-edit');
+    await p.waitForSelector('#node-config-input-url', { state: 'visible' });
+    // The editor never receives the stored password, only a placeholder.
+    assert.is(await p.inputValue('#node-config-input-password'), '__PWRD__');
+    await p.click('#node-config-test');
+    await p.waitForFunction(() => /Connected|Failed/.test((globalThis as any).document.querySelector('#node-config-test-result').textContent));
+    assert.match(await p.textContent('#node-config-test-result') ?? '', /^Connected: N7508/);
+    await p.click('#node-config-dialog-cancel');
+    await p.waitForSelector('#node-config-input-url', { state: 'detached' });
+  });
+
+  test('a device added inside the dialog (not deployed) fills the channel dropdown', async (ctx) => {
+    const p = ctx.page!;
+    await p.click('#node-input-btn-device-add');
+    await p.waitForSelector('#node-config-input-url', { state: 'visible' });
+    await p.fill('#node-config-input-name', 'added in the dialog');
+    await p.fill('#node-config-input-url', ctx.sim2!.url);
+    await p.fill('#node-config-input-username', 'admin');
+    await p.fill('#node-config-input-password', ctx.password2);
+    await p.click('#node-config-test');
+    await p.waitForFunction(() => /Connected|Failed/.test((globalThis as any).document.querySelector('#node-config-test-result').textContent));
+    assert.match(await p.textContent('#node-config-test-result') ?? '', /^Connected: N7504/);
+    await p.click('#node-config-dialog-ok');
+    await p.waitForSelector('#node-config-input-url', { state: 'detached' });
+    ctx.newDevice = await p.inputValue('#node-input-device');
+    assert.ok(ctx.newDevice && ctx.newDevice !== 'dev1' && ctx.newDevice !== '_ADD_', ctx.newDevice);
+    const wanted = ['CH1', 'CH2', 'IP_CH3', 'WIFI_CH4'];
+    const channels = await waitForOptions(p, '#node-input-channel', wanted);
+    assert.equal(channels.filter(Boolean), wanted);
+    await p.selectOption('#node-input-channel', 'IP_CH3');
+  });
+
+  test('done and deploy from the editor: the flow holds the choices, no password anywhere', async (ctx) => {
+    const p = ctx.page!;
+    const nr = ctx.nr!;
     await p.click('#node-dialog-ok');
     await p.click('#red-ui-header-button-deploy');
     let flows: any[] = [];
     for (let i = 0; i < 100; i++) {
-      flows = (await (await nr!.admin('/flows')).json()) as any[];
+      flows = (await (await nr.admin('/flows')).json()) as any[];
       if (flows.some((n) => n.type === 'nvr-get')) break;
       await p.waitForTimeout(100);
     }
     const get = flows.find((n) => n.type === 'nvr-get');
     assert.ok(get, 'nvr-get not deployed');
-    assert.is(get.device, 'dev1');
+    assert.is(get.device, ctx.newDevice);
     assert.is(get.page, PAGE);
-    assert.is(get.channel, 'CH1');
-    assert.not.ok(JSON.stringify(flows).includes(password));
-    assert.equal(errors, [], 'page errors in the editor');
+    assert.is(get.channel, 'IP_CH3');
+    const added = flows.find((n) => n.id === ctx.newDevice);
+    assert.is(added?.url, ctx.sim2!.url);
+    const text = JSON.stringify(flows);
+    assert.not.ok(text.includes(ctx.password) || text.includes(ctx.password2), 'password in GET /flows');
+    const creds = (await (await nr.admin('/credentials/nvr-device/' + ctx.newDevice)).json()) as Record<string, unknown>;
+    assert.equal(creds, { username: 'admin', has_password: true });
+    // The deployed node logs in with the password typed in the dialog: its status turns green.
+    await p.waitForSelector('.red-ui-flow-node-status-dot-green', { state: 'attached', timeout: 15_000 });
+    await p.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-deployed.png') });
+    assert.equal(ctx.errors, [], 'page errors in the editor');
   });
 }
 

@@ -16,6 +16,7 @@ const test = suite<Ctx>('nodes: nvr-upgrade, nvr-event', { password: newPassword
 
 const TOKEN_PATH = '/API/Maintenance/SystemUpgrade/Token';
 const MiB = 1 << 20;
+const AUTH = { seq: 1, cipher: 'from-the-device-tools' };
 
 function upgradeFlow(sim: Simulator, props: Record<string, unknown> = {}): FlowNode[] {
   return flowWith(sim.url, [
@@ -75,7 +76,7 @@ test('nvr-upgrade: a file path from the file property; name from the path', asyn
   const file = join(dir!, 'firmware_8.2.4.sw');
   await writeFile(file, randomBytes(4096));
   await load(upgradeFlow(sim!, { file }), credentials(password));
-  const r = await exchange('u1', { payload: Date.now() });
+  const r = await exchange('u1', { payload: Date.now(), auth: AUTH });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.is((sim!.log.find((e) => e.path === TOKEN_PATH)!.data as any).file_name, 'firmware_8.2.4.sw');
 });
@@ -85,7 +86,7 @@ test('nvr-upgrade: an oversized file is refused before any request; large_capaci
   await load(upgradeFlow(sim!), credentials(password));
   await waitFor(() => statusesOf('u1').some((s) => s.fill === 'green'), 'connected');
   sim!.clearLog();
-  const r = await exchange('u1', { payload: big });
+  const r = await exchange('u1', { payload: big, auth: AUTH });
   assert.ok(r.caught, 'expected a refusal');
   assert.is(r.caught!.error.code, 'invalid_firmware');
   assert.is(r.caught!.error.cause.kind, 'invalid_request');
@@ -94,11 +95,11 @@ test('nvr-upgrade: an oversized file is refused before any request; large_capaci
   assert.equal(statusesOf('u1').at(-1), { fill: 'red', shape: 'ring', text: 'failed: invalid_firmware' });
   await helper.unload();
 
-  // Large-capacity model: 150 MiB passes the node's check (the simulator, a 100 MiB model, then refuses).
+  // Large-capacity model: 150 MiB passes the node's check and the device's.
   const sim2 = await simulator({ password, largeCapacity: true });
   try {
     await load(upgradeFlow(sim2, { large_capacity: true }), credentials(password));
-    const ok = await exchange('u1', { payload: big });
+    const ok = await exchange('u1', { payload: big, auth: AUTH });
     assert.ok(ok.out, JSON.stringify(ok.caught?.error));
     assert.is((sim2.log.find((e) => e.path === TOKEN_PATH)!.data as any).file_size, 150 * MiB);
   } finally {

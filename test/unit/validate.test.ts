@@ -138,8 +138,16 @@ test('string length: max_len inclusive, min_len enforced', () => {
   };
   assert.equal(validateAgainstRange({ name: 'x'.repeat(48) }, range), []);
   const long = one(validateAgainstRange({ name: 'x'.repeat(49) }, range));
-  assert.equal([long.path, long.problem, long.message], ['name', 'length', 'length must be <= 48 (got 49)']);
+  assert.equal([long.path, long.problem, long.message], ['name', 'length', 'length must be <= 48 bytes (got 49)']);
   assert.is(one(validateAgainstRange({ name: '' }, range)).problem, 'length');
+});
+
+test('string length is counted in UTF-8 bytes, as the device stores it', () => {
+  const range = { username: { type: 'string', max_len: 63 } };
+  assert.equal(validateAgainstRange({ username: 'a'.repeat(63) }, range), []);
+  // 32 two-byte characters: 32 characters but 64 bytes, one more than the device keeps.
+  const v = one(validateAgainstRange({ username: 'é'.repeat(32) }, range));
+  assert.equal([v.path, v.problem, v.message], ['username', 'length', 'length must be <= 63 bytes (got 64)']);
 });
 
 test('arrays: max_size, element descriptor applied to each element with its index in the path', () => {

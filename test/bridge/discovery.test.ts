@@ -1,0 +1,189 @@
+/** Home Assistant discovery: payload shape, unique ids, bounds from Range, ghosts, birth message. */
+import * as assert from 'node:assert/strict';
+import { suite } from 'uvu';
+import { NvrClient, descriptorAt } from '../../core';
+import { sleep, setup, type Fixture } from './fixture';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const test = suite<{ fx: Fixture }>('bridge discovery');
+
+test.before(async (ctx) => {
+  ctx.fx = await setup({ label: 'disc', devices: [{ id: 'nvr' }, { id: 'cam', sim: { profile: 'ipc' } }] });
+  await sleep(500); // all channel configs
+});
+
+test.after(async ({ fx }) => {
+  await fx?.stop();
+});
+
+/** Latest non-empty config per discovery topic. */
+function configs(fx: Fixture): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) {
+    if (m.payload) out.set(m.topic, JSON.parse(m.payload));
+    else out.delete(m.topic);
+  }
+  return out;
+}
+
+const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...parts].join('_');
+const topicOf = (fx: Fixture, ...parts: string[]) => `${fx.prefix}/device/${node(fx, ...parts)}/config`;
+
+test('device-based discovery: one device per recorder and per channel, origin, availability', ({ fx }) => {
+  const all = configs(fx);
+  const nvrChannels = ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8'];
+  const expected = [topicOf(fx, 'nvr'), ...nvrChannels.map((c) => topicOf(fx, 'nvr', c)), topicOf(fx, 'cam')];
+  assert.deepEqual([...all.keys()].sort(), expected.sort());
+  for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) assert.equal(m.retain, m.payload !== '' || m.retain, 'retained');
+  for (const [topic, cfg] of all) {
+    assert.equal(cfg.o.name, 'nvr2mqtt', topic);
+    assert.match(cfg.o.sw, /^\d+\.\d+\.\d+/);
+    assert.ok(cfg.o.url);
+    assert.equal(cfg.avty_mode, 'all');
+    assert.deepEqual(cfg.avty.map((a: Json) => a.t), [`${fx.base}/bridge/state`, `${fx.base}/${topic.includes('_cam') ? 'cam' : 'nvr'}/availability`]);
+    assert.ok(Array.isArray(cfg.dev.ids) && cfg.dev.ids.length === 1);
+    for (const [id, c] of Object.entries(cfg.cmps as Json)) {
+      assert.ok(c.p, `${topic} ${id}: platform`);
+      assert.ok(c.unique_id, `${topic} ${id}: unique_id`);
+      assert.ok(c.state_topic?.startsWith(`${fx.base}/`), `${topic} ${id}: state_topic`);
+    }
+  }
+  const recorder = all.get(topicOf(fx, 'nvr'))!;
+  assert.equal(recorder.dev.mdl, 'N7508');
+  assert.match(recorder.dev.sw, /^V8\.2\.4/);
+  assert.equal(recorder.dev.cu, fx.sims.get('nvr')!.url);
+  const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!;
+  assert.equal(ch1.dev.via_device, node(fx, 'nvr'));
+  assert.equal(ch1.dev.name, 'Test nvr CH1');
+});
+
+test('unique ids are unique', ({ fx }) => {
+  const ids: string[] = [];
+  for (const cfg of configs(fx).values()) for (const c of Object.values(cfg.cmps as Json)) ids.push(c.unique_id);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.ok(ids.length > 60, `entities: ${ids.length}`);
+});
+
+test('recorder: alarm control panel for disarming, config switches, diagnostic sensors', ({ fx }) => {
+  const cmps = configs(fx).get(topicOf(fx, 'nvr'))!.cmps;
+  const panel = cmps.disarmed;
+  assert.equal(panel.p, 'alarm_control_panel');
+  assert.equal(panel.command_topic, `${fx.base}/nvr/set/disarmed`);
+  assert.equal(panel.state_topic, `${fx.base}/nvr`);
+  assert.equal(panel.payload_disarm, 'DISARM');
+  assert.equal(panel.payload_arm_away, 'ARM_AWAY');
+  assert.equal(panel.code_arm_required, false);
+  assert.equal(panel.code_disarm_required, false);
+  assert.deepEqual(panel.supported_features, ['arm_away']);
+  assert.match(panel.value_template, /disarmed/);
+  assert.match(panel.value_template, /armed_away/);
+  for (const k of ['disarm_siren', 'disarm_floodlight', 'disarm_enforcerlight', 'disarm_alarmout', 'disarm_ptz', 'disarm_voiceprompt', 'disarm_mobile_push']) {
+    assert.equal(cmps[k].p, 'switch', k);
+    assert.equal(cmps[k].entity_category, 'config', k);
+    assert.equal(cmps[k].command_topic, `${fx.base}/nvr/set/${k}`);
+  }
+  assert.equal(cmps.model.p, 'sensor');
+  assert.equal(cmps.model.entity_category, 'diagnostic');
+  assert.equal(cmps.firmware.entity_category, 'diagnostic');
+});
+
+test('bounds and options come from Range; no entity for unsupported fields', async ({ fx }) => {
+  const all = configs(fx);
+  const sim = fx.sims.get('nvr')!;
+  const client = new NvrClient({ url: sim.url, username: 'admin', password: fx.passwords[0], heartbeatMs: 0 });
+  try {
+    const va = await client.range('AlarmConfig/VoiceAlarm');
+    const det = await client.range('AlarmConfig/Deterrence');
+    const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps;
+    const d = descriptorAt(va, ['channel_info', 'CH1', 'siren_value'])!;
+    assert.equal(ch1.siren_volume.min, d.min);
+    assert.equal(ch1.siren_volume.max, d.max);
+    const t = descriptorAt(va, ['channel_info', 'CH1', 'siren_time'])!;
+    assert.deepEqual([ch1.siren_duration.min, ch1.siren_duration.max], [t.min, t.max]);
+    const bt = descriptorAt(det, ['channel_info', 'CH1', 'bright_time'])!;
+    assert.deepEqual([ch1.floodlight_duration.min, ch1.floodlight_duration.max], [bt.min, bt.max]);
+    assert.deepEqual(ch1.floodlight_mode.options, descriptorAt(det, ['channel_info', 'CH1', 'flood_light_mode'])!.items);
+    assert.deepEqual(ch1.siren_tone.options, descriptorAt(va, ['channel_info', 'CH1', 'siren_type'])!.items);
+    // Per-channel option lists differ: proof they are not constants.
+    const ch2 = all.get(topicOf(fx, 'nvr', 'ch2'))!.cmps;
+    assert.deepEqual(ch2.siren_tone.options, descriptorAt(va, ['channel_info', 'CH2', 'siren_type'])!.items);
+    assert.notDeepEqual(ch2.siren_tone.options, ch1.siren_tone.options);
+    const ch7 = all.get(topicOf(fx, 'nvr', 'ip_ch7'))!.cmps;
+    assert.deepEqual(ch7.floodlight_mode.options, descriptorAt(det, ['channel_info', 'IP_CH7', 'flood_light_mode'])!.items);
+    assert.equal(ch7.floodlight_mode.options.length, 2);
+  } finally {
+    await client.close();
+  }
+  const keys = (c: string) => Object.keys(all.get(topicOf(fx, 'nvr', c))!.cmps).sort();
+  const FLOOD = ['floodlight', 'floodlight_duration', 'floodlight_mode', 'floodlight_strobe'];
+  const SIREN = ['siren', 'siren_duration', 'siren_volume', 'siren_tone'];
+  const AUDIO = ['audio_in_volume', 'audio_out_volume'];
+  assert.deepEqual(keys('ch1'), ['online', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO].sort());
+  assert.deepEqual(keys('ch3'), ['online', ...SIREN, 'disarmed', ...AUDIO].sort(), 'CH3: no floodlight');
+  assert.deepEqual(keys('ch4'), ['online', ...FLOOD, 'disarmed', ...AUDIO].sort(), 'CH4: no siren');
+  assert.deepEqual(keys('ch2'), ['online', ...FLOOD, ...SIREN, 'disarmed'].sort(), 'CH2: no audio');
+  assert.deepEqual(keys('wifi_ch8'), ['online', ...SIREN, 'disarmed'].sort(), 'WIFI_CH8: no floodlight, no audio');
+  assert.deepEqual(keys('ip_ch6'), ['online'], 'IP_CH6 is offline: Range lists nothing for it');
+  const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight;
+  assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight`);
+  assert.equal(sw.payload_on, 'ON');
+  assert.equal(sw.payload_off, 'OFF');
+  assert.equal(all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.online.p, 'binary_sensor');
+});
+
+test('a single-channel camera is one Home Assistant device', ({ fx }) => {
+  const all = configs(fx);
+  const cam = all.get(topicOf(fx, 'cam'))!;
+  assert.ok(![...all.keys()].some((t) => t.includes(`${node(fx, 'cam')}_`)), 'no channel device for the IPC');
+  assert.equal(cam.cmps.disarmed.p, 'alarm_control_panel');
+  assert.equal(cam.cmps.ch1_floodlight.p, 'switch');
+  assert.equal(cam.cmps.ch1_floodlight.state_topic, `${fx.base}/cam/ch1`);
+  assert.equal(cam.cmps.ch1_siren.command_topic, `${fx.base}/cam/ch1/set/siren`);
+});
+
+test('Home Assistant birth message: discovery again, then state after a short delay', async ({ fx }) => {
+  const since = fx.recorder.count;
+  await fx.recorder.publish(`${fx.prefix}/status`, 'online');
+  const disc = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', 'ch1'), 3000, since);
+  const state = await fx.recorder.waitFor((m) => m.topic === `${fx.base}/nvr/ch1`, 3000, since);
+  assert.ok(state.at >= disc.at);
+  const after = fx.recorder.messages.slice(since);
+  const lastDiscovery = Math.max(...after.filter((m) => m.topic.startsWith(`${fx.prefix}/`)).map((m) => fx.recorder.messages.indexOf(m)));
+  const firstState = Math.min(...after.filter((m) => m.topic.startsWith(`${fx.base}/nvr/`)).map((m) => fx.recorder.messages.indexOf(m)));
+  assert.ok(lastDiscovery < firstState, 'every config before any state');
+  assert.equal(after.filter((m) => m.topic.startsWith(`${fx.prefix}/device/`)).length, 10);
+  // offline status does nothing
+  const s2 = fx.recorder.count;
+  await fx.recorder.publish(`${fx.prefix}/status`, 'offline');
+  await sleep(300);
+  assert.equal(fx.recorder.messages.slice(s2).filter((m) => m.topic.startsWith(`${fx.prefix}/device/`)).length, 0);
+});
+
+test('no ghosts: removed devices, channels and entities are cleared after a restart', async ({ fx }) => {
+  await fx.bridge.stop();
+  // Restart with the camera gone and the recorder reduced to CH1: channel devices disappear, CH1 merges
+  // into the recorder device.
+  let since = fx.recorder.count;
+  await fx.restartBridge(fx.makeConfig([{ id: 'nvr', channels: ['CH1'] }]));
+  await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'cam') && m.payload === '', 5000, since, 'cam config cleared');
+  for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8', 'ch1']) {
+    await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
+  }
+  const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight'), 5000, since);
+  assert.ok(JSON.parse(rec.payload).cmps.ch1_siren);
+  await sleep(300);
+  assert.deepEqual([...configs(fx).keys()], [topicOf(fx, 'nvr')]);
+
+  // Back to all channels: CH1's entities leave the recorder device, sent once as {"p": ...} (removal).
+  await fx.bridge.stop();
+  since = fx.recorder.count;
+  await fx.restartBridge(fx.makeConfig([{ id: 'nvr' }]));
+  const back = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && !!m.payload, 5000, since);
+  const cmps = JSON.parse(back.payload).cmps;
+  assert.deepEqual(cmps.ch1_floodlight, { p: 'switch' });
+  assert.deepEqual(cmps.ch1_siren_volume, { p: 'number' });
+  await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', 'ch1') && !!m.payload, 5000, since);
+});
+
+test.run();
