@@ -96,10 +96,10 @@ function throughputFlow(simUrl: string, password: string): object[] {
       flow.set('finished', flow.get('finished') + 1); flow.set('t1', Date.now());
       return null;` },
     { id: 'l_catch', z: 'tab', type: 'catch', scope: ['l_get'], wires: [['l_err']] },
-    { id: 'l_err', z: 'tab', type: 'function', outputs: 1, wires: [[]], func: `flow.set('errors', (flow.get('errors') || 0) + 1); return null;` },
+    { id: 'l_err', z: 'tab', type: 'function', outputs: 1, wires: [[]], func: `flow.set('errors', (flow.get('errors') || 0) + 1); flow.set('lastError', msg.error && msg.error.message); return null;` },
     { id: 'l_read', z: 'tab', type: 'http in', url: '/loop/count', method: 'get', wires: [['l_count']] },
     { id: 'l_count', z: 'tab', type: 'function', outputs: 1, wires: [['l_out']], func: `
-      msg.payload = { count: flow.get('count'), finished: flow.get('finished'), t0: flow.get('t0'), t1: flow.get('t1'), errors: flow.get('errors') || 0 };
+      msg.payload = { count: flow.get('count'), finished: flow.get('finished'), t0: flow.get('t0'), t1: flow.get('t1'), errors: flow.get('errors') || 0, lastError: flow.get('lastError') };
       return msg;` },
     { id: 'l_out', z: 'tab', type: 'http response', wires: [] },
   ];
@@ -123,8 +123,8 @@ async function loopRate(nr: NodeRedRuntime, ms: number): Promise<number> {
   await r.arrayBuffer();
   await sleep(ms);
   for (let i = 0; i < 200; i++) {
-    const s = (await (await fetch(nr.url + '/loop/count')).json()) as { count: number; finished: number; t0: number; t1: number; errors: number };
-    if (s.errors) throw new Error(`loop variant: ${s.errors} errors reached the catch node`);
+    const s = (await (await fetch(nr.url + '/loop/count')).json()) as { count: number; finished: number; t0: number; t1: number; errors: number; lastError?: string };
+    if (s.errors) throw new Error(`loop variant: ${s.errors} errors reached the catch node, last: ${s.lastError}`);
     if (s.finished === CONCURRENCY) return s.count / ((s.t1 - s.t0) / 1000);
     await sleep(50);
   }

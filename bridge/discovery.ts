@@ -96,8 +96,8 @@ export class Discovery {
   private readonly components = new Map<string, Record<string, string>>();
   /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
   private readonly retained = new Map<string, { device?: string; payload: Json }>();
-  /** Entities of a channel last seen online: an offline channel keeps its entities (no flapping). */
-  private readonly sticky = new Map<string, Row[]>();
+  /** Components of a channel last seen online: an offline channel keeps its entities (no flapping). */
+  private readonly sticky = new Map<string, Json>();
   /** Topics published per device (to clear what a device no longer has). */
   private readonly byDevice = new Map<string, Set<string>>();
   private collected?: Promise<void>;
@@ -200,15 +200,17 @@ export class Discovery {
     for (const ch of channels) {
       const slug = slugOf(ch);
       const key = `${device.id}/${ch}`;
-      let rows = supportedRows(model, 'channel', ch);
-      if (channelOnline(model, ch)) this.sticky.set(key, rows);
-      else rows = this.sticky.get(key) ?? rows;
       const chTopic = topics.state(device.id, slug);
       const chNode = topics.node(device.id, slug);
-      const cmps: Json = {};
-      for (const row of rows) {
-        const c = component(row, rowDescriptor(model, row, ch), chTopic, chTopic, `${chNode}_${row.key}`);
-        if (c) cmps[single ? `${slug}_${row.key}` : row.key] = c;
+      let cmps: Json = {};
+      const sticky = this.sticky.get(key);
+      if (!channelOnline(model, ch) && sticky) cmps = sticky;
+      else {
+        for (const row of supportedRows(model, 'channel', ch)) {
+          const c = component(row, rowDescriptor(model, row, ch), chTopic, chTopic, `${chNode}_${row.key}`);
+          if (c) cmps[single ? `${slug}_${row.key}` : row.key] = c;
+        }
+        if (channelOnline(model, ch)) this.sticky.set(key, cmps);
       }
       if (single) Object.assign(deviceCmps, cmps);
       else {

@@ -9,6 +9,7 @@ import { lookupDevice, parseObject, clip } from './commands';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import { isObject, type Json } from './state';
+import { pageSpec } from './table';
 import { REQUEST_OPS } from './topics';
 
 const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
@@ -29,6 +30,31 @@ export function maskSecrets(x: unknown, depth = 0): unknown {
 function transactionOf(msg: Json | undefined): string | number | undefined {
   const t = msg?.transaction;
   return typeof t === 'string' ? clip(t, 128) : typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * Meta keys are not in Range, so the Range check lets them through: hold them to what the device accepts.
+ * `page_type` only at the top, with the page's own value; `chn_index` only inside a channel block, naming it.
+ */
+export function checkMeta(data: Json, page: string, range: Json): string[] {
+  const problems: string[] = [];
+  const pageType = pageSpec(page)?.setData?.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
+  if (Object.hasOwn(data, 'page_type') && data.page_type !== pageType) {
+    problems.push(pageType === undefined ? 'page_type: this page takes none' : `page_type: must be "${String(pageType)}"`);
+  }
+  if (Object.hasOwn(data, 'chn_index')) problems.push('chn_index: only inside a channel block');
+  const walk = (node: unknown, path: string, channel?: string) => {
+    if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${path}.${i}`));
+    if (!isObject(node)) return;
+    for (const [k, v] of Object.entries(node)) {
+      const here = path ? `${path}.${k}` : k;
+      if (path && k === 'page_type') problems.push(`${here}: page_type belongs at the top level only`);
+      if (k === 'chn_index' && path && v !== channel) problems.push(`${here}: must be "${channel ?? '(not in a channel block)'}"`);
+      walk(v, here, path === 'channel_info' ? k : undefined);
+    }
+  };
+  for (const [k, v] of Object.entries(data)) walk(v, k, undefined);
+  return problems;
 }
 
 export class Requests {
@@ -98,6 +124,8 @@ export class Requests {
       throw err;
     }
     const metaKeys = findOperation(page, 'Set')?.metaKeys ?? GENERIC_META;
+    const metaProblems = checkMeta(data, page, range);
+    if (metaProblems.length) throw new Refusal(metaProblems.join('; '), { device: h.device.id, page });
     const violations = validateAgainstRange(data, range, { metaKeys });
     if (violations.length) {
       throw new Refusal(`outside the device's Range: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`, {

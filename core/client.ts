@@ -64,6 +64,8 @@ type Data = Record<string, unknown>;
 /** Keys of a generic page's payload that are not parameters (exempt from the Range check). */
 const GENERIC_META_KEYS = ['page_type', 'chn_index'] as const;
 const LooseObject = v.looseObject({});
+/** A refused Set re-reads a Range older than this before refusing. */
+const RANGE_RECHECK_MS = 10_000;
 
 function badOption(reason: string): DeviceError {
   return new DeviceError({ kind: 'invalid_request', error_code: 'bad_option', reason });
@@ -278,7 +280,14 @@ export class NvrClient extends EventEmitter {
       }
       throw err;
     }
-    const violations = validateAgainstRange(payload, rangeData, { metaKeys: op.metaKeys });
+    let violations = validateAgainstRange(payload, rangeData, { metaKeys: op.metaKeys });
+    // A channel that came online (or a firmware update) changes the Range: before refusing, ask again,
+    // but at most once per RANGE_RECHECK_MS per page so that a stream of bad commands cannot flood the device.
+    const cached = this.ranges.get(pageName(op.page));
+    if (violations.length && cached && Date.now() - cached.at > RANGE_RECHECK_MS) {
+      rangeData = await this.cachedRange(op.page, { refresh: true });
+      violations = validateAgainstRange(payload, rangeData, { metaKeys: op.metaKeys });
+    }
     if (violations.length) {
       throw new DeviceError({
         kind: 'invalid_request', error_code: 'out_of_range', ...where, violations,

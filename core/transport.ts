@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import { createFetch } from 'ofetch';
-import { Agent, buildConnector, fetch as undiciFetch, Headers as UndiciHeaders } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import { DeviceError } from './errors';
 
 /**
@@ -30,7 +31,7 @@ export interface TransportOptions {
 
 export interface WireResponse {
   status: number;
-  headers: Headers;
+  headers: WireHeaders;
   text: string;
 }
 
@@ -40,11 +41,59 @@ export interface PostOptions {
   signal?: AbortSignal;
 }
 
-// undici's own fetch: the Agent below is guaranteed to be a dispatcher it understands (the global
-// fetch of Node bundles its own undici copy, possibly of another version).
+/**
+ * Headers for ofetch and for answers: a plain map. WHATWG Headers and Response (web streams, one
+ * AbortSignal per call) cost three times a loopback request to a device; the device sends small
+ * JSON bodies, so the body is read whole and handed over as text.
+ */
+export class WireHeaders {
+  private readonly map = new Map<string, string | string[]>();
+  constructor(init?: Iterable<[string, string]> | Record<string, string | string[] | undefined> | WireHeaders) {
+    if (!init) return;
+    const entries = init instanceof WireHeaders ? init.map.entries()
+      : Symbol.iterator in init ? (init as Iterable<[string, string]>) : Object.entries(init);
+    for (const [k, v] of entries) if (v !== undefined) this.map.set(k.toLowerCase(), v);
+  }
+  get(name: string): string | null {
+    const v = this.map.get(name.toLowerCase());
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+  has(name: string): boolean { return this.map.has(name.toLowerCase()); }
+  set(name: string, value: string): void { this.map.set(name.toLowerCase(), value); }
+  getSetCookie(): string[] {
+    const v = this.map.get('set-cookie');
+    return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  }
+  forEach(fn: (value: string, key: string) => void): void { for (const [k] of this.map) fn(this.get(k)!, k); }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return [...this.map.keys()].map((k): [string, string] => [k, this.get(k)!])[Symbol.iterator]();
+  }
+  toRecord(): Record<string, string | string[]> { return Object.fromEntries(this.map); }
+}
+
+interface WireInit { method?: string; body?: string; headers?: WireHeaders; dispatcher: Agent; signal?: EventEmitter }
+
+/** The `fetch` ofetch calls: undici's `Agent.request` under the Response members ofetch reads. */
+async function wireFetch(url: string, init: WireInit) {
+  const res = await init.dispatcher.request({
+    ...splitUrl(url), method: (init.method ?? 'GET') as 'POST', body: init.body,
+    headers: init.headers?.toRecord(), signal: init.signal,
+  });
+  const text = await res.body.text();
+  return {
+    status: res.statusCode, statusText: '', ok: res.statusCode < 400, url,
+    headers: new WireHeaders(res.headers), body: text ? {} : null, text: async () => text,
+  };
+}
+
+function splitUrl(url: string): { origin: string; path: string } {
+  const u = new URL(url);
+  return { origin: u.origin, path: u.pathname + u.search };
+}
+
 const $fetch = createFetch({
-  fetch: undiciFetch as unknown as typeof globalThis.fetch,
-  Headers: UndiciHeaders as unknown as typeof globalThis.Headers,
+  fetch: wireFetch as unknown as typeof globalThis.fetch,
+  Headers: WireHeaders as unknown as typeof globalThis.Headers,
 });
 
 /** Network error codes to a reason a person understands. */
@@ -120,12 +169,16 @@ function rootCause(err: unknown): { code?: string; message: string } {
   return { code, message };
 }
 
+type AbortWhy = 'timeout' | 'closed' | 'aborted';
+type Call = EventEmitter & { why?: AbortWhy };
+
 export class Transport {
   readonly baseUrl: string;
   private readonly basePath: string;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
-  private readonly inflight = new Set<AbortController>();
+  /** Abort handles of the requests in flight: close aborts them. */
+  private readonly inflight = new Set<Call>();
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -155,17 +208,21 @@ export class Transport {
     return this.basePath + path;
   }
 
-  /** POST a JSON body; resolves with status, headers and the body text, or throws a transport DeviceError. */
+  /**
+   * POST a JSON body; resolves with status, headers and the body text, or throws a transport DeviceError.
+   * One deadline, `timeoutMs`, for the whole exchange, body included.
+   */
   async post(path: string, body: unknown, opts: PostOptions = {}): Promise<WireResponse> {
     if (this.closed) throw closedError();
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    // One deadline for the whole exchange, body included (ofetch's own timeout stops at the headers).
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort('timeout'), timeoutMs);
-    const onAbort = () => ctl.abort('aborted');
+    // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
+    const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined });
+    const abort = (why: AbortWhy) => { if (!call.why) { call.why = why; call.emit('abort'); } };
+    const timer = setTimeout(abort, timeoutMs, 'timeout');
+    const onAbort = () => abort('aborted');
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    this.inflight.add(ctl);
+    this.inflight.add(call);
     try {
       const res = await $fetch.raw(this.baseUrl + path, {
         method: 'POST',
@@ -174,26 +231,23 @@ export class Transport {
         responseType: 'text',
         ignoreResponseError: true,
         retry: 0,
-        signal: ctl.signal,
-        dispatcher: this.agent as never,
-      });
-      return { status: res.status, headers: res.headers, text: typeof res._data === 'string' ? res._data : '' };
+        signal: call,
+        dispatcher: this.agent,
+      } as never);
+      return { status: res.status, headers: res.headers as unknown as WireHeaders, text: typeof res._data === 'string' ? res._data : '' };
     } catch (err) {
-      throw this.failure(err, ctl.signal, timeoutMs);
+      throw this.failure(err, call.why, timeoutMs);
     } finally {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      this.inflight.delete(ctl);
+      this.inflight.delete(call);
     }
   }
 
-  private failure(err: unknown, signal: AbortSignal, timeoutMs: number): DeviceError {
-    if (signal.aborted) {
-      const why = signal.reason;
-      if (why === 'timeout') return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `no answer within ${timeoutMs} ms` });
-      if (why === 'closed') return closedError();
-      return new DeviceError({ kind: 'transport', error_code: 'aborted', reason: 'request aborted' });
-    }
+  private failure(err: unknown, why: AbortWhy | undefined, timeoutMs: number): DeviceError {
+    if (why === 'timeout') return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `no answer within ${timeoutMs} ms` });
+    if (why === 'closed' || this.closed) return closedError();
+    if (why === 'aborted') return new DeviceError({ kind: 'transport', error_code: 'aborted', reason: 'request aborted' });
     const { code, message } = rootCause(err);
     if (code === PIN_MISMATCH) return new DeviceError({ kind: 'transport', error_code: 'tls_error', reason: message });
     const known = code ? NETWORK_REASONS[code] : undefined;
@@ -205,7 +259,7 @@ export class Transport {
 
   /** Abort every request in flight (they fail with `closed`), then close the sockets. */
   abortAll(): void {
-    for (const ctl of this.inflight) ctl.abort('closed');
+    for (const call of this.inflight) { call.why ??= 'closed'; call.emit('abort'); }
   }
 
   async close(): Promise<void> {

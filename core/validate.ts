@@ -99,8 +99,8 @@ function checkValue(value: unknown, d: Desc): void {
 function checkInt(value: unknown, d: Desc): void {
   const items = d.items;
   if (typeof value !== 'number') {
-    // linkage_ptz_point_index (8.2.3+) may travel as the hex preset set itself.
-    if (typeof items === 'string' && isPtzHex(value)) return;
+    // Also linkage_ptz_point_index from 8.2.3: only its Range `items` is the hex preset set (spec 2.3);
+    // the value sent stays one int32 index.
     report('type', `must be an integer (got ${describe(value)})`);
     return;
   }

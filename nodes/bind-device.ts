@@ -1,5 +1,6 @@
 import type { NvrClient } from '../core/client';
 import type { DeviceError } from '../core/errors';
+import { asDeviceError } from './errors';
 import type { DeviceSession } from './device-session';
 import type { CloseHandler, NodeStatus, RED, RedNode } from './red';
 import { connectionStatus, type ConnectionState } from './status';
@@ -50,11 +51,17 @@ export function bindDevice(
     },
     showConnection: show,
   };
-  const client = device.session.acquire(node.id, (s, err) => {
-    state = s;
-    lastError = err;
-    if (s !== 'closed' && !binding.muted) show();
-  });
+  let client: NvrClient | undefined;
+  let setupError: DeviceError | undefined;
+  try {
+    client = device.session.acquire(node.id, (s, err) => {
+      state = s;
+      lastError = err;
+      if (s !== 'closed' && !binding.muted) show();
+    });
+  } catch (e) {
+    setupError = asDeviceError(e); // unusable settings: shown already, and every request fails with it
+  }
   node.on('close', ((removed, done) => {
     Promise.resolve()
       .then(() => onClose(removed))
@@ -63,5 +70,11 @@ export function bindDevice(
       .catch(() => undefined)
       .finally(done);
   }) as CloseHandler);
-  return Object.defineProperty(binding, 'client', { value: client, enumerable: true }) as DeviceBinding;
+  return Object.defineProperty(binding, 'client', {
+    enumerable: true,
+    get() {
+      if (!client) throw setupError;
+      return client;
+    },
+  }) as DeviceBinding;
 }

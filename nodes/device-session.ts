@@ -1,5 +1,6 @@
 import { NvrClient, type ClientOptions } from '../core/client';
 import type { DeviceError } from '../core/errors';
+import { asDeviceError } from './errors';
 import type { ConnectionState } from './status';
 
 export type StateListener = (state: ConnectionState, err?: DeviceError) => void;
@@ -48,12 +49,21 @@ export class DeviceSession {
     return this.client;
   }
 
-  /** Registers a user; its listener hears every state change, starting with the current one. */
+  /**
+   * Registers a user; its listener hears every state change, starting with the current one. Throws
+   * (after telling the listener) when the settings cannot make a client, e.g. no username.
+   */
   acquire(userId: string, listener: StateListener): NvrClient {
     this.users.set(userId, listener);
     let client = this.client;
     if (!client) {
-      client = this.client = new NvrClient(this.options);
+      try {
+        client = this.client = new NvrClient(this.options);
+      } catch (e) {
+        const err = asDeviceError(e);
+        safeCall(listener, 'error', err);
+        throw err;
+      }
       const c = client;
       c.on('error', () => undefined); // an unhandled 'error' event would throw; states carry errors
       c.on('state', (state: ConnectionState, err?: DeviceError) => {

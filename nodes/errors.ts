@@ -19,9 +19,9 @@ export function invalidRequest(error_code: string, reason: string, where: { page
  * properties stay on the error object too for code that receives it directly.
  */
 export function forDone(e: unknown, where: { page?: string; operation?: string } = {}): DeviceError {
-  const err = asDeviceError(e, where);
-  const details = err.toJSON();
-  const out = new DeviceError({ ...details, page: details.page ?? where.page, operation: details.operation ?? where.operation, cause: details });
-  Object.defineProperty(out, 'code', { value: err.error_code, enumerable: true });
+  const json = asDeviceError(e, where).toJSON();
+  const details = { ...json, page: json.page ?? where.page, operation: json.operation ?? where.operation };
+  const out = new DeviceError({ ...details, cause: details });
+  Object.defineProperty(out, 'code', { value: details.error_code, enumerable: true });
   return out;
 }

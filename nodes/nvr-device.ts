@@ -26,7 +26,7 @@ export = function (RED: RED) {
     }) as CloseHandler);
   }
 
-  RED.nodes.registerType('nvr-device', NvrDeviceNode as never, {
+  RED.nodes.registerType('nvr-device', NvrDeviceNode, {
     credentials: { username: { type: 'text' }, password: { type: 'password' } },
   });
   registerAdminRoutes(RED);

@@ -54,9 +54,9 @@ export type AdminHandler = (req: AdminRequest, res: AdminResponse, next: (err?: 
 export interface RED {
   nodes: {
     createNode(node: object, def: NodeDef): void;
-    registerType(
+    registerType<N extends RedNode>(
       type: string,
-      ctor: (this: RedNode, def: NodeDef) => void,
+      ctor: (this: N, def: NodeDef) => void,
       opts?: { credentials?: Record<string, { type: 'text' | 'password' }> },
     ): void;
     getNode(id: string): RedNode | null;

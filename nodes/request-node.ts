@@ -143,10 +143,10 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
       const channel = normaliseChannel(msg.channel ?? def.channel);
       if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel ?? def.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
       let data: Data = isPlainObject(msg.payload) ? msg.payload : (configData ?? {});
-      if (channel) data = op.scopeRequest(page, data, channel);
       if (operation === 'Set' && Object.keys(data).length === 0) {
         throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
       }
+      if (channel) data = op.scopeRequest(page, data, channel);
       const answer = await op.call(binding.client, page, data);
       if (closed) return;
       msg.payload = channel ? op.scopeAnswer(page, answer, channel) : answer;

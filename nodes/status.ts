@@ -27,9 +27,12 @@ const REASONS: Record<string, string> = {
 
 const MAX_TEXT = 40;
 
-export function shortReason(err: Pick<DeviceError, 'error_code' | 'kind'> | undefined): string {
+/** What a node shows for an error: a few words, never a credential (DeviceError reasons hold none). */
+export function shortReason(err: Pick<DeviceError, 'error_code' | 'kind' | 'reason'> | undefined): string {
   if (!err) return 'error';
-  const text = REASONS[err.error_code] ?? (err.kind === 'transport' ? `unreachable (${err.error_code})` : err.error_code);
+  const text =
+    REASONS[err.error_code] ??
+    (err.kind === 'transport' ? `unreachable (${err.error_code})` : err.error_code === 'bad_option' ? err.reason : err.error_code);
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 }
 

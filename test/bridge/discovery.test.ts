@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { NvrClient, descriptorAt } from '../../core';
+import { Recorder } from '../helpers/mqtt-broker';
 import { sleep, setup, type Fixture } from './fixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,12 +31,16 @@ function configs(fx: Fixture): Map<string, Json> {
 const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...parts].join('_');
 const topicOf = (fx: Fixture, ...parts: string[]) => `${fx.prefix}/device/${node(fx, ...parts)}/config`;
 
-test('device-based discovery: one device per recorder and per channel, origin, availability', ({ fx }) => {
+test('device-based discovery: one device per recorder and per channel, origin, availability', async ({ fx }) => {
   const all = configs(fx);
   const nvrChannels = ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8'];
   const expected = [topicOf(fx, 'nvr'), ...nvrChannels.map((c) => topicOf(fx, 'nvr', c)), topicOf(fx, 'cam')];
   assert.deepEqual([...all.keys()].sort(), expected.sort());
-  for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) assert.equal(m.retain, m.payload !== '' || m.retain, 'retained');
+  // Retained: a client subscribing now gets every config.
+  const late = await Recorder.start(fx.broker.url, [`${fx.prefix}/#`]);
+  await sleep(300);
+  await late.stop();
+  assert.deepEqual(late.messages.filter((m) => m.retain && m.payload).map((m) => m.topic).sort(), expected.sort());
   for (const [topic, cfg] of all) {
     assert.equal(cfg.o.name, 'nvr2mqtt', topic);
     assert.match(cfg.o.sw, /^\d+\.\d+\.\d+/);

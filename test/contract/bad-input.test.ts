@@ -64,7 +64,7 @@ for (const how of ['expireSessions()', 'expire_session fault'] as const) {
       const logins = entries(sim, LOGIN);
       assert.equal(logins.map((e) => e.status), [401, 200], 'one re-login: challenge + answer');
       const gets = entries(sim, `${VA}/Get`);
-      const failed = gets.filter((e) => e.status !== 200);
+      const failed = gets.filter((e) => e.error_code !== undefined);
       assert.is(gets.length - failed.length, 10, 'every call succeeded once');
       assert.ok(failed.length >= 1 && failed.length <= 10, `each call retried at most once (${failed.length} failures)`);
       for (const e of failed) assert.ok(RELOGIN_CODES.includes(e.error_code!), `failed with a session code, got ${e.error_code}`);
@@ -183,6 +183,17 @@ for (const f of FAULTS) {
     }));
 }
 
+test('no answer in time: transport timeout naming page and operation; the late answer does not break the session', () =>
+  withRig({}, { timeoutMs: 200 }, async ({ sim, client }) => {
+    await client.invoke(voiceAlarmGet);
+    sim.fault({ path: `${VA}/Get`, kind: 'latency', ms: 600, times: 1 });
+    const err = await rejection(client.invoke(voiceAlarmGet));
+    assert.equal([err.kind, err.error_code, err.page, err.operation], ['transport', 'timeout', 'AlarmConfig/VoiceAlarm', 'Get']);
+    assert.match(err.reason, /no answer within 200 ms/);
+    await client.invoke(voiceAlarmGet);
+    assert.is(entries(sim, LOGIN).length, 2, 'no re-login');
+  }));
+
 test('an answer of the wrong shape: invalid_answer naming the page and the path', () =>
   withRig({}, {}, async ({ sim, client }) => {
     const ci = (sim.state['AlarmConfig/VoiceAlarm'] as Obj).channel_info as Record<string, Obj>;
@@ -191,12 +202,12 @@ test('an answer of the wrong shape: invalid_answer naming the page and the path'
     assert.equal([err.kind, err.error_code, err.page, err.operation], ['invalid_answer', 'invalid_answer', 'AlarmConfig/VoiceAlarm', 'Get']);
     assert.match(err.reason, /data\.channel_info\.CH1\.siren_time: expected number/);
     assert.match(err.message, /AlarmConfig\/VoiceAlarm\/Get/);
-    // A marker with a broken reason is named as such too.
+    // A broken marker (reason not a string) is named down to the member.
     ci.CH1.siren_time = 10;
-    (sim.state['AlarmConfig/VoiceAlarm'] as Obj).channel_info = 'CH1';
+    ci.CH2 = { reason: 5 };
     const err2 = await rejection(client.invoke(voiceAlarmGet));
-    assert.equal([err2.kind, err2.page], ['invalid_answer', 'AlarmConfig/VoiceAlarm']);
-    assert.match(err2.reason, /data\.channel_info/);
+    assert.equal([err2.kind, err2.page, err2.operation], ['invalid_answer', 'AlarmConfig/VoiceAlarm', 'Get']);
+    assert.match(err2.reason, /data\.channel_info\.CH2\.reason: expected string/);
   }));
 
 // --- firmware files ------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Simulator } from '../../simulator';
-import { helper, credentials, DEV, flowWith, load, newPassword, node, paths, simulator, statusesOf, timerCount, waitFor } from './harness';
+import { helper, credentials, DEV, exchange, flowWith, load, newPassword, node, paths, simulator, statusesOf, timerCount, waitFor } from './harness';
 
 interface Ctx { sim?: Simulator; password: string }
 const test = suite<Ctx>('nodes: nvr-device session, status, credentials, close', { password: newPassword() });
@@ -56,6 +56,19 @@ test('no device configured: red ring, and a message fails instead of hanging', a
   assert.equal(statusesOf('g1').at(-1), { fill: 'red', shape: 'ring', text: 'no device configured' });
 });
 
+test('no credentials at all: red ring saying so; a message fails with bad_option at the Catch node', async ({ sim }) => {
+  await load(flowWith(sim!.url, [
+    getNode('g1'),
+    { id: 'out', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: ['g1'], uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ]));
+  assert.equal(statusesOf('g1').at(-1), { fill: 'red', shape: 'ring', text: 'username is required' });
+  const r = await exchange('g1', { payload: {} });
+  assert.is(r.caught?.error.code, 'bad_option');
+  assert.equal(paths(sim!), []);
+});
+
 test('credentials: not in the flow, password type, and the editor sees has_password only', async ({ sim, password }) => {
   await load(flowWith(sim!.url, [getNode('g1'), { id: 'out', type: 'helper' }]), credentials(password));
   await waitFor(() => statusesOf('g1').some((s) => s.fill === 'green'), 'connected');
@@ -87,6 +100,19 @@ test('close without removal (stop flows): logout sent, timers cleared, within 2 
   assert.equal(removedFlags, [false]);
   assert.is(paths(sim!).filter((p) => p === '/API/Web/Logout').length, 1, 'one logout');
   assert.ok(timerCount() <= before, `timers: ${before} before, ${timerCount()} after`);
+});
+
+test('close is bounded when the device does not answer the logout', async ({ sim, password }) => {
+  await load(flowWith(sim!.url, [getNode('g1'), { id: 'out', type: 'helper' }]), credentials(password));
+  await waitFor(() => statusesOf('g1').some((s) => s.fill === 'green'), 'connected');
+  sim!.fault({ path: '/API/Web/Logout', kind: 'latency', ms: 8000 });
+  try {
+    const t0 = Date.now();
+    await helper.clearFlows();
+    assert.ok(Date.now() - t0 < 2500, `close took ${Date.now() - t0} ms`);
+  } finally {
+    sim!.clearFaults();
+  }
 });
 
 test('close with removal (deploy without the nodes): logout sent', async ({ sim, password }) => {

@@ -4,7 +4,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Simulator } from '../../simulator';
 import { helper, NODES, newPassword, node, simulator, statusesOf, waitFor } from './harness';
@@ -45,8 +47,10 @@ test.after(async (ctx) => {
   await helper.stopServer();
   await ctx.sim?.stop();
 });
+const after: Array<() => void> = [];
 test.after.each(async () => {
   await helper.unload();
+  for (const f of after.splice(0)) f();
 });
 
 test('the four example flows are there and well formed, without credentials', () => {
@@ -55,7 +59,7 @@ test('the four example flows are there and well formed, without credentials', ()
   for (const name of EXPECTED) {
     const flow = readExample(name);
     const text = JSON.stringify(flow);
-    assert.not.ok(/credentials|password|"username"/i.test(text), `${name}: credentials in the example`);
+    assert.not.ok(/"(credentials|password|username)"\s*:/i.test(text), `${name}: credentials in the example`);
     const ids = new Set(flow.map((n) => n.id));
     assert.is(ids.size, flow.length, `${name}: duplicate ids`);
     for (const n of flow) {
@@ -68,6 +72,19 @@ test('the four example flows are there and well formed, without credentials', ()
     }
   }
 });
+
+/** The first message reaching one of these nodes (with `from` set), or a timeout. */
+function first(ids: string[], timeoutMs = 8000): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`nothing reached ${ids.join(', ')}`)), timeoutMs);
+    for (const id of ids) {
+      node(id).once('input', (m: any) => {
+        clearTimeout(timer);
+        resolve({ ...m, from: id });
+      });
+    }
+  });
+}
 
 /** Loads an example with its device pointed at the simulator. */
 async function loadExample(ctx: Ctx, name: string, patch: (n: any) => void = () => undefined) {
@@ -105,13 +122,17 @@ test('switch-siren-with-range-check: siren on is set; 999 s is refused at the Ca
 });
 
 test('request-upgrade-token: the file read by the flow gets a token', async (ctx) => {
-  const fw = join(root, 'package.json'); // any small file stands in for firmware
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-example-'));
+  const fw = join(dir, 'firmware.sw');
+  writeFileSync(fw, randomBytes(4096)); // random bytes stand in for firmware
+  after.push(() => rmSync(dir, { recursive: true, force: true }));
   await loadExample(ctx, 'request-upgrade-token', (n) => {
     if (n.type === 'file in') n.filename = fw;
   });
-  const got = new Promise<any>((resolve) => node('ex3.d').once('input', resolve));
+  const got = first(['ex3.d', 'ex3.errd']);
   node('ex3.i').receive({});
   const msg = await got;
+  assert.is(msg.from, 'ex3.d', JSON.stringify(msg.error));
   assert.type(msg.payload.upgrade_token, 'string');
 });
 

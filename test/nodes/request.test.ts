@@ -170,6 +170,7 @@ test('local refusals: bad page, bad channel, bad data, empty Set — nothing sen
     [{ channel: 'CAM1', payload: { a: 1 } }, 'bad_channel'],
     [{ payload: 'x' }, 'bad_data'],
     [{ payload: {} }, 'bad_data'],
+    [{ channel: 'CH1', payload: {} }, 'bad_data'],
   ];
   for (const [msg, code] of cases) {
     const r = await exchange('n1', msg);

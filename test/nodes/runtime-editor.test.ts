@@ -63,6 +63,7 @@ if (skip) {
     ]);
     ctx.browser = await launchChromium();
     ctx.page = await ctx.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    ctx.page.setDefaultTimeout(15_000); // one failing step must not cascade into minutes of timeouts
     ctx.page.on('pageerror', (e) => ctx.errors.push(e.message));
     await ctx.page.goto(ctx.nr.adminUrl + '/');
     await ctx.page.waitForSelector('.red-ui-palette-node[data-palette-type="nvr-get"]', { timeout: 30_000 });
@@ -81,7 +82,8 @@ if (skip) {
     await p.locator('#red-ui-palette-search input').pressSequentially('nvr-get', { delay: 20 });
     const item = p.locator('.red-ui-palette-node[data-palette-type="nvr-get"]');
     await item.waitFor({ state: 'visible' });
-    assert.is(await p.locator('.red-ui-palette-node[data-palette-type="inject"]').isVisible(), false, 'palette search did not filter');
+    // the filter is debounced: other node types disappear shortly after typing
+    await p.locator('.red-ui-palette-node[data-palette-type="inject"]').waitFor({ state: 'hidden', timeout: 5000 });
     await item.dragTo(p.locator('#red-ui-workspace-chart'), { targetPosition: { x: 350, y: 200 } });
     const types = await p.evaluate(() => { const a: string[] = []; (globalThis as any).RED.nodes.eachNode((n: any) => a.push(n.type)); return a; });
     assert.equal(types, ['nvr-get']);

@@ -240,8 +240,8 @@ test('PTZ preset set in items: available presets pass, others are refused with t
   const v = one(validateAgainstRange(target(4), ptzRange));
   assert.equal([v.path, v.problem], ['ptz_info.0.linkage_ptz_point_index', 'enum']);
   assert.match(v.message, 'available presets 0, 1, 2, 3');
-  // The 8.2.3 hex form itself is a valid value; a malformed string is not.
-  assert.equal(validateAgainstRange(target(presets), ptzRange), []);
+  // Only the Range carries the hex preset set; a value is one int32 index, as the device checks it.
+  assert.is(one(validateAgainstRange(target(presets), ptzRange)).problem, 'type');
   assert.is(one(validateAgainstRange(target('0f'), ptzRange)).problem, 'type');
 });
 

@@ -1,0 +1,100 @@
+/** Broker restart mid-run, devices going offline and coming back by themselves, slow devices. */
+import * as assert from 'node:assert/strict';
+import { suite } from 'uvu';
+import { startSimulator } from '../../simulator';
+import { setsOf, setup, sleep, waitEvent, type Fixture } from './fixture';
+
+const test = suite('bridge reliability');
+
+test('broker restart: reconnect, republish availability, discovery and state; commands work again', async () => {
+  // Always an embedded broker here: the test stops and restarts it (never the system's Mosquitto).
+  const fx: Fixture = await setup({ label: 'brk', embedded: true, devices: [{ id: 'nvr', poll: 0.3 }] });
+  try {
+    const r = fx.recorder;
+    await r.waitTopic(`${fx.base}/nvr/ch1`, () => true, 3000);
+    await fx.broker.stop(); // retained messages are gone with it
+    await sleep(300);
+    const since = r.count;
+    await fx.broker.restart();
+    await r.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'online', 5000, since);
+    await r.waitTopic(`${fx.base}/nvr/availability`, (j) => j.state === 'online', 5000, since);
+    await r.waitFor((m) => m.topic.endsWith('_nvr/config') && !!m.payload, 5000, since, 'recorder discovery');
+    await r.waitFor((m) => m.topic.endsWith('_nvr_ch1/config') && !!m.payload, 5000, since, 'channel discovery');
+    await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.online === true, 5000, since);
+    await r.waitTopic(`${fx.base}/nvr`, () => true, 5000, since);
+    await r.waitTopic(`${fx.base}/bridge/info`, () => true, 5000, since);
+    // A command after the reconnect works (subscriptions restored).
+    const s2 = r.count;
+    await r.publish(`${fx.base}/nvr/ch1/set/floodlight`, 'ON');
+    await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.floodlight === true, 5000, s2);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('device offline after repeated failures, back online by itself; others unaffected', async () => {
+  const fx = await setup({ label: 'off', devices: [{ id: 'a', poll: 0.2 }, { id: 'b', poll: 0.2 }] });
+  try {
+    const r = fx.recorder;
+    const simA = fx.sims.get('a')!;
+    const simB = fx.sims.get('b')!;
+    // Every request to A: connection reset.
+    let since = r.count;
+    simA.fault({ kind: 'reset' });
+    const off = await waitEvent(fx, 'device_offline', (d) => d.device === 'a', since, 5000);
+    assert.ok(off.reason);
+    await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'offline', 3000, since);
+    // Commands to an offline device are refused, not queued.
+    const s1 = r.count;
+    await r.publish(`${fx.base}/a/ch1/set/siren`, 'ON');
+    await waitEvent(fx, 'command_refused', (d) => String(d.reason).includes('offline'), s1);
+    // B keeps being polled (independent schedules) and accepts commands.
+    const s2 = r.count;
+    await r.publish(`${fx.base}/b/ch1/set/siren`, 'ON');
+    await r.waitTopic(`${fx.base}/b/ch1`, (j) => j.siren === true, 3000, s2);
+    assert.equal(r.messages.slice(since).filter((m) => m.topic === `${fx.base}/b/availability`).length, 0);
+    // Back: A answers again and is online by itself.
+    since = r.count;
+    simA.clearFaults();
+    await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'online', 5000, since);
+    await waitEvent(fx, 'device_online', (d) => d.device === 'a', since);
+    const s3 = r.count;
+    await r.publish(`${fx.base}/a/ch1/set/siren`, 'ON');
+    await r.waitTopic(`${fx.base}/a/ch1`, (j) => j.siren === true, 3000, s3);
+
+    // The simulator process goes away and a new one (fresh sessions) comes up on the same port.
+    const port = simA.port;
+    since = r.count;
+    await simA.stop();
+    await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'offline', 5000, since);
+    const again = await startSimulator({ port, password: fx.passwords[0], logLimit: 10_000 });
+    fx.sims.set('a', again);
+    since = r.count;
+    await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'online', 5000, since);
+    await r.waitTopic(`${fx.base}/a/ch1`, (j) => j.siren === false, 5000, since); // the new device's own state
+    assert.ok(simB.log.length > 0);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('a slow device does not delay another', async () => {
+  const fx = await setup({ label: 'slow', devices: [{ id: 'slow', poll: 0.2 }, { id: 'fast', poll: 0.2 }] });
+  try {
+    fx.sims.get('slow')!.fault({ kind: 'latency', ms: 1500 });
+    const fast = fx.sims.get('fast')!;
+    const before = fast.log.length;
+    await sleep(1500);
+    const polls = fast.log.slice(before).filter((e) => e.path.endsWith('ChannelInfo/Get')).length;
+    assert.ok(polls >= 5, `fast device polled ${polls} times while the other hung`);
+    const since = fx.recorder.count;
+    await fx.recorder.publish(`${fx.base}/fast/ch2/set/siren_volume`, '8');
+    await fx.recorder.waitTopic(`${fx.base}/fast/ch2`, (j) => j.siren_volume === 8, 2000, since);
+    fx.sims.get('slow')!.clearFaults();
+    assert.ok(setsOf(fast).length >= 1);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test.run();
