@@ -47,6 +47,8 @@ export async function prepareUpgrade(input: UpgradeInput, opts?: { largeCapacity
   const max = opts?.largeCapacity ? MAX_FIRMWARE_SIZE_LARGE : MAX_FIRMWARE_SIZE;
   const checkSize = (size: number) => {
     if (size === 0) throw refuse('firmware file is empty');
+    // upgrade_head has exactly 3 * 1024 elements (spec 2.1): a shorter file is no firmware image.
+    if (size < UPGRADE_HEAD_SIZE) throw refuse(`firmware file is ${size} bytes; a firmware image has at least ${UPGRADE_HEAD_SIZE} bytes`);
     if (size > max) {
       throw refuse(
         `firmware file is ${size} bytes; the device accepts at most ${max} bytes (${max >> 20} MiB` +
@@ -73,7 +75,6 @@ export async function prepareUpgrade(input: UpgradeInput, opts?: { largeCapacity
     checkSize(file_size);
     head = file.subarray(0, UPGRADE_HEAD_SIZE);
   }
-  // A file shorter than 3072 bytes: upgrade_head is the bytes there are (the spec's size 3 * 1024 cannot be met).
   return { file_name, file_size, upgrade_head: Array.from(head) };
 }
 

@@ -39,7 +39,9 @@ test('all MQTT traffic and logs of a run with errors: zero hits for any password
     ],
     log_level: 'debug',
   }, { env: {} });
-  const bridge2 = await startBridge(config, {
+  let bridge2: Awaited<ReturnType<typeof startBridge>> | undefined;
+  try {
+  bridge2 = await startBridge(config, {
     log: createLogger({ level: 'debug', sink: (l, line) => logs.push(`${l} ${line}`) }),
     backoff: { minMs: 50, maxMs: 200 }, discoveryCleanupWindowMs: 100,
   });
@@ -57,7 +59,7 @@ test('all MQTT traffic and logs of a run with errors: zero hits for any password
     await r.waitTopic(`${fx.base}/bridge/response/refresh`, () => true, 5000);
     await sleep(500);
   } finally {
-    await bridge2.stop();
+    await bridge2?.stop();
     await wrongSim.stop();
   }
   const secrets = [mqttPassword, wrongPw, unreachablePw, ...fx.passwords];
@@ -65,7 +67,11 @@ test('all MQTT traffic and logs of a run with errors: zero hits for any password
   for (const line of logs) for (const s of secrets) assert.ok(!line.includes(s), `secret in log: ${line.slice(0, 100)}`);
   assert.ok(fx.recorder.count > 50);
   assertNoSecrets(fx, secrets);
-  await fx.stop();
+  const masked = fx.recorder.on(`${fx.base}/bridge/event`).filter((m) => m.payload.includes('***'));
+  assert.ok(masked.length >= 1, 'the refused key (a password) was masked in the event');
+  } finally {
+    await fx.stop();
+  }
 });
 
 test.run();

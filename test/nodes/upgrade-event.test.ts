@@ -113,9 +113,10 @@ test('nvr-upgrade: a name over 256 characters, bad auth, no firmware: refused lo
   await waitFor(() => statusesOf('u1').some((s) => s.fill === 'green'), 'connected');
   sim!.clearLog();
   const cases: Array<[Record<string, unknown>, string]> = [
-    [{ payload: Buffer.alloc(10), file_name: 'x'.repeat(257) }, 'invalid_firmware'],
-    [{ payload: Buffer.alloc(10), auth: { seq: 'one' } }, 'bad_auth'],
+    [{ payload: Buffer.alloc(4096), file_name: 'x'.repeat(257) }, 'invalid_firmware'],
+    [{ payload: Buffer.alloc(4096), auth: { seq: 'one' } }, 'bad_auth'],
     [{ payload: 42 }, 'invalid_firmware'],
+    [{ payload: Buffer.alloc(100), file_name: "short.sw" }, "invalid_firmware"],
   ];
   for (const [msg, code] of cases) {
     const r = await exchange('u1', msg);

@@ -65,16 +65,16 @@ test('from a path: name defaults to the base name, same head as from the buffer'
   assert.equal(r.upgrade_head, (await prepareUpgrade({ file: buf })).upgrade_head);
 });
 
-test('a file shorter than 3072 bytes: the head is all of it', async () => {
+test('a file shorter than 3072 bytes is refused: upgrade_head must have 3072 elements', async () => {
   const path = join(dir, 'tiny.sw');
-  await writeFile(path, bytes(100));
-  const r = await prepareUpgrade({ file: path });
-  assert.equal(r.upgrade_head, Array.from(bytes(100)));
-  assert.is(r.file_size, 100);
+  await writeFile(path, bytes(3071));
+  await refused(prepareUpgrade({ file: path }), /3071 bytes; a firmware image has at least 3072 bytes/);
+  await refused(prepareUpgrade({ file: bytes(100), file_name: 'x.sw' }), /100 bytes/);
+  assert.is((await prepareUpgrade({ file: bytes(3072), file_name: 'x.sw' })).upgrade_head.length, 3072);
 });
 
 test('file names: 256 characters accepted, 257 refused', async () => {
-  const buf = bytes(10);
+  const buf = bytes(3072);
   assert.is((await prepareUpgrade({ file: buf, file_name: 'a'.repeat(256) })).file_name.length, 256);
   await refused(prepareUpgrade({ file: buf, file_name: 'a'.repeat(257) }), /257 characters.*at most 256/);
 });
