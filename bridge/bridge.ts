@@ -189,11 +189,14 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       publishAvailability(handle);
       publishInfo();
     });
-    device.on('update', () => {
+    device.on('update', (change: { structure: boolean }) => {
       if (stopping) return;
-      discovery.update(device);
+      // Entities depend on Range, channels and markers only: rebuilt when those changed.
+      if (change.structure) {
+        discovery.update(device);
+        publishInfo();
+      }
       publishState(handle);
-      publishInfo();
     });
     device.on('event', (type: string, data: Json) => event(type, data));
     handles.set(cfg.id, handle);
@@ -245,7 +248,9 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     discovery.reset();
   });
 
-  for (const h of handles.values()) h.poller.start();
+  // First polls spread over up to 2 s: a hundred devices do not all log in and read Ranges at once.
+  const spread = Math.min(2000, 20 * handles.size);
+  [...handles.values()].forEach((h, i) => h.poller.start(handles.size > 1 ? Math.round((i * spread) / handles.size) : 0));
   try {
     await link.waitConnected(opts.connectTimeoutMs ?? 30_000);
   } catch (err) {

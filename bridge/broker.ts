@@ -46,6 +46,7 @@ export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<Emb
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
+    socket.setNoDelay(true); // small MQTT packets: no Nagle delay (commands are latency-sensitive)
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     aedes.handle(socket);

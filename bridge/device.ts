@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { DeviceError, NvrClient, writableSubset } from '../core';
 import type { DeviceConfig } from './config';
 import { errorText, type Logger } from './log';
-import { channelIds, emptyModel, type DeviceModel, type Json } from './state';
+import { channelIds, emptyModel, isMarker, valueAt, type DeviceModel, type Json } from './state';
 import { pageSpec, POLLED_PAGES, type PageName } from './table';
 import { buildSetBody, WriteQueue, type Change, type Job } from './write-queue';
 
@@ -34,6 +34,11 @@ export class Device extends EventEmitter {
   /** Bumped by every write: a poll's Get that started before a write must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
+  /** Which channels answer which page with a `{reason}` marker: entities depend on it. */
+  private markers = '';
+  /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
+  private structurePending = true;
+  private channelCache?: { model: DeviceModel; ids: string[] };
   readonly writes: WriteQueue;
   private readonly log: Logger;
 
@@ -58,7 +63,8 @@ export class Device extends EventEmitter {
 
   /** Channels the bridge publishes for this device (config `channels` applied). */
   channels(): string[] {
-    return channelIds(this.model, this.cfg.channels);
+    if (this.channelCache?.model !== this.model) this.channelCache = { model: this.model, ids: channelIds(this.model, this.cfg.channels) };
+    return this.channelCache.ids;
   }
 
   /** Forget static info: the next poll reads system info and Ranges again (device back online, refresh). */
@@ -73,6 +79,7 @@ export class Device extends EventEmitter {
     await Promise.all(POLLED_PAGES.map(async (page) => ranges.set(page, await this.rangeOf(page, refresh))));
     this.model = { ...this.model, info, ranges };
     this.loaded = true;
+    this.structurePending = true;
   }
 
   private async rangeOf(page: PageName, refresh = false): Promise<Json | null> {
@@ -121,8 +128,19 @@ export class Device extends EventEmitter {
         this.reportPageError(page, err);
       }
     }));
-    this.model = { info: this.model.info, channelList: channelList ?? this.model.channelList, ranges, gets };
-    this.emit('update');
+    // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
+    const prev = this.model;
+    const list = channelList ?? prev.channelList;
+    const listChanged = !sameJson(mapEntries(list), mapEntries(prev.channelList));
+    const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
+    const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
+    if (!listChanged && !rangesChanged && !getsChanged) return;
+    this.model = { info: prev.info, channelList: list, ranges, gets };
+    const markers = markerSignature(this.model);
+    const structure = listChanged || rangesChanged || markers !== this.markers || this.structurePending;
+    this.markers = markers;
+    this.structurePending = false;
+    this.emit('update', { structure });
   }
 
   private reportPageError(page: string, err: unknown): void {
@@ -160,7 +178,10 @@ export class Device extends EventEmitter {
       const gets = new Map(this.model.gets);
       gets.set(page as PageName, readBack);
       this.model = { ...this.model, gets };
-      this.emit('update');
+      const markers = markerSignature(this.model);
+      const structure = markers !== this.markers;
+      this.markers = markers;
+      this.emit('update', { structure });
     }
     return readBack;
   }
@@ -173,4 +194,38 @@ export class Device extends EventEmitter {
       this.log.debug(`logout: ${errorText(err)}`);
     }
   }
+}
+
+/** Deep equality of JSON values (Get answers), without allocating. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in ao) {
+    if (!Object.hasOwn(bo, k) || !sameJson(ao[k], bo[k])) return false;
+    n++;
+  }
+  for (const k in bo) if (Object.hasOwn(bo, k)) n--;
+  return n === 0;
+}
+
+function mapEntries(m: Map<string, boolean> | undefined): Array<[string, boolean]> | undefined {
+  return m ? [...m] : undefined;
+}
+
+function markerSignature(model: DeviceModel): string {
+  let sig = '';
+  for (const page of POLLED_PAGES) {
+    const ci = valueAt(model.gets.get(page), ['channel_info']);
+    if (ci && typeof ci === 'object') for (const [ch, block] of Object.entries(ci)) if (isMarker(block)) sig += `${page}:${ch};`;
+  }
+  return sig;
 }

@@ -13,11 +13,12 @@
  *   cleared once the device answered; removed entities are sent once as `{"p": <platform>}` (Home
  *   Assistant's way to remove one component of a device).
  */
+import { createHash } from 'node:crypto';
 import { boundsOf, channelKind, type RangeDescriptor } from '../core';
 import type { Device } from './device';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import { channelOnline, rowDescriptor, slugOf, supportedRows, isObject, type Json } from './state';
+import { channelOnline, rowDescriptor, slugOf, supportedRows, isObject, type DeviceModel, type Json } from './state';
 import type { Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
@@ -90,14 +91,14 @@ export interface DiscoveryOptions {
 
 /** Builds, publishes and cleans up discovery for every device. */
 export class Discovery {
-  /** Spec (payload without removal markers) last published per topic, this connection. */
+  /** Hash of the spec (payload without removal markers) last published per topic, this connection. */
   private readonly published = new Map<string, string>();
   /** Components last published per topic (id -> platform), across connections: removal markers. */
   private readonly components = new Map<string, Record<string, string>>();
   /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
   private readonly retained = new Map<string, { device?: string; payload: Json }>();
-  /** Components of a channel last seen online: an offline channel keeps its entities (no flapping). */
-  private readonly sticky = new Map<string, Json>();
+  /** Rows and Ranges of a channel last seen online: an offline channel keeps its entities (no flapping). */
+  private readonly sticky = new Map<string, { rows: Row[]; ranges: DeviceModel['ranges'] }>();
   /** Topics published per device (to clear what a device no longer has). */
   private readonly byDevice = new Map<string, Set<string>>();
   private collected?: Promise<void>;
@@ -202,15 +203,16 @@ export class Discovery {
       const key = `${device.id}/${ch}`;
       const chTopic = topics.state(device.id, slug);
       const chNode = topics.node(device.id, slug);
-      let cmps: Json = {};
-      const sticky = this.sticky.get(key);
-      if (!channelOnline(model, ch) && sticky) cmps = sticky;
-      else {
-        for (const row of supportedRows(model, 'channel', ch)) {
-          const c = component(row, rowDescriptor(model, row, ch), chTopic, chTopic, `${chNode}_${row.key}`);
-          if (c) cmps[single ? `${slug}_${row.key}` : row.key] = c;
-        }
-        if (channelOnline(model, ch)) this.sticky.set(key, cmps);
+      // An offline channel is shown with the entities (and bounds) it had when last online.
+      const online = channelOnline(model, ch);
+      const sticky = online ? undefined : this.sticky.get(key);
+      const rows = sticky?.rows ?? supportedRows(model, 'channel', ch);
+      const source: DeviceModel = sticky ? { ranges: sticky.ranges, gets: new Map() } : model;
+      if (online) this.sticky.set(key, { rows, ranges: model.ranges });
+      const cmps: Json = {};
+      for (const row of rows) {
+        const c = component(row, rowDescriptor(source, row, ch), chTopic, chTopic, `${chNode}_${row.key}`);
+        if (c) cmps[single ? `${slug}_${row.key}` : row.key] = c;
       }
       if (single) Object.assign(deviceCmps, cmps);
       else {
@@ -229,7 +231,8 @@ export class Discovery {
     const mine = this.byDevice.get(device.id) ?? new Set<string>();
     for (const [topic, payload] of wanted) {
       const spec = JSON.stringify(payload);
-      if (!force && this.published.get(topic) === spec) continue;
+      const digest = createHash('sha1').update(spec).digest('base64');
+      if (!force && this.published.get(topic) === digest) continue;
       const cmps = payload.cmps as Json;
       const platforms: Record<string, string> = {};
       for (const [id, c] of Object.entries(cmps)) platforms[id] = String((c as Json).p);
@@ -239,7 +242,7 @@ export class Discovery {
         ? JSON.stringify({ ...payload, cmps: { ...cmps, ...Object.fromEntries(removed.map((id) => [id, { p: before[id] }])) } })
         : spec;
       this.opts.link.publish(topic, body, { retain: true, qos: 1 });
-      this.published.set(topic, spec);
+      this.published.set(topic, digest);
       this.components.set(topic, platforms);
       mine.add(topic);
     }

@@ -141,6 +141,8 @@ export class MqttLink extends EventEmitter {
       done();
     };
     this.client.on('connect', () => {
+      // Commands and their confirmations are small packets: send them at once (no Nagle delay).
+      (this.client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
       this.everConnected = true;
       this.lastErrorText = '';
       opts.log.info(`MQTT connected to ${this.safeUrl}`);

@@ -53,11 +53,12 @@ export class Poller {
     return this.online;
   }
 
-  start(): void {
+  /** Start polling after `delayMs` (the bridge spreads devices' first polls: no thundering herd). */
+  start(delayMs = 0): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.nextDue = Date.now();
-    this.schedule(0);
+    this.nextDue = Date.now() + delayMs;
+    this.schedule(delayMs);
   }
 
   async stop(): Promise<void> {

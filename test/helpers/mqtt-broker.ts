@@ -95,8 +95,14 @@ export class Recorder {
       client.once('connect', () => resolve());
       client.once('error', reject);
     });
+    // Like Home Assistant's client (paho sets TCP_NODELAY): no Nagle delay on small packets.
+    const noDelay = () => (client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
+    noDelay();
     // Re-subscribe after a broker restart (aedes forgets sessions).
-    client.on('connect', () => client.subscribe(topics, { qos: 1 }));
+    client.on('connect', () => {
+      noDelay();
+      client.subscribe(topics, { qos: 1 });
+    });
     await client.subscribeAsync(topics, { qos: 1 });
     return rec;
   }

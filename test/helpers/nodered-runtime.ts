@@ -5,7 +5,7 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer } from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -113,7 +113,7 @@ export function packedTarball(): Promise<string> {
   tarball ??= (async () => {
     if (!existsSync(join(repoRoot, 'dist'))) throw new Error('dist/ missing: build first (npm run build)');
     const dest = await mkdtemp(join(tmpdir(), 'nvr2mqtt-pack-'));
-    process.on('exit', () => { try { require('node:fs').rmSync(dest, { recursive: true, force: true }); } catch { /* ignore */ } });
+    process.on('exit', () => rmSync(dest, { recursive: true, force: true }));
     await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], { cwd: repoRoot, env: cleanEnv() });
     const file = (await readdir(dest)).find((f) => f.endsWith('.tgz'));
     if (!file) throw new Error('npm pack produced no tarball');
@@ -204,7 +204,7 @@ export async function startNodeRed(opts: StartOptions): Promise<NodeRedRuntime> 
           if (r.ok) token = ((await r.json()) as { access_token: string }).access_token;
           else await r.arrayBuffer();
         }
-        const r = await fetch(adminUrl + '/flows', { headers: token ? { authorization: 'Bearer ' + token } : {} });
+        const r = await fetch(adminUrl + '/flows', { headers: token ? { authorization: 'Bearer ' + token } : {}, signal: AbortSignal.timeout(5000) });
         await r.arrayBuffer();
         if (r.ok) break;
       } catch { /* not listening yet */ }
@@ -214,7 +214,7 @@ export async function startNodeRed(opts: StartOptions): Promise<NodeRedRuntime> 
     const admin = (path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers);
       if (token) headers.set('authorization', 'Bearer ' + token);
-      return fetch(adminUrl + path, { ...init, headers });
+      return fetch(adminUrl + path, { ...init, headers, signal: init.signal ?? AbortSignal.timeout(30_000) });
     };
     const settings = (await (await admin('/settings')).json()) as { version: string };
     const pid = child.pid!;
@@ -271,7 +271,8 @@ async function killGroup(child: ChildProcess): Promise<void> {
 
 /** POSTs JSON to an http-in endpoint and returns status and parsed body. */
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // A flow that never answers (an error without a Catch node) fails the test in 30 s, not undici's 300 s.
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
   const text = await r.text();
   let parsed: unknown = text;
   try { parsed = JSON.parse(text); } catch { /* not JSON */ }

@@ -1,0 +1,88 @@
+/**
+ * Child process of the bridge benchmark: runs the bridge alone (devices and broker live in the sim-farm
+ * process) and measures itself: CPU (process.cpuUsage) in % of one core, peak RSS (sampled every 250 ms),
+ * polls completed vs due, MQTT messages published. Reads its job as one JSON line on stdin
+ * `{urls, password, broker, seconds, base, prefix}`; prints one JSON line with the figures.
+ */
+import { createInterface } from 'node:readline';
+import { startBridge } from '../bridge/bridge';
+import { parseConfig } from '../bridge/config';
+import { createLogger } from '../bridge/log';
+
+interface Job { urls: string[]; password: string; broker: string; seconds: number; base: string; prefix: string }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const line = await new Promise<string>((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
+  const job = JSON.parse(line) as Job;
+  const warnings = { n: 0 };
+  const { config } = parseConfig({
+    mqtt: { url: job.broker, base_topic: job.base },
+    homeassistant: { discovery_prefix: job.prefix, status_topic: `${job.prefix}/status` },
+    devices: job.urls.map((url, i) => ({ id: `d${i}`, url, username: 'admin', password: job.password, poll_interval: 1 })),
+    log_level: 'warn',
+  }, { env: {} });
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 250);
+  const t0 = Date.now();
+  const bridge = await startBridge(config, {
+    log: createLogger({ level: 'warn', sink: () => warnings.n++ }),
+    discoveryCleanupWindowMs: 500,
+  });
+  for (let i = 0; i < 240 && ![...bridge.devices.values()].every((h) => h.online); i++) await sleep(250);
+  const online = [...bridge.devices.values()].filter((h) => h.online).length;
+  const warmupMs = Date.now() - t0;
+  await sleep(3000); // first full publish and discovery settle
+  const peakStartup = peakRss;
+  const sum = () => {
+    const s = { completed: 0, failed: 0, missed: 0 };
+    for (const st of Object.values(bridge.pollStats())) {
+      s.completed += st.completed;
+      s.failed += st.failed;
+      s.missed += st.missed;
+    }
+    return s;
+  };
+  const before = sum();
+  const published0 = bridge.published;
+  const cpu0 = process.cpuUsage();
+  const wall0 = process.hrtime.bigint();
+  peakRss = process.memoryUsage().rss;
+  await sleep(job.seconds * 1000);
+  const cpu = process.cpuUsage(cpu0);
+  const wallUs = Number(process.hrtime.bigint() - wall0) / 1000;
+  const after = sum();
+  clearInterval(sampler);
+  const completed = after.completed - before.completed;
+  const published = bridge.published - published0;
+  const due = (job.urls.length * wallUs) / 1e6; // one poll per device per second
+  const result = {
+    scale_devices: job.urls.length,
+    scale_devices_online: online,
+    scale_warmup_s: warmupMs / 1000,
+    scale_seconds: job.seconds,
+    bridge_cpu_percent_of_one_core: (100 * (cpu.user + cpu.system)) / wallUs,
+    bridge_peak_rss_mb: Math.max(peakRss, peakStartup) / (1 << 20),
+    bridge_peak_rss_steady_mb: peakRss / (1 << 20),
+    bridge_heap_used_mb: process.memoryUsage().heapUsed / (1 << 20),
+    polls_due: Math.round(due),
+    polls_completed: completed,
+    polls_failed: after.failed - before.failed,
+    polls_missed_slots: after.missed - before.missed,
+    polls_completed_ratio: completed / due,
+    idle_mqtt_messages: published,
+    idle_mqtt_messages_per_poll: completed ? published / completed : NaN,
+    scale_warnings_logged: warnings.n,
+  };
+  await bridge.stop();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bridge-scale: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,174 @@
+/** Bridge configuration: schema, every problem by path, environment overrides, secrets from files. */
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import { ConfigError, loadConfigFile, parseConfig, parseDuration } from '../../bridge/config';
+import { TABLE, PAGES, POLLED_PAGES, rowFor } from '../../bridge/table';
+import { Topics } from '../../bridge/topics';
+
+const test = suite('bridge config');
+const dev = { id: 'nvr', url: 'http://192.168.1.20', username: 'admin', password: 'x' };
+
+function problems(input: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    parseConfig(input, { env });
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    return err.problems;
+  }
+  return [];
+}
+
+test('defaults', () => {
+  const { config } = parseConfig({ devices: [dev] }, { env: {} });
+  assert.equal(config.mqtt.url, undefined);
+  assert.equal(config.mqtt.base_topic, 'nvr2mqtt');
+  assert.equal(config.mqtt.retain, true);
+  assert.deepEqual(config.homeassistant, { enabled: true, discovery_prefix: 'homeassistant', status_topic: 'homeassistant/status' });
+  assert.equal(config.devices[0].poll_interval, 10_000);
+  assert.equal(config.devices[0].name, 'nvr');
+  assert.equal(config.log_level, 'info');
+});
+
+test('durations', () => {
+  assert.equal(parseDuration(5), 5000);
+  assert.equal(parseDuration('5s'), 5000);
+  assert.equal(parseDuration('2m'), 120_000);
+  assert.equal(parseDuration('500ms'), 500);
+  assert.equal(parseDuration('1.5'), 1500);
+  assert.ok(Number.isNaN(parseDuration('soon')));
+  assert.equal(parseConfig({ devices: [{ ...dev, poll_interval: '2m' }] }, { env: {} }).config.devices[0].poll_interval, 120_000);
+});
+
+test('every problem, by path', () => {
+  const p = problems({
+    mqtt: { url: 'http://broker', base_topic: 'a/#', bogus: 1 },
+    homeassistant: { enabled: 'yes' },
+    devices: [
+      dev,
+      { id: 'Bad Id', url: 'ftp://x', username: 'admin', password: 'x', poll_interval: 'soon', channels: ['CH0', 'ip_ch5'] },
+      { id: 'c', url: 'http://u:p@host', username: '' },
+    ],
+    log_level: 'loud',
+  });
+  const expect = [
+    /^mqtt\.url: expected an MQTT URL/,
+    /^mqtt\.base_topic: .*wildcards/,
+    /^mqtt\.bogus: unknown setting/,
+    /^homeassistant\.enabled: /,
+    /^devices\[1\]\.id: expected lower-case/,
+    /^devices\[1\]\.url: expected an http or https URL/,
+    /^devices\[1\]\.poll_interval: expected seconds/,
+    /^devices\[1\]\.channels\[0\]: expected a channel id/,
+    /^devices\[2\]\.url: must not contain a user name or password/,
+    /^devices\[2\]\.username: must not be empty/,
+    /^log_level: expected one of/,
+  ];
+  for (const re of expect) assert.ok(p.some((x) => re.test(x)), `${re} in:\n${p.join('\n')}`);
+  assert.match(problems({ devices: [] })[0], /^devices: at least one device/);
+  assert.match(problems({})[0], /^devices: /);
+});
+
+test('duplicate ids, reserved id, passwords', () => {
+  const p = problems({ devices: [dev, { ...dev }, { ...dev, id: 'bridge' }, { id: 'np', url: 'http://h', username: 'u' }] });
+  assert.ok(p.includes('devices[1].id: duplicate device id "nvr" (also devices[0])'), p.join('\n'));
+  assert.ok(p.some((x) => x.startsWith('devices[2].id: "bridge" is reserved')));
+  assert.ok(p.includes('devices[3].password: required (or password_file)'));
+  const both = problems({ devices: [{ ...dev, password_file: '/nonexistent' }] });
+  assert.match(both[0], /give either password or password_file/);
+});
+
+test('password_file read and trimmed; relative to the config file; missing file reported', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-cfg-'));
+  try {
+    writeFileSync(join(dir, 'nvr.pw'), 's3cret-from-file\n');
+    writeFileSync(join(dir, 'mqtt.pw'), '  mqtt-pw  \n');
+    writeFileSync(join(dir, 'config.yaml'), [
+      'mqtt:', '  url: mqtt://broker:1883', '  username: bridge', '  password_file: mqtt.pw',
+      'devices:', '  - id: nvr', '    url: http://192.168.1.20', '    username: admin', '    password_file: nvr.pw',
+      '    poll_interval: 5s', '    channels: [CH1, ip_ch5]',
+    ].join('\n'));
+    const { config } = loadConfigFile(join(dir, 'config.yaml'), { env: {} });
+    assert.equal(config.devices[0].password, 's3cret-from-file');
+    assert.equal(config.mqtt.password, 'mqtt-pw');
+    assert.deepEqual(config.devices[0].channels, ['CH1', 'IP_CH5']);
+    assert.equal(config.devices[0].poll_interval, 5000);
+    writeFileSync(join(dir, 'bad.yaml'), 'devices:\n  - id: nvr\n    url: http://h\n    username: u\n    password_file: missing.pw\n');
+    assert.throws(() => loadConfigFile(join(dir, 'bad.yaml'), { env: {} }), (e: ConfigError) => /devices\[0\]\.password_file: cannot read .*missing\.pw: ENOENT/.test(e.problems[0]));
+    writeFileSync(join(dir, 'broken.yaml'), 'devices: [\n');
+    assert.throws(() => loadConfigFile(join(dir, 'broken.yaml'), { env: {} }), /not valid YAML/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('environment overrides', () => {
+  const { config, warnings } = parseConfig({ devices: [{ ...dev, password: undefined }] }, {
+    env: {
+      NVR2MQTT_MQTT_URL: 'mqtts://broker:8883',
+      NVR2MQTT_MQTT_USERNAME: 'bridge',
+      NVR2MQTT_MQTT_PASSWORD: 'from-env',
+      NVR2MQTT_MQTT_RETAIN: 'false',
+      NVR2MQTT_MQTT_BASE_TOPIC: 'home/nvr',
+      NVR2MQTT_HOMEASSISTANT_DISCOVERY_PREFIX: 'ha',
+      NVR2MQTT_DEVICES_0_PASSWORD: 'dev-pw',
+      NVR2MQTT_DEVICES_0_CHANNELS: 'CH1, CH2',
+      NVR2MQTT_DEVICES_1_ID: 'cam',
+      NVR2MQTT_DEVICES_1_URL: 'https://cam.local',
+      NVR2MQTT_DEVICES_1_USERNAME: 'admin',
+      NVR2MQTT_DEVICES_1_PASSWORD: 'cam-pw',
+      NVR2MQTT_DEVICES_1_POLL_INTERVAL: '30',
+      NVR2MQTT_LOG_LEVEL: 'debug',
+      NVR2MQTT_NOPE: 'x',
+      NVR2MQTT_CONFIG: '/etc/nvr2mqtt.yaml',
+      OTHER: 'ignored',
+    },
+  });
+  assert.equal(config.mqtt.url, 'mqtts://broker:8883');
+  assert.equal(config.mqtt.password, 'from-env');
+  assert.equal(config.mqtt.retain, false);
+  assert.equal(config.mqtt.base_topic, 'home/nvr');
+  assert.equal(config.homeassistant.discovery_prefix, 'ha');
+  assert.equal(config.devices[0].password, 'dev-pw');
+  assert.deepEqual(config.devices[0].channels, ['CH1', 'CH2']);
+  assert.equal(config.devices[1].id, 'cam');
+  assert.equal(config.devices[1].poll_interval, 30_000);
+  assert.equal(config.log_level, 'debug');
+  assert.deepEqual(warnings, ['environment NVR2MQTT_NOPE: no such setting (ignored)']);
+});
+
+test('TLS options: fingerprint format, files', () => {
+  const p = problems({ devices: [{ ...dev, tls: { fingerprint: 'abc', ca_file: '/nonexistent/ca.pem' } }] });
+  assert.ok(p.some((x) => x.startsWith('devices[0].tls.fingerprint: expected a SHA-256 fingerprint')), p.join('\n'));
+  const fp = Array.from({ length: 32 }, () => 'ab').join(':');
+  const { config } = parseConfig({ devices: [{ ...dev, tls: { fingerprint: fp } }] }, { env: {} });
+  assert.equal(config.devices[0].tls?.fingerprint, 'AB'.repeat(32));
+  assert.match(problems({ devices: [{ ...dev, tls: { ca_file: '/nonexistent/ca.pem' } }] })[0], /devices\[0\]\.tls\.ca_file: cannot read/);
+});
+
+test('the table: one row per key and level, pages known, topics parse', () => {
+  const seen = new Set<string>();
+  for (const row of TABLE) {
+    const id = `${row.level}/${row.key}`;
+    assert.ok(!seen.has(id), `duplicate row ${id}`);
+    seen.add(id);
+    assert.match(row.key, /^[a-z0-9_]+$/);
+    if (row.source.kind === 'page') assert.ok(row.source.page in PAGES, row.source.page);
+  }
+  assert.deepEqual([...POLLED_PAGES].sort(), Object.keys(PAGES).sort());
+  assert.equal(rowFor('device', 'disarmed')?.platform, 'alarm_control_panel');
+  assert.equal(rowFor('channel', 'disarmed')?.platform, 'switch');
+  const t = new Topics('nvr2mqtt', 'homeassistant');
+  assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set'), { kind: 'set', device: 'nvr', channel: 'ch1' });
+  assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set/siren'), { kind: 'set', device: 'nvr', channel: 'ch1', key: 'siren' });
+  assert.deepEqual(t.parse('nvr2mqtt/nvr/set/disarmed'), { kind: 'set', device: 'nvr', key: 'disarmed' });
+  assert.deepEqual(t.parse('nvr2mqtt/nvr/get'), { kind: 'get', device: 'nvr' });
+  assert.deepEqual(t.parse('nvr2mqtt/bridge/request/set'), { kind: 'request', op: 'set' });
+  assert.equal(t.parse('nvr2mqtt/nvr/ch1'), undefined);
+  assert.equal(t.parse('other/nvr/set'), undefined);
+  assert.equal(new Topics('home/NVR 1', 'ha').node('front', 'ip_ch5'), 'home_nvr_1_front_ip_ch5');
+});
+
+test.run();

@@ -1,0 +1,85 @@
+/** `nvr2mqtt` without a config: demo start, state flow, commands, clean shutdown on SIGINT. */
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import { Recorder } from '../helpers/mqtt-broker';
+
+const test = suite('bridge demo');
+const CLI = join(__dirname, '..', '..', 'bridge', 'cli.js');
+
+function waitExit(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    const timer = setTimeout(() => reject(new Error('no exit')), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridge/state offline', async () => {
+  const child = spawn(process.execPath, [CLI], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NVR2MQTT_CONFIG: '' } });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  let rec: Recorder | undefined;
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no broker line in:\n${out}`)), 10_000);
+      const check = () => {
+        const m = /MQTT broker: (mqtt:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          resolve(m[1]);
+        }
+      };
+      child.stdout!.on('data', check);
+      child.once('exit', (code) => reject(new Error(`demo exited (${code}):\n${out}`)));
+    });
+    rec = await Recorder.start(url, ['nvr2mqtt/#', 'homeassistant/#']);
+    await rec.waitTopic('nvr2mqtt/bridge/state', (j) => j.state === 'online', 10_000);
+    await rec.waitTopic('nvr2mqtt/demo_nvr/availability', (j) => j.state === 'online', 10_000);
+    await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.online === true, 10_000);
+    await rec.waitFor((m) => m.topic === 'homeassistant/device/nvr2mqtt_demo_nvr/config', 10_000);
+    const since = rec.count;
+    await rec.publish('nvr2mqtt/demo_nvr/ch1/set/floodlight', 'ON');
+    await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.floodlight === true, 10_000, since);
+    assert.match(out, /-> nvr2mqtt\/demo_nvr\/ch1/, 'prints what is published');
+    const s2 = rec.count;
+    child.kill('SIGINT');
+    const code = await waitExit(child, 10_000);
+    assert.equal(code, 0, out);
+    await rec.waitTopic('nvr2mqtt/bridge/state', (j) => j.state === 'offline', 2000, s2).catch(() => {
+      // the broker went down with the demo; the offline state was published before it (printed too)
+      assert.match(out, /bridge\/state \(retained\) \{"state":"offline"\}/);
+    });
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await rec?.stop();
+  }
+});
+
+test('--help, --version, bad arguments, bad config', async () => {
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => new Promise<{ code: number | null; out: string }>((resolve) => {
+    const c = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NVR2MQTT_CONFIG: '', ...env } });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (out += d));
+    c.on('exit', (code) => resolve({ code, out }));
+  });
+  const help = await run(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /--config/);
+  const version = await run(['--version']);
+  assert.match(version.out.trim(), /^\d+\.\d+\.\d+/);
+  const bad = await run(['--frobnicate']);
+  assert.equal(bad.code, 2);
+  const missing = await run(['--config', '/nonexistent/config.yaml']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.out, /cannot read/);
+});
+
+test.run();
