@@ -5,6 +5,7 @@
  * `{urls, password, broker, seconds, base, prefix}`; prints one JSON line with the figures.
  */
 import { createInterface } from 'node:readline';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { startBridge } from '../bridge/bridge';
 import { parseConfig } from '../bridge/config';
 import { createLogger } from '../bridge/log';
@@ -77,6 +78,13 @@ async function main() {
     idle_mqtt_messages_per_poll: completed ? published / completed : NaN,
     scale_warnings_logged: warnings.n,
   };
+  if (process.env.BENCH_DEBUG) {
+    for (const sp of getHeapSpaceStatistics()) {
+      process.stderr.write(`  ${sp.space_name} used ${(sp.space_used_size / 1048576).toFixed(1)} MB of ${(sp.space_size / 1048576).toFixed(1)} MB\n`);
+    }
+    const m = process.memoryUsage();
+    process.stderr.write(`  rss ${(m.rss / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} arrayBuffers ${(m.arrayBuffers / 1048576).toFixed(0)}\n`);
+  }
   await bridge.stop();
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
