@@ -1,13 +1,12 @@
 /**
  * Shared set-up of the node-red-node-test-helper suites: the real `node-red` runtime (in process),
- * the six node modules, a simulator, and small waiting helpers. Every suite stops what it starts.
+ * the four node modules (six node types), a simulator, and small waiting helpers. Every suite stops
+ * what it starts.
  */
 import { randomBytes } from 'node:crypto';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
 import nvrDevice from '../../nodes/nvr-device';
-import nvrRange from '../../nodes/nvr-range';
-import nvrGet from '../../nodes/nvr-get';
-import nvrSet from '../../nodes/nvr-set';
+import nvrRequest from '../../nodes/nvr-request';
 import nvrUpgrade from '../../nodes/nvr-upgrade';
 import nvrEvent from '../../nodes/nvr-event';
 
@@ -15,7 +14,7 @@ import nvrEvent from '../../nodes/nvr-event';
 export const helper = require('node-red-node-test-helper');
 helper.init(require.resolve('node-red'));
 
-export const NODES = [nvrDevice, nvrRange, nvrGet, nvrSet, nvrUpgrade, nvrEvent];
+export const NODES = [nvrDevice, nvrRequest, nvrUpgrade, nvrEvent];
 
 export type Msg = Record<string, any>;
 export type Status = { fill?: string; shape?: string; text?: string };
