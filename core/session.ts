@@ -178,7 +178,7 @@ export class Session {
   private async send(path: string, data: unknown, opts: ExchangeOptions): Promise<unknown> {
     let res: WireResponse;
     try {
-      res = await this.transport.post(path, envelope(data), { headers: this.headers(), timeoutMs: opts.timeoutMs, signal: opts.signal });
+      res = await this.transport.post(path, envelope(data), { headers: () => this.headers(), timeoutMs: opts.timeoutMs, signal: opts.signal });
     } catch (raw) {
       // Name the operation that failed: "SystemInfo/Base/Get: timeout (no answer within 10000 ms)".
       const err = raw instanceof DeviceError && !raw.page && opts.page

@@ -36,7 +36,11 @@ export interface WireResponse {
 }
 
 export interface PostOptions {
-  headers?: Record<string, string>;
+  /**
+   * Request headers; a function is called when the request leaves, so that a request that waited for a
+   * free connection carries the newest session cookie and CSRF token (devices rotate the token).
+   */
+  headers?: Record<string, string> | (() => Record<string, string>);
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -179,6 +183,10 @@ export class Transport {
   private readonly timeoutMs: number;
   /** Abort handles of the requests in flight: close aborts them. */
   private readonly inflight = new Set<Call>();
+  /** Requests on the wire at most (= sockets): the others wait here, before their headers are built. */
+  private readonly slots: number;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -196,7 +204,7 @@ export class Transport {
     this.baseUrl = url.origin + this.basePath;
     this.timeoutMs = opts.timeoutMs;
     this.agent = new Agent({
-      connections: Math.max(1, opts.maxConnections),
+      connections: (this.slots = Math.max(1, opts.maxConnections)),
       pipelining: 1,
       keepAliveTimeout: 4_000,
       connect: connector(opts.tls),
@@ -215,6 +223,8 @@ export class Transport {
   async post(path: string, body: unknown, opts: PostOptions = {}): Promise<WireResponse> {
     if (this.closed) throw closedError();
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    if (this.active < this.slots) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
     // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
     const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined });
     const abort = (why: AbortWhy) => { if (!call.why) { call.why = why; call.emit('abort'); } };
@@ -224,10 +234,12 @@ export class Transport {
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     this.inflight.add(call);
     try {
+      if (this.closed || call.why) throw new Error('not sent'); // mapped by failure() below
+      const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
       const res = await $fetch.raw(this.baseUrl + path, {
         method: 'POST',
         body: JSON.stringify(body),
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
         responseType: 'text',
         ignoreResponseError: true,
         retry: 0,
@@ -241,6 +253,9 @@ export class Transport {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(call);
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 

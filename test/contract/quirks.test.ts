@@ -127,4 +127,16 @@ test('a digital channel that comes back online shows its settings again', () =>
     assert.equal(descriptorAt(range, ['channel_info', 'IP_CH6', 'siren_time'])?.max, 180);
   }));
 
+test('the device rotates its CSRF token: 20 Sets at once all pass on one login, at most 2 connections in use', () =>
+  withRig({}, {}, async ({ sim, client }) => {
+    await client.cachedRange('AlarmConfig/VoiceAlarm');
+    const sets = Array.from({ length: 20 }, (_, i) =>
+      client.set('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 10 + i } } }));
+    await Promise.all(sets);
+    const setEntries = entries(sim, '/API/AlarmConfig/VoiceAlarm/Set');
+    assert.is(setEntries.length, 20);
+    assert.equal(setEntries.filter((e) => e.status !== 200).map((e) => e.error_code), [], 'no Set refused (stale token)');
+    assert.is(entries(sim, '/API/Web/Login').length, 2, 'one login (challenge + answer), no re-login');
+  }));
+
 test.run();
