@@ -9,12 +9,15 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { startBridge } from '../bridge/bridge';
 import { parseConfig } from '../bridge/config';
 import { createLogger } from '../bridge/log';
+import { tuneHeapForDaemon } from '../bridge/tuning';
 
 interface Job { urls: string[]; password: string; broker: string; seconds: number; base: string; prefix: string }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
+  // Measure the bridge as the `nvr2mqtt` command runs it (BENCH_NO_TUNING=1: V8 defaults, as when embedded).
+  const tuned = process.env.BENCH_NO_TUNING ? false : tuneHeapForDaemon();
   const line = await new Promise<string>((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
   const job = JSON.parse(line) as Job;
   const warnings = { n: 0 };
@@ -77,6 +80,7 @@ async function main() {
     idle_mqtt_messages: published,
     idle_mqtt_messages_per_poll: completed ? published / completed : NaN,
     scale_warnings_logged: warnings.n,
+    scale_v8_optimize_for_size: tuned ? 1 : 0,
   };
   if (process.env.BENCH_DEBUG) {
     for (const sp of getHeapSpaceStatistics()) {

@@ -19,7 +19,7 @@ import { parseConfig } from '../bridge/config';
 import { createLogger } from '../bridge/log';
 import { digestAuthorization, pickDigestChallenge } from '../core';
 import { startSimulator } from '../simulator';
-import { Recorder } from '../test/helpers/mqtt-broker';
+import { clearRetained, Recorder } from '../test/helpers/mqtt-broker';
 
 export interface BenchBridgeOptions {
   devices?: number;
@@ -78,11 +78,11 @@ async function scale(devices: number, channels: number, seconds: number): Promis
   const external = process.env.BENCH_MQTT_URL;
   const farm = await startFarm(devices, channels, password, !external);
   const child = spawn(process.execPath, [join(__dirname, 'bridge-scale.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const job = {
+    urls: farm.urls, password, broker: external ?? farm.broker!, seconds,
+    base: `nvr2mqtt_bench_${randomBytes(3).toString('hex')}`, prefix: `ha_bench_${randomBytes(3).toString('hex')}`,
+  };
   try {
-    const job = {
-      urls: farm.urls, password, broker: external ?? farm.broker!, seconds,
-      base: `nvr2mqtt_bench_${randomBytes(3).toString('hex')}`, prefix: `ha_bench_${randomBytes(3).toString('hex')}`,
-    };
     child.stdin!.write(`${JSON.stringify(job)}\n`);
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
@@ -92,6 +92,7 @@ async function scale(devices: number, channels: number, seconds: number): Promis
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await stopFarm(farm.child);
+    if (external) await clearRetained(external, [job.base, job.prefix], 1000); // a shared broker keeps them
   }
 }
 
@@ -190,6 +191,7 @@ async function latency(commands: number, channels: number): Promise<Record<strin
     await rec?.stop();
     await sim.stop();
     await broker?.stop();
+    if (!broker) await clearRetained(brokerUrl, [base, prefix]);
   }
 }
 

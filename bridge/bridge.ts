@@ -88,35 +88,36 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   });
   let published = 0;
   const cache = new ChangeCache();
+  /**
+   * Every message of the bridge goes out here (counted; shown by the demo), at QoS 1: the broker acknowledges
+   * each, and a broker handles one client's QoS 1 messages in order (aedes reorders QoS 0 messages, retained
+   * ones behind the others, and then drops the older ones as duplicates).
+   */
+  const send = (topic: string, payload: string, o: { retain?: boolean; qos?: 0 | 1 }): boolean => {
+    if (!link.publish(topic, payload, { retain: o.retain, qos: o.qos ?? 1 })) return false;
+    published++;
+    opts.onPublish?.(topic, redactor.redact(payload), !!o.retain);
+    return true;
+  };
+  /** Publish when the payload differs from the last one on that topic (or `force`). */
   const publish = (topic: string, payload: string, o: { retain?: boolean; qos?: 0 | 1; force?: boolean } = {}) => {
     if (!o.force && !cache.changed(topic, payload)) return;
     if (o.force) cache.changed(topic, payload);
-    if (link.publish(topic, payload, { retain: o.retain, qos: o.qos ?? 1 })) {
-      published++;
-      opts.onPublish?.(topic, redactor.redact(payload), !!o.retain);
-    } else {
-      cache.forget(topic); // not connected: the full republish after connecting covers it
-    }
+    // Not connected: forget it, the full republish after connecting covers it.
+    if (!send(topic, payload, o)) cache.forget(topic);
   };
   const stateRetain = config.mqtt.retain;
-  const discovery = new Discovery({ link, topics, enabled: config.homeassistant.enabled, log: logged.child('discovery') });
-  // Discovery publishes through the link directly; count those too for the demo output.
-  const linkPublish = link.publish.bind(link);
-  link.publish = (topic, payload, o) => {
-    const ok = linkPublish(topic, payload, o);
-    if (ok && topic.startsWith(`${config.homeassistant.discovery_prefix}/`)) {
-      published++;
-      opts.onPublish?.(topic, redactor.redact(payload), !!o?.retain);
-    }
-    return ok;
-  };
+  const discovery = new Discovery({
+    link, topics, enabled: config.homeassistant.enabled, log: logged.child('discovery'),
+    publish: (topic, payload) => send(topic, payload, { retain: true, qos: 1 }),
+  });
 
   const handles = new Map<string, Handle>();
   let stopping = false;
   const ready = (h: DeviceHandle) => !!h.device.model.info;
 
   const event = (type: string, data: Json) => {
-    publish(topics.bridgeEvent, JSON.stringify({ type, data }), { force: true, qos: 1 });
+    publish(topics.bridgeEvent, JSON.stringify({ type, data }), { force: true });
   };
 
   const publishInfo = (force = false) => {
@@ -133,11 +134,11 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         online: h.online,
       })),
     };
-    publish(topics.bridgeInfo, JSON.stringify(info), { retain: true, force });
+    publish(topics.bridgeInfo, JSON.stringify(info), { retain: true, qos: 1, force });
   };
 
   const publishAvailability = (h: DeviceHandle, force = false) => {
-    publish(topics.availability(h.device.id), JSON.stringify({ state: h.online ? 'online' : 'offline' }), { retain: true, force });
+    publish(topics.availability(h.device.id), JSON.stringify({ state: h.online ? 'online' : 'offline' }), { retain: true, qos: 1, force });
   };
 
   const publishState = (h: DeviceHandle, o: { force?: boolean; channel?: string } = {}) => {
@@ -229,7 +230,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       const subs = topics.commandSubscriptions();
       if (config.homeassistant.enabled) subs.push(config.homeassistant.status_topic);
       await link.subscribe(subs, 1);
-      publish(topics.bridgeState, JSON.stringify({ state: 'online' }), { retain: true, force: true });
+      publish(topics.bridgeState, JSON.stringify({ state: 'online' }), { retain: true, qos: 1, force: true });
       // Availability only once known: a restart must not flap a device offline before its first poll.
       for (const h of handles.values()) if (h.poller.isOnline !== undefined) publishAvailability(h, true);
       publishInfo(true);

@@ -3,7 +3,7 @@
  * port 1883 or the next free one.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { Aedes } from 'aedes';
+import type { Aedes } from 'aedes';
 
 export interface EmbeddedBroker {
   url: string;
@@ -42,7 +42,9 @@ export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<Emb
   const host = opts.host ?? '127.0.0.1';
   const first = opts.port ?? 1883;
   const scan = first === 0 ? 0 : (opts.scan ?? 20);
-  const aedes = await Aedes.createBroker({ drainTimeout: 10_000 });
+  // Loaded only when an embedded broker is wanted (demo, config without mqtt.url).
+  const { Aedes: AedesClass } = await import('aedes');
+  const aedes = await AedesClass.createBroker({ drainTimeout: 10_000 });
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);

@@ -10,6 +10,7 @@ import { startBridge, type Bridge } from './bridge';
 import { runCheck } from './check';
 import { ConfigError, loadConfigFile } from './config';
 import { runDemo } from './demo';
+import { tuneHeapForDaemon } from './tuning';
 import { VERSION } from './version';
 
 const USAGE = `nvr2mqtt ${VERSION}: recorders and cameras (floodlight, siren, disarming) on MQTT and Home Assistant
@@ -72,6 +73,7 @@ function onSignals(stop: () => Promise<void>): void {
 }
 
 export async function main(argv: string[]): Promise<number | undefined> {
+  tuneHeapForDaemon();
   if (argv[0] === 'simulate') {
     const { runSimulatorCli } = await import('../simulator/cli');
     await runSimulatorCli(argv.slice(1));

@@ -18,7 +18,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
-import { parse as parseYaml } from 'yaml';
 import { LOG_LEVELS } from './log';
 
 const CHANNEL_RE = /^(CH|IP_CH|WIFI_CH)[1-9][0-9]*$/;
@@ -381,6 +380,8 @@ export function loadConfigFile(file: string, opts: Omit<ParseOptions, 'baseDir'>
   }
   let doc: unknown;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a file is read
+    const { parse: parseYaml } = require('yaml') as typeof import('yaml');
     doc = parseYaml(text);
   } catch (err) {
     throw new ConfigError([`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`]);

@@ -84,6 +84,8 @@ export function component(row: Row, desc: RangeDescriptor | undefined, stateTopi
 
 export interface DiscoveryOptions {
   link: MqttLink;
+  /** Publishes a retained config (the bridge's publish: counted, shown in the demo); false when offline. */
+  publish: (topic: string, payload: string) => boolean;
   topics: Topics;
   enabled: boolean;
   log: Logger;
@@ -167,7 +169,7 @@ export class Discovery {
   }
 
   private clear(topic: string): void {
-    this.opts.link.publish(topic, '', { retain: true, qos: 1 });
+    this.opts.publish(topic, '');
     this.published.delete(topic);
     this.components.delete(topic);
   }
@@ -241,7 +243,7 @@ export class Discovery {
       const body = removed.length
         ? JSON.stringify({ ...payload, cmps: { ...cmps, ...Object.fromEntries(removed.map((id) => [id, { p: before[id] }])) } })
         : spec;
-      this.opts.link.publish(topic, body, { retain: true, qos: 1 });
+      if (!this.opts.publish(topic, body)) continue;
       this.published.set(topic, digest);
       this.components.set(topic, platforms);
       mine.add(topic);

@@ -36,13 +36,29 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
-    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('***');
+    for (const s of this.secrets) {
+      if (!out.includes(s)) continue;
+      // A short secret is masked where it stands alone, not inside words ("x" must not turn "prefix" into "prefi***").
+      out = s.length >= 6 ? out.split(s).join('***') : out.replace(this.shortPattern(s), '***');
+    }
     // scheme://user:password@host
     return out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, '$1***@');
   }
 
   contains(text: string): boolean {
-    return this.secrets.some((s) => text.includes(s));
+    return this.secrets.some((s) => (s.length >= 6 ? text.includes(s) : this.shortPattern(s).test(text)));
+  }
+
+  private readonly patterns = new Map<string, RegExp>();
+
+  private shortPattern(s: string): RegExp {
+    let re = this.patterns.get(s);
+    if (!re) {
+      re = new RegExp(`(?<![A-Za-z0-9])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g');
+      this.patterns.set(s, re);
+    }
+    re.lastIndex = 0;
+    return re;
   }
 }
 

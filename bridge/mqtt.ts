@@ -57,7 +57,8 @@ class PinnedTlsStream extends Duplex {
       else if (got !== pin) problem = `TLS: broker certificate fingerprint ${cert.fingerprint256} does not match the pinned one`;
       else if (ca && !this.socket.authorized) problem = `TLS: broker certificate not signed by the given CA (${this.socket.authorizationError})`;
       if (problem) {
-        this.destroy(new Error(problem));
+        // With a code: MQTT.js reports coded stream errors (and drops the others silently).
+        this.destroy(Object.assign(new Error(problem), { code: 'ERR_TLS_CERT_PIN_MISMATCH' }));
         return;
       }
       this.verified = true;

@@ -6,6 +6,7 @@ import { startBridge } from '../../bridge/bridge';
 import { parseConfig } from '../../bridge/config';
 import { createLogger, Redactor } from '../../bridge/log';
 import { startSimulator } from '../../simulator';
+import { clearRetained } from '../helpers/mqtt-broker';
 import { assertNoSecrets, setup, sleep } from './fixture';
 
 const test = suite('bridge secrets');
@@ -41,35 +42,36 @@ test('all MQTT traffic and logs of a run with errors: zero hits for any password
   }, { env: {} });
   let bridge2: Awaited<ReturnType<typeof startBridge>> | undefined;
   try {
-  bridge2 = await startBridge(config, {
-    log: createLogger({ level: 'debug', sink: (l, line) => logs.push(`${l} ${line}`) }),
-    backoff: { minMs: 50, maxMs: 200 }, discoveryCleanupWindowMs: 100,
-  });
-  try {
+    bridge2 = await startBridge(config, {
+      log: createLogger({ level: 'debug', sink: (l, line) => logs.push(`${l} ${line}`) }),
+      backoff: { minMs: 50, maxMs: 200 }, discoveryCleanupWindowMs: 100,
+    });
     await fx.recorder.waitTopic(`${fx.base}_2/wrong/availability`, (j) => j.state === 'offline', 8000);
     await fx.recorder.waitTopic(`${fx.base}_2/gone/availability`, (j) => j.state === 'offline', 8000);
-    // Requests that echo device pages, commands with the password as a payload (!), a refresh.
+    // Requests that echo device pages, commands carrying a password (!), a refresh.
     const r = fx.recorder;
     await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'cam', page: 'Maintenance/DeveloperMode', transaction: 1 }));
     await r.publish(`${fx.base}/bridge/request/range`, JSON.stringify({ device: 'cam', page: 'Maintenance/DeveloperMode', transaction: 2 }));
     await r.publish(`${fx.base}/nvr/ch1/set/siren_tone`, fx.passwords[0]);
     await r.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ [fx.passwords[0]]: mqttPassword }));
     await r.publish(`${fx.base}/bridge/request/refresh`, JSON.stringify({ transaction: 3 }));
-    await r.publish(`${fx.base}/bridge/request/set`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', data: { channel_info: { CH1: { siren_file_name: fx.passwords[0] } } }, transaction: 4 }));
+    await r.publish(`${fx.base}/bridge/request/set`, JSON.stringify({
+      device: 'nvr', page: 'AlarmConfig/VoiceAlarm', data: { channel_info: { CH1: { siren_file_name: fx.passwords[0] } } }, transaction: 4,
+    }));
     await r.waitTopic(`${fx.base}/bridge/response/refresh`, () => true, 5000);
     await sleep(500);
+    await bridge2.stop();
+    const secrets = [mqttPassword, wrongPw, unreachablePw, ...fx.passwords];
+    assert.ok(logs.some((l) => /login|refused|connection refused/i.test(l)), 'the errors were logged');
+    for (const line of logs) for (const s of secrets) assert.ok(!line.includes(s), `secret in log: ${line.slice(0, 100)}`);
+    assert.ok(fx.recorder.count > 50);
+    assertNoSecrets(fx, secrets);
+    const masked = fx.recorder.on(`${fx.base}/bridge/event`).filter((m) => m.payload.includes('***'));
+    assert.ok(masked.length >= 1, 'the refused key (a password) was masked in the event');
   } finally {
     await bridge2?.stop();
     await wrongSim.stop();
-  }
-  const secrets = [mqttPassword, wrongPw, unreachablePw, ...fx.passwords];
-  assert.ok(logs.some((l) => /login|refused|ECONNREFUSED|connection refused/i.test(l)), 'the errors were logged');
-  for (const line of logs) for (const s of secrets) assert.ok(!line.includes(s), `secret in log: ${line.slice(0, 100)}`);
-  assert.ok(fx.recorder.count > 50);
-  assertNoSecrets(fx, secrets);
-  const masked = fx.recorder.on(`${fx.base}/bridge/event`).filter((m) => m.payload.includes('***'));
-  assert.ok(masked.length >= 1, 'the refused key (a password) was masked in the event');
-  } finally {
+    await clearRetained(fx.broker.url, [`${fx.base}_2`, `${fx.prefix}_2`]);
     await fx.stop();
   }
 });

@@ -3,9 +3,13 @@ import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { suite } from 'uvu';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { parse as parseYaml } from 'yaml';
+import { parseConfig } from '../../bridge/config';
 import { Recorder } from '../helpers/mqtt-broker';
 
-const test = suite('bridge demo');
+const test = suite('bridge cli and demo');
 const CLI = join(__dirname, '..', '..', 'bridge', 'cli.js');
 
 function waitExit(child: ChildProcess, timeoutMs: number): Promise<number | null> {
@@ -80,6 +84,61 @@ test('--help, --version, bad arguments, bad config', async () => {
   const missing = await run(['--config', '/nonexistent/config.yaml']);
   assert.equal(missing.code, 1);
   assert.match(missing.out, /cannot read/);
+});
+
+test('--check: reports broker and devices, exit 0; a failing device: exit 1; no password printed', async () => {
+  const { startSimulator } = await import('../../simulator');
+  const { startTestBroker } = await import('../helpers/mqtt-broker');
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-check-'));
+  const password = `chk-${Date.now().toString(36)}-pw`;
+  const sim = await startSimulator({ password });
+  const broker = await startTestBroker();
+  try {
+    writeFileSync(join(dir, 'nvr.pw'), `${password}\n`);
+    writeFileSync(join(dir, 'wrong.pw'), 'not-the-password\n');
+    const yaml = (pwFile: string) => [
+      'mqtt:', `  url: ${broker.url}`,
+      'devices:', '  - id: nvr', `    url: ${sim.url}`, '    username: admin', `    password_file: ${pwFile}`,
+    ].join('\n');
+    writeFileSync(join(dir, 'ok.yaml'), yaml('nvr.pw'));
+    writeFileSync(join(dir, 'bad.yaml'), yaml('wrong.pw'));
+    const run = (file: string) => new Promise<{ code: number | null; out: string }>((resolve) => {
+      const c = spawn(process.execPath, [CLI, '--config', join(dir, file), '--check'], { env: { ...process.env, NVR2MQTT_CONFIG: '' } });
+      let out = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.stderr.on('data', (d) => (out += d));
+      c.on('exit', (code) => resolve({ code, out }));
+    });
+    const ok = await run('ok.yaml');
+    assert.equal(ok.code, 0, ok.out);
+    assert.match(ok.out, /mqtt: OK/);
+    assert.match(ok.out, /device nvr: OK.*model N7508/);
+    assert.match(ok.out, /AlarmConfig\/VoiceAlarm: Range OK/);
+    const bad = await run('bad.yaml');
+    assert.equal(bad.code, 1, bad.out);
+    assert.match(bad.out, /device nvr: FAILED/);
+    assert.ok(!ok.out.includes(password) && !bad.out.includes('not-the-password'));
+  } finally {
+    await sim.stop();
+    await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('examples/config.yaml is a valid configuration', () => {
+  const doc = parseYaml(readFileSync(join(__dirname, '..', '..', '..', 'examples', 'config.yaml'), 'utf8')) as {
+    mqtt: Record<string, unknown>; devices: Array<Record<string, unknown>>;
+  };
+  // Its secrets live in files of the target machine: give them inline here.
+  delete doc.mqtt.password_file;
+  doc.mqtt.password = 'x';
+  for (const d of doc.devices) {
+    delete d.password_file;
+    d.password = 'x';
+  }
+  const { config } = parseConfig(doc, { env: {} });
+  assert.equal(config.devices.length, 2);
+  assert.equal(config.devices[1].tls?.fingerprint?.length, 64);
 });
 
 test.run();

@@ -1,0 +1,103 @@
+/**
+ * MQTT over TLS per connection: a CA file, or a pinned certificate fingerprint (self-signed broker). A wrong
+ * pin is refused before the CONNECT packet (which carries the password) leaves. Needs `openssl` to make the
+ * test certificate; skipped without it.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as tls from 'node:tls';
+import { suite } from 'uvu';
+import { startBridge } from '../../bridge/bridge';
+import { parseConfig } from '../../bridge/config';
+import { createLogger } from '../../bridge/log';
+import { startSimulator, type Simulator } from '../../simulator';
+
+const test = suite<{ dir: string; key: string; cert: string; fingerprint: string; port: number; server?: tls.Server; stopBroker?: () => Promise<void>; sim?: Simulator; sawPlain: number }>('bridge mqtt tls');
+
+function haveOpenssl(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test.before(async (ctx) => {
+  ctx.sawPlain = 0;
+  if (!haveOpenssl()) return;
+  ctx.dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(ctx.dir, 'key.pem'), '-out', join(ctx.dir, 'cert.pem'),
+    '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  ctx.key = readFileSync(join(ctx.dir, 'key.pem'), 'utf8');
+  ctx.cert = readFileSync(join(ctx.dir, 'cert.pem'), 'utf8');
+  ctx.fingerprint = new X509Certificate(ctx.cert).fingerprint256;
+  const { Aedes } = await import('aedes');
+  const aedes = await Aedes.createBroker();
+  const sockets = new Set<Socket>();
+  ctx.server = tls.createServer({ key: ctx.key, cert: ctx.cert }, (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    aedes.handle(s);
+  });
+  await new Promise<void>((r) => ctx.server!.listen(0, '127.0.0.1', () => r()));
+  ctx.port = (ctx.server.address() as { port: number }).port;
+  ctx.stopBroker = async () => {
+    const closed = new Promise<void>((r) => ctx.server!.close(() => r()));
+    for (const s of sockets) s.destroy();
+    await closed;
+    await new Promise<void>((r) => aedes.close(() => r()));
+  };
+  ctx.sim = await startSimulator({ password: 'tls-device-pw' });
+});
+
+test.after(async (ctx) => {
+  await ctx.stopBroker?.();
+  await ctx.sim?.stop();
+  if (ctx.dir) rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+function config(ctx: { port: number; sim?: Simulator }, tlsOpts: Record<string, string>) {
+  return parseConfig({
+    mqtt: { url: `mqtts://127.0.0.1:${ctx.port}`, username: 'bridge', password: 'tls-mqtt-pw', tls: tlsOpts },
+    devices: [{ id: 'nvr', url: ctx.sim!.url, username: 'admin', password: 'tls-device-pw', poll_interval: 5 }],
+  }, { env: {}, baseDir: '/' }).config;
+}
+
+const quiet = () => createLogger({ level: 'error', sink: () => undefined });
+
+test('pinned fingerprint: connects to a self-signed broker', async (ctx) => {
+  if (!ctx.server) return console.log('   (openssl missing: skipped)');
+  const bridge = await startBridge(config(ctx, { fingerprint: ctx.fingerprint }), { log: quiet(), connectTimeoutMs: 5000, discoveryCleanupWindowMs: 50 });
+  await bridge.stop();
+});
+
+test('CA file: connects; without it the self-signed broker is refused', async (ctx) => {
+  if (!ctx.server) return;
+  const bridge = await startBridge(config(ctx, { ca_file: join(ctx.dir, 'cert.pem') }), { log: quiet(), connectTimeoutMs: 5000, discoveryCleanupWindowMs: 50 });
+  await bridge.stop();
+  await assert.rejects(startBridge(config(ctx, {}), { log: quiet(), connectTimeoutMs: 1500, reconnectPeriodMs: 300 }), /no connection/);
+});
+
+test('wrong pin: refused, and no byte of CONNECT (password) is sent', async (ctx) => {
+  if (!ctx.server) return;
+  const wrong = 'AB'.repeat(32);
+  let received = 0;
+  const onConn = (s: tls.TLSSocket) => s.on('data', (d: Buffer) => (received += d.length));
+  ctx.server.prependListener('secureConnection', onConn);
+  const lines: string[] = [];
+  await assert.rejects(startBridge(config(ctx, { fingerprint: wrong }), {
+    log: createLogger({ level: 'debug', sink: (_l, line) => lines.push(line) }), connectTimeoutMs: 1500, reconnectPeriodMs: 300,
+  }), /no connection/);
+  ctx.server.off('secureConnection', onConn);
+  assert.equal(received, 0, 'nothing sent over a connection with the wrong certificate');
+  assert.ok(lines.some((l) => /fingerprint .* does not match/.test(l)), lines.join('\n'));
+  assert.ok(!lines.some((l) => l.includes('tls-mqtt-pw')));
+});
+
+test.run();
