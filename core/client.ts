@@ -3,11 +3,12 @@ import { inspect } from 'node:util';
 import * as v from 'valibot';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
+import { isPlainObject } from './json';
 import { eventStream, type DeviceEvent } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
-import { findOperation } from './pages';
+import { META_KEYS, findOperation, pageName } from './pages';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
-import { upgradeToken as upgradeTokenOp } from './pages/upgrade-token';
+import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
 import { Transport, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
@@ -56,13 +57,11 @@ export interface UpgradeTokenInput {
   file: string | Uint8Array;
   file_name?: string;
   /** `base_secondary_authentication` as obtained from the user (the cipher is not computable here). */
-  auth?: { seq: number; cipher: string };
+  auth?: UpgradeTokenRequest['base_secondary_authentication'];
 }
 
 type Data = Record<string, unknown>;
 
-/** Keys of a generic page's payload that are not parameters (exempt from the Range check). */
-const GENERIC_META_KEYS = ['page_type', 'chn_index'] as const;
 const LooseObject = v.looseObject({});
 /** A refused Set re-reads a Range older than this before refusing. */
 const RANGE_RECHECK_MS = 10_000;
@@ -75,11 +74,6 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw badOption(`${name} must be a number >= 0`);
   return value;
-}
-
-/** `/API/AlarmConfig/Deterrence/`, `AlarmConfig/Deterrence` -> `AlarmConfig/Deterrence`. */
-function pageName(page: string): string {
-  return page.replace(/^\/?(API\/)?/, '').replace(/\/+$/, '');
 }
 
 /**
@@ -206,7 +200,7 @@ export class NvrClient extends EventEmitter {
 
   /** Model, firmware, MAC, serial number (`/API/SystemInfo/Base/Get`). */
   systemInfo(): Promise<SystemInfo> {
-    return this.invoke((findOperation('SystemInfo/Base', 'Get') as typeof systemInfoGet | undefined) ?? systemInfoGet);
+    return this.invoke(systemInfoGet);
   }
 
   /** Channels and whether they are online (`/API/Login/ChannelInfo/Get`; map or `items` list tolerated). */
@@ -215,10 +209,9 @@ export class NvrClient extends EventEmitter {
   }
 
   /** Upgrade token for a firmware file or buffer; limits are checked before anything is sent. */
-  async upgradeToken(input: UpgradeTokenInput): Promise<{ upgrade_token: string; upgrade_timeout: number }> {
+  async upgradeToken(input: UpgradeTokenInput): Promise<UpgradeTokenResponse> {
     const prepared = await prepareUpgrade({ file: input.file, file_name: input.file_name }, { largeCapacity: this.largeCapacity });
-    const op = (findOperation('Maintenance/SystemUpgrade', 'Token') as typeof upgradeTokenOp | undefined) ?? upgradeTokenOp;
-    return this.invoke(op, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
+    return this.invoke(upgradeTokenOp, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
   }
 
   /** Device events from the `/API/Event/Check` long poll; ends on abort or close. */
@@ -257,7 +250,7 @@ export class NvrClient extends EventEmitter {
     let op = this.generic.get(key);
     if (!op) {
       op = defineOperation({
-        page: name, operation, request: LooseObject, response: LooseObject, metaKeys: GENERIC_META_KEYS,
+        page: name, operation, request: LooseObject, response: LooseObject, metaKeys: META_KEYS,
         description: `generic ${operation} of ${name}`,
       });
       this.generic.set(key, op);
@@ -297,13 +290,9 @@ export class NvrClient extends EventEmitter {
   }
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return !!x && typeof x === 'object' && !Array.isArray(x);
-}
-
 /** `Online`/`Offline` from `connect_status` (or `status`); a channel without one is online (spec 2.2). */
 function online(entry: unknown): boolean {
-  if (!isObject(entry)) return false;
+  if (!isPlainObject(entry)) return false;
   const s = entry.connect_status ?? entry.status ?? entry.online;
   if (typeof s === 'boolean') return s;
   if (typeof s === 'string') return /^(online|connected|true|1)$/i.test(s);
@@ -312,16 +301,16 @@ function online(entry: unknown): boolean {
 
 /** Channel list from a map `{CH1: {...}}`, a list `[{channel, ...}]`, or either wrapped in `items`. */
 export function channelList(data: unknown): ChannelState[] {
-  let info: unknown = isObject(data) ? (data.channel_info ?? data.items ?? data.channels ?? data) : data;
-  if (isObject(info) && info.items !== undefined && (Array.isArray(info.items) || isObject(info.items))) info = info.items;
+  let info: unknown = isPlainObject(data) ? (data.channel_info ?? data.items ?? data.channels ?? data) : data;
+  if (isPlainObject(info) && info.items !== undefined && (Array.isArray(info.items) || isPlainObject(info.items))) info = info.items;
   if (Array.isArray(info)) {
     return info
-      .filter(isObject)
+      .filter(isPlainObject)
       .map((e) => ({ channel: String(e.channel ?? e.chn_index ?? e.channel_id ?? e.id ?? ''), online: online(e) }))
       .filter((c) => c.channel);
   }
-  if (!isObject(info)) return [];
+  if (!isPlainObject(info)) return [];
   return Object.entries(info)
-    .filter(([, e]) => isObject(e))
+    .filter(([, e]) => isPlainObject(e))
     .map(([channel, e]) => ({ channel, online: online(e) }));
 }

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { DeviceError, type ChannelError } from './errors';
+import { isPlainObject } from './json';
 
 /** Reading the device's JSON envelope and turning every kind of bad answer into a DeviceError. */
 
@@ -42,10 +43,6 @@ function channelErrors(x: unknown): ChannelError[] {
     .map((e) => ({ channel: String(e.channel ?? ''), error_code: String(e.error_code ?? '') }));
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return !!x && typeof x === 'object' && !Array.isArray(x);
-}
-
 /** The JSON body of an answer, or the DeviceError saying why there is none. */
 export function parseBody(status: number, text: string, contentType: string | null, ctx: AnswerContext = {}): Record<string, unknown> {
   let body: unknown;
@@ -54,7 +51,7 @@ export function parseBody(status: number, text: string, contentType: string | nu
   } catch {
     throw nonJson(status, describeBody(text, contentType), ctx);
   }
-  if (!isObject(body)) throw nonJson(status, `JSON that is not an object`, ctx);
+  if (!isPlainObject(body)) throw nonJson(status, `JSON that is not an object`, ctx);
   return body;
 }
 
@@ -86,10 +83,11 @@ export function parseAnswer(status: number, text: string, contentType: string | 
 function leafIssues(issue: v.BaseIssue<unknown>, prefix: string[]): Array<{ path: string[]; issue: v.BaseIssue<unknown> }> {
   const here = [...prefix, ...(issue.path ?? []).map((p) => String((p as { key: unknown }).key))];
   if (issue.type === 'union' && issue.issues?.length) {
-    // A union (parameters | {reason} marker) fails in every branch; the branch whose issue is about a
-    // present value (not a missing key) is the one the device meant to send.
-    const sub = issue.issues.filter((i) => i.received !== 'undefined');
-    const pick = sub.length ? sub : issue.issues;
+    // A union fails in every branch. The branch the device meant is the one whose issue is about a present value
+    // (not a missing key), best one of the right type that failed a check (PTZ index: a string, but not hex).
+    const present = issue.issues.filter((i) => i.received !== 'undefined');
+    const checked = present.filter((i) => i.kind === 'validation');
+    const pick = checked.length ? checked : present.length ? present : issue.issues;
     return leafIssues(pick[0], here);
   }
   return [{ path: here, issue }];

@@ -1,4 +1,5 @@
 import { DeviceError } from './errors';
+import { isPlainObject } from './json';
 import type { LogFn, Session } from './session';
 
 /**
@@ -34,10 +35,6 @@ const NOT_ALARMS = new Set(['heat_alarm', 'reader_id', 'sequence', 'lap_number']
 
 type Cursor = { reader_id: unknown; sequence: unknown; lap_number: unknown };
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return !!x && typeof x === 'object' && !Array.isArray(x);
-}
-
 /** `true`, 1, "true", "on", "start", "alarm" are on; everything else is off. */
 function truthy(x: unknown): boolean {
   if (typeof x === 'string') return /^(true|1|on|start|alarm|active)$/i.test(x.trim());
@@ -49,12 +46,12 @@ function truthy(x: unknown): boolean {
  * a per-channel map `{CH1: {motion_alarm: true}}` (as `alarm_list` or as the answer itself).
  */
 export function eventsOf(data: unknown): DeviceEvent[] {
-  if (!isObject(data)) return [];
+  if (!isPlainObject(data)) return [];
   const out: DeviceEvent[] = [];
   const list = data.alarm_list ?? data.alarm_info ?? data.alarms;
   if (Array.isArray(list)) {
     for (const e of list) {
-      if (!isObject(e)) continue;
+      if (!isPlainObject(e)) continue;
       const type = e.alarm_type ?? e.type ?? e.event_type;
       const channel = e.channel ?? e.chn ?? e.channel_id;
       if (typeof type !== 'string' || NOT_ALARMS.has(type) || channel === undefined) continue;
@@ -62,12 +59,12 @@ export function eventsOf(data: unknown): DeviceEvent[] {
     }
     return out;
   }
-  const map = isObject(list) ? list : data;
+  const map = isPlainObject(list) ? list : data;
   for (const [channel, alarms] of Object.entries(map)) {
-    if (NOT_ALARMS.has(channel) || !isObject(alarms)) continue;
+    if (NOT_ALARMS.has(channel) || !isPlainObject(alarms)) continue;
     for (const [type, state] of Object.entries(alarms)) {
       if (NOT_ALARMS.has(type)) continue;
-      const value = isObject(state) ? (state.status ?? state.state) : state;
+      const value = isPlainObject(state) ? (state.status ?? state.state) : state;
       if (typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') out.push({ channel, type, state: truthy(value) });
     }
   }
@@ -75,7 +72,7 @@ export function eventsOf(data: unknown): DeviceEvent[] {
 }
 
 function cursorOf(data: unknown, previous?: Cursor): Cursor | undefined {
-  if (!isObject(data)) return previous;
+  if (!isPlainObject(data)) return previous;
   if (data.reader_id === undefined) return previous;
   return { reader_id: data.reader_id, sequence: data.sequence ?? previous?.sequence, lap_number: data.lap_number ?? previous?.lap_number };
 }

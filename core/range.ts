@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isChannelId } from './channels';
+import { isPlainObject } from './json';
 import { isPtzHex, ptzPresetIndices } from './ptz';
 
 /**
@@ -58,11 +59,7 @@ export function rangeField<S extends v.GenericSchema>(plain: S) {
 }
 
 export function isDescriptor(x: unknown): x is RangeDescriptor {
-  return typeof x === 'object' && x !== null && typeof (x as { type?: unknown }).type === 'string' && !Array.isArray(x);
-}
-
-function isMap(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
+  return isPlainObject(x) && typeof x.type === 'string';
 }
 
 /** Member `key` of a map, own properties only (a payload key `constructor` must not find Object.prototype's). */
@@ -85,7 +82,7 @@ export function descriptorAt(rangeData: Record<string, unknown>, path: readonly 
       const index = Number(path[i]);
       if (!Number.isInteger(index) || index < 0) return undefined;
       node = items.length === 1 ? items[0] : items[index];
-    } else if (isMap(items)) {
+    } else if (isPlainObject(items)) {
       node = own(items, path[i]);
     } else {
       return undefined;
@@ -96,7 +93,7 @@ export function descriptorAt(rangeData: Record<string, unknown>, path: readonly 
 
 function channelMap(rangeData: Record<string, unknown>): Record<string, unknown> | undefined {
   const ci = own(rangeData, 'channel_info');
-  return isDescriptor(ci) && isMap(ci.items) ? ci.items : undefined;
+  return isDescriptor(ci) && isPlainObject(ci.items) ? ci.items : undefined;
 }
 
 /** Channel ids listed in `channel_info.items`, in the device's order. */
@@ -112,7 +109,7 @@ export function channelFields(
 ): Readonly<Record<string, RangeDescriptor>> | undefined {
   const map = channelMap(rangeData);
   const block = map ? own(map, ch) : undefined;
-  if (!isDescriptor(block) || !isMap(block.items)) return undefined;
+  if (!isDescriptor(block) || !isPlainObject(block.items)) return undefined;
   const out: Record<string, RangeDescriptor> = {};
   for (const [key, d] of Object.entries(block.items)) if (isDescriptor(d)) out[key] = d;
   return out;

@@ -80,7 +80,7 @@ export class Session {
     this.lockout = undefined;
     if (this.loggedIn && !this.loginPromise) {
       try {
-        await this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' });
+        await this.heartbeatOnce();
       } catch (err) {
         if (!(err instanceof DeviceError && err.kind === 'unsupported')) throw err; // answered: the session works
       }
@@ -288,10 +288,14 @@ export class Session {
     this.heartbeat = undefined;
   }
 
+  private heartbeatOnce(): Promise<unknown> {
+    return this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' });
+  }
+
   private beat(): void {
     if (this.heartbeatBusy || !this.loggedIn || this.closed) return;
     this.heartbeatBusy = true;
-    this.exchange(HEARTBEAT_PATH, { keep_alive: true }, { page: 'Login', operation: 'Heartbeat', envelope: 'any' })
+    this.heartbeatOnce()
       .catch((err: Error) => {
         if (err instanceof DeviceError && err.kind === 'unsupported') {
           this.log('info', 'device has no heartbeat endpoint: heartbeat off');

@@ -160,17 +160,22 @@ function connector(tls: TlsOptions | undefined) {
     });
 }
 
-/** Find the code and message of the innermost cause (fetch wraps network errors in `cause`). */
-function rootCause(err: unknown): { code?: string; message: string } {
+/**
+ * The innermost cause (fetch wraps network errors in `cause`) with the innermost code and message found on the way.
+ * Only `error` may be kept as a DeviceError's cause: the outer fetch error carries the request headers (cookie).
+ */
+function rootCause(err: unknown): { code?: string; message: string; error: unknown } {
   let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
   let code: string | undefined;
   let message = String((e as Error | undefined)?.message ?? err);
-  for (let depth = 0; e && depth < 6; depth++) {
+  let error: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 6; depth++) {
+    error = e;
     if (typeof e.code === 'string') code = e.code;
     if (typeof e.message === 'string') message = e.message;
     e = e.cause as typeof e;
   }
-  return { code, message };
+  return { code, message, error };
 }
 
 type AbortWhy = 'timeout' | 'closed' | 'aborted';
@@ -187,6 +192,8 @@ export class Transport {
   private readonly slots: number;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  /** Bumped by abortAll(): a request that was waiting for a connection then is dropped, not sent late. */
+  private epoch = 0;
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -223,6 +230,7 @@ export class Transport {
   async post(path: string, body: unknown, opts: PostOptions = {}): Promise<WireResponse> {
     if (this.closed) throw closedError();
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const epoch = this.epoch;
     if (this.active < this.slots) this.active++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
@@ -234,6 +242,7 @@ export class Transport {
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     this.inflight.add(call);
     try {
+      if (epoch !== this.epoch) call.why ??= 'closed';
       if (this.closed || call.why) throw new Error('not sent'); // mapped by failure() below
       const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
       const res = await $fetch.raw(this.baseUrl + path, {
@@ -263,17 +272,17 @@ export class Transport {
     if (why === 'timeout') return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `no answer within ${timeoutMs} ms` });
     if (why === 'closed' || this.closed) return closedError();
     if (why === 'aborted') return new DeviceError({ kind: 'transport', error_code: 'aborted', reason: 'request aborted' });
-    const { code, message } = rootCause(err);
+    const { code, message, error } = rootCause(err);
     if (code === PIN_MISMATCH) return new DeviceError({ kind: 'transport', error_code: 'tls_error', reason: message });
     const known = code ? NETWORK_REASONS[code] : undefined;
     const tls = /TLS|SSL|CERT/i.test(code ?? '') || (known ?? '').startsWith('TLS');
     const reason = known ?? (code ? `${message} (${code})` : message);
-    // The cause is the network error only: the fetch error would carry request headers (cookie).
-    return new DeviceError({ kind: 'transport', error_code: tls ? 'tls_error' : 'network_error', reason, cause: rootError(err) });
+    return new DeviceError({ kind: 'transport', error_code: tls ? 'tls_error' : 'network_error', reason, cause: error });
   }
 
-  /** Abort every request in flight (they fail with `closed`), then close the sockets. */
+  /** Abort every request in flight or waiting for a connection: they fail with `closed`. Later requests go out. */
   abortAll(): void {
+    this.epoch++;
     for (const call of this.inflight) { call.why ??= 'closed'; call.emit('abort'); }
   }
 
@@ -293,12 +302,6 @@ export class Transport {
   get isClosed(): boolean {
     return this.closed;
   }
-}
-
-function rootError(err: unknown): unknown {
-  let e = err as { cause?: unknown } | undefined;
-  while (e && typeof e === 'object' && e.cause) e = e.cause as typeof e;
-  return e;
 }
 
 export function closedError(): DeviceError {

@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DeviceError } from './errors';
+import type { UpgradeTokenRequest } from './pages/upgrade-token';
 
 /** Limits of the upgrade token request (spec 2.1, 8). */
 export const UPGRADE_HEAD_SIZE = 3 * 1024;
@@ -15,10 +16,14 @@ export interface UpgradeInput {
   file_name?: string;
 }
 
-export interface UpgradeRequest {
-  file_name: string;
-  file_size: number;
-  upgrade_head: number[];
+/** What the file gives; `base_secondary_authentication` comes from the user. */
+export type UpgradeRequest = Omit<UpgradeTokenRequest, 'base_secondary_authentication'>;
+
+/** Characters (Unicode code points) of a file name: the spec's "length 0-256", the same in any encoding. */
+export function firmwareNameLength(name: string): number {
+  let n = 0;
+  for (const _ of name) n++;
+  return n;
 }
 
 function refuse(reason: string, cause?: unknown): DeviceError {
@@ -39,8 +44,7 @@ function refuse(reason: string, cause?: unknown): DeviceError {
 export async function prepareUpgrade(input: UpgradeInput, opts?: { largeCapacity?: boolean }): Promise<UpgradeRequest> {
   const { file } = input;
   const file_name = input.file_name ?? (typeof file === 'string' ? basename(file) : '');
-  // Counted in characters (code points), as the spec's "length 0-256" reads.
-  const nameLength = [...file_name].length;
+  const nameLength = firmwareNameLength(file_name);
   if (nameLength > MAX_FIRMWARE_NAME_LENGTH) {
     throw refuse(`file name is ${nameLength} characters long; the device accepts at most ${MAX_FIRMWARE_NAME_LENGTH}`);
   }

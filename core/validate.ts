@@ -1,7 +1,8 @@
 import type { Violation } from './errors';
 import { isChannelId } from './channels';
+import { isPlainObject } from './json';
 import { isPtzHex, ptzHexHas, ptzPresetIndices } from './ptz';
-import type { RangeDescriptor } from './range';
+import { isDescriptor as isDesc, type RangeDescriptor } from './range';
 
 /**
  * Checks a Get/Set payload against a Range `data` (rules R1, R2) and lists every violation with its dotted path
@@ -44,14 +45,6 @@ function describe(x: unknown): string {
   return String(x);
 }
 
-function isDesc(x: unknown): x is Desc {
-  return typeof x === 'object' && x !== null && typeof (x as Desc).type === 'string';
-}
-
-function isPlainObject(x: unknown): x is Map {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
 /** Payload object `value` against a map of member descriptors (a Range `data`, or an object's `items`). */
 function checkMembers(value: Map, members: Map): void {
   for (const key in value) {
@@ -62,6 +55,9 @@ function checkMembers(value: Map, members: Map): void {
       checkValue(value[key], d);
     } else if (d === undefined || !Object.hasOwn(members, key)) {
       if (isChannelId(key)) report('channel', `channel ${key} is not available on this page of the device (absent from Range)`);
+      // A Range channel block carries `status` only while the channel is offline (spec 2.2, 2.6), and then its
+      // fields are missing because the camera is away, not because the device lacks them.
+      else if (depth >= 2 && isChannelId(stack[depth - 2]) && isDesc(members.status)) report('unsupported', 'not available: the channel is offline (absent from Range)');
       else report('unsupported', 'not supported by this device (absent from Range)');
     }
     // else: a plain Range value (channel_max, support_copy, ...): nothing to check against.

@@ -79,10 +79,6 @@ export class Auth {
 
   constructor(private readonly o: AuthOptions) {}
 
-  get sessionCount(): number {
-    return this.sessions.size;
-  }
-
   private newNonce(now: number): string {
     if (this.nonces.size > 256) for (const [n, exp] of this.nonces) if (exp < now) this.nonces.delete(n);
     const nonce = randomBytes(16).toString('hex');

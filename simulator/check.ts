@@ -28,7 +28,7 @@ function join(path: string, key: string | number): string {
 
 /** Bit `i` of a 256-bit little-endian hex string: byte i>>3 is hex digits [2(i>>3), 2(i>>3)+1]. */
 function hexBit(hex: string, i: number): boolean {
-  const byte = parseInt(hex.substr((i >> 3) * 2, 2), 16);
+  const byte = parseInt(hex.slice((i >> 3) * 2, (i >> 3) * 2 + 2), 16);
   return Number.isFinite(byte) && ((byte >> (i & 7)) & 1) === 1;
 }
 

@@ -16,6 +16,7 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
   --digest MD5|SHA-256    Digest algorithm offered first (default MD5)
   --token-in-body         old firmware: CSRF token in the login body
   --session-timeout <s>   session inactivity timeout in seconds (default 300)
+  --heartbeat-timeout <s> calls fail with no_heartbeat after <s> seconds without a heartbeat (default: off)
   --event-hold <s>        Event/Check long-poll hold in seconds (default 30)
   --alarm-every <s>       demo: toggle a motion alarm on the first channel every <s> seconds
   --large-capacity        upgrade files up to 200 MiB
@@ -55,7 +56,7 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     values[a.slice(2)] = value;
   }
   const known = ['port', 'host', 'profile', 'firmware', 'channels', 'username', 'password', 'digest', 'session-timeout',
-    'event-hold', 'alarm-every', 'tls-key', 'tls-cert'];
+    'heartbeat-timeout', 'event-hold', 'alarm-every', 'tls-key', 'tls-cert'];
   for (const k of Object.keys(values)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
   const num = (k: string): number | undefined => {
     if (values[k] === undefined) return undefined;
@@ -83,6 +84,8 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
   };
   const sessionTimeout = num('session-timeout');
   if (sessionTimeout !== undefined) opts.sessionTimeoutMs = sessionTimeout * 1000;
+  const heartbeatTimeout = num('heartbeat-timeout');
+  if (heartbeatTimeout !== undefined) opts.heartbeatTimeoutMs = heartbeatTimeout * 1000;
   const hold = num('event-hold');
   if (hold !== undefined) opts.eventHoldMs = hold * 1000;
   if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']) };

@@ -4,7 +4,7 @@
  */
 import type { Profile } from './profiles';
 import { RangeMap } from './descriptors';
-import { RANGE_PAGES, buildRange } from './ranges';
+import { buildRange } from './ranges';
 import { SimState, initialState } from './state';
 
 export interface BuiltRange {
@@ -47,10 +47,6 @@ export class Device {
       rangeCache.set(key, built);
     }
     return built;
-  }
-
-  hasRange(page: string): boolean {
-    return Object.hasOwn(RANGE_PAGES, page);
   }
 
   setOnline(id: string, online: boolean): void {

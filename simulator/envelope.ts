@@ -26,3 +26,7 @@ export function failure(status: number, error_code: string, reason: string, head
 }
 
 export const paramError = (reason: string): Reply => failure(400, 'param_error', reason);
+
+/** Login without (acceptable) credentials: 401 with the Digest challenge(s), one `WWW-Authenticate` header each. */
+export const digestChallenge = (challenges: string[]): Reply =>
+  failure(401, 'no_login', 'Digest authentication required', { 'WWW-Authenticate': challenges });

@@ -128,8 +128,4 @@ export class EventHub {
     this.stopped = true;
     for (const w of [...this.waiters]) this.release(w);
   }
-
-  get waiting(): number {
-    return this.waiters.size;
-  }
 }

@@ -4,7 +4,10 @@
  * Latency faults add up and delay the normal answer; of the other kinds the first matching one shapes the answer.
  */
 
-export type FaultKind = 'latency' | 'http500' | 'html' | 'truncated' | 'reset' | 'expire_session' | 'device_busy' | 'not_found';
+import { Reply, failure } from './envelope';
+
+export const FAULT_KINDS = ['latency', 'http500', 'html', 'truncated', 'reset', 'expire_session', 'device_busy', 'not_found'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   path?: string | RegExp;
@@ -14,22 +17,33 @@ export interface FaultSpec {
   times?: number;
 }
 
-export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'http500', 'html', 'truncated', 'reset', 'expire_session', 'device_busy', 'not_found'];
-
 interface Armed extends FaultSpec {
   left: number;
 }
 
-/** Fault answers that do not depend on the request. */
-export const HTML_500 = '<html><head><title>500 Internal Server Error</title></head><body><h1>500 Internal Server Error</h1></body></html>';
-export const HTML_PAGE = '<!DOCTYPE html><html><head><title>Web Client</title></head><body><div id="login">Please log in</div></body></html>';
-export const TRUNCATED_JSON = '{"result":"success","data":{"channel_info":{"CH1":{"siren_sw';
+/**
+ * The answer of each fault that replaces the device's answer outright. The others act elsewhere: latency delays the
+ * normal answer, reset drops the connection, expire_session ends the session before the normal handling.
+ */
+export const FAULT_REPLIES: Readonly<Partial<Record<FaultKind, Reply>>> = {
+  http500: {
+    status: 500, contentType: 'text/html',
+    body: '<html><head><title>500 Internal Server Error</title></head><body><h1>500 Internal Server Error</h1></body></html>',
+  },
+  html: {
+    status: 200, contentType: 'text/html',
+    body: '<!DOCTYPE html><html><head><title>Web Client</title></head><body><div id="login">Please log in</div></body></html>',
+  },
+  truncated: { status: 200, body: '{"result":"success","data":{"channel_info":{"CH1":{"siren_sw' },
+  device_busy: failure(400, 'device_busy', 'Device is busy, try again later'),
+  not_found: failure(404, 'not_found', 'Not found'),
+};
 
 export class Faults {
   private armed: Armed[] = [];
 
   add(f: FaultSpec): void {
-    if (!FAULT_KINDS.includes(f.kind)) throw new Error(`unknown fault kind ${JSON.stringify(f.kind)} (one of ${FAULT_KINDS.join(', ')})`);
+    if (!(FAULT_KINDS as readonly string[]).includes(f.kind)) throw new Error(`unknown fault kind ${JSON.stringify(f.kind)} (one of ${FAULT_KINDS.join(', ')})`);
     if (f.kind === 'latency' && !(typeof f.ms === 'number' && f.ms >= 0)) throw new Error('a latency fault needs ms >= 0');
     if (f.times !== undefined && !(Number.isInteger(f.times) && f.times > 0)) throw new Error('times must be a positive integer');
     this.armed.push({ ...f, left: f.times ?? Infinity });

@@ -11,7 +11,7 @@ import { Device } from './device';
 import { EventHub } from './events';
 import { FaultSpec, Faults } from './faults';
 import { LogEntry, RequestLog } from './log';
-import { ProfileName, buildProfile } from './profiles';
+import { Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
 import { Front, requestListener } from './server';
 import type { SimState } from './state';
@@ -77,7 +77,7 @@ export interface Simulator {
   /** In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data. */
   state: SimState;
   /** Profile facts tests may need. */
-  profile: { name: ProfileName; firmware: string; legacy: boolean; ptzHex: boolean; channels: string[]; deviceType: string };
+  profile: Pick<Profile, 'name' | 'firmware' | 'legacy' | 'ptzHex' | 'deviceType'> & { channels: string[] };
   stop(): Promise<void>;
 }
 

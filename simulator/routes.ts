@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Auth, Session } from './auth';
 import type { Device } from './device';
 import type { EventHub } from './events';
-import { Reply, failure, paramError, raw, success } from './envelope';
+import { Reply, digestChallenge, failure, paramError, raw, success } from './envelope';
 import { checkSet } from './check';
 import { isPlainObject } from './descriptors';
 import { FACE_ABILITIES, eventSettingsRange } from './ranges';
@@ -128,9 +128,7 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
 
 function login(s: Services, ctx: Ctx): Reply {
   const r = s.auth.login(ctx.req);
-  if (r.kind === 'challenge') {
-    return failure(401, 'no_login', 'Digest authentication required', { 'WWW-Authenticate': r.headers });
-  }
+  if (r.kind === 'challenge') return digestChallenge(r.headers);
   if (r.kind === 'failed') return failure(401, r.code, r.reason);
   const token = r.session.tokens[0];
   const headers = { 'Set-Cookie': s.auth.setCookie(r.session), ...(s.tokenInBody ? {} : { 'X-csrftoken': token }) };
@@ -170,7 +168,7 @@ function upgradeToken(s: Services, data: Record<string, unknown>): Reply {
   for (const key of Object.keys(data)) if (!allowed.has(key)) problems.push(`${key}: unsupported field`);
   const { file_name, file_size, upgrade_head, base_secondary_authentication: auth } = data;
   if (typeof file_name !== 'string') problems.push('file_name: must be a string');
-  else if (Buffer.byteLength(file_name) > 256) problems.push(`file_name: length ${Buffer.byteLength(file_name)} is above 256`);
+  else if ([...file_name].length > 256) problems.push(`file_name: length ${[...file_name].length} characters is above 256`);
   const maxSize = (s.device.profile.largeCapacity ? 200 : 100) * MIB;
   if (typeof file_size !== 'number' || !Number.isInteger(file_size) || file_size < 0) problems.push('file_size: must be a non-negative integer');
   else if (file_size > maxSize) problems.push(`file_size: ${file_size} is above the maximum ${maxSize}`);

@@ -1,14 +1,13 @@
 /**
  * HTTP front of the simulator: method and envelope checks, faults, session checks, routing, logging.
- * Order per request: method -> body -> faults (latency, then one fault kind) -> JSON envelope -> route (404) ->
- * session -> handler.
+ * Order per request: method -> body -> faults (latency, then one fault kind) -> Login challenge -> JSON envelope ->
+ * route (404) -> session -> handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Auth } from './auth';
-import type { Faults } from './faults';
-import { HTML_500, HTML_PAGE, TRUNCATED_JSON } from './faults';
+import { FAULT_REPLIES, type Faults } from './faults';
 import { LogEntry, RequestLog, redact } from './log';
-import { Reply, failure, paramError } from './envelope';
+import { Reply, digestChallenge, failure, paramError } from './envelope';
 import type { Route } from './routes';
 import { isPlainObject } from './descriptors';
 
@@ -62,23 +61,6 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-function faultReply(kind: string): Reply | undefined {
-  switch (kind) {
-    case 'http500':
-      return { status: 500, body: HTML_500, contentType: 'text/html' };
-    case 'html':
-      return { status: 200, body: HTML_PAGE, contentType: 'text/html' };
-    case 'truncated':
-      return { status: 200, body: TRUNCATED_JSON };
-    case 'device_busy':
-      return failure(400, 'device_busy', 'Device is busy, try again later');
-    case 'not_found':
-      return failure(404, 'not_found', 'Not found');
-    default:
-      return undefined;
-  }
-}
-
 async function handle(front: Front, req: IncomingMessage, res: ServerResponse, entry: LogEntry): Promise<Reply | undefined> {
   if (req.method !== 'POST') {
     entry.method = req.method;
@@ -109,9 +91,12 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
       return undefined;
     }
     if (fault === 'expire_session') front.auth.sessionOf(req)!.expired = true;
-    else return faultReply(fault);
+    else return FAULT_REPLIES[fault];
   }
 
+  // HTTP authentication is answered before the body is judged, as web servers do: a Digest client such as
+  // `curl --digest` sends its first Login without a body and waits for the challenge.
+  if (entry.path === LOGIN && req.headers.authorization === undefined) return digestChallenge(front.auth.challenge());
   if (text === undefined) return paramError('Request body too large');
   if (!parsed) return paramError('Request body is not JSON');
   if (!isPlainObject(body)) return paramError('Request body must be a JSON object');

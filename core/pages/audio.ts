@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { AnyRequest, AnyResponse, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /** Spec 2.7: a supported channel; values and bounds are not shown (the Range has them). */
 export const AudioChannel = v.looseObject({
@@ -26,17 +26,16 @@ export const AudioSetRequest = v.looseObject({ channel_info: channelSetMap(Audio
 export type AudioSetRequest = v.InferOutput<typeof AudioSetRequest>;
 
 const page = 'DeviceConfig/Audio';
-const metaKeys = ['page_type', 'chn_index'] as const;
 
 export const audioRange = defineOperation({
   page, operation: 'Range', request: AnyRequest, response: AudioRangeData,
   description: 'Audio: channels with audio and the limits of type and volumes.',
 });
 export const audioGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: AudioGetResponse, metaKeys,
+  page, operation: 'Get', request: AnyRequest, response: AudioGetResponse, metaKeys: META_KEYS,
   description: 'Audio settings per channel (input/output volume, type, enable).',
 });
 export const audioSet = defineOperation({
-  page, operation: 'Set', request: AudioSetRequest, response: AnyResponse, metaKeys,
+  page, operation: 'Set', request: AudioSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change audio settings.',
 });

@@ -35,6 +35,12 @@ export const RangeChannelInfo = v.pipe(
   v.check((d) => d.type === 'object', 'channel_info must be an object descriptor'),
 );
 
+/**
+ * Request keys that address a block rather than set a parameter (`page_type: "ChannelConfig"`, a Deterrence block's
+ * `chn_index`): no Range lists them, so the Range check must let them through.
+ */
+export const META_KEYS = ['page_type', 'chn_index'] as const;
+
 /** Request of an operation without parameters, or whose parameters the spec does not show: any object. */
 export const AnyRequest = v.looseObject({});
 /** Response the spec does not show (Set answers): any object, kept as is. */

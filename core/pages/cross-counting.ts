@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { AnyResponse, GenericRange, channelMap, channelSetMap, optBool, optInt, optString } from './common';
+import { AnyResponse, GenericRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
 
 /** Spec 2.4: fields as they appear; meaning, units and bounds are not shown (the Range page has them). */
 export const CrossCountingTime = v.looseObject({
@@ -51,19 +51,18 @@ export const CrossCountingSetRequest = v.looseObject({
 export type CrossCountingSetRequest = v.InferInput<typeof CrossCountingSetRequest>;
 
 const page = 'AlarmConfig/Intelligent/CC';
-const metaKeys = ['page_type', 'chn_index'] as const;
 
 export const crossCountingRange = defineOperation({
-  page, operation: 'Range', request: CrossCountingRequest, response: GenericRange, metaKeys,
+  page, operation: 'Range', request: CrossCountingRequest, response: GenericRange, metaKeys: META_KEYS,
   description: 'Cross counting alarm settings: limits per channel.',
 });
 export const crossCountingGet = defineOperation({
-  page, operation: 'Get', request: CrossCountingRequest, response: CrossCountingGetResponse, metaKeys,
+  page, operation: 'Get', request: CrossCountingRequest, response: CrossCountingGetResponse, metaKeys: META_KEYS,
   // This Get answers {"version": "1.0", "data": {...}} instead of {"result": "success", "data": {...}}.
   envelope: 'version',
   description: 'Cross counting alarm settings per channel.',
 });
 export const crossCountingSet = defineOperation({
-  page, operation: 'Set', request: CrossCountingSetRequest, response: AnyResponse, metaKeys,
+  page, operation: 'Set', request: CrossCountingSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change cross counting alarm settings.',
 });

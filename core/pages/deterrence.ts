@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { AnyResponse, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import { AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /** Spec 2.8: the floodlight of one channel. */
 export const DeterrenceChannel = v.looseObject({
@@ -43,18 +43,17 @@ export const DeterrenceSetRequest = v.looseObject({
 export type DeterrenceSetRequest = v.InferInput<typeof DeterrenceSetRequest>;
 
 const page = 'AlarmConfig/Deterrence';
-const metaKeys = ['page_type', 'chn_index'] as const;
 
 export const deterrenceRange = defineOperation({
-  page, operation: 'Range', request: DeterrenceRequest, response: DeterrenceRangeData, metaKeys,
+  page, operation: 'Range', request: DeterrenceRequest, response: DeterrenceRangeData, metaKeys: META_KEYS,
   description: 'Floodlight (deterrence): channels with a floodlight and the limits of duration, mode and strobe.',
 });
 export const deterrenceGet = defineOperation({
-  page, operation: 'Get', request: DeterrenceRequest, response: DeterrenceGetResponse, metaKeys,
+  page, operation: 'Get', request: DeterrenceRequest, response: DeterrenceGetResponse, metaKeys: META_KEYS,
   description: 'Floodlight settings per channel.',
 });
 export const deterrenceSet = defineOperation({
-  page, operation: 'Set', request: DeterrenceSetRequest, response: AnyResponse, metaKeys,
+  page, operation: 'Set', request: DeterrenceSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change floodlight settings (channel blocks with chn_index).',
 });
 

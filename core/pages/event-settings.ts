@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
 import { ChannelId } from '../channels';
-import { RangeChannelInfo, optRange } from './common';
+import { META_KEYS, RangeChannelInfo, optRange } from './common';
 
 export const ABILITIES = [
   'FaceDetection', 'HumanVehicle', 'LicensePlate', 'LineCrossing', 'Intrusion', 'ExitRegion', 'ObjectDetection',
@@ -38,6 +38,6 @@ export const eventSettingsRange = defineOperation({
   operation: 'Range',
   request: EventSettingsRangeRequest,
   response: EventSettingsRangeData,
-  metaKeys: ['page_type', 'chn_index', 'oper_type'],
+  metaKeys: [...META_KEYS, 'oper_type'],
   description: 'Smart event settings (cloud): limits of an intelligent channel for the given abilities.',
 });

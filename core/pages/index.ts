@@ -14,7 +14,7 @@ import { channelInfoGet } from './channel-info';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
 export {
-  AnyRequest, AnyResponse, ChannelMarker, GenericRange, RangeChannelInfo, channelMap, channelSetMap, isChannelMarker,
+  AnyRequest, AnyResponse, ChannelMarker, GenericRange, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, isChannelMarker,
 } from './common';
 export * from './upgrade-token';
 export * from './main-stream';
@@ -54,9 +54,14 @@ export const pages: readonly PageInfo[] = [
 
 const byName = new Map(pages.map((p) => [p.name, p]));
 
+/** A page name in any spelling users write it: `/API/AlarmConfig/Deterrence/` -> `AlarmConfig/Deterrence`. */
+export function pageName(page: string): string {
+  return page.replace(/^\/?(API\/)?/, '').replace(/\/+$/, '');
+}
+
 /** A page by name; leading `/API/` and surrounding slashes are ignored. */
 export function findPage(name: string): PageInfo | undefined {
-  return byName.get(name.replace(/^\/?(API\/)?/, '').replace(/\/$/, ''));
+  return byName.get(pageName(name));
 }
 
 /** An operation of a page, e.g. `findOperation('AlarmConfig/Deterrence', 'Set')`. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { AnyRequest, AnyResponse, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /**
  * Spec 2.2. Value lists (resolution, encode type, bitrate...) are the device's Range business (R1): the schemas
@@ -69,8 +69,6 @@ export type MainStreamGetResponse = v.InferOutput<typeof MainStreamGetResponse>;
 export const MainStreamSetRequest = v.looseObject({ channel_info: channelSetMap(MainStreamChannel) });
 export type MainStreamSetRequest = v.InferOutput<typeof MainStreamSetRequest>;
 
-const metaKeys = ['page_type', 'chn_index'] as const;
-
 export const mainStreamRange = defineOperation({
   page: 'StreamConfig/MainStream',
   operation: 'Range',
@@ -84,7 +82,7 @@ export const mainStreamGet = defineOperation({
   operation: 'Get',
   request: AnyRequest,
   response: MainStreamGetResponse,
-  metaKeys,
+  metaKeys: META_KEYS,
   description: 'Main stream encoding parameters per channel.',
 });
 
@@ -93,6 +91,6 @@ export const mainStreamSet = defineOperation({
   operation: 'Set',
   request: MainStreamSetRequest,
   response: AnyResponse,
-  metaKeys,
+  metaKeys: META_KEYS,
   description: 'Change main stream encoding parameters of one or more channels.',
 });

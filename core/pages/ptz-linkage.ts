@@ -1,9 +1,16 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { AnyRequest, AnyResponse, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
+import { isPtzHex } from '../ptz';
+import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
 
-/** Int 0-255 (old firmware) or, from 8.2.3, a 64-hex-digit preset set: normalise with ptzPresetIndices(). */
-export const PtzPointIndex = v.union([v.pipe(v.number(), v.integer()), v.string()]);
+/**
+ * Int 0-255 (old firmware) or, from 8.2.3, a 64-hex-digit preset set: normalise with ptzPresetIndices(). Both forms
+ * are checked here so that a malformed value is a wrong answer named at its path, not a throw in the normaliser.
+ */
+export const PtzPointIndex = v.union([
+  v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255)),
+  v.pipe(v.string(), v.check((s: string) => isPtzHex(s), 'a preset set must be 64 hex digits (256 bits)')),
+]);
 
 /** Top-level ptz_info element (spec 2.3): the PTZ channel and preset an alarm drives. */
 export const PtzTarget = v.looseObject({ ptz_chn: optString, linkage_ptz_point_index: v.optional(PtzPointIndex) });
@@ -55,17 +62,16 @@ export const PtzLinkageSetRequest = v.looseObject({
 export type PtzLinkageSetRequest = v.InferOutput<typeof PtzLinkageSetRequest>;
 
 const page = 'AlarmConfig/PTZLinkage';
-const metaKeys = ['page_type', 'chn_index'] as const;
 
 export const ptzLinkageRange = defineOperation({
   page, operation: 'Range', request: AnyRequest, response: PtzLinkageRangeData,
   description: 'PTZ linkage: which alarms move which PTZ channel to which preset, and the limits.',
 });
 export const ptzLinkageGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: PtzLinkageGetResponse, metaKeys,
+  page, operation: 'Get', request: AnyRequest, response: PtzLinkageGetResponse, metaKeys: META_KEYS,
   description: 'PTZ linkage settings per channel.',
 });
 export const ptzLinkageSet = defineOperation({
-  page, operation: 'Set', request: PtzLinkageSetRequest, response: AnyResponse, metaKeys,
+  page, operation: 'Set', request: PtzLinkageSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change PTZ linkage settings.',
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { MAX_FIRMWARE_NAME_LENGTH, MAX_FIRMWARE_SIZE_LARGE, UPGRADE_HEAD_SIZE } from '../upgrade';
+import { MAX_FIRMWARE_NAME_LENGTH, MAX_FIRMWARE_SIZE_LARGE, UPGRADE_HEAD_SIZE, firmwareNameLength } from '../upgrade';
 
 /** Spec 2.1. Obtained from the user (field notes: how the cipher is computed is not public). */
 export const SecondaryAuthentication = v.looseObject({
@@ -11,13 +11,16 @@ export const SecondaryAuthentication = v.looseObject({
 // No Range guards this page, so the request schema carries the spec limits itself. file_size is capped at the
 // large-capacity limit here; prepareUpgrade() applies the per-model limit with a clearer message.
 export const UpgradeTokenRequest = v.object({
-  file_name: v.pipe(v.string(), v.maxLength(MAX_FIRMWARE_NAME_LENGTH)),
+  // Characters, as prepareUpgrade() counts them (valibot's maxLength would count UTF-16 units).
+  file_name: v.pipe(
+    v.string(),
+    v.check((s: string) => firmwareNameLength(s) <= MAX_FIRMWARE_NAME_LENGTH, `must be at most ${MAX_FIRMWARE_NAME_LENGTH} characters`),
+  ),
   file_size: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_FIRMWARE_SIZE_LARGE)),
-  // Shorter than 3072 only when the whole file is (see prepareUpgrade).
+  // Exactly 3 * 1024 byte values (spec 2.1); prepareUpgrade() refuses files shorter than that.
   upgrade_head: v.pipe(
     v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
-    v.minLength(1),
-    v.maxLength(UPGRADE_HEAD_SIZE),
+    v.length(UPGRADE_HEAD_SIZE),
   ),
   base_secondary_authentication: v.optional(SecondaryAuthentication),
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { AnyRequest, AnyResponse, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /** Spec 2.6 (Range) and field notes (Get): the siren of one channel. Bounds come from Range (siren_time 5-180...). */
 export const VoiceAlarmChannel = v.looseObject({
@@ -32,17 +32,16 @@ export const VoiceAlarmSetRequest = v.looseObject({ channel_info: channelSetMap(
 export type VoiceAlarmSetRequest = v.InferOutput<typeof VoiceAlarmSetRequest>;
 
 const page = 'AlarmConfig/VoiceAlarm';
-const metaKeys = ['page_type', 'chn_index'] as const;
 
 export const voiceAlarmRange = defineOperation({
   page, operation: 'Range', request: AnyRequest, response: VoiceAlarmRangeData,
   description: 'Siren (voice alarm): channels with a siren and the limits of duration, volume and tone.',
 });
 export const voiceAlarmGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: VoiceAlarmGetResponse, metaKeys,
+  page, operation: 'Get', request: AnyRequest, response: VoiceAlarmGetResponse, metaKeys: META_KEYS,
   description: 'Siren settings per channel.',
 });
 export const voiceAlarmSet = defineOperation({
-  page, operation: 'Set', request: VoiceAlarmSetRequest, response: AnyResponse, metaKeys,
+  page, operation: 'Set', request: VoiceAlarmSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change siren settings of one or more channels.',
 });

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NvrClient, channelList, type ClientOptions } from '../../core/client';
-import { DeviceError } from '../../core/errors';
+import { channelList } from '../../core/client';
 import { crossCountingGet } from '../../core/pages/cross-counting';
 import { deterrenceGet } from '../../core/pages/deterrence';
 import { voiceAlarmGet, voiceAlarmSet } from '../../core/pages/voice-alarm';
-import { fakeDevice, type FakeOptions, type Handler } from './fake-device';
+import type { Handler } from './fake-device';
+import { clientRig, rejection } from './harness';
 
 const PASSWORD = 'Cl1ent-pw';
 const VA = '/API/AlarmConfig/VoiceAlarm';
@@ -41,27 +41,8 @@ function voiceHandlers(getAnswer: () => unknown): Record<string, Handler> {
 
 const test = suite('client');
 
-const open: Array<{ close(): Promise<void> }> = [];
-async function setup(device: Partial<FakeOptions> = {}, client: Partial<ClientOptions> = {}) {
-  const dev = await fakeDevice({ password: PASSWORD, ...device });
-  const c = new NvrClient({ url: dev.url, username: 'admin', password: PASSWORD, heartbeatMs: 0, timeoutMs: 2_000, ...client });
-  open.push(c, dev);
-  return { dev, c };
-}
-
-test.after.each(async () => {
-  while (open.length) await open.pop()!.close();
-});
-
-async function rejection(p: Promise<unknown>): Promise<DeviceError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, DeviceError);
-    return err as DeviceError;
-  }
-  throw new Error('expected a rejection');
-}
+const { setup, closeAll } = clientRig(PASSWORD);
+test.after.each(closeAll);
 
 const goodGet = () => ({
   channel_info: {

@@ -1,9 +1,8 @@
 import { inspect } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NvrClient, type ClientOptions } from '../../core/client';
-import { DeviceError } from '../../core/errors';
-import { fakeDevice, type FakeDevice, type FakeOptions } from './fake-device';
+import type { FakeDevice } from './fake-device';
+import { clientRig, rejection } from './harness';
 
 const PASSWORD = 'Corr3ct-Horse!';
 const WRONG = 'Wr0ng-Battery?';
@@ -12,31 +11,8 @@ const INFO = '/API/SystemInfo/Base/Get';
 
 const test = suite('session');
 
-const open: Array<{ close(): Promise<void> }> = [];
-async function setup(device: Partial<FakeOptions> = {}, client: Partial<ClientOptions> = {}) {
-  const dev = await fakeDevice({ password: PASSWORD, ...device });
-  const logs: string[] = [];
-  const c = new NvrClient({
-    url: dev.url, username: 'admin', password: PASSWORD, heartbeatMs: 0, timeoutMs: 2_000,
-    log: (level, msg) => logs.push(`${level} ${msg}`), ...client,
-  });
-  open.push(c, dev);
-  return { dev, c, logs };
-}
-
-test.after.each(async () => {
-  while (open.length) await open.pop()!.close();
-});
-
-async function rejection(p: Promise<unknown>): Promise<DeviceError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, DeviceError);
-    return err as DeviceError;
-  }
-  throw new Error('expected a rejection');
-}
+const { setup, closeAll } = clientRig(PASSWORD);
+test.after.each(closeAll);
 
 function loginRequests(dev: FakeDevice): number {
   return dev.count(LOGIN);
@@ -214,6 +190,22 @@ test('close aborts a call in flight quickly', async () => {
   const e = await pending;
   assert.is(e.error_code, 'closed');
   assert.ok(Date.now() - t0 < 2_000);
+});
+
+test('close: calls still waiting for a connection are never sent; they fail with closed and logout goes out at once', async () => {
+  const { dev, c } = await setup({}, { timeoutMs: 5_000, maxConnections: 1 });
+  await c.login();
+  dev.faults.set(INFO, 'hang');
+  const pending = Array.from({ length: 3 }, () => rejection(c.systemInfo()));
+  await new Promise((r) => setTimeout(r, 30));
+  assert.is(dev.count(INFO), 1, 'one on the wire, two waiting for the connection');
+  const t0 = Date.now();
+  await c.close();
+  const errors = await Promise.all(pending);
+  assert.equal(errors.map((e) => e.error_code), ['closed', 'closed', 'closed']);
+  assert.ok(Date.now() - t0 < 2_000, `close took ${Date.now() - t0} ms`);
+  assert.is(dev.count(INFO), 1, 'the waiting calls never reached the device');
+  assert.is(dev.count('/API/Web/Logout', 200), 1);
 });
 
 test.run();

@@ -8,34 +8,15 @@ import * as assert from 'uvu/assert';
 import { NvrClient, type ClientOptions } from '../../core/client';
 import { DeviceError } from '../../core/errors';
 import { systemInfoGet } from '../../core/pages/system-info';
-import { fakeDevice, type FakeOptions } from './fake-device';
+import { clientRig, rejection } from './harness';
 
 const PASSWORD = 'Tr4nsport-pw';
 const INFO = '/API/SystemInfo/Base/Get';
 
 const test = suite('transport');
 
-const open: Array<{ close(): Promise<void> }> = [];
-async function setup(device: Partial<FakeOptions> = {}, client: Partial<ClientOptions> = {}) {
-  const dev = await fakeDevice({ password: PASSWORD, ...device });
-  const c = new NvrClient({ url: dev.url, username: 'admin', password: PASSWORD, heartbeatMs: 0, timeoutMs: 2_000, ...client });
-  open.push(c, dev);
-  return { dev, c };
-}
-
-test.after.each(async () => {
-  while (open.length) await open.pop()!.close();
-});
-
-async function rejection(p: Promise<unknown>): Promise<DeviceError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, DeviceError);
-    return err as DeviceError;
-  }
-  throw new Error('expected a rejection');
-}
+const { setup, open, closeAll } = clientRig(PASSWORD);
+test.after.each(closeAll);
 
 test('a hanging device gives a transport timeout within the deadline', async () => {
   const { dev, c } = await setup({}, { timeoutMs: 200 });
@@ -176,9 +157,7 @@ tlsTest.before((ctx) => {
   const b = selfSigned(ctx.dir, 'other');
   Object.assign(ctx, { key: a.key, cert: a.cert, fp: a.fp, otherFp: b.fp });
 });
-tlsTest.after.each(async () => {
-  while (open.length) await open.pop()!.close();
-});
+tlsTest.after.each(closeAll);
 tlsTest.after((ctx) => rmSync(ctx.dir, { recursive: true, force: true }));
 
 tlsTest('pinned fingerprint: self-signed certificate accepted (colons and case ignored)', async (ctx) => {

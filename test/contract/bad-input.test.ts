@@ -268,6 +268,28 @@ test('largeCapacity: up to 200 MiB accepted, 200 MiB + 1 refused before any requ
       assert.is(sim.log.length, 0);
     })));
 
+test('upgrade token operation with an upgrade_head that is not 3072 values: refused locally, naming the field', () =>
+  withRig({}, {}, async ({ sim, client }) => {
+    for (const upgrade_head of [[1, 2, 3], Array(3073).fill(0)]) {
+      const err = await rejection(client.invoke(upgradeToken, { file_name: 'x.sw', file_size: 5000, upgrade_head, base_secondary_authentication: AUTH }));
+      assert.equal([err.kind, err.page, err.operation], ['invalid_request', 'Maintenance/SystemUpgrade', 'Token']);
+      assert.match(err.reason, /data\.upgrade_head/);
+    }
+    assert.is(sim.log.length, 0, 'nothing sent, not even a login');
+  }));
+
+test('firmware file name of 256 non-ASCII characters: the client and the device agree it is allowed', () =>
+  withRig({}, {}, async ({ sim, client }) => {
+    const name = `${'é'.repeat(200)}${'😀'.repeat(55)}.`; // 256 characters, 512 UTF-16 units, 621 UTF-8 bytes
+    const ok = await client.upgradeToken({ file: Buffer.alloc(4096, 1), file_name: name, auth: AUTH });
+    assert.is(ok.upgrade_timeout, 600);
+    assert.equal(entries(sim, '/API/Maintenance/SystemUpgrade/Token').map((e) => [e.status, obj(e.data, 'data').file_name]), [[200, name]]);
+    const err = await rejection(client.upgradeToken({ file: Buffer.alloc(4096, 1), file_name: `😀${name}`, auth: AUTH }));
+    assert.equal([err.kind, err.error_code], ['invalid_request', 'invalid_firmware']);
+    assert.match(err.reason, /257 characters/);
+    assert.is(entries(sim, '/API/Maintenance/SystemUpgrade/Token').length, 1);
+  }));
+
 test('firmware file name over 256 characters: refused before any request', () =>
   withRig({}, {}, async ({ sim, client }) => {
     const err = await rejection(client.upgradeToken({ file: Buffer.alloc(4096, 1), file_name: `${'n'.repeat(253)}.swx`, auth: AUTH }));

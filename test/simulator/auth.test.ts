@@ -59,6 +59,24 @@ test('login: SHA-256 refused when only MD5 is offered (new challenge)', () =>
     assert.is(challenges(res).length, 1);
   }));
 
+test('login: a first request without a body (curl --digest) gets the challenge, then Digest with the body logs in', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    const empty = await c.post('/API/Web/Login', undefined, { anonymous: true, body: '' });
+    assert.is(empty.status, 401);
+    assert.is(empty.json.error_code, 'no_login');
+    const ch = challenges(empty);
+    assert.is(ch.length, 1);
+    const res = await c.post('/API/Web/Login', {}, { anonymous: true, headers: { Authorization: digestHeader(ch[0], 'admin', PASSWORD, '/API/Web/Login') } });
+    assert.is(res.status, 200);
+    assert.is(res.json.result, 'success');
+    // With credentials, the body is judged as usual.
+    const c2 = new RawClient(sim.url);
+    const ch2 = challenges(await c2.post('/API/Web/Login', {}, { anonymous: true }))[0];
+    const noBody = await c2.post('/API/Web/Login', undefined, { anonymous: true, body: '', headers: { Authorization: digestHeader(ch2, 'admin', PASSWORD, '/API/Web/Login') } });
+    assert.equal([noBody.status, noBody.json.error_code], [400, 'param_error']);
+  }));
+
 test('login: wrong password -> 401 login_failed_or_block, no challenge header, no session', () =>
   withSim({}, async (sim) => {
     const c = new RawClient(sim.url, 'admin', 'wrong');

@@ -21,6 +21,9 @@ test('parseSimulatorArgs: options, env password, defaults, errors', () => {
     [0, 'ipc', '8.2.3', 'op', 'from-env', 'SHA-256', true]);
   const d = parseSimulatorArgs(['--password', 'x', '--channels', '16', '--event-hold', '2'], {});
   assert.equal([d.opts.port, d.opts.host, d.opts.profile, d.opts.channels, d.opts.eventHoldMs, d.opts.password], [8080, '127.0.0.1', 'nvr', 16, 2000, 'x']);
+  const h = parseSimulatorArgs(['--password', 'x', '--heartbeat-timeout', '60', '--session-timeout', '120'], {});
+  assert.equal([h.opts.heartbeatTimeoutMs, h.opts.sessionTimeoutMs], [60_000, 120_000]);
+  assert.is(d.opts.heartbeatTimeoutMs, undefined, 'heartbeat not required unless asked');
   assert.throws(() => parseSimulatorArgs(['--bogus', '1'], {}), /unknown option/);
   assert.throws(() => parseSimulatorArgs(['--profile', 'dvr'], {}), /profile/);
   assert.throws(() => parseSimulatorArgs(['--port'], {}), /needs a value/);

@@ -8,6 +8,7 @@ import {
   isChannelMarker, linkageManageGet, linkageManageSet, mainStreamRange, pages, ptzLinkageGet, ptzLinkageRange,
   shellSwitchKey, systemInfoGet, upgradeToken, voiceAlarmGet, voiceAlarmRange, voiceAlarmSet, firmwareAfter,
 } from '../../core/pages';
+import { describeIssues } from '../../core/envelope';
 import { mainStreamRangeFixture } from '../../bench/validator';
 
 const test = suite('pages');
@@ -199,6 +200,18 @@ test('cross counting Get is the one operation with the version envelope', () => 
   const withVersion = pages.flatMap((p) => Object.values(p.operations)).filter((op) => op.envelope === 'version');
   assert.equal(withVersion.map((op) => op.path), ['/API/AlarmConfig/Intelligent/CC/Get']);
   assert.equal(v.parse(crossCountingGet.request, {}), { page_type: 'AlarmConfig' });
+});
+
+test('PTZ point index: an int 0-255 or a 64-hex-digit preset set; anything else is a wrong shape at its path', () => {
+  const answer = (linkage_ptz_point_index: unknown) => ({ ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index }] });
+  for (const ok of [0, 3, 255, '0f' + '00'.repeat(31), 'FF'.repeat(32)]) {
+    assert.ok(v.safeParse(ptzLinkageGet.response, answer(ok)).success, JSON.stringify(ok));
+  }
+  for (const bad of ['3', 'zz', '0f', '0g' + '00'.repeat(31), 256, -1, 2.5]) {
+    const r = v.safeParse(ptzLinkageGet.response, answer(bad));
+    assert.not.ok(r.success, `${JSON.stringify(bad)} accepted`);
+    assert.match(describeIssues(r.issues!), /^data\.ptz_info\.0\.linkage_ptz_point_index: /);
+  }
 });
 
 test('deterrence: page_type defaults to ChannelConfig; Set blocks carry chn_index', () => {

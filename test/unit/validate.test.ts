@@ -201,6 +201,19 @@ test('per-channel maps: a channel absent from Range is a channel problem', () =>
   assert.match(vs[0].message, 'channel CH4 is not available');
 });
 
+test('an offline channel (Range shows only its status) says so for the fields it lacks', () => {
+  const range = {
+    channel_info: {
+      type: 'object',
+      items: { CH1: sirenBlock(), IP_CH6: { type: 'object', items: { status: { type: 'string', mode: 'r', items: ['Offline', 'Online'] } } } },
+    },
+  };
+  const v = one(validateAgainstRange({ channel_info: { IP_CH6: { siren_switch: true } } }, range));
+  assert.equal([v.path, v.problem], ['channel_info.IP_CH6.siren_switch', 'unsupported']);
+  assert.is(v.message, 'not available: the channel is offline (absent from Range)');
+  assert.is(one(validateAgainstRange({ channel_info: { CH1: { siren_colour: 'red' } } }, range)).message, 'not supported by this device (absent from Range)');
+});
+
 test('metaKeys are skipped at the top level and inside channel blocks; without them they are unsupported', () => {
   const payload = { page_type: 'ChannelConfig', channel_info: { CH1: { chn_index: 'CH1', siren_switch: false } } };
   assert.equal(validateAgainstRange(payload, voiceRange, { metaKeys: ['page_type', 'chn_index'] }), []);
