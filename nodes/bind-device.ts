@@ -3,7 +3,7 @@ import type { DeviceError } from '../core/errors';
 import { asDeviceError } from './errors';
 import type { DeviceSession } from './device-session';
 import type { CloseHandler, NodeStatus, RED, RedNode } from './red';
-import { connectionStatus, type ConnectionState } from './status';
+import { connectionStatus, failureStatus, type ConnectionState } from './status';
 
 /** What an `nvr-device` config node offers to the nodes that use it. */
 export interface DeviceNode extends RedNode {
@@ -12,13 +12,19 @@ export interface DeviceNode extends RedNode {
 
 export interface DeviceBinding {
   client: NvrClient;
-  /** Latest connection state, for nodes that show something else for a while. */
-  readonly state: ConnectionState;
-  /** Shows the connection status again (after a progress or failure status). */
-  showConnection(): void;
+  /**
+   * Shows a failure of the node's own work (red ring, short reason) until `clearFailure`. A failed
+   * connection is left to the connection status, which every node using the device shows already.
+   */
+  showFailure(err: DeviceError): void;
+  /** After a success: the connection status again, if a failure was on display. */
+  clearFailure(): void;
   /** While true, connection changes are tracked but not shown (a progress status is on display). */
   muted: boolean;
 }
+
+/** Error kinds that are about the connection: the session's state shows them on every node. */
+const CONNECTION_KINDS: ReadonlySet<DeviceError['kind']> = new Set(['session', 'lockout', 'transport']);
 
 export const NO_DEVICE_STATUS: NodeStatus = { fill: 'red', shape: 'ring', text: 'no device configured' };
 
@@ -43,13 +49,21 @@ export function bindDevice(
   }
   let state: ConnectionState = 'idle';
   let lastError: DeviceError | undefined;
+  let closed = false;
+  let failing = false;
   const show = () => node.status(connectionStatus(state, lastError));
   const binding: Omit<DeviceBinding, 'client'> = {
     muted: false,
-    get state() {
-      return state;
+    showFailure(err) {
+      if (closed || CONNECTION_KINDS.has(err.kind)) return;
+      failing = true;
+      node.status(failureStatus(err));
     },
-    showConnection: show,
+    clearFailure() {
+      if (closed || !failing) return;
+      failing = false;
+      show();
+    },
   };
   let client: NvrClient | undefined;
   let setupError: DeviceError | undefined;
@@ -63,6 +77,7 @@ export function bindDevice(
     setupError = asDeviceError(e); // unusable settings: shown already, and every request fails with it
   }
   node.on('close', ((removed, done) => {
+    closed = true;
     Promise.resolve()
       .then(() => onClose(removed))
       .catch(() => undefined)

@@ -1,8 +1,17 @@
+import type { LogFn } from '../core/session';
 import { registerAdminRoutes } from './admin';
 import type { DeviceNode } from './bind-device';
 import { clientOptions, type DeviceProps } from './device-config';
 import { DeviceSession } from './device-session';
 import type { CloseHandler, NodeDef, RED } from './red';
+
+type LogLevel = Parameters<LogFn>[0];
+
+/**
+ * Client log lines -> the config node's log. Client errors are logged as warnings: each one already
+ * reaches the user where they act on it (the status of every node using the device, Catch nodes).
+ */
+const LOG_METHOD: Record<LogLevel, 'debug' | 'log' | 'warn'> = { debug: 'debug', info: 'log', warn: 'warn', error: 'warn' };
 
 /**
  * `nvr-device` config node: where a device is and how to log in. It holds the one session shared by
@@ -13,11 +22,7 @@ export = function (RED: RED) {
     RED.nodes.createNode(this, def);
     const node = this;
     const creds = node.credentials ?? {};
-    const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => {
-      if (level === 'debug') node.debug(message);
-      else if (level === 'info') node.log(message);
-      else node.warn(message);
-    };
+    const log = (level: LogLevel, message: string) => node[LOG_METHOD[level]](message);
     node.session = new DeviceSession(
       clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log),
     );

@@ -55,11 +55,13 @@ export = function (RED: RED) {
             if (stop.signal.aborted) break;
             retryMs = FIRST_RETRY_MS;
             reported = false;
+            binding.clearFailure();
             node.send(eventMessage(event));
           }
         } catch (e) {
           if (stop.signal.aborted) break;
           const err = forDone(e, { page: 'Event', operation: 'Check' });
+          binding.showFailure(err);
           // Once per failure streak, with a message so a Catch node can act on it; not every retry.
           if (!reported) node.error(err, { payload: err.toJSON() });
           reported = true;

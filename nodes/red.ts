@@ -42,8 +42,6 @@ export type CloseHandler = (removed: boolean, done: () => void) => void;
 /** Minimal express-like request/response for the admin routes. */
 export interface AdminRequest {
   body?: unknown;
-  params?: Record<string, string>;
-  query?: Record<string, unknown>;
 }
 export interface AdminResponse {
   status(code: number): AdminResponse;
@@ -67,5 +65,4 @@ export interface RED {
     post(path: string, ...handlers: AdminHandler[]): void;
   };
   auth: { needsPermission(permission: string): AdminHandler };
-  log: { warn(msg: unknown): void; debug(msg: unknown): void; error(msg: unknown): void; info(msg: unknown): void };
 }

@@ -7,7 +7,6 @@ import { isDescriptor } from '../core/range';
 import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
 import type { DoneFn, InputHandler, NodeDef, NodeMessage, RED, RedNode, SendFn } from './red';
-import { failureStatus } from './status';
 
 export type RequestOperation = 'Range' | 'Get' | 'Set';
 
@@ -16,30 +15,30 @@ type Data = Record<string, unknown>;
 const isPlainObject = (x: unknown): x is Data =>
   typeof x === 'object' && x !== null && !Array.isArray(x) && !Buffer.isBuffer(x) && !(x instanceof Uint8Array);
 
+interface OperationBehaviour {
+  call(client: NvrClient, page: string, data: Data): Promise<Data>;
+  scopeRequest(page: string, data: Data, channel: string): Data;
+  scopeAnswer(page: string, answer: Data, channel: string): unknown;
+}
+
 /**
- * What each operation does with a channel. Range and Get answer every channel: the request is sent
- * as given (plus `channel` where the page's request has that field, e.g. Event/SettingConfig Range)
- * and the answer is cut down to the channel's block. Set wraps plain data as
- * `{channel_info: {<ch>: data}}` (a `page_type` stays beside it) and answers unchanged.
+ * Range and Get answer every channel: the request is sent as given (plus `channel` where the page's
+ * request has that field, e.g. Event/SettingConfig Range) and the answer is cut down to the
+ * channel's block.
  */
-const OPERATIONS: Record<
-  RequestOperation,
-  {
-    call(client: NvrClient, page: string, data: Data): Promise<Data>;
-    scopeRequest(page: string, data: Data, channel: string): Data;
-    scopeAnswer(page: string, answer: Data, channel: string): unknown;
-  }
-> = {
-  Range: {
-    call: (client, page, data) => client.range(page, data),
-    scopeRequest: (page, data, channel) => withChannelField('Range', page, data, channel),
-    scopeAnswer: (page, answer, channel) => channelBlock('Range', page, answer, channel),
-  },
-  Get: {
-    call: (client, page, data) => client.get(page, data),
-    scopeRequest: (page, data, channel) => withChannelField('Get', page, data, channel),
-    scopeAnswer: (page, answer, channel) => channelBlock('Get', page, answer, channel),
-  },
+const readsAllChannels = (operation: 'Range' | 'Get', call: OperationBehaviour['call']): OperationBehaviour => ({
+  call,
+  scopeRequest: (page, data, channel) => withChannelField(operation, page, data, channel),
+  scopeAnswer: (page, answer, channel) => channelBlock(operation, page, answer, channel),
+});
+
+/**
+ * What each operation does with a channel. Set wraps plain data as `{channel_info: {<ch>: data}}`
+ * (a `page_type` stays beside it) and answers unchanged.
+ */
+const OPERATIONS: Record<RequestOperation, OperationBehaviour> = {
+  Range: readsAllChannels('Range', (client, page, data) => client.range(page, data)),
+  Get: readsAllChannels('Get', (client, page, data) => client.get(page, data)),
   Set: {
     call: (client, page, data) => client.set(page, data),
     scopeRequest: (page, data, channel) => wrapChannel(page, data, channel),
@@ -133,15 +132,17 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
     const binding = bindDevice(RED, node, def.device, () => {
       closed = true;
     });
-    if (configError) node.status(failureStatus(forDone(configError)));
+    if (configError) binding?.showFailure(forDone(configError));
 
     const handle = async (msg: NodeMessage, send: SendFn): Promise<void> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
       if (configError && !isPlainObject(msg.payload)) throw configError;
-      const page = normalisePage(msg.page ?? def.page, operation);
-      if (!page) throw invalidRequest('bad_page', `page ${JSON.stringify(msg.page ?? def.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, { operation });
-      const channel = normaliseChannel(msg.channel ?? def.channel);
-      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel ?? def.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
+      const rawPage = msg.page ?? def.page;
+      const page = normalisePage(rawPage, operation);
+      if (!page) throw invalidRequest('bad_page', `page ${JSON.stringify(rawPage ?? '')} is not a page path such as AlarmConfig/Deterrence`, { operation });
+      const rawChannel = msg.channel ?? def.channel;
+      const channel = normaliseChannel(rawChannel);
+      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(rawChannel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
       let data: Data = isPlainObject(msg.payload) ? msg.payload : (configData ?? {});
       if (operation === 'Set' && Object.keys(data).length === 0) {
         throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
@@ -156,24 +157,16 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
       send(msg);
     };
 
-    let showingFailure = false;
     const onInput: InputHandler = (msg, send, done: DoneFn) => {
       handle(msg, send).then(
         () => {
-          if (showingFailure && !closed) {
-            showingFailure = false;
-            binding?.showConnection();
-          }
+          binding?.clearFailure();
           done();
         },
         (e: unknown) => {
           if (closed) return done();
           const err = forDone(e, { page: typeof msg.page === 'string' ? msg.page : (def.page as string | undefined), operation });
-          // A failing device or request shows on this node; a connection error already shows via the session.
-          if (err.kind !== 'session' && err.kind !== 'lockout' && err.kind !== 'transport') {
-            showingFailure = true;
-            node.status(failureStatus(err));
-          }
+          binding?.showFailure(err);
           done(err);
         },
       ).catch(() => undefined);

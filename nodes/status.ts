@@ -23,6 +23,8 @@ const REASONS: Record<string, string> = {
   no_support: 'not supported by device',
   out_of_range: 'outside Range',
   device_busy: 'device busy',
+  // The device is reachable; almost always its certificate is not trusted by this config node's settings.
+  tls_error: 'TLS failed: check CA or fingerprint',
 };
 
 const MAX_TEXT = 40;

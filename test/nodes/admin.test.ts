@@ -5,27 +5,15 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Simulator } from '../../simulator';
 import nvrDevice from '../../nodes/nvr-device';
-import { helper, credentials, DEV, flowWith, load, newPassword, paths, simulator, statusesOf, waitFor } from './harness';
+import { helper, credentials, DEV, flowWith, load, newPassword, paths, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
 
-interface Ctx { sim?: Simulator; password: string }
+type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: admin routes', { password: newPassword() });
 
 const PLACEHOLDER = '__PWRD__';
 
-test.before(async (ctx) => {
-  ctx.sim = await simulator({ password: ctx.password });
-  await helper.startServer();
-});
-test.after(async (ctx) => {
-  await helper.stopServer();
-  await ctx.sim?.stop();
-});
-test.after.each(async (ctx) => {
-  await helper.unload();
-  ctx.sim?.clearLog();
-});
+useSimulator(test);
 
 /** Nothing deployed but a tab: the routes exist as soon as the module is loaded. */
 const empty = () => load([{ id: 'tab1', type: 'tab', label: 'empty' }]);

@@ -5,38 +5,30 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Simulator } from '../../simulator';
-import { helper, credentials, DEV, exchange, flowWith, load, newPassword, node, paths, simulator, statusesOf, timerCount, waitFor } from './harness';
+import { clientOptions } from '../../nodes/device-config';
+import { helper, credentials, DEV, exchange, flowWith, load, newPassword, node, paths, statusesOf, timerCount, waitFor, useSimulator, type SimulatorContext } from './harness';
 
-interface Ctx { sim?: Simulator; password: string }
+type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: nvr-device session, status, credentials, close', { password: newPassword() });
 
 const PAGE = 'AlarmConfig/Deterrence';
 const getNode = (id: string, extra: Record<string, unknown> = {}) =>
   ({ id, type: 'nvr-get', name: '', device: DEV, page: PAGE, channel: '', data: '', wires: [['out']], ...extra });
 
-test.before(async (ctx) => {
-  ctx.sim = await simulator({ password: ctx.password });
-  await helper.startServer();
-});
-test.after(async (ctx) => {
-  await helper.stopServer();
-  await ctx.sim?.stop();
-});
-test.after.each(async (ctx) => {
-  await helper.unload();
-  ctx.sim?.clearLog();
-});
+useSimulator(test);
+
+/** Waits for the node's green dot "connected", shown after a yellow ring "connecting". */
+async function showsConnectingThenConnected(id: string, label = id): Promise<void> {
+  await waitFor(() => statusesOf(id).some((s) => s.fill === 'green'), `${label} connected`);
+  const seq = statusesOf(id);
+  const connecting = seq.findIndex((s) => s.fill === 'yellow' && s.shape === 'ring' && s.text === 'connecting');
+  const connected = seq.findIndex((s) => s.fill === 'green' && s.shape === 'dot' && s.text === 'connected');
+  assert.ok(connecting >= 0 && connected > connecting, `${label}: ${JSON.stringify(seq)}`);
+}
 
 test('dependent nodes show yellow ring connecting, then green dot connected; one login for all', async ({ sim, password }) => {
   await load(flowWith(sim!.url, [getNode('g1'), getNode('g2'), { id: 'out', type: 'helper' }]), credentials(password));
-  for (const id of ['g1', 'g2']) {
-    await waitFor(() => statusesOf(id).some((s) => s.fill === 'green'), `${id} connected`);
-    const seq = statusesOf(id);
-    const connecting = seq.findIndex((s) => s.fill === 'yellow' && s.shape === 'ring' && s.text === 'connecting');
-    const connected = seq.findIndex((s) => s.fill === 'green' && s.shape === 'dot' && s.text === 'connected');
-    assert.ok(connecting >= 0 && connected > connecting, `${id}: ${JSON.stringify(seq)}`);
-  }
+  for (const id of ['g1', 'g2']) await showsConnectingThenConnected(id);
   // A second login might drop the first session on real devices: the config node shares one.
   const logins = paths(sim!).filter((p) => p === '/API/Web/Login').length;
   assert.is(logins, 2, 'one Digest challenge and one authorised login');
@@ -49,6 +41,39 @@ test('wrong password: red ring with a short reason', async ({ sim }) => {
   assert.is(red.shape, 'ring');
   assert.is(red.text, 'wrong username or password');
   assert.not.ok(statusesOf('g1').some((s) => s.fill === 'green'));
+});
+
+test('after a refused login, deploying the corrected password logs in at once', async ({ sim, password }) => {
+  const nodes = [getNode('g1'), { id: 'out', type: 'helper' }];
+  await load(flowWith(sim!.url, nodes), credentials('not-the-password'));
+  await waitFor(() => statusesOf('g1').find((s) => s.fill === 'red'), 'red status');
+  // What the editor deploys when only the password changed: the config node with its credentials.
+  await helper.setFlows(flowWith(sim!.url, nodes, { credentials: { username: 'admin', password } }), 'nodes');
+  await waitFor(() => node('g1') && statusesOf('g1').at(-1)?.fill === 'green', 'connected after the deploy', 3000);
+});
+
+/** One node of every type that uses an nvr-device. */
+const EVERY_TYPE = [
+  { id: 'r1', type: 'nvr-range', device: DEV, page: PAGE, channel: '', data: '', wires: [[]] },
+  getNode('g1', { wires: [[]] }),
+  { id: 's1', type: 'nvr-set', device: DEV, page: PAGE, channel: '', data: '', wires: [[]] },
+  { id: 'u1', type: 'nvr-upgrade', device: DEV, file: '', large_capacity: false, wires: [[]] },
+  { id: 'e1', type: 'nvr-event', device: DEV, wires: [[]] },
+];
+
+test('every node type using the device shows yellow ring connecting, then green dot connected', async ({ sim, password }) => {
+  await load(flowWith(sim!.url, EVERY_TYPE), credentials(password));
+  for (const { id, type } of EVERY_TYPE) await showsConnectingThenConnected(id, type);
+  assert.is(node(DEV).session.userCount, EVERY_TYPE.length);
+});
+
+test('every node type using the device shows a refused login as a red ring with the reason', async ({ sim }) => {
+  await load(flowWith(sim!.url, EVERY_TYPE), credentials('not-the-password'));
+  for (const { id, type } of EVERY_TYPE) {
+    const red = await waitFor(() => statusesOf(id).find((s) => s.fill === 'red'), `${type} red`);
+    assert.equal(red, { fill: 'red', shape: 'ring', text: 'wrong username or password' }, type);
+  }
+  assert.is(paths(sim!).filter((p) => p === '/API/Web/Login').length, 2, 'one refused login for all of them');
 });
 
 test('no device configured: red ring, and a message fails instead of hanging', async ({ sim }) => {
@@ -83,6 +108,15 @@ test('credentials: not in the flow, password type, and the editor sees has_passw
   assert.equal(editor, { username: 'admin', has_password: true });
   // The node itself never shows it either.
   assert.not.ok(JSON.stringify(statusesOf('g1')).includes(password));
+});
+
+test('heartbeat and TLS properties become the client\'s options for this device only', () => {
+  const ms = (heartbeat: unknown) => clientOptions({ url: 'http://d', heartbeat }, {}).heartbeatMs;
+  assert.equal([ms(''), ms(undefined), ms('0'), ms(0), ms('2'), ms('60'), ms('x'), ms('-1')], [25_000, 25_000, 0, 0, 5000, 60_000, 25_000, 25_000]);
+  const opts = clientOptions({ url: ' https://d/ ', tls_ca: ' PEM ', tls_fingerprint: '' }, { username: 'u', password: 'p' });
+  assert.equal(opts.tls, { ca: 'PEM' });
+  assert.is(opts.url, 'https://d');
+  assert.is(clientOptions({ url: 'http://d', tls_ca: '', tls_fingerprint: '' }, {}).tls, undefined);
 });
 
 test('close without removal (stop flows): logout sent, timers cleared, within 2 s', async ({ sim, password }) => {

@@ -8,8 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Simulator } from '../../simulator';
-import { helper, NODES, newPassword, node, simulator, statusesOf, waitFor } from './harness';
+import { helper, NODES, newPassword, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
 
 const root = join(__dirname, '..', '..', '..');
 const examplesDir = join(root, 'examples');
@@ -36,20 +35,12 @@ const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g']);
 
 const readExample = (name: string): any[] => JSON.parse(readFileSync(join(examplesDir, `${name}.json`), 'utf8'));
 
-interface Ctx { sim?: Simulator; password: string }
+type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: example flows', { password: newPassword() });
 
-test.before(async (ctx) => {
-  ctx.sim = await simulator({ password: ctx.password });
-  await helper.startServer();
-});
-test.after(async (ctx) => {
-  await helper.stopServer();
-  await ctx.sim?.stop();
-});
+useSimulator(test);
 const after: Array<() => void> = [];
-test.after.each(async () => {
-  await helper.unload();
+test.after.each(() => {
   for (const f of after.splice(0)) f();
 });
 

@@ -4,6 +4,7 @@
  * what it starts.
  */
 import { randomBytes } from 'node:crypto';
+import type { Test } from 'uvu';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
 import nvrDevice from '../../nodes/nvr-device';
 import nvrRequest from '../../nodes/nvr-request';
@@ -29,6 +30,30 @@ export function newPassword(): string {
 
 export async function simulator(opts: Partial<SimulatorOptions> & { password: string }): Promise<Simulator> {
   return startSimulator({ quiet: true, ...opts });
+}
+
+export interface SimulatorContext {
+  sim?: Simulator;
+  password: string;
+}
+
+/**
+ * The hooks every helper suite needs: one simulator (with the suite's password) and the helper's
+ * server for the whole suite, and after each test the flows unloaded and the request log cleared.
+ */
+export function useSimulator<C extends SimulatorContext>(test: Test<C>, opts: Partial<SimulatorOptions> = {}): void {
+  test.before(async (ctx) => {
+    ctx.sim = await simulator({ password: ctx.password, ...opts });
+    await helper.startServer();
+  });
+  test.after(async (ctx) => {
+    await helper.stopServer();
+    await ctx.sim?.stop();
+  });
+  test.after.each(async (ctx) => {
+    await helper.unload();
+    ctx.sim?.clearLog();
+  });
 }
 
 /** A tab, an nvr-device pointing at `url`, and the given nodes (put on the tab). */

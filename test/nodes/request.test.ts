@@ -5,9 +5,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Simulator } from '../../simulator';
-import { helper, credentials, DEV, exchange, flowWith, load, newPassword, paths, simulator, waitFor, statusesOf, type FlowNode } from './harness';
+import { helper, credentials, DEV, exchange, flowWith, load, newPassword, paths, waitFor, statusesOf, type FlowNode, useSimulator, type SimulatorContext } from './harness';
 
-interface Ctx { sim?: Simulator; password: string }
+type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: nvr-range, nvr-get, nvr-set', { password: newPassword() });
 
 const DETERRENCE = 'AlarmConfig/Deterrence';
@@ -29,18 +29,7 @@ async function run(ctx: Ctx, type: string, props: Record<string, unknown>, msg: 
   return exchange('n1', msg);
 }
 
-test.before(async (ctx) => {
-  ctx.sim = await simulator({ password: ctx.password });
-  await helper.startServer();
-});
-test.after(async (ctx) => {
-  await helper.stopServer();
-  await ctx.sim?.stop();
-});
-test.after.each(async (ctx) => {
-  await helper.unload();
-  ctx.sim?.clearLog();
-});
+useSimulator(test);
 
 test('nvr-get: the whole page; msg.page and msg.operation set; other properties pass through', async (ctx) => {
   const r = await run(ctx, 'nvr-get', {}, { payload: 'tick', topic: 't', keep: { x: 1 } });
@@ -115,6 +104,7 @@ test('nvr-set outside the Range: Catch gets out_of_range with every violation; n
   assert.is(error.source.id, 'n1');
   assert.is(error.cause.error_code, 'out_of_range');
   assert.is(error.cause.kind, 'invalid_request');
+  assert.ok(error.message.includes(error.cause.reason), 'the message carries the reason');
   const violated = error.cause.violations.map((x: any) => x.path).sort();
   assert.equal(violated, ['channel_info.CH1.siren_time', 'channel_info.CH1.siren_type', 'channel_info.CH1.siren_value']);
   for (const p of violated) assert.ok(error.message.includes(p), `message lists ${p}: ${error.message}`);
@@ -186,6 +176,37 @@ test('a failure does not stop the node: the next message succeeds and the status
   const ok = await exchange('n1', { page: DETERRENCE });
   assert.ok(ok.out);
   assert.equal(statusesOf('n1').at(-1), { fill: 'green', shape: 'dot', text: 'connected' });
+});
+
+test('a device failing in every way never takes Node-RED down: each message ends at the Catch node', async (ctx) => {
+  const unhandled: unknown[] = [];
+  const record = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', record);
+  try {
+    await load(flow(ctx.sim!, 'nvr-get', {}), credentials(ctx.password));
+    await waitFor(() => statusesOf('n1').some((s) => s.fill === 'green'), 'connected');
+    const path = `/API/${DETERRENCE}/Get`;
+    for (const kind of ['reset', 'html', 'truncated', 'http500', 'device_busy'] as const) {
+      ctx.sim!.fault({ path, kind, times: 1 });
+      const r = await exchange('n1', { payload: kind });
+      // The client may retry once (a reset connection) and then succeed: either way the message ends.
+      assert.ok(r.out || r.caught?.error.code, `${kind}: ${JSON.stringify(r)}`);
+      ctx.sim!.clearFaults();
+    }
+    // Closing while a request is held by the device: close is bounded, the message is dropped silently.
+    ctx.sim!.fault({ path, kind: 'latency', ms: 5000 });
+    const late = exchange('n1', { payload: 'late' }, 'out', 'caught', 3000).catch(() => 'nothing');
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    await helper.unload();
+    assert.ok(Date.now() - t0 < 2500, `close took ${Date.now() - t0} ms`);
+    assert.is(await late, 'nothing');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', record);
+    ctx.sim!.clearFaults();
+  }
 });
 
 test('many messages at once all get their answer', async (ctx) => {

@@ -3,8 +3,8 @@
  * Node-RED 4 runtime that has this package installed: search the palette, drag `nvr-get` onto the
  * workspace, open its dialog, pick the deployed nvr-device, and see the page dropdown filled from the
  * registry and the channel dropdown filled from the simulator through the admin routes. Then a second
- * device created inside the dialog (never deployed) fills the channels too, and a deploy from the
- * editor keeps its password out of the flow.
+ * device created inside the dialog (never deployed) fills the channels too, a deploy from the editor
+ * keeps its password out of the flow, and a page typed as "other page" is deployed and shown again.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -17,6 +17,8 @@ import { availableRuntimes, startNodeRed, repoRoot, type NodeRedRuntime, type Ru
 import { browserSkipReason, launchChromium } from '../helpers/browser';
 
 const PAGE = 'AlarmConfig/Deterrence';
+/** A path the page registry does not know. */
+const CUSTOM_PAGE = 'VendorConfig/Custom';
 const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'];
 
 interface Ctx {
@@ -73,6 +75,20 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     await ctx.nr?.stop();
     await ctx.sim?.stop();
     await ctx.sim2?.stop();
+  });
+
+  test('the palette has an nvr2mqtt category with the five node types, their icons, and help for all six', async ({ page }) => {
+    const p = page!;
+    assert.match(await p.textContent('#red-ui-palette-header-nvr2mqtt') ?? '', 'nvr2mqtt');
+    const inCategory = await p.$$eval('#red-ui-palette-container-nvr2mqtt .red-ui-palette-node', (ns) =>
+      ns.map((n) => `${(n as any).dataset.paletteType} ${(n as any).querySelector('.red-ui-palette-icon')?.style.backgroundImage ?? ''}`));
+    const types = inCategory.map((s) => s.split(' ')[0]).sort();
+    assert.equal(types, ['nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-upgrade']);
+    for (const entry of inCategory) assert.match(entry, /icons\/nvr2mqtt\/nvr2mqtt-\w+\.svg/, entry);
+    // Help text for every type, including the config node, as the editor's help sidebar reads it.
+    const help = await p.evaluate((types) => types.map((t) => String((globalThis as any).RED.nodes.getNodeHelp(t) ?? '')),
+      ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event']);
+    for (const h of help) assert.ok(h.length > 300 && h.includes('<h3>'), h.slice(0, 80));
   });
 
   test('palette search, drag nvr-get onto the workspace, open its dialog', async ({ page }) => {
@@ -167,6 +183,32 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     // The deployed node logs in with the password typed in the dialog: its status turns green.
     await p.waitForSelector('.red-ui-flow-node-status-dot-green', { state: 'attached', timeout: 15_000 });
     await p.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-deployed.png') });
+    assert.equal(ctx.errors, [], 'page errors in the editor');
+  });
+
+  test('"other page": a typed path is deployed, and the dialog shows it again as typed', async (ctx) => {
+    const p = ctx.page!;
+    const openDialog = async () => {
+      await p.locator('.red-ui-flow-node-group').first().dblclick();
+      await p.waitForSelector('#node-input-page', { state: 'visible' });
+      await waitForOptions(p, '#node-input-page', [PAGE]); // the registry has arrived
+    };
+    await openDialog();
+    await p.selectOption('#node-input-page', '__custom__');
+    await p.waitForSelector('#node-input-page-custom', { state: 'visible' });
+    await p.fill('#node-input-page-custom', CUSTOM_PAGE);
+    await p.click('#node-dialog-ok');
+    await p.click('#red-ui-header-button-deploy');
+    let get: any;
+    for (let i = 0; i < 100 && get?.page !== CUSTOM_PAGE; i++) {
+      await p.waitForTimeout(100);
+      get = ((await (await ctx.nr!.admin('/flows')).json()) as any[]).find((n) => n.type === 'nvr-get');
+    }
+    assert.is(get?.page, CUSTOM_PAGE);
+    await openDialog();
+    assert.is(await p.inputValue('#node-input-page'), '__custom__');
+    assert.is(await p.inputValue('#node-input-page-custom'), CUSTOM_PAGE);
+    await p.click('#node-dialog-cancel');
     assert.equal(ctx.errors, [], 'page errors in the editor');
   });
   test.run();

@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../simulator';
 import { NvrClient } from '../../core';
@@ -15,6 +15,7 @@ import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntim
 
 const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event'];
 const PAGE = 'AlarmConfig/Deterrence';
+const EXAMPLES = ['react-to-alarm-events', 'read-deterrence-state', 'request-upgrade-token', 'switch-siren-with-range-check'];
 
 const { targets, skipped } = availableRuntimes();
 for (const s of skipped) console.log('SKIP ' + s);
@@ -82,6 +83,38 @@ for (const target of targets) {
     for (const t of NODE_TYPES) assert.ok(types.includes(t), `${t} missing from the palette: ${types.join(', ')}`);
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
     assert.is(ours[0].version, pkg.version);
+  });
+
+  test('installed as a user installs it: npm install of the packed tarball, a real copy in node_modules', async ({ nr }) => {
+    const project = JSON.parse(readFileSync(join(nr!.userDir, 'package.json'), 'utf8'));
+    assert.match(project.dependencies?.nvr2mqtt ?? '', /^file:.*nvr2mqtt-[\d.]+\.tgz$/);
+    const installed = join(nr!.userDir, 'node_modules', 'nvr2mqtt');
+    assert.ok(lstatSync(installed).isDirectory() && !lstatSync(installed).isSymbolicLink(), 'a copy, not a link to the repository');
+    assert.not.ok(existsSync(join(installed, 'dist', 'test')), 'tests are not packed');
+    assert.ok(existsSync(join(installed, 'dist', 'nodes', 'nvr-request.html')));
+  });
+
+  test('icons are served for the palette (GET /icons/nvr2mqtt/...)', async ({ nr }) => {
+    for (const icon of ['nvr2mqtt-device.svg', 'nvr2mqtt-camera.svg', 'nvr2mqtt-upgrade.svg', 'nvr2mqtt-alarm.svg']) {
+      const r = await nr!.admin('/icons/nvr2mqtt/' + icon);
+      const body = await r.text();
+      assert.is(r.status, 200, icon);
+      assert.match(body, '<svg', icon);
+    }
+  });
+
+  test('Import > Examples lists the four example flows, and nothing else (GET /library/examples/flows/)', async ({ nr }) => {
+    const modules = (await (await nr!.admin('/library/examples/flows/')).json()) as string[];
+    assert.ok(modules.includes('nvr2mqtt'), JSON.stringify(modules));
+    const r = await nr!.admin('/library/examples/flows/nvr2mqtt');
+    assert.is(r.status, 200);
+    // {fn} entries are flows, {dn} entries folders: an empty folder would show up there.
+    const entries = (await r.json()) as Array<{ fn?: string; dn?: string }>;
+    assert.equal(entries, EXAMPLES.map((fn) => ({ fn })));
+    for (const fn of EXAMPLES) {
+      const flow = (await (await nr!.admin('/library/examples/flows/nvr2mqtt/' + fn)).json()) as Array<{ type: string }>;
+      assert.ok(flow.some((n) => n.type === 'nvr-device'), fn);
+    }
   });
 
   test('core nodes answer through the same harness', async ({ nr }) => {

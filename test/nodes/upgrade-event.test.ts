@@ -9,12 +9,14 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Simulator } from '../../simulator';
-import { helper, credentials, DEV, exchange, flowWith, load, newPassword, nextMessage, node, paths, simulator, statusesOf, timerCount, waitFor, type FlowNode } from './harness';
+import { NvrClient } from '../../core';
+import { helper, credentials, DEV, exchange, flowWith, load, newPassword, nextMessage, node, paths, simulator, statusesOf, timerCount, waitFor, type FlowNode, useSimulator, type SimulatorContext } from './harness';
 
-interface Ctx { sim?: Simulator; password: string; dir?: string }
+interface Ctx extends SimulatorContext { dir?: string }
 const test = suite<Ctx>('nodes: nvr-upgrade, nvr-event', { password: newPassword() });
 
 const TOKEN_PATH = '/API/Maintenance/SystemUpgrade/Token';
+const EVENT_PATH = '/API/Event/Check';
 const MiB = 1 << 20;
 const AUTH = { seq: 1, cipher: 'from-the-device-tools' };
 
@@ -36,19 +38,12 @@ async function sparse(path: string, size: number): Promise<string> {
   return path;
 }
 
+useSimulator(test, { eventHoldMs: 2000 });
 test.before(async (ctx) => {
-  ctx.sim = await simulator({ password: ctx.password, eventHoldMs: 2000 });
   ctx.dir = await mkdtemp(join(tmpdir(), 'nvr2mqtt-nodes-'));
-  await helper.startServer();
 });
 test.after(async (ctx) => {
-  await helper.stopServer();
-  await ctx.sim?.stop();
   if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
-});
-test.after.each(async (ctx) => {
-  await helper.unload();
-  ctx.sim?.clearLog();
 });
 
 test('nvr-upgrade: a firmware buffer -> upgrade token; auth sent; status shows every step', async ({ sim, password }) => {
@@ -160,6 +155,70 @@ test('nvr-event: keeps listening across keep-alives and after the device drops t
   const next = nextMessage('out');
   sim!.raiseAlarm('CH2', 'io_alarm', true);
   assert.equal((await next).payload, { channel: 'CH2', type: 'io_alarm', state: true });
+});
+
+test('nvr-event: subscribes again when the device forgets its reader (readerID_invalid)', async ({ sim, password }) => {
+  await load(flowWith(sim!.url, [{ id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] }, { id: 'out', type: 'helper' }]), credentials(password));
+  await waitFor(() => sim!.log.filter((e) => e.path === EVENT_PATH).length >= 2, 'subscribed and polling');
+  // The device keeps 32 readers and drops the one idle the longest: 32 new subscriptions drop the node's.
+  const other = new NvrClient({ url: sim!.url, username: 'admin', password, heartbeatMs: 0 });
+  try {
+    for (let i = 0; i < 32; i++) await other.call(EVENT_PATH, {});
+  } finally {
+    await other.close();
+  }
+  const invalid = await waitFor(() => sim!.log.findIndex((e) => e.path === EVENT_PATH && e.error_code === 'readerID_invalid') + 1, 'readerID_invalid', 6000);
+  await waitFor(() => sim!.log.slice(invalid).some((e) => e.path === EVENT_PATH && e.status === 200), 'subscribed again', 6000);
+  await new Promise((r) => setTimeout(r, 100));
+  const next = nextMessage('out');
+  sim!.raiseAlarm('CH4', 'motion_alarm', true);
+  assert.equal((await next).payload, { channel: 'CH4', type: 'motion_alarm', state: true });
+});
+
+test('nvr-event: a device refusing the event poll shows a red ring with the reason; the next alarm clears it', async ({ sim, password }) => {
+  sim!.fault({ path: EVENT_PATH, kind: 'not_found' });
+  try {
+    await load(flowWith(sim!.url, [
+      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
+      { id: 'out', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: ['e1'], uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]), credentials(password));
+    const caught = await nextMessage('caught');
+    assert.is(caught.error.code, 'not_found');
+    // The session itself is fine (green), but this node cannot do its job: it says so.
+    await waitFor(() => statusesOf('e1').at(-1)?.fill === 'red', 'red status');
+    assert.equal(statusesOf('e1').at(-1), { fill: 'red', shape: 'ring', text: 'not supported by device' });
+  } finally {
+    sim!.clearFaults();
+  }
+  await waitFor(() => sim!.log.some((e) => e.path === EVENT_PATH && e.status === 200), 'listening again', 5000);
+  const next = nextMessage('out');
+  sim!.raiseAlarm('CH1', 'motion_alarm', true);
+  await next;
+  assert.equal(statusesOf('e1').at(-1), { fill: 'green', shape: 'dot', text: 'connected' });
+});
+
+test('nvr-event: a failing event stream reaches a Catch node once per failure streak, with the code', async ({ sim }) => {
+  await load(flowWith(sim!.url, [
+    { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
+    { id: 'out', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: ['e1'], uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ]), credentials('not-the-password'));
+  const caught: any[] = [];
+  node('caught').on('input', (m: any) => caught.push(m));
+  await waitFor(() => caught.length > 0, 'a Catch message');
+  const { error, payload } = caught[0];
+  assert.is(error.code, 'login_failed_or_block');
+  assert.is(error.cause.kind, 'lockout');
+  assert.type(error.cause.reason, 'string');
+  assert.is(error.source.id, 'e1');
+  assert.is(payload.error_code, 'login_failed_or_block');
+  // The node retries after 1 s and 2 s; the same failure is not reported again.
+  await new Promise((r) => setTimeout(r, 3500));
+  assert.is(caught.length, 1);
+  assert.equal(statusesOf('e1').at(-1), { fill: 'red', shape: 'ring', text: 'wrong username or password' });
 });
 
 test.run();
