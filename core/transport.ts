@@ -231,19 +231,32 @@ export class Transport {
     if (this.closed) throw closedError();
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const epoch = this.epoch;
-    if (this.active < this.slots) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
     // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
     const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined });
     const abort = (why: AbortWhy) => { if (!call.why) { call.why = why; call.emit('abort'); } };
+    // The deadline counts from the call, not from getting a connection: a call queued behind hung
+    // requests fails in time too.
     const timer = setTimeout(abort, timeoutMs, 'timeout');
     const onAbort = () => abort('aborted');
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     this.inflight.add(call);
+    let holding = false;
     try {
+      if (call.why) throw new Error('not sent'); // mapped by failure() below
+      if (this.active < this.slots) {
+        this.active++;
+        holding = true;
+      } else {
+        await new Promise<void>((resolve, reject) => {
+          const grant = () => { call.off('abort', leave); holding = true; resolve(); };
+          const leave = () => { this.waiting.splice(this.waiting.indexOf(grant), 1); reject(new Error('not sent')); };
+          this.waiting.push(grant);
+          call.once('abort', leave);
+        });
+      }
       if (epoch !== this.epoch) call.why ??= 'closed';
-      if (this.closed || call.why) throw new Error('not sent'); // mapped by failure() below
+      if (this.closed || call.why) throw new Error('not sent');
       const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
       const res = await $fetch.raw(this.baseUrl + path, {
         method: 'POST',
@@ -262,9 +275,11 @@ export class Transport {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(call);
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
+      if (holding) {
+        const next = this.waiting.shift();
+        if (next) next();
+        else this.active--;
+      }
     }
   }
 

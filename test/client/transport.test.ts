@@ -36,6 +36,19 @@ test('a hanging device gives a transport timeout within the deadline', async () 
   assert.is(c.state, 'connected');
 });
 
+test('a call queued behind two hung requests still fails within its own deadline', async () => {
+  const { dev, c } = await setup({}, { timeoutMs: 300 });
+  await c.login();
+  dev.faults.set(INFO, 'hang');
+  const hung = [c.systemInfo(), c.systemInfo()].map((p) => p.catch((e: unknown) => e));
+  const t0 = Date.now();
+  const queued = await rejection(c.invoke(systemInfoGet, {}, { timeoutMs: 100 }));
+  const took = Date.now() - t0;
+  assert.is(queued.error_code, 'timeout');
+  assert.ok(took < 250, `took ${took} ms: the deadline counted from getting a connection`);
+  await Promise.all(hung);
+});
+
 test('per-call timeout overrides the default', async () => {
   const { dev, c } = await setup({}, { timeoutMs: 5_000 });
   await c.login();
