@@ -3,8 +3,10 @@
  * detection, Home Assistant discovery, commands and requests.
  *
  * On every (re)connect: subscribe, publish `bridge/state` online, availability, `bridge/info`, discovery,
- * then the full state. `stop()` publishes `bridge/state` offline, logs out of the devices and disconnects.
+ * then the full state. `stop()` refuses new commands, lets those in flight finish (bounded), publishes
+ * `bridge/state` offline, logs out of the devices and disconnects.
  */
+import { channelSlug } from '../core';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
 import { configSecrets, type BridgeConfig } from './config';
@@ -12,10 +14,10 @@ import type { BridgeContext, DeviceHandle } from './context';
 import { Device, type DeviceOptions } from './device';
 import { Discovery } from './discovery';
 import { createLogger, errorText, Redactor, type Logger, type LogSink } from './log';
-import { MqttLink } from './mqtt';
-import { Poller, type PollStats } from './poller';
+import { MqttLink, type PublishOptions } from './mqtt';
+import { Poller, type PollerOptions, type PollStats } from './poller';
 import { Requests } from './requests';
-import { ChangeCache, channelOnline, channelState, deviceState, slugOf, type Json } from './state';
+import { ChangeCache, channelOnline, channelState, deviceState, type Json } from './state';
 import { Topics } from './topics';
 import { VERSION } from './version';
 
@@ -34,6 +36,8 @@ export interface BridgeOptions {
   discoveryCleanupWindowMs?: number;
   /** Device request deadline. Default 10000 ms. */
   deviceTimeoutMs?: number;
+  /** How long stop() waits for commands and requests in flight before logging out. Default 5000 ms. */
+  stopTimeoutMs?: number;
   /** MQTT reconnect period. Default 2000 ms. */
   reconnectPeriodMs?: number;
   /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
@@ -50,13 +54,16 @@ export interface Bridge {
   /** Messages published since start (all topics). */
   readonly published: number;
   pollStats(): Record<string, PollStats>;
-  /** Publish `bridge/state` offline, log out of the devices, close MQTT (and the embedded broker). */
+  /** Finish commands in flight, publish `bridge/state` offline, log out of the devices, close MQTT (and the embedded broker). */
   stop(): Promise<void>;
 }
 
 class Handle implements DeviceHandle {
   online = false;
-  constructor(readonly device: Device, public poller: Poller) {}
+  readonly poller: Poller;
+  constructor(readonly device: Device, schedule: PollerOptions, onAvailability: (handle: Handle, online: boolean, error?: unknown) => void) {
+    this.poller = new Poller(() => device.poll(), schedule, (online, error) => onAvailability(this, online, error));
+  }
 }
 
 export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}): Promise<Bridge> {
@@ -93,14 +100,14 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
    * each, and a broker handles one client's QoS 1 messages in order (aedes reorders QoS 0 messages, retained
    * ones behind the others, and then drops the older ones as duplicates).
    */
-  const send = (topic: string, payload: string, o: { retain?: boolean; qos?: 0 | 1 }): boolean => {
-    if (!link.publish(topic, payload, { retain: o.retain, qos: o.qos ?? 1 })) return false;
+  const send = (topic: string, payload: string, o: PublishOptions): boolean => {
+    if (!link.publish(topic, payload, { ...o, qos: o.qos ?? 1 })) return false;
     published++;
     opts.onPublish?.(topic, redactor.redact(payload), !!o.retain);
     return true;
   };
   /** Publish when the payload differs from the last one on that topic (or `force`). */
-  const publish = (topic: string, payload: string, o: { retain?: boolean; qos?: 0 | 1; force?: boolean } = {}) => {
+  const publish = (topic: string, payload: string, o: PublishOptions & { force?: boolean } = {}) => {
     if (!o.force && !cache.changed(topic, payload)) return;
     if (o.force) cache.changed(topic, payload);
     // Not connected: forget it, the full republish after connecting covers it.
@@ -113,11 +120,21 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   });
 
   const handles = new Map<string, Handle>();
+  const devices = () => [...handles.values()].map((h) => h.device);
+  /** Set by stop(): commands and requests are refused from then on (with a reason, like any refusal). */
   let stopping = false;
-  const ready = (h: DeviceHandle) => !!h.device.model.info;
+  /** Set by stop() once the work in flight is done: nothing is published any more. */
+  let closing = false;
+  /**
+   * State goes out only after this connection's discovery: Home Assistant subscribes to a state topic when it
+   * discovers the entity, and an unretained state sent before that would be lost to it.
+   */
+  let statesReady = false;
+  /** Commands and requests being carried out; stop() lets them finish (bounded) before logging out. */
+  const inflight = new Set<Promise<unknown>>();
 
   const event = (type: string, data: Json) => {
-    publish(topics.bridgeEvent, JSON.stringify({ type, data }), { force: true });
+    publish(topics.bridgeEvent, JSON.stringify({ type, data }), { force: true, queue: true });
   };
 
   const publishInfo = (force = false) => {
@@ -130,7 +147,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         name: h.device.name,
         model: h.device.model.info?.device_type ?? null,
         firmware: h.device.model.info?.software_version ?? null,
-        channels: h.device.channels().map((ch) => ({ id: ch, slug: slugOf(ch), online: channelOnline(h.device.model, ch) })),
+        channels: h.device.channels().map((ch) => ({ id: ch, slug: channelSlug(ch), online: channelOnline(h.device.model, ch) })),
         online: h.online,
       })),
     };
@@ -142,12 +159,12 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   };
 
   const publishState = (h: DeviceHandle, o: { force?: boolean; channel?: string } = {}) => {
-    if (!ready(h)) return;
+    if (!statesReady || !h.device.model.info) return;
     const d = h.device;
     if (!o.channel) publish(topics.state(d.id), JSON.stringify(deviceState(d.model)), { retain: stateRetain, force: o.force });
     for (const ch of d.channels()) {
       if (o.channel && o.channel !== ch) continue;
-      publish(topics.state(d.id, slugOf(ch)), JSON.stringify(channelState(d.model, ch)), { retain: stateRetain, force: o.force });
+      publish(topics.state(d.id, channelSlug(ch)), JSON.stringify(channelState(d.model, ch)), { retain: stateRetain, force: o.force });
     }
   };
 
@@ -158,6 +175,14 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     devices: handles,
     event,
     publishState,
+    get stopping() {
+      return stopping;
+    },
+    track(work) {
+      inflight.add(work);
+      work.then(() => inflight.delete(work), () => inflight.delete(work));
+      return work;
+    },
     refresh: async (h) => {
       h.device.invalidate();
       await h.poller.pollNow();
@@ -171,27 +196,26 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   for (const cfg of config.devices) {
     const dlog = logged.child(cfg.id);
     const device = new Device(cfg, { log: dlog, timeoutMs: opts.deviceTimeoutMs, clientFactory: opts.clientFactory });
-    const handle: Handle = new Handle(device, undefined as never);
-    handle.poller = new Poller(() => device.poll(), {
+    const handle = new Handle(device, {
       intervalMs: cfg.poll_interval,
       minBackoffMs: opts.backoff?.minMs,
       maxBackoffMs: opts.backoff?.maxMs,
       offlineAfter: opts.offlineAfter,
       log: dlog,
-    }, (online, err) => {
-      if (stopping) return;
-      handle.online = online;
+    }, (h, online, err) => {
+      if (closing) return;
+      h.online = online;
       if (online) dlog.info('online');
       else {
         dlog.warn(`offline: ${errorText(err)}`);
         device.invalidate(); // read system info and Ranges again when it answers
       }
       event(online ? 'device_online' : 'device_offline', { device: device.id, ...(err ? { reason: errorText(err) } : {}) });
-      publishAvailability(handle);
+      publishAvailability(h);
       publishInfo();
     });
     device.on('update', (change: { structure: boolean }) => {
-      if (stopping) return;
+      if (closing) return;
       // Entities depend on Range, channels and markers only: rebuilt when those changed.
       if (change.structure) {
         discovery.update(device);
@@ -205,11 +229,11 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
 
   let haTimer: NodeJS.Timeout | undefined;
   link.onMessage((topic, payload, packet) => {
-    if (stopping) return;
+    if (closing) return;
     if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
-      if (payload.toString('utf8').trim() !== 'online') return;
+      if (stopping || payload.toString('utf8').trim() !== 'online') return;
       logged.info('Home Assistant is online: republishing discovery, then state');
-      discovery.republish([...handles.values()].map((h) => h.device), (d) => !!d.model.info);
+      discovery.republish(devices());
       if (haTimer) clearTimeout(haTimer);
       haTimer = setTimeout(() => {
         haTimer = undefined;
@@ -226,6 +250,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const onConnect = async () => {
     cache.clear();
     discovery.reset();
+    statesReady = false;
     try {
       const subs = topics.commandSubscriptions();
       if (config.homeassistant.enabled) subs.push(config.homeassistant.status_topic);
@@ -234,10 +259,10 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       // Availability only once known: a restart must not flap a device offline before its first poll.
       for (const h of handles.values()) if (h.poller.isOnline !== undefined) publishAvailability(h, true);
       publishInfo(true);
-      await discovery.collect([...handles.values()].map((h) => h.device), opts.discoveryCleanupWindowMs ?? 1500);
+      await discovery.collect(devices(), opts.discoveryCleanupWindowMs ?? 1500);
       if (!link.connected) return;
-      discovery.republish([...handles.values()].map((h) => h.device), (d) => !!d.model.info);
-      // The cache was cleared on connect: whatever was not published since then goes out now.
+      discovery.republish(devices());
+      statesReady = true;
       for (const h of handles.values()) publishState(h);
     } catch (err) {
       logged.error(`after connecting: ${errorText(err)}`);
@@ -247,6 +272,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   link.on('disconnect', () => {
     cache.clear();
     discovery.reset();
+    statesReady = false;
   });
 
   // First polls spread over up to 2 s: a hundred devices do not all log in and read Ranges at once.
@@ -255,7 +281,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   try {
     await link.waitConnected(opts.connectTimeoutMs ?? 30_000);
   } catch (err) {
-    stopping = true;
+    stopping = closing = true;
     await Promise.all([...handles.values()].map((h) => h.poller.stop()));
     await Promise.all([...handles.values()].map((h) => h.device.close()));
     await link.end();
@@ -278,6 +304,9 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         stopping = true;
         if (haTimer) clearTimeout(haTimer);
         await Promise.all([...handles.values()].map((h) => h.poller.stop()));
+        // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
+        await settled([...inflight], opts.stopTimeoutMs ?? 5000);
+        closing = true;
         await link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 });
         await Promise.all([...handles.values()].map((h) => h.device.close()));
         await link.end();
@@ -287,6 +316,14 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       return stopped;
     },
   };
+}
+
+/** Resolves when every promise has settled, or after `timeoutMs`. */
+async function settled(work: Promise<unknown>[], timeoutMs: number): Promise<void> {
+  if (!work.length) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(work), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+  clearTimeout(timer);
 }
 
 function wrapRedact(log: Logger, redactor: Redactor): Logger {

@@ -13,7 +13,7 @@ import { errorText } from './log';
 import { channelOnline, rowDescriptor, valueAt, type Json } from './state';
 import { isPageRow, isReadOnlyRow, pageSpec, rowFor, type Level, type PageRow, type Row } from './table';
 import type { ParsedTopic } from './topics';
-import type { Change } from './write-queue';
+import { setAt, type Change } from './write-queue';
 
 const MAX_PAYLOAD = 64 * 1024;
 
@@ -24,6 +24,13 @@ export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
   const h = ctx.devices.get(id);
   if (!h) throw new Refusal(`unknown device "${clip(id)}"`, { device: clip(id) });
   return h;
+}
+
+/** Commands and requests need a device that answers. */
+export function requireOnline(h: DeviceHandle, details: Json = {}): void {
+  if (h.online) return;
+  const why = h.poller.isOnline === undefined ? 'has not answered yet (starting)' : 'is offline';
+  throw new Refusal(`device ${h.device.id} ${why}`, { device: h.device.id, ...details });
 }
 
 /** `ch1` -> `CH1`, when the device has that channel. */
@@ -113,16 +120,6 @@ function bareValue(payload: Buffer): unknown {
   return t;
 }
 
-function nest(path: readonly string[], value: unknown): Json {
-  const out: Json = {};
-  let node = out;
-  path.forEach((k, i) => {
-    if (i === path.length - 1) node[k] = value;
-    else node = (node[k] = {}) as Json;
-  });
-  return out;
-}
-
 /** Checks one key of a command against the table and the device's Range; returns the change to write. */
 export function checkKey(h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown): { row: PageRow; change: Change } {
   const row = rowFor(level, key);
@@ -143,7 +140,9 @@ export function checkKey(h: DeviceHandle, level: Level, channel: string | undefi
   const current = valueAt(model.gets.get(row.source.page), path);
   const value = coerce(row, desc.type, raw, current);
   const range = model.ranges.get(row.source.page);
-  const violations = range ? validateAgainstRange(nest(path, value), range, { metaKeys: pageSpec(row.source.page)?.metaKeys }) : [];
+  const payload: Json = {};
+  setAt(payload, path, value);
+  const violations = range ? validateAgainstRange(payload, range, { metaKeys: pageSpec(row.source.page)?.metaKeys }) : [];
   if (violations.length) {
     throw new Refusal(`${key}: ${violations.map((v) => v.message).join('; ')}`, { key, violations });
   }
@@ -163,9 +162,10 @@ export class Commands {
   /** `set` and `get` topics. Never throws; every problem becomes an event. */
   handle(topic: string, parsed: SetTopic | GetTopic, payload: Buffer, retained: boolean): void {
     try {
+      if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained command ignored (commands must not be retained: they would run again on every restart)');
       const h = lookupDevice(this.ctx, parsed.device);
-      if (parsed.kind === 'set' && !h.online) throw new Refusal(`device ${h.device.id} is offline`, { device: h.device.id });
+      if (parsed.kind === 'set') requireOnline(h);
       const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel) : undefined;
       if (parsed.kind === 'get') return this.get(topic, h, channel);
       if (channel && !channelOnline(h.device.model, channel)) {
@@ -182,17 +182,17 @@ export class Commands {
         list.push(change);
         byPage.set(row.source.page, list);
       }
-      for (const [page, changes] of byPage) void this.write(topic, h, page, changes);
+      for (const [page, changes] of byPage) void this.ctx.track(this.write(topic, h, page, changes));
     } catch (err) {
       this.refuse(topic, err);
     }
   }
 
   private get(topic: string, h: DeviceHandle, channel?: string): void {
-    h.poller.pollNow().then(
+    void this.ctx.track(h.poller.pollNow().then(
       () => this.ctx.publishState(h, { force: true, channel }),
       (err) => this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err) }),
-    );
+    ));
   }
 
   private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {

@@ -11,8 +11,9 @@
  *   NVR2MQTT_DEVICES_0_PASSWORD=...               -> devices[0].password
  *   NVR2MQTT_DEVICES_1_CHANNELS=CH1,CH2           -> devices[1].channels (comma-separated list)
  *   NVR2MQTT_LOG_LEVEL=debug                      -> log_level
- * An override wins over the file; it may create a device that the file lacks (give at least its
- * id, url, username and password then). `true`/`false` set booleans. NVR2MQTT_CONFIG names the
+ * An override wins over the file (a password from the environment replaces the file's password_file,
+ * and the other way round); it may create a device that the file lacks (give at least its id, url,
+ * username and password then). `true`/`false` set booleans. NVR2MQTT_CONFIG names the
  * config file (CLI), it is not a setting.
  */
 import { readFileSync } from 'node:fs';
@@ -75,6 +76,9 @@ const NoCredentialsInUrl = v.check<string, string>((s) => {
   }
 }, 'must not contain a user name or password: use the username and password settings');
 
+/** A password: its problems never quote the value (the default messages would print it). */
+const Password = v.string('expected text; put a password made of digits in quotes');
+
 const DeviceTls = v.strictObject({
   /** PEM file of the CA that signed the device certificate. */
   ca_file: v.optional(v.string()),
@@ -94,7 +98,7 @@ const MqttSchema = v.strictObject({
   /** No url: the bridge starts an embedded broker on 127.0.0.1:1883 (or the next free port). */
   url: v.optional(v.pipe(UrlWith(['mqtt', 'mqtts', 'tcp', 'tls', 'ws', 'wss'], 'an MQTT'), NoCredentialsInUrl)),
   username: v.optional(v.string()),
-  password: v.optional(v.string()),
+  password: v.optional(Password),
   password_file: v.optional(v.string()),
   base_topic: v.optional(TopicPart('base_topic'), 'nvr2mqtt'),
   client_id: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
@@ -114,7 +118,7 @@ const DeviceSchema = v.strictObject({
   name: v.optional(v.pipe(v.string(), v.minLength(1))),
   url: v.pipe(UrlWith(['http', 'https'], 'an http or https'), NoCredentialsInUrl),
   username: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
-  password: v.optional(v.string()),
+  password: v.optional(Password),
   password_file: v.optional(v.string()),
   /** Seconds or a duration string; the parsed value is in milliseconds. */
   poll_interval: v.optional(Duration(100, 86_400_000), 10),
@@ -138,7 +142,6 @@ export const ConfigSchema = v.strictObject({
   log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
 });
 
-export type ConfigInput = v.InferInput<typeof ConfigSchema>;
 type Parsed = v.InferOutput<typeof ConfigSchema>;
 type ParsedDevice = Parsed['devices'][number];
 
@@ -197,7 +200,8 @@ function unwrap(s: AnySchema): AnySchema {
 /** Maps env name tokens onto a settings path by walking the schema (keys may contain `_`). */
 function resolveEnvPath(schema: AnySchema, tokens: string[]): { path: (string | number)[]; leaf: AnySchema } | undefined {
   const s = unwrap(schema);
-  if (tokens.length === 0) return s.entries || s.type === 'array' ? undefined : { path: [], leaf: s };
+  // A leaf: a scalar, or a list of scalars given whole (NVR2MQTT_DEVICES_0_CHANNELS=CH1,CH2).
+  if (tokens.length === 0) return s.entries || (s.item && unwrap(s.item).entries) ? undefined : { path: [], leaf: s };
   if (s.entries) {
     const keys = Object.keys(s.entries).sort((a, b) => b.length - a.length);
     for (const key of keys) {
@@ -210,10 +214,7 @@ function resolveEnvPath(schema: AnySchema, tokens: string[]): { path: (string | 
     return undefined;
   }
   if (s.type === 'array' && s.item) {
-    if (!/^\d+$/.test(tokens[0])) {
-      // a leaf list given whole: NVR2MQTT_DEVICES_0_CHANNELS=CH1,CH2
-      return undefined;
-    }
+    if (!/^\d+$/.test(tokens[0])) return undefined;
     const rest = resolveEnvPath(s.item, tokens.slice(1));
     return rest ? { path: [Number(tokens[0]), ...rest.path], leaf: rest.leaf } : undefined;
   }
@@ -232,17 +233,19 @@ function coerceEnv(leaf: AnySchema, raw: string): unknown {
   return raw;
 }
 
+/** A secret given one way replaces the same secret given the other way in the file. */
+const OTHER_WAY: Readonly<Record<string, string>> = { password: 'password_file', password_file: 'password' };
+
 export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): { config: Record<string, unknown>; warnings: string[] } {
   const warnings: string[] = [];
   const out = structuredClone(raw);
+  const fromEnv = new Set<string>();
   const names = Object.keys(env).filter((n) => n.startsWith('NVR2MQTT_') && n !== 'NVR2MQTT_CONFIG').sort();
   for (const name of names) {
     const value = env[name];
     if (value === undefined) continue;
     const tokens = name.slice('NVR2MQTT_'.length).toLowerCase().split('_');
-    let found = resolveEnvPath(ConfigSchema as unknown as AnySchema, tokens);
-    // A list setting given whole (NVR2MQTT_DEVICES_0_CHANNELS): resolve as a leaf.
-    if (!found) found = resolveListLeaf(tokens);
+    const found = resolveEnvPath(ConfigSchema as unknown as AnySchema, tokens);
     if (!found) {
       warnings.push(`environment ${name}: no such setting (ignored)`);
       continue;
@@ -255,17 +258,13 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
       if (node[k] === undefined || node[k] === null || typeof node[k] !== 'object') node[k] = nextIsIndex ? [] : {};
       node = node[k] as Record<string | number, unknown>;
     }
-    node[path[path.length - 1]] = coerceEnv(found.leaf, value);
+    const leaf = path[path.length - 1];
+    node[leaf] = coerceEnv(found.leaf, value);
+    fromEnv.add(path.join('.'));
+    const other = OTHER_WAY[leaf];
+    if (other && !fromEnv.has([...path.slice(0, -1), other].join('.'))) delete node[other];
   }
   return { config: out, warnings };
-}
-
-function resolveListLeaf(tokens: string[]): { path: (string | number)[]; leaf: AnySchema } | undefined {
-  // only devices[n].channels is a list of scalars
-  if (tokens.length === 3 && tokens[0] === 'devices' && /^\d+$/.test(tokens[1]) && tokens[2] === 'channels') {
-    return { path: ['devices', Number(tokens[1]), 'channels'], leaf: { type: 'array' } };
-  }
-  return undefined;
 }
 
 // ---- secrets and files -------------------------------------------------------------------------
@@ -326,48 +325,72 @@ export interface ParseOptions {
 
 /** Validates a config object (as read from YAML). Throws ConfigError listing every problem. */
 export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: BridgeConfig; warnings: string[] } {
-  const problems: string[] = [];
   if (input === null || input === undefined) input = {};
-  if (typeof input !== 'object' || Array.isArray(input)) throw new ConfigError(['(root): expected a mapping of settings']);
-  const { config: raw, warnings } = applyEnv(input as Record<string, unknown>, opts.env ?? process.env);
+  if (!isRecord(input)) throw new ConfigError(['(root): expected a mapping of settings']);
+  const { config: raw, warnings } = applyEnv(input, opts.env ?? process.env);
+  const problems: string[] = [];
   const result = v.safeParse(ConfigSchema, raw, { abortEarly: false });
   if (!result.success) {
     for (const issue of result.issues) {
       const unknownKey = issue.kind === 'schema' && issue.expected === 'never';
       problems.push(`${formatPath(issue.path as never)}: ${unknownKey ? 'unknown setting (check the spelling)' : issue.message}`);
     }
-    throw new ConfigError(dedupe(problems));
   }
+  // The checks beyond the schema read what was given, valid or not: one run lists every problem.
+  const secrets = connectionSecrets(raw, opts.baseDir ?? process.cwd(), problems);
+  if (!result.success || problems.length) throw new ConfigError(dedupe(problems));
   const parsed = result.output;
-  const baseDir = opts.baseDir ?? process.cwd();
-
-  const seen = new Map<string, number>();
-  parsed.devices.forEach((d, i) => {
-    const first = seen.get(d.id);
-    if (first !== undefined) problems.push(`devices[${i}].id: duplicate device id "${d.id}" (also devices[${first}])`);
-    else seen.set(d.id, i);
-    if (d.id === 'bridge') problems.push(`devices[${i}].id: "bridge" is reserved (it is the bridge's own topic)`);
-  });
-
   const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
-    const where = `devices[${i}]`;
-    const { password: _p, password_file: _f, tls, ...rest } = d;
-    return {
-      ...rest,
-      name: d.name ?? d.id,
-      password: secret(d, where, baseDir, problems, true) ?? '',
-      tls: tlsMaterial(tls, `${where}.tls`, baseDir, problems),
-    };
+    const { password: _p, password_file: _f, tls: _t, ...rest } = d;
+    return { ...rest, name: d.name ?? d.id, password: secrets.devices[i].password ?? '', tls: secrets.devices[i].tls };
   });
-  const { password: _mp, password_file: _mf, tls: mtls, ...mqttRest } = parsed.mqtt;
-  const mqtt: MqttConfig = {
-    ...mqttRest,
-    password: secret(parsed.mqtt, 'mqtt', baseDir, problems, false),
-    tls: tlsMaterial(mtls, 'mqtt.tls', baseDir, problems),
-  };
-  if (mqtt.password !== undefined && mqtt.username === undefined) problems.push('mqtt.username: required when a password is given');
-  if (problems.length) throw new ConfigError(problems);
+  const { password: _mp, password_file: _mf, tls: _mt, ...mqttRest } = parsed.mqtt;
+  const mqtt: MqttConfig = { ...mqttRest, password: secrets.mqtt.password, tls: secrets.mqtt.tls };
   return { config: { mqtt, homeassistant: parsed.homeassistant, devices, log_level: parsed.log_level }, warnings };
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const TLS_URL = /^(mqtts|tls|wss|https):/i;
+
+/**
+ * Secrets and TLS files of the broker and every device, read; and the rules across settings (duplicate ids,
+ * password or password_file, TLS settings on a URL without TLS). Works on the raw settings, so that it runs
+ * (and reports) even where the schema found other problems; a value of the wrong type was reported there.
+ */
+function connectionSecrets(raw: Record<string, unknown>, baseDir: string, problems: string[]) {
+  const text = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  /** password as given: a value of the wrong type still counts as given (no "required" on top). */
+  const given = (o: Record<string, unknown>) => ({
+    password: o.password === undefined ? undefined : text(o.password) ?? '',
+    password_file: text(o.password_file),
+  });
+  const tlsOf = (o: Record<string, unknown>, where: string) => {
+    if (!isRecord(o.tls)) return undefined;
+    if (!TLS_URL.test(text(o.url) ?? '')) {
+      problems.push(`${where}.tls: set, but ${o.url === undefined ? 'there is no url' : 'the url does not use TLS'}: the TLS settings would be ignored`);
+    }
+    const t = o.tls;
+    return tlsMaterial({ ca_file: text(t.ca_file), fingerprint: text(t.fingerprint), cert_file: text(t.cert_file), key_file: text(t.key_file) }, `${where}.tls`, baseDir, problems);
+  };
+
+  const m = isRecord(raw.mqtt) ? raw.mqtt : {};
+  const mqtt = { password: secret(given(m), 'mqtt', baseDir, problems, false), tls: tlsOf(m, 'mqtt') };
+  if (mqtt.password !== undefined && m.username === undefined) problems.push('mqtt.username: required when a password is given');
+
+  const list = Array.isArray(raw.devices) ? raw.devices : [];
+  const seen = new Map<string, number>();
+  const devices = list.map((entry, i) => {
+    const d = isRecord(entry) ? entry : {};
+    const where = `devices[${i}]`;
+    if (typeof d.id === 'string') {
+      const first = seen.get(d.id);
+      if (first !== undefined) problems.push(`${where}.id: duplicate device id "${d.id}" (also devices[${first}])`);
+      else seen.set(d.id, i);
+      if (d.id === 'bridge') problems.push(`${where}.id: "bridge" is reserved (it is the bridge's own topic)`);
+    }
+    return { password: secret(given(d), where, baseDir, problems, true), tls: tlsOf(d, where) };
+  });
+  return { mqtt, devices };
 }
 
 /** Reads and validates a YAML config file. Throws ConfigError. */

@@ -24,6 +24,10 @@ export interface BridgeContext {
   publishState(handle: DeviceHandle, opts?: { force?: boolean; channel?: string }): void;
   /** Re-read system info and Ranges, poll, republish discovery and state. */
   refresh(handle: DeviceHandle): Promise<void>;
+  /** True once stop() began: commands and requests are refused. */
+  readonly stopping: boolean;
+  /** Work a command or request started: stop() waits for it before logging out of the devices. */
+  track<T>(work: Promise<T>): Promise<T>;
 }
 
 /** A command was refused: nothing was sent to the device. */

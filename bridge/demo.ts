@@ -15,7 +15,7 @@ export interface DemoOptions {
   port?: number;
   /** Output lines (default stdout). */
   out?: (line: string) => void;
-  /** Published messages printed per second at most (default 10). */
+  /** Published messages printed per second at most (default 40: the whole start-up burst of the demo recorder). */
   linesPerSecond?: number;
   /** Toggle a floodlight on the simulated device every so often, so that changes flow (default 20000 ms; 0 = off). */
   changeEveryMs?: number;
@@ -60,7 +60,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   out('Ctrl-C stops the demo.');
 
   // Throttle: at most N lines per second, then one summary line.
-  const perSecond = opts.linesPerSecond ?? 10;
+  const perSecond = opts.linesPerSecond ?? 40;
   let windowStart = Date.now();
   let inWindow = 0;
   let skipped = 0;

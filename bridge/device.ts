@@ -3,7 +3,7 @@
  * and Get of the table's pages), one poll, and the page writes (read, merge, Set, read back).
  */
 import { EventEmitter } from 'node:events';
-import { DeviceError, NvrClient, writableSubset } from '../core';
+import { DeviceError, NvrClient } from '../core';
 import type { DeviceConfig } from './config';
 import { errorText, type Logger } from './log';
 import { channelIds, emptyModel, isMarker, valueAt, type DeviceModel, type Json } from './state';
@@ -164,7 +164,7 @@ export class Device extends EventEmitter {
         this.client.get(page, getData) as Promise<Json>,
         this.client.cachedRange(page) as Promise<Json>,
       ]);
-      await this.client.set(page, buildSetBody(spec, get, range, changes, writableSubset as never));
+      await this.client.set(page, buildSetBody(spec, get, range, changes));
     }
     this.epochs.set(page, (this.epochs.get(page) ?? 0) + 1);
     let readBack: Json;
@@ -188,6 +188,7 @@ export class Device extends EventEmitter {
 
   async close(): Promise<void> {
     this.writes.close();
+    if (this.client.state === 'connected') this.log.info('logging out');
     try {
       await this.client.close();
     } catch (err) {

@@ -14,11 +14,11 @@
  *   Assistant's way to remove one component of a device).
  */
 import { createHash } from 'node:crypto';
-import { boundsOf, channelKind, type RangeDescriptor } from '../core';
+import { boundsOf, channelKind, channelSlug, type RangeDescriptor } from '../core';
 import type { Device } from './device';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import { channelOnline, rowDescriptor, slugOf, supportedRows, isObject, type DeviceModel, type Json } from './state';
+import { channelOnline, rowDescriptor, supportedRows, isObject, type DeviceModel, type Json } from './state';
 import type { Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
@@ -41,20 +41,25 @@ function template(row: Row): string {
   }
 }
 
-/** One Home Assistant component for a table row; undefined when Range gives no usable bounds. */
-export function component(row: Row, desc: RangeDescriptor | undefined, stateTopic: string, commandBase: string, uniqueId: string): Json | undefined {
+/**
+ * One Home Assistant component for a table row, reading `stateTopic` and commanding `<stateTopic>/set/<key>`;
+ * undefined when Range gives no usable bounds.
+ */
+export function component(row: Row, desc: RangeDescriptor | undefined, stateTopic: string, uniqueId: string): Json | undefined {
   const bounds = desc ? boundsOf(desc) : undefined;
   // A field the device reports read-only is shown, not offered for change.
   let platform = row.platform;
-  if (bounds?.readOnly) platform = platform === 'switch' ? 'binary_sensor' : platform === 'number' || platform === 'select' ? 'sensor' : platform;
-  const c: Json = { p: platform, name: row.name, unique_id: uniqueId, state_topic: stateTopic, value_template: template({ ...row, platform }) };
-  if (row.category) c.entity_category = row.category;
+  if (bounds?.readOnly) platform = platform === 'switch' ? 'binary_sensor' : platform === 'binary_sensor' ? platform : 'sensor';
+  const readOnly = platform === 'sensor' || platform === 'binary_sensor';
+  // A read-only alarm panel keeps its template: the sensor shows disarmed / armed_away.
+  const shown = row.platform === 'alarm_control_panel' ? row : { ...row, platform };
+  const c: Json = { p: platform, name: row.name, unique_id: uniqueId, state_topic: stateTopic, value_template: template(shown) };
+  // Home Assistant refuses a sensor or binary_sensor in the `config` category (it cannot change anything).
+  if (row.category) c.entity_category = readOnly && row.category === 'config' ? 'diagnostic' : row.category;
   if (row.icon) c.icon = row.icon;
-  if (row.deviceClass && (platform === 'binary_sensor' || platform === 'number' || platform === 'sensor') && row.deviceClass !== 'duration') {
-    c.device_class = row.deviceClass;
-  }
+  if (row.deviceClass && (platform === 'binary_sensor' || platform === 'number' || platform === 'sensor')) c.device_class = row.deviceClass;
   if (row.unit) c.unit_of_measurement = row.unit;
-  const command = `${commandBase}/set/${row.key}`;
+  const command = `${stateTopic}/set/${row.key}`;
   switch (platform) {
     case 'switch':
       Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF' });
@@ -63,7 +68,8 @@ export function component(row: Row, desc: RangeDescriptor | undefined, stateTopi
       Object.assign(c, { payload_on: 'ON', payload_off: 'OFF' });
       break;
     case 'number':
-      if (bounds?.min === undefined || bounds.max === undefined) return undefined;
+      // Home Assistant refuses a number whose max is not above its min.
+      if (bounds?.min === undefined || bounds.max === undefined || bounds.min >= bounds.max) return undefined;
       Object.assign(c, { command_topic: command, min: bounds.min, max: bounds.max, step: 1, mode: row.numberMode ?? 'auto' });
       break;
     case 'select':
@@ -192,16 +198,20 @@ export class Discovery {
       ids: [node], name: device.name, mf: MANUFACTURER, mdl: info.device_type, sw: info.software_version,
       hw: info.hardware_version, sn: info.serial_number, cu: device.cfg.url,
     };
-    for (const k of Object.keys(recorder)) if (recorder[k] === undefined) delete recorder[k];
+    // Home Assistant takes only text here: one null or object would void the whole device config.
+    for (const [k, v] of Object.entries(recorder)) {
+      if (typeof v === 'number') recorder[k] = String(v);
+      else if (typeof v !== 'string' && k !== 'ids') delete recorder[k];
+    }
 
     const deviceCmps: Json = {};
     const deviceTopic = topics.state(device.id);
     for (const row of supportedRows(model, 'device')) {
-      const c = component(row, rowDescriptor(model, row), deviceTopic, deviceTopic, `${node}_${row.key}`);
+      const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`);
       if (c) deviceCmps[row.key] = c;
     }
     for (const ch of channels) {
-      const slug = slugOf(ch);
+      const slug = channelSlug(ch);
       const key = `${device.id}/${ch}`;
       const chTopic = topics.state(device.id, slug);
       const chNode = topics.node(device.id, slug);
@@ -213,7 +223,7 @@ export class Discovery {
       if (online) this.sticky.set(key, { rows, ranges: model.ranges });
       const cmps: Json = {};
       for (const row of rows) {
-        const c = component(row, rowDescriptor(source, row, ch), chTopic, chTopic, `${chNode}_${row.key}`);
+        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`);
         if (c) cmps[single ? `${slug}_${row.key}` : row.key] = c;
       }
       if (single) Object.assign(deviceCmps, cmps);
@@ -264,10 +274,10 @@ export class Discovery {
     this.byDevice.set(device.id, mine);
   }
 
-  /** After a (re)connect or a Home Assistant restart: publish every config again. */
-  republish(devices: readonly Device[], ready: (d: Device) => boolean): void {
+  /** After a (re)connect or a Home Assistant restart: publish every config again (devices read at least once). */
+  republish(devices: readonly Device[]): void {
     this.published.clear();
-    for (const d of devices) if (ready(d)) this.update(d, true);
+    for (const d of devices) if (d.model.info) this.update(d, true);
   }
 
   /** Forget what was published (connection lost: the next connect republishes everything). */

@@ -31,6 +31,11 @@ export interface MqttLinkOptions {
 export interface PublishOptions {
   retain?: boolean;
   qos?: 0 | 1;
+  /**
+   * While disconnected, hand the message (QoS 1) to MQTT.js, which sends it after reconnecting: for what no
+   * republish restores (events, responses: the outcome of a command received before the broker went away).
+   */
+  queue?: boolean;
 }
 
 /** Handles one incoming message; the broker gets its PUBACK when this returns. Must not throw. */
@@ -96,7 +101,6 @@ export class MqttLink extends EventEmitter {
   readonly client: MqttClient;
   private handler: MessageHandler = () => undefined;
   private closing = false;
-  private everConnected = false;
   private lastErrorText = '';
 
   constructor(private readonly opts: MqttLinkOptions) {
@@ -144,7 +148,6 @@ export class MqttLink extends EventEmitter {
     this.client.on('connect', () => {
       // Commands and their confirmations are small packets: send them at once (no Nagle delay).
       (this.client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
-      this.everConnected = true;
       this.lastErrorText = '';
       opts.log.info(`MQTT connected to ${this.safeUrl}`);
       this.emit('connect');
@@ -170,10 +173,6 @@ export class MqttLink extends EventEmitter {
 
   get connected(): boolean {
     return this.client.connected;
-  }
-
-  get wasConnected(): boolean {
-    return this.everConnected;
   }
 
   onMessage(handler: MessageHandler): void {
@@ -202,9 +201,9 @@ export class MqttLink extends EventEmitter {
     });
   }
 
-  /** Publishes when connected (returns false otherwise: the full republish after reconnect covers it). */
+  /** Publishes when connected (returns false otherwise: the full republish after reconnect covers it), or queues. */
   publish(topic: string, payload: string, opts: PublishOptions = {}): boolean {
-    if (!this.client.connected) return false;
+    if (this.closing || (!this.client.connected && !(opts.queue && opts.qos === 1))) return false;
     let text = payload;
     if (this.opts.redactor.contains(text)) {
       this.opts.log.error(`refused to publish a secret on ${topic}; masked`);

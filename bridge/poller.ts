@@ -92,9 +92,10 @@ export class Poller {
     }, Math.max(0, delay));
   }
 
+  /** Doubling from the minimum, +-25 % jitter (devices that failed together do not retry together), capped. */
   private backoff(): number {
     const base = Math.min(this.maxBackoff, this.minBackoff * 2 ** Math.min(30, this.failures - 1));
-    return Math.round(base * (0.75 + Math.random() * 0.5));
+    return Math.min(this.maxBackoff, Math.round(base * (0.75 + Math.random() * 0.5)));
   }
 
   private async tick(forced: boolean): Promise<void> {

@@ -5,7 +5,7 @@
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
 import { DeviceError, findOperation, validateAgainstRange } from '../core';
-import { lookupDevice, parseObject, clip } from './commands';
+import { clip, lookupDevice, parseObject, requireOnline } from './commands';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import { isObject, type Json } from './state';
@@ -65,6 +65,7 @@ export class Requests {
     const safeOp = /^[a-z_]{1,32}$/.test(op) ? op : 'invalid';
     let msg: Json | undefined;
     try {
+      if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained request ignored (requests must not be retained)');
       msg = parseObject(payload);
       if (!REQUEST_OPS.includes(op as never)) throw new Refusal(`unknown request "${clip(op)}" (expected ${REQUEST_OPS.join(', ')})`);
@@ -73,14 +74,14 @@ export class Requests {
       return;
     }
     const transaction = transactionOf(msg);
-    this.run(op, msg).then(
+    void this.ctx.track(this.run(op, msg).then(
       (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
       (err) => this.fail(topic, op, transaction, err),
-    );
+    ));
   }
 
   private respond(op: string, body: Json): void {
-    this.ctx.link.publish(this.ctx.topics.response(op), JSON.stringify(body), { qos: 1 });
+    this.ctx.link.publish(this.ctx.topics.response(op), JSON.stringify(body), { qos: 1, queue: true });
   }
 
   private fail(topic: string, op: string, transaction: string | number | undefined, err: unknown): void {
@@ -108,7 +109,7 @@ export class Requests {
     const page = msg.page;
     if (msg.data !== undefined && !isObject(msg.data)) throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
     const data = (msg.data ?? {}) as Json;
-    if (!h.online) throw new Refusal(`device ${h.device.id} is offline`, { device: h.device.id, page });
+    requireOnline(h, { page });
     const client = h.device.client;
     if (op === 'range') return client.range(page, data);
     if (op === 'get') return client.get(page, data);

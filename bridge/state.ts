@@ -6,8 +6,7 @@
  * with `{reason}` has no values on that page; an offline channel publishes `{"online": false}` only.
  * Change detection lives in {@link ChangeCache}: a topic is published only when its JSON changes.
  */
-import { descriptorAt, type RangeDescriptor } from '../core';
-import { channelSlug, isChannelId } from '../core';
+import { descriptorAt, isChannelId, type RangeDescriptor } from '../core';
 import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type PageName, type Row } from './table';
 
 export type Json = Record<string, unknown>;
@@ -97,7 +96,7 @@ export function supportedRows(model: DeviceModel, level: Level, channel?: string
     if (row.level !== level) continue;
     if (row.source.kind === 'online') out.push(row);
     else if (row.source.kind === 'info') {
-      if (valueAt(model.info, [row.source.field]) !== undefined) out.push(row);
+      if (rowValue(model, row) !== undefined) out.push(row);
     } else {
       if (!rowDescriptor(model, row, channel)) continue;
       if (level === 'channel' && channel && channelOnline(model, channel)) {
@@ -110,19 +109,23 @@ export function supportedRows(model: DeviceModel, level: Level, channel?: string
   return out;
 }
 
+/** A state value: a scalar the device reported; anything else counts as not reported. */
+function scalar(value: unknown): boolean | number | string | undefined {
+  return typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string' ? value : undefined;
+}
+
 function rowValue(model: DeviceModel, row: Row, channel?: string): unknown {
   switch (row.source.kind) {
     case 'online':
       return channel ? channelOnline(model, channel) : undefined;
     case 'info':
-      return valueAt(model.info, [row.source.field]);
+      return scalar(valueAt(model.info, [row.source.field]));
     case 'page': {
       if (!rowDescriptor(model, row, channel)) return undefined; // R2: not supported
       const get = model.gets.get(row.source.page);
       const base = row.level === 'channel' ? channelBlock(get, channel!) : get;
       if (!isObject(base) || isMarker(base)) return undefined;
-      const value = valueAt(base, row.source.field);
-      return typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string' ? value : undefined;
+      return scalar(valueAt(base, row.source.field));
     }
   }
 }
@@ -149,10 +152,6 @@ export function channelState(model: DeviceModel, ch: string): Json {
     if (value !== undefined) out[row.key] = value;
   }
   return out;
-}
-
-export function slugOf(ch: string): string {
-  return channelSlug(ch);
 }
 
 /** Last published payload per topic: publish only what changed; cleared on every (re)connect. */

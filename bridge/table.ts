@@ -66,7 +66,6 @@ export const PAGES = {
 } as const satisfies Record<string, PageSpec>;
 
 export type PageName = keyof typeof PAGES;
-export const PAGE_NAMES = Object.keys(PAGES) as PageName[];
 
 export function pageSpec(page: string): PageSpec | undefined {
   return (PAGES as Record<string, PageSpec>)[page];
@@ -74,6 +73,11 @@ export function pageSpec(page: string): PageSpec | undefined {
 
 const page = (p: PageName, ...field: string[]): Source => ({ kind: 'page', page: p, field });
 const DISARM_WORDS = { DISARM: true, DISARMED: true, ARM_AWAY: false, ARM: false, ARMED_AWAY: false } as const;
+/** `disarm_<what>`: whether disarming withdraws the `linkage_<what>` linkage (a config switch of the recorder). */
+const disarm = (what: string, label: string, icon: string): Row => ({
+  key: `disarm_${what}`, level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', `linkage_${what}`),
+  platform: 'switch', name: `Disarm ${label}`, category: 'config', icon,
+});
 
 export const TABLE: readonly Row[] = [
   // ---- channel level -------------------------------------------------------------------------
@@ -82,7 +86,7 @@ export const TABLE: readonly Row[] = [
   { key: 'floodlight', level: 'channel', source: page('AlarmConfig/Deterrence', 'flood_light_switch'), platform: 'switch',
     name: 'Floodlight', icon: 'mdi:light-flood-down' },
   { key: 'floodlight_duration', level: 'channel', source: page('AlarmConfig/Deterrence', 'bright_time'), platform: 'number',
-    name: 'Floodlight duration', unit: 's', icon: 'mdi:timer-outline', category: 'config', numberMode: 'box', deviceClass: 'duration' },
+    name: 'Floodlight duration', unit: 's', icon: 'mdi:timer-outline', category: 'config', numberMode: 'box' },
   { key: 'floodlight_mode', level: 'channel', source: page('AlarmConfig/Deterrence', 'flood_light_mode'), platform: 'select',
     name: 'Floodlight mode', icon: 'mdi:lightbulb-on-outline', category: 'config' },
   { key: 'floodlight_strobe', level: 'channel', source: page('AlarmConfig/Deterrence', 'strobe_frequency'), platform: 'select',
@@ -90,7 +94,7 @@ export const TABLE: readonly Row[] = [
   { key: 'siren', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_switch'), platform: 'switch',
     name: 'Siren', icon: 'mdi:alarm-light-outline' },
   { key: 'siren_duration', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_time'), platform: 'number',
-    name: 'Siren duration', unit: 's', icon: 'mdi:timer-outline', category: 'config', numberMode: 'box', deviceClass: 'duration' },
+    name: 'Siren duration', unit: 's', icon: 'mdi:timer-outline', category: 'config', numberMode: 'box' },
   { key: 'siren_volume', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_value'), platform: 'number',
     name: 'Siren volume', icon: 'mdi:volume-high', category: 'config', numberMode: 'slider' },
   { key: 'siren_tone', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_type'), platform: 'select',
@@ -105,20 +109,13 @@ export const TABLE: readonly Row[] = [
   // ---- device level --------------------------------------------------------------------------
   { key: 'disarmed', level: 'device', source: page('LinkageConfig/LinkageManage', 'enable'), platform: 'alarm_control_panel',
     name: 'Alarm', icon: 'mdi:shield-home-outline', words: DISARM_WORDS },
-  { key: 'disarm_siren', level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', 'linkage_siren'),
-    platform: 'switch', name: 'Disarm siren', category: 'config', icon: 'mdi:alarm-light-off-outline' },
-  { key: 'disarm_floodlight', level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', 'linkage_floodlight'),
-    platform: 'switch', name: 'Disarm floodlight', category: 'config', icon: 'mdi:lightbulb-off-outline' },
-  { key: 'disarm_enforcerlight', level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', 'linkage_enforcerlight'),
-    platform: 'switch', name: 'Disarm red/blue light', category: 'config', icon: 'mdi:car-light-alert' },
-  { key: 'disarm_alarmout', level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', 'linkage_alarmout'),
-    platform: 'switch', name: 'Disarm alarm output', category: 'config', icon: 'mdi:electric-switch' },
-  { key: 'disarm_ptz', level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', 'linkage_ptz'),
-    platform: 'switch', name: 'Disarm PTZ', category: 'config', icon: 'mdi:camera-control' },
-  { key: 'disarm_voiceprompt', level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', 'linkage_voiceprompt'),
-    platform: 'switch', name: 'Disarm voice prompt', category: 'config', icon: 'mdi:account-voice-off' },
-  { key: 'disarm_mobile_push', level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', 'linkage_mobile_push'),
-    platform: 'switch', name: 'Disarm mobile push', category: 'config', icon: 'mdi:cellphone-message-off' },
+  disarm('siren', 'siren', 'mdi:alarm-light-off-outline'),
+  disarm('floodlight', 'floodlight', 'mdi:lightbulb-off-outline'),
+  disarm('enforcerlight', 'red/blue light', 'mdi:car-light-alert'),
+  disarm('alarmout', 'alarm output', 'mdi:electric-switch'),
+  disarm('ptz', 'PTZ', 'mdi:camera-control'),
+  disarm('voiceprompt', 'voice prompt', 'mdi:account-voice-off'),
+  disarm('mobile_push', 'mobile push', 'mdi:cellphone-message-off'),
   { key: 'model', level: 'device', source: { kind: 'info', field: 'device_type' }, platform: 'sensor', name: 'Model',
     category: 'diagnostic', icon: 'mdi:cctv' },
   { key: 'firmware', level: 'device', source: { kind: 'info', field: 'software_version' }, platform: 'sensor', name: 'Firmware',

@@ -3,8 +3,8 @@
  * parser of incoming command topics.
  */
 
-export type RequestOp = 'range' | 'get' | 'set' | 'refresh';
-export const REQUEST_OPS: readonly RequestOp[] = ['range', 'get', 'set', 'refresh'];
+export const REQUEST_OPS = ['range', 'get', 'set', 'refresh'] as const;
+export type RequestOp = (typeof REQUEST_OPS)[number];
 
 export type ParsedTopic =
   | { kind: 'set'; device: string; channel?: string; key?: string }

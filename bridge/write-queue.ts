@@ -4,6 +4,9 @@
  * together (siren on CH1, siren volume on CH2) both take effect: nothing is lost, nothing is optimistic.
  * A raw Set (request API) is a write of its own, in arrival order.
  */
+import { writableSubset } from '../core';
+import { isObject, type Json } from './state';
+import type { PageSpec } from './table';
 
 export interface Change {
   /** Dotted position inside the page's Get `data`, e.g. ['channel_info', 'CH1', 'siren_switch']. */
@@ -15,14 +18,14 @@ export interface Change {
 
 export type Job =
   | { kind: 'changes'; changes: Change[] }
-  | { kind: 'raw'; data: Record<string, unknown> };
+  | { kind: 'raw'; data: Json };
 
 /** Runs one write: a batch of merged change jobs, or one raw job. Returns the read-back page. */
-export type WriteExecutor = (page: string, batch: Job[]) => Promise<Record<string, unknown>>;
+export type WriteExecutor = (page: string, batch: Job[]) => Promise<Json>;
 
 interface Waiter {
   job: Job;
-  resolve: (readBack: Record<string, unknown>) => void;
+  resolve: (readBack: Json) => void;
   reject: (err: unknown) => void;
 }
 
@@ -33,14 +36,14 @@ export class WriteQueue {
   constructor(private readonly exec: WriteExecutor) {}
 
   /** Queue a write on `page`; resolves with the read-back `data` once the device confirmed it. */
-  enqueue(page: string, job: Job): Promise<Record<string, unknown>> {
+  enqueue(page: string, job: Job): Promise<Json> {
     if (this.closed) return Promise.reject(new Error('bridge stopping'));
     let q = this.queues.get(page);
     if (!q) {
       q = { waiting: [], running: false };
       this.queues.set(page, q);
     }
-    const promise = new Promise<Record<string, unknown>>((resolve, reject) => q!.waiting.push({ job, resolve, reject }));
+    const promise = new Promise<Json>((resolve, reject) => q!.waiting.push({ job, resolve, reject }));
     if (!q.running) void this.drain(page, q);
     return promise;
   }
@@ -80,48 +83,35 @@ export class WriteQueue {
 }
 
 /** Sets `value` at `path` inside `target`, creating objects on the way. */
-export function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+export function setAt(target: Json, path: readonly string[], value: unknown): void {
   let node = target;
   for (let i = 0; i < path.length - 1; i++) {
     const k = path[i];
     const next = node[k];
-    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[k] = {};
-    node = node[k] as Record<string, unknown>;
+    if (!isObject(next)) node[k] = {};
+    node = node[k] as Json;
   }
   node[path[path.length - 1]] = value;
 }
-
-/** What a page's Set needs to know (a subset of the table's PageSpec). */
-export interface SetShape {
-  setShape: 'channels' | 'whole';
-  setData?: Record<string, unknown>;
-  blockMeta?: (channel: string) => Record<string, unknown>;
-  metaKeys?: readonly string[];
-}
-
-type Json = Record<string, unknown>;
-type Subset = (payload: Json, rangeData: Json, opts?: { metaKeys?: readonly string[] }) => Json;
-
-const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
  * The Set `data` for merged changes: the current Get (writable members only, per the Range) with every
  * change applied. `channels` pages carry the touched channel blocks; `whole` pages the whole page.
  */
-export function buildSetBody(shape: SetShape, get: Json, rangeData: Json, changes: readonly Change[], writableSubset: Subset): Json {
+export function buildSetBody(shape: PageSpec, get: Json, rangeData: Json, changes: readonly Change[]): Json {
   const opts = { metaKeys: shape.metaKeys };
   let body: Json;
   if (shape.setShape === 'whole') {
     body = writableSubset(structuredClone(get), rangeData, opts);
     const ci = body.channel_info;
-    if (isObj(ci)) for (const [ch, block] of Object.entries(ci)) if (!isObj(block) || !Object.keys(block).length) delete ci[ch];
+    if (isObject(ci)) for (const [ch, block] of Object.entries(ci)) if (!isObject(block) || !Object.keys(block).length) delete ci[ch];
   } else {
     const channel_info: Json = {};
-    const getInfo = isObj(get.channel_info) ? get.channel_info : {};
+    const getInfo = isObject(get.channel_info) ? get.channel_info : {};
     for (const ch of new Set(changes.map((c) => c.channel).filter((c): c is string => !!c))) {
-      const block = isObj(getInfo[ch]) ? structuredClone(getInfo[ch]) : {};
+      const block = isObject(getInfo[ch]) ? structuredClone(getInfo[ch]) : {};
       const picked = writableSubset({ channel_info: { [ch]: block } }, rangeData, opts).channel_info;
-      channel_info[ch] = { ...(isObj(picked) && isObj(picked[ch]) ? picked[ch] : {}), ...shape.blockMeta?.(ch) };
+      channel_info[ch] = { ...(isObject(picked) && isObject(picked[ch]) ? picked[ch] : {}), ...shape.blockMeta?.(ch) };
     }
     body = { channel_info };
   }

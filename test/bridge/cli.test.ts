@@ -23,6 +23,17 @@ function waitExit(child: ChildProcess, timeoutMs: number): Promise<number | null
   });
 }
 
+/** Runs the command to its end: exit code and everything it printed. */
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NVR2MQTT_CONFIG: '', ...env } });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (out += d));
+    c.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
 test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridge/state offline', async () => {
   const child = spawn(process.execPath, [CLI], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NVR2MQTT_CONFIG: '' } });
   let out = '';
@@ -56,6 +67,7 @@ test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridg
     child.kill('SIGINT');
     const code = await waitExit(child, 10_000);
     assert.equal(code, 0, out);
+    assert.match(out, /\[demo_nvr\] logging out/);
     await rec.waitTopic('nvr2mqtt/bridge/state', (j) => j.state === 'offline', 2000, s2).catch(() => {
       // the broker went down with the demo; the offline state was published before it (printed too)
       assert.match(out, /bridge\/state \(retained\) \{"state":"offline"\}/);
@@ -67,13 +79,7 @@ test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridg
 });
 
 test('--help, --version, bad arguments, bad config', async () => {
-  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => new Promise<{ code: number | null; out: string }>((resolve) => {
-    const c = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NVR2MQTT_CONFIG: '', ...env } });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (out += d));
-    c.on('exit', (code) => resolve({ code, out }));
-  });
+  const run = runCli;
   const help = await run(['--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /--config/);
@@ -102,13 +108,7 @@ test('--check: reports broker and devices, exit 0; a failing device: exit 1; no 
     ].join('\n');
     writeFileSync(join(dir, 'ok.yaml'), yaml('nvr.pw'));
     writeFileSync(join(dir, 'bad.yaml'), yaml('wrong.pw'));
-    const run = (file: string) => new Promise<{ code: number | null; out: string }>((resolve) => {
-      const c = spawn(process.execPath, [CLI, '--config', join(dir, file), '--check'], { env: { ...process.env, NVR2MQTT_CONFIG: '' } });
-      let out = '';
-      c.stdout.on('data', (d) => (out += d));
-      c.stderr.on('data', (d) => (out += d));
-      c.on('exit', (code) => resolve({ code, out }));
-    });
+    const run = (file: string) => runCli(['--config', join(dir, file), '--check']);
     const ok = await run('ok.yaml');
     assert.equal(ok.code, 0, ok.out);
     assert.match(ok.out, /mqtt: OK/);
@@ -121,6 +121,29 @@ test('--check: reports broker and devices, exit 0; a failing device: exit 1; no 
   } finally {
     await sim.stop();
     await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--check: a bad config lists every problem by path and exits 1; an unreachable device fails the check', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-check-'));
+  try {
+    writeFileSync(join(dir, 'bad.yaml'), [
+      'mqtt:', '  url: http://broker', '  password: 123456',
+      'devices:', '  - id: Bad', '    url: ftp://x', '    username: admin',
+    ].join('\n'));
+    const bad = await runCli(['--config', join(dir, 'bad.yaml'), '--check']);
+    assert.equal(bad.code, 1, bad.out);
+    for (const re of [/mqtt\.url: /, /mqtt\.password: expected text/, /devices\[0\]\.id: /, /devices\[0\]\.url: /, /devices\[0\]\.password: required/]) {
+      assert.match(bad.out, re);
+    }
+    assert.ok(!bad.out.includes('123456'), 'the password is not printed');
+    writeFileSync(join(dir, 'gone.yaml'), 'devices:\n  - id: gone\n    url: http://127.0.0.1:9\n    username: admin\n    password: gone-pw-1\n');
+    const gone = await runCli(['--config', join(dir, 'gone.yaml'), '--check']);
+    assert.equal(gone.code, 1, gone.out);
+    assert.match(gone.out, /device gone: FAILED http:\/\/127\.0\.0\.1:9/);
+    assert.match(gone.out, /check: problems found/);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -233,6 +233,20 @@ test('concurrent commands on one page all take effect (no lost update)', async (
   for (const e of sets) assert.equal(e.status, 200);
 });
 
+test('a command the device fails to carry out is reported (command_failed), never dropped; the next one works', async ({ fx }) => {
+  const sim = fx.sims.get('nvr')!;
+  sim.fault({ kind: 'http500', path: 'VoiceAlarm/Set', times: 1 });
+  let since = fx.recorder.count;
+  await fx.recorder.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '7');
+  const failed = await waitEvent(fx, 'command_failed', (d) => d.topic === `${fx.base}/nvr/ch2/set/siren_volume`, since);
+  assert.ok(String(failed.reason).length > 0);
+  assert.equal(failed.device, 'nvr');
+  assert.equal(fx.bridge.devices.get('nvr')!.online, true, 'one failure does not make the device offline');
+  since = fx.recorder.count;
+  await fx.recorder.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '7');
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_volume === 7, 3000, since);
+});
+
 test('a retained command is not replayed when the bridge restarts', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const topic = `${fx.base}/nvr/ch1/set/siren_volume`;

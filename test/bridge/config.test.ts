@@ -139,13 +139,63 @@ test('environment overrides', () => {
   assert.deepEqual(warnings, ['environment NVR2MQTT_NOPE: no such setting (ignored)']);
 });
 
+test('one run lists every problem: the schema\'s and those across settings (passwords, ids, files)', () => {
+  const p = problems({
+    mqtt: { url: 'mqtt://broker', username: 'bridge', password_file: '/nonexistent/mqtt.pw' },
+    devices: [{ id: 'nvr', url: 'ftp://x', username: 'admin' }, { ...dev, poll_interval: 'soon' }, { ...dev, url: 'http://h2' }],
+  });
+  for (const re of [
+    /^devices\[0\]\.url: expected an http or https URL/,
+    /^devices\[1\]\.poll_interval: /,
+    /^devices\[0\]\.password: required/,
+    /^devices\[2\]\.id: duplicate device id "nvr"/,
+    /^mqtt\.password_file: cannot read/,
+  ]) assert.ok(p.some((x) => re.test(x)), `${re} in:\n${p.join('\n')}`);
+});
+
+test('a password is never quoted in a problem; digits-only passwords are asked to be quoted', () => {
+  const p = problems({ mqtt: { username: 'u', password: 31415926 }, devices: [{ ...dev, password: 27182818 }, { ...dev, id: 'b', password: ['s3cr3t-in-a-list'] }] });
+  const all = p.join('\n');
+  for (const secret of ['31415926', '27182818', 's3cr3t-in-a-list']) assert.ok(!all.includes(secret), all);
+  assert.ok(p.some((x) => /^mqtt\.password: expected text; put a password made of digits in quotes/.test(x)), all);
+  assert.ok(p.some((x) => /^devices\[0\]\.password: expected text; put/.test(x)), all);
+  assert.ok(!p.some((x) => /password: required/.test(x)), 'a password of the wrong type is not also "missing"');
+});
+
+test('an environment password replaces the file\'s password_file, and the other way round', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-env-'));
+  try {
+    writeFileSync(join(dir, 'nvr.pw'), 'from-file\n');
+    const file = { mqtt: { username: 'u', password: 'in-yaml' }, devices: [{ id: 'nvr', url: 'http://h', username: 'admin', password_file: 'nvr.pw' }] };
+    const { config } = parseConfig(file, { baseDir: dir, env: { NVR2MQTT_DEVICES_0_PASSWORD: 'from-env', NVR2MQTT_MQTT_PASSWORD_FILE: join(dir, 'nvr.pw') } });
+    assert.equal(config.devices[0].password, 'from-env');
+    assert.equal(config.mqtt.password, 'from-file');
+    // Both ways in the environment: that is a conflict again.
+    const p = problems(file, { NVR2MQTT_DEVICES_0_PASSWORD: 'a', NVR2MQTT_DEVICES_0_PASSWORD_FILE: join(dir, 'nvr.pw') });
+    assert.match(p.join('\n'), /devices\[0\]\.password_file: give either password or password_file/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('TLS settings where the URL does not use TLS are a problem (they would be ignored)', () => {
+  const fp = 'AB'.repeat(32);
+  const p = problems({ mqtt: { url: 'mqtt://broker', tls: { fingerprint: fp } }, devices: [{ ...dev, tls: { fingerprint: fp } }] });
+  assert.ok(p.some((x) => /^mqtt\.tls: set, but the url does not use TLS/.test(x)), p.join('\n'));
+  assert.ok(p.some((x) => /^devices\[0\]\.tls: set, but the url does not use TLS/.test(x)), p.join('\n'));
+  assert.match(problems({ mqtt: { tls: { fingerprint: fp } }, devices: [dev] }).join('\n'), /^mqtt\.tls: set, but there is no url/);
+  const ok = parseConfig({ mqtt: { url: 'mqtts://broker', tls: { fingerprint: fp } }, devices: [{ ...dev, url: 'https://cam', tls: { fingerprint: fp } }] }, { env: {} });
+  assert.equal(ok.config.devices[0].tls?.fingerprint, fp);
+});
+
 test('TLS options: fingerprint format, files', () => {
-  const p = problems({ devices: [{ ...dev, tls: { fingerprint: 'abc', ca_file: '/nonexistent/ca.pem' } }] });
+  const tlsDev = { ...dev, url: 'https://192.168.1.20' };
+  const p = problems({ devices: [{ ...tlsDev, tls: { fingerprint: 'abc', ca_file: '/nonexistent/ca.pem' } }] });
   assert.ok(p.some((x) => x.startsWith('devices[0].tls.fingerprint: expected a SHA-256 fingerprint')), p.join('\n'));
   const fp = Array.from({ length: 32 }, () => 'ab').join(':');
-  const { config } = parseConfig({ devices: [{ ...dev, tls: { fingerprint: fp } }] }, { env: {} });
+  const { config } = parseConfig({ devices: [{ ...tlsDev, tls: { fingerprint: fp } }] }, { env: {} });
   assert.equal(config.devices[0].tls?.fingerprint, 'AB'.repeat(32));
-  assert.match(problems({ devices: [{ ...dev, tls: { ca_file: '/nonexistent/ca.pem' } }] })[0], /devices\[0\]\.tls\.ca_file: cannot read/);
+  assert.match(problems({ devices: [{ ...tlsDev, tls: { ca_file: '/nonexistent/ca.pem' } }] })[0], /devices\[0\]\.tls\.ca_file: cannot read/);
 });
 
 test('the table: one row per key and level, pages known, topics parse', () => {

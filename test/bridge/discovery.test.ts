@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { NvrClient, descriptorAt } from '../../core';
 import { Recorder } from '../helpers/mqtt-broker';
+import { deviceDiscoveryProblems } from './homeassistant';
 import { sleep, setup, type Fixture } from './fixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -61,6 +62,22 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!;
   assert.equal(ch1.dev.via_device, node(fx, 'nvr'));
   assert.equal(ch1.dev.name, 'Test nvr CH1');
+});
+
+test('every config is one Home Assistant accepts (device discovery schema, each platform\'s schema)', ({ fx }) => {
+  for (const [topic, cfg] of configs(fx)) assert.deepEqual(deviceDiscoveryProblems(cfg), [], topic);
+});
+
+test('at start, each device\'s discovery goes out before its state (state topics may be unretained)', ({ fx }) => {
+  const first = (pred: (t: string) => boolean) => fx.recorder.messages.findIndex((m) => pred(m.topic) && !!m.payload);
+  for (const [dev, slugs] of [['nvr', ['ch1', 'ip_ch5', 'wifi_ch8']], ['cam', ['ch1']]] as const) {
+    const config = first((t) => t === topicOf(fx, dev));
+    assert.ok(config >= 0, `${dev}: discovery`);
+    for (const topic of [`${fx.base}/${dev}`, ...slugs.map((s) => `${fx.base}/${dev}/${s}`)]) {
+      const state = first((t) => t === topic);
+      assert.ok(state > config, `${topic}: state at ${state}, discovery at ${config}`);
+    }
+  }
 });
 
 test('unique ids are unique', ({ fx }) => {
@@ -189,6 +206,17 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   assert.deepEqual(cmps.ch1_floodlight, { p: 'switch' });
   assert.deepEqual(cmps.ch1_siren_volume, { p: 'number' });
   await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', 'ch1') && !!m.payload, 5000, since);
+});
+
+test('discovery switched off: the configs of earlier runs are removed, none published', async ({ fx }) => {
+  await fx.bridge.stop();
+  const since = fx.recorder.count;
+  const config = fx.makeConfig([{ id: 'nvr' }, { id: 'cam' }]);
+  await fx.restartBridge({ ...config, homeassistant: { ...config.homeassistant, enabled: false } });
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, () => true, 5000, since);
+  await sleep(300);
+  assert.deepEqual([...configs(fx).keys()], []);
+  assert.ok(!fx.recorder.messages.slice(since).some((m) => m.topic.startsWith(`${fx.prefix}/`) && m.payload), 'no config published');
 });
 
 test.run();

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { startSimulator } from '../../simulator';
-import { setsOf, setup, sleep, waitEvent, type Fixture } from './fixture';
+import { json, setsOf, setup, sleep, waitEvent, type Fixture } from './fixture';
 
 const test = suite('bridge reliability');
 
@@ -27,6 +27,30 @@ test('broker restart: reconnect, republish availability, discovery and state; co
     const s2 = r.count;
     await r.publish(`${fx.base}/nvr/ch1/set/floodlight`, 'ON');
     await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.floodlight === true, 5000, s2);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('broker lost while a command is carried out: its outcome is published once the bridge is back', async () => {
+  // The bridge reconnects after the recorder: what it sends first on reconnecting reaches the recorder.
+  const fx: Fixture = await setup({ label: 'lost', embedded: true, devices: [{ id: 'nvr', poll: 30 }], bridge: { reconnectPeriodMs: 1000 } });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    sim.fault({ kind: 'latency', ms: 400, path: 'VoiceAlarm/Get' });
+    sim.fault({ kind: 'http500', path: 'VoiceAlarm/Set' });
+    await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '8');
+    await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'lost-1' }));
+    await sleep(100);
+    await fx.broker.stop();
+    await sleep(800); // the write fails and the Get answers meanwhile
+    const since = r.count;
+    await fx.broker.restart();
+    const failed = await waitEvent(fx, 'command_failed', (d) => d.topic === `${fx.base}/nvr/ch1/set/siren_volume`, since, 5000);
+    assert.ok(failed.reason);
+    const res = json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'lost-1', 5000, since));
+    assert.equal(res.status, 'ok');
   } finally {
     await fx.stop();
   }
@@ -73,6 +97,36 @@ test('device offline after repeated failures, back online by itself; others unaf
     await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'online', 5000, since);
     await r.waitTopic(`${fx.base}/a/ch1`, (j) => j.siren === false, 5000, since); // the new device's own state
     assert.ok(simB.log.length > 0);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('stop: a command in flight is carried out and confirmed before bridge/state offline; later ones refused; logout', async () => {
+  const fx = await setup({ label: 'stop', devices: [{ id: 'nvr', poll: 30 }] });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 5, 3000);
+    sim.fault({ kind: 'latency', ms: 250, path: 'VoiceAlarm' }); // the write takes about a second
+    const since = r.count;
+    await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '8');
+    await sleep(100); // received, and its read-merge-Set cycle under way
+    const stopped = fx.bridge.stop();
+    await r.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '3');
+    await stopped;
+    await r.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'offline', 3000, since);
+    assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1.siren_value, 8, 'the command was carried out');
+    assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH2.siren_value, 5, 'the later one was not');
+    const after = r.messages.slice(since);
+    const confirmed = after.findIndex((m) => m.topic === `${fx.base}/nvr/ch1` && JSON.parse(m.payload).siren_volume === 8);
+    const offline = after.findIndex((m) => m.topic === `${fx.base}/bridge/state`);
+    assert.ok(confirmed >= 0 && confirmed < offline, `confirmed state (${confirmed}) before bridge/state offline (${offline})`);
+    const refused = await waitEvent(fx, 'command_refused', (d) => d.topic === `${fx.base}/nvr/ch2/set/siren_volume`, since);
+    assert.match(String(refused.reason), /stopping/);
+    const set = sim.log.findIndex((e) => e.path.endsWith('/VoiceAlarm/Set'));
+    const logout = sim.log.findIndex((e) => e.path === '/API/Web/Logout');
+    assert.ok(set >= 0 && logout > set, 'logged out after the Set');
   } finally {
     await fx.stop();
   }

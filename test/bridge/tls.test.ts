@@ -1,7 +1,8 @@
 /**
- * MQTT over TLS per connection: a CA file, or a pinned certificate fingerprint (self-signed broker). A wrong
- * pin is refused before the CONNECT packet (which carries the password) leaves. Needs `openssl` to make the
- * test certificate; skipped without it.
+ * TLS per connection: to the broker with a CA file or a pinned certificate fingerprint (self-signed broker; a
+ * wrong pin is refused before the CONNECT packet, which carries the password, leaves), and to each device the
+ * same way. Nothing is switched off for the process. Needs `openssl` to make the test certificate; skipped
+ * without it.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,7 +18,7 @@ import { parseConfig } from '../../bridge/config';
 import { createLogger } from '../../bridge/log';
 import { startSimulator, type Simulator } from '../../simulator';
 
-const test = suite<{ dir: string; key: string; cert: string; fingerprint: string; port: number; server?: tls.Server; stopBroker?: () => Promise<void>; sim?: Simulator; sawPlain: number }>('bridge mqtt tls');
+const test = suite<{ dir: string; key: string; cert: string; fingerprint: string; port: number; server?: tls.Server; stopBroker?: () => Promise<void>; sim?: Simulator; sawPlain: number }>('bridge tls');
 
 function haveOpenssl(): boolean {
   try {
@@ -98,6 +99,41 @@ test('wrong pin: refused, and no byte of CONNECT (password) is sent', async (ctx
   assert.equal(received, 0, 'nothing sent over a connection with the wrong certificate');
   assert.ok(lines.some((l) => /fingerprint .* does not match/.test(l)), lines.join('\n'));
   assert.ok(!lines.some((l) => l.includes('tls-mqtt-pw')));
+});
+
+test('devices over HTTPS: pinned fingerprint or CA file per device; no pin, wrong pin: offline; nothing process-wide', async (ctx) => {
+  if (!ctx.server) return;
+  const { startEmbeddedBroker } = await import('../../bridge/broker');
+  const broker = await startEmbeddedBroker({ port: 0 });
+  const cam = await startSimulator({ password: 'tls-cam-pw', profile: 'ipc', tls: { key: ctx.key, cert: ctx.cert } });
+  const device = (id: string, tls?: Record<string, string>) => ({ id, url: cam.url, username: 'admin', password: 'tls-cam-pw', poll_interval: 0.2, ...(tls ? { tls } : {}) });
+  const lines: string[] = [];
+  const bridge = await startBridge(parseConfig({
+    mqtt: { url: broker.url },
+    devices: [
+      device('pinned', { fingerprint: ctx.fingerprint }),
+      device('ca', { ca_file: join(ctx.dir, 'cert.pem') }),
+      device('unpinned'),
+      device('wrongpin', { fingerprint: 'AB'.repeat(32) }),
+    ],
+  }, { env: {}, baseDir: '/' }).config, {
+    log: createLogger({ level: 'debug', sink: (_l, line) => lines.push(line) }), discoveryCleanupWindowMs: 50,
+    offlineAfter: 1, backoff: { minMs: 100, maxMs: 200 },
+  });
+  try {
+    const settled = () => [...bridge.devices.values()].every((h) => h.poller.isOnline !== undefined);
+    for (let i = 0; i < 100 && !settled(); i++) await new Promise((r) => setTimeout(r, 50));
+    const online = Object.fromEntries([...bridge.devices].map(([id, h]) => [id, h.online]));
+    assert.deepEqual(online, { pinned: true, ca: true, unpinned: false, wrongpin: false });
+    assert.ok(lines.some((l) => l.includes('[wrongpin]') && /fingerprint/i.test(l)), lines.filter((l) => l.includes('wrongpin')).join('\n'));
+    // The pins and CAs above belong to their connections: this process still refuses the self-signed certificate.
+    assert.equal(process.env.NODE_TLS_REJECT_UNAUTHORIZED, undefined);
+    await assert.rejects(fetch(`${cam.url}/API/Login/DeviceInfo/Get`, { method: 'POST', body: '{}' }));
+  } finally {
+    await bridge.stop();
+    await cam.stop();
+    await broker.stop();
+  }
 });
 
 test.run();
