@@ -108,8 +108,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   };
   /** Publish when the payload differs from the last one on that topic (or `force`). */
   const publish = (topic: string, payload: string, o: PublishOptions & { force?: boolean } = {}) => {
-    if (!o.force && !cache.changed(topic, payload)) return;
-    if (o.force) cache.changed(topic, payload);
+    if (!cache.changed(topic, payload) && !o.force) return;
     // Not connected: forget it, the full republish after connecting covers it.
     if (!send(topic, payload, o)) cache.forget(topic);
   };

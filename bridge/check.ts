@@ -6,6 +6,7 @@
 import { DeviceError, NvrClient } from '../core';
 import type { BridgeConfig } from './config';
 import { configSecrets } from './config';
+import { deviceClientOptions } from './device';
 import { createLogger, errorText, Redactor } from './log';
 import { MqttLink } from './mqtt';
 import { POLLED_PAGES } from './table';
@@ -38,10 +39,7 @@ export async function runCheck(config: BridgeConfig, out: (line: string) => void
   }
 
   for (const d of config.devices) {
-    const client = new NvrClient({
-      url: d.url, username: d.username, password: d.password, timeoutMs: 10_000, heartbeatMs: 0,
-      tls: d.tls ? { ca: d.tls.ca, fingerprint: d.tls.fingerprint } : undefined,
-    });
+    const client = new NvrClient({ ...deviceClientOptions(d), heartbeatMs: 0 });
     try {
       await client.login();
       const info = await client.systemInfo();

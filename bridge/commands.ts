@@ -8,6 +8,7 @@
  * `{"type":"command_refused","data":{"topic","reason",...}}`. Accepted changes go to the page's write queue.
  */
 import { channelFromSlug, DeviceError, validateAgainstRange } from '../core';
+import { isPlainObject } from '../core/json';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
 import { channelOnline, rowDescriptor, valueAt, type Json } from './state';
@@ -55,10 +56,10 @@ export function parseObject(payload: Buffer): Json {
   } catch {
     throw new Refusal('payload is not valid JSON');
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+  if (!isPlainObject(doc)) {
     throw new Refusal(`payload must be a JSON object (got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc})`);
   }
-  return doc as Json;
+  return doc;
 }
 
 const TRUE_WORDS = new Set(['ON', 'TRUE', '1', 'YES']);

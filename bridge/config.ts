@@ -19,9 +19,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
+import { isChannelId } from '../core/channels';
+import { isPlainObject } from '../core/json';
 import { LOG_LEVELS } from './log';
-
-const CHANNEL_RE = /^(CH|IP_CH|WIFI_CH)[1-9][0-9]*$/;
 
 /** `10`, `10s`, `2m`, `500ms`, `1h`, or seconds as a number; to milliseconds (NaN when not a duration). */
 export function parseDuration(x: number | string): number {
@@ -128,7 +128,7 @@ const DeviceSchema = v.strictObject({
       v.pipe(
         v.string(),
         v.transform((s) => s.trim().toUpperCase()),
-        v.regex(CHANNEL_RE, 'expected a channel id such as CH1, IP_CH5 or WIFI_CH8'),
+        v.check((s) => isChannelId(s), 'expected a channel id such as CH1, IP_CH5 or WIFI_CH8'),
       ),
     ),
   ),
@@ -326,7 +326,7 @@ export interface ParseOptions {
 /** Validates a config object (as read from YAML). Throws ConfigError listing every problem. */
 export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: BridgeConfig; warnings: string[] } {
   if (input === null || input === undefined) input = {};
-  if (!isRecord(input)) throw new ConfigError(['(root): expected a mapping of settings']);
+  if (!isPlainObject(input)) throw new ConfigError(['(root): expected a mapping of settings']);
   const { config: raw, warnings } = applyEnv(input, opts.env ?? process.env);
   const problems: string[] = [];
   const result = v.safeParse(ConfigSchema, raw, { abortEarly: false });
@@ -349,7 +349,6 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   return { config: { mqtt, homeassistant: parsed.homeassistant, devices, log_level: parsed.log_level }, warnings };
 }
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const TLS_URL = /^(mqtts|tls|wss|https):/i;
 
 /**
@@ -365,7 +364,7 @@ function connectionSecrets(raw: Record<string, unknown>, baseDir: string, proble
     password_file: text(o.password_file),
   });
   const tlsOf = (o: Record<string, unknown>, where: string) => {
-    if (!isRecord(o.tls)) return undefined;
+    if (!isPlainObject(o.tls)) return undefined;
     if (!TLS_URL.test(text(o.url) ?? '')) {
       problems.push(`${where}.tls: set, but ${o.url === undefined ? 'there is no url' : 'the url does not use TLS'}: the TLS settings would be ignored`);
     }
@@ -373,14 +372,14 @@ function connectionSecrets(raw: Record<string, unknown>, baseDir: string, proble
     return tlsMaterial({ ca_file: text(t.ca_file), fingerprint: text(t.fingerprint), cert_file: text(t.cert_file), key_file: text(t.key_file) }, `${where}.tls`, baseDir, problems);
   };
 
-  const m = isRecord(raw.mqtt) ? raw.mqtt : {};
+  const m = isPlainObject(raw.mqtt) ? raw.mqtt : {};
   const mqtt = { password: secret(given(m), 'mqtt', baseDir, problems, false), tls: tlsOf(m, 'mqtt') };
   if (mqtt.password !== undefined && m.username === undefined) problems.push('mqtt.username: required when a password is given');
 
   const list = Array.isArray(raw.devices) ? raw.devices : [];
   const seen = new Map<string, number>();
   const devices = list.map((entry, i) => {
-    const d = isRecord(entry) ? entry : {};
+    const d = isPlainObject(entry) ? entry : {};
     const where = `devices[${i}]`;
     if (typeof d.id === 'string') {
       const first = seen.get(d.id);

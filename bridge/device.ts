@@ -3,7 +3,7 @@
  * and Get of the table's pages), one poll, and the page writes (read, merge, Set, read back).
  */
 import { EventEmitter } from 'node:events';
-import { DeviceError, NvrClient } from '../core';
+import { DeviceError, NvrClient, type ClientOptions } from '../core';
 import type { DeviceConfig } from './config';
 import { errorText, type Logger } from './log';
 import { channelIds, emptyModel, isMarker, valueAt, type DeviceModel, type Json } from './state';
@@ -16,6 +16,17 @@ export interface DeviceOptions {
   timeoutMs?: number;
   /** Build the client (tests); default `new NvrClient(...)`. */
   clientFactory?: (cfg: DeviceConfig) => NvrClient;
+}
+
+/** How the bridge (and `--check`) reach a configured device. */
+export function deviceClientOptions(cfg: DeviceConfig, timeoutMs = 10_000): ClientOptions {
+  return {
+    url: cfg.url,
+    username: cfg.username,
+    password: cfg.password,
+    timeoutMs,
+    tls: cfg.tls ? { ca: cfg.tls.ca, fingerprint: cfg.tls.fingerprint } : undefined,
+  };
 }
 
 /** Errors that mean "the device is not answering properly": the poll failed. */
@@ -47,11 +58,7 @@ export class Device extends EventEmitter {
     this.id = cfg.id;
     this.log = opts.log;
     this.client = opts.clientFactory?.(cfg) ?? new NvrClient({
-      url: cfg.url,
-      username: cfg.username,
-      password: cfg.password,
-      timeoutMs: opts.timeoutMs ?? 10_000,
-      tls: cfg.tls ? { ca: cfg.tls.ca, fingerprint: cfg.tls.fingerprint } : undefined,
+      ...deviceClientOptions(cfg, opts.timeoutMs),
       log: (level, msg) => this.log[level](msg),
     });
     this.writes = new WriteQueue((page, batch) => this.write(page, batch));
@@ -131,14 +138,12 @@ export class Device extends EventEmitter {
     // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
     const prev = this.model;
     const list = channelList ?? prev.channelList;
-    const listChanged = !sameJson(mapEntries(list), mapEntries(prev.channelList));
+    const listChanged = !sameChannelList(list, prev.channelList);
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     if (!listChanged && !rangesChanged && !getsChanged) return;
     this.model = { info: prev.info, channelList: list, ranges, gets };
-    const markers = markerSignature(this.model);
-    const structure = listChanged || rangesChanged || markers !== this.markers || this.structurePending;
-    this.markers = markers;
+    const structure = this.markersChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
     this.emit('update', { structure });
   }
@@ -167,23 +172,29 @@ export class Device extends EventEmitter {
       await this.client.set(page, buildSetBody(spec, get, range, changes));
     }
     this.epochs.set(page, (this.epochs.get(page) ?? 0) + 1);
+    const polled = POLLED_PAGES.includes(page as PageName);
     let readBack: Json;
     try {
       readBack = (await this.client.get(page, getData)) as Json;
     } catch (err) {
-      if (POLLED_PAGES.includes(page as PageName)) throw err;
+      if (polled) throw err;
       return {}; // a page without Get: the Set was accepted, nothing to read back
     }
-    if (POLLED_PAGES.includes(page as PageName)) {
+    if (polled) {
       const gets = new Map(this.model.gets);
       gets.set(page as PageName, readBack);
       this.model = { ...this.model, gets };
-      const markers = markerSignature(this.model);
-      const structure = markers !== this.markers;
-      this.markers = markers;
-      this.emit('update', { structure });
+      this.emit('update', { structure: this.markersChanged() });
     }
     return readBack;
+  }
+
+  /** Records which channels now answer a page with a `{reason}` marker; true when that changed. */
+  private markersChanged(): boolean {
+    const markers = markerSignature(this.model);
+    const changed = markers !== this.markers;
+    this.markers = markers;
+    return changed;
   }
 
   async close(): Promise<void> {
@@ -218,8 +229,16 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return n === 0;
 }
 
-function mapEntries(m: Map<string, boolean> | undefined): Array<[string, boolean]> | undefined {
-  return m ? [...m] : undefined;
+/** Same channels, same online flags, same order (what a poll compares every time, without allocating arrays). */
+function sameChannelList(a: Map<string, boolean> | undefined, b: Map<string, boolean> | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.size !== b.size) return false;
+  const other = b.entries();
+  for (const [ch, online] of a) {
+    const [otherCh, otherOnline] = other.next().value!;
+    if (ch !== otherCh || online !== otherOnline) return false;
+  }
+  return true;
 }
 
 function markerSignature(model: DeviceModel): string {

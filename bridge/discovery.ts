@@ -15,10 +15,11 @@
  */
 import { createHash } from 'node:crypto';
 import { boundsOf, channelKind, channelSlug, type RangeDescriptor } from '../core';
+import { isPlainObject } from '../core/json';
 import type { Device } from './device';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import { channelOnline, rowDescriptor, supportedRows, isObject, type DeviceModel, type Json } from './state';
+import { channelOnline, rowDescriptor, supportedRows, type DeviceModel, type Json } from './state';
 import type { Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
@@ -138,8 +139,8 @@ export class Discovery {
       } catch {
         return;
       }
-      if (!isObject(doc) || !this.ours(doc)) return;
-      const dev = isObject(doc.dev) ? doc.dev : isObject(doc.device) ? doc.device : {};
+      if (!isPlainObject(doc) || !this.ours(doc)) return;
+      const dev = isPlainObject(doc.dev) ? doc.dev : isPlainObject(doc.device) ? doc.device : {};
       const ids = Array.isArray(dev.ids) ? dev.ids : Array.isArray(dev.identifiers) ? dev.identifiers : [dev.ids ?? dev.identifiers];
       const via = dev.via_device;
       const owner = nodes.get(String(via ?? ids[0] ?? ''));
@@ -154,9 +155,9 @@ export class Discovery {
       await link.unsubscribe([wildcard]).catch(() => undefined);
     }
     for (const [topic, entry] of this.retained) {
-      const comps = isObject(entry.payload.cmps) ? entry.payload.cmps : isObject(entry.payload.components) ? entry.payload.components : {};
+      const comps = isPlainObject(entry.payload.cmps) ? entry.payload.cmps : isPlainObject(entry.payload.components) ? entry.payload.components : {};
       const platforms: Record<string, string> = {};
-      for (const [id, c] of Object.entries(comps)) if (isObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
+      for (const [id, c] of Object.entries(comps)) if (isPlainObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
       if (!this.components.has(topic)) this.components.set(topic, platforms);
       if (entry.device === undefined || !this.opts.enabled) {
         log.info(`discovery: removing ${topic} (${entry.device === undefined ? 'device no longer configured' : 'Home Assistant discovery disabled'})`);
@@ -168,10 +169,10 @@ export class Discovery {
 
   /** A config this bridge published: origin nvr2mqtt and availability on this base topic. */
   private ours(doc: Json): boolean {
-    const o = isObject(doc.o) ? doc.o : isObject(doc.origin) ? doc.origin : undefined;
+    const o = isPlainObject(doc.o) ? doc.o : isPlainObject(doc.origin) ? doc.origin : undefined;
     if (o?.name !== 'nvr2mqtt') return false;
     const avty = Array.isArray(doc.avty) ? doc.avty : Array.isArray(doc.availability) ? doc.availability : [];
-    return avty.some((a) => isObject(a) && (a.t ?? a.topic) === this.opts.topics.bridgeState);
+    return avty.some((a) => isPlainObject(a) && (a.t ?? a.topic) === this.opts.topics.bridgeState);
   }
 
   private clear(topic: string): void {

@@ -5,10 +5,11 @@
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
 import { DeviceError, findOperation, validateAgainstRange } from '../core';
+import { isPlainObject } from '../core/json';
 import { clip, lookupDevice, parseObject, requireOnline } from './commands';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
-import { isObject, type Json } from './state';
+import type { Json } from './state';
 import { pageSpec } from './table';
 import { REQUEST_OPS } from './topics';
 
@@ -19,7 +20,7 @@ const GENERIC_META = ['page_type', 'chn_index'];
 export function maskSecrets(x: unknown, depth = 0): unknown {
   if (depth > 32) return x;
   if (Array.isArray(x)) return x.map((e) => maskSecrets(e, depth + 1));
-  if (!isObject(x)) return x;
+  if (!isPlainObject(x)) return x;
   const out: Json = {};
   for (const [k, v] of Object.entries(x)) {
     out[k] = /passw(or)?d|secret|token/i.test(k) && typeof v === 'string' && v !== '' ? '***' : maskSecrets(v, depth + 1);
@@ -45,7 +46,7 @@ export function checkMeta(data: Json, page: string, range: Json): string[] {
   if (Object.hasOwn(data, 'chn_index')) problems.push('chn_index: only inside a channel block');
   const walk = (node: unknown, path: string, channel?: string) => {
     if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${path}.${i}`));
-    if (!isObject(node)) return;
+    if (!isPlainObject(node)) return;
     for (const [k, v] of Object.entries(node)) {
       const here = path ? `${path}.${k}` : k;
       if (path && k === 'page_type') problems.push(`${here}: page_type belongs at the top level only`);
@@ -107,7 +108,7 @@ export class Requests {
       throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
     }
     const page = msg.page;
-    if (msg.data !== undefined && !isObject(msg.data)) throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
+    if (msg.data !== undefined && !isPlainObject(msg.data)) throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
     const data = (msg.data ?? {}) as Json;
     requireOnline(h, { page });
     const client = h.device.client;

@@ -7,6 +7,7 @@
  * Change detection lives in {@link ChangeCache}: a topic is published only when its JSON changes.
  */
 import { descriptorAt, isChannelId, type RangeDescriptor } from '../core';
+import { isPlainObject } from '../core/json';
 import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type PageName, type Row } from './table';
 
 export type Json = Record<string, unknown>;
@@ -26,19 +27,15 @@ export function emptyModel(): DeviceModel {
   return { ranges: new Map(), gets: new Map() };
 }
 
-export function isObject(x: unknown): x is Json {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
 /** `{reason}` / `{status, reason}` instead of parameters (spec 7). */
 export function isMarker(block: unknown): boolean {
-  return isObject(block) && typeof block.reason === 'string';
+  return isPlainObject(block) && typeof block.reason === 'string';
 }
 
 export function valueAt(obj: unknown, path: readonly string[]): unknown {
   let node = obj;
   for (const k of path) {
-    if (!isObject(node) || !Object.hasOwn(node, k)) return undefined;
+    if (!isPlainObject(node) || !Object.hasOwn(node, k)) return undefined;
     node = node[k];
   }
   return node;
@@ -69,7 +66,7 @@ export function channelIds(model: DeviceModel, only?: readonly string[]): string
   for (const id of model.channelList?.keys() ?? []) add(id);
   for (const page of POLLED_PAGES) {
     const items = valueAt(model.ranges.get(page), ['channel_info', 'items']);
-    if (isObject(items)) for (const id of Object.keys(items)) add(id);
+    if (isPlainObject(items)) for (const id of Object.keys(items)) add(id);
   }
   return ids;
 }
@@ -81,7 +78,7 @@ export function channelOnline(model: DeviceModel, ch: string): boolean {
   if (model.channelList) return false;
   for (const page of POLLED_PAGES) {
     const block = channelBlock(model.gets.get(page), ch);
-    if (isObject(block) && !isMarker(block)) return true;
+    if (isPlainObject(block) && !isMarker(block)) return true;
   }
   return false;
 }
@@ -92,6 +89,7 @@ export function channelOnline(model: DeviceModel, ch: string): boolean {
  */
 export function supportedRows(model: DeviceModel, level: Level, channel?: string): Row[] {
   const out: Row[] = [];
+  const online = level === 'channel' && !!channel && channelOnline(model, channel);
   for (const row of TABLE) {
     if (row.level !== level) continue;
     if (row.source.kind === 'online') out.push(row);
@@ -99,9 +97,9 @@ export function supportedRows(model: DeviceModel, level: Level, channel?: string
       if (rowValue(model, row) !== undefined) out.push(row);
     } else {
       if (!rowDescriptor(model, row, channel)) continue;
-      if (level === 'channel' && channel && channelOnline(model, channel)) {
+      if (online) {
         const get = model.gets.get(row.source.page);
-        if (get && isMarker(channelBlock(get, channel))) continue;
+        if (get && isMarker(channelBlock(get, channel!))) continue;
       }
       out.push(row);
     }
@@ -124,7 +122,7 @@ function rowValue(model: DeviceModel, row: Row, channel?: string): unknown {
       if (!rowDescriptor(model, row, channel)) return undefined; // R2: not supported
       const get = model.gets.get(row.source.page);
       const base = row.level === 'channel' ? channelBlock(get, channel!) : get;
-      if (!isObject(base) || isMarker(base)) return undefined;
+      if (!isPlainObject(base) || isMarker(base)) return undefined;
       return scalar(valueAt(base, row.source.field));
     }
   }

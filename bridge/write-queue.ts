@@ -5,7 +5,8 @@
  * A raw Set (request API) is a write of its own, in arrival order.
  */
 import { writableSubset } from '../core';
-import { isObject, type Json } from './state';
+import { isPlainObject } from '../core/json';
+import type { Json } from './state';
 import type { PageSpec } from './table';
 
 export interface Change {
@@ -88,7 +89,7 @@ export function setAt(target: Json, path: readonly string[], value: unknown): vo
   for (let i = 0; i < path.length - 1; i++) {
     const k = path[i];
     const next = node[k];
-    if (!isObject(next)) node[k] = {};
+    if (!isPlainObject(next)) node[k] = {};
     node = node[k] as Json;
   }
   node[path[path.length - 1]] = value;
@@ -104,14 +105,14 @@ export function buildSetBody(shape: PageSpec, get: Json, rangeData: Json, change
   if (shape.setShape === 'whole') {
     body = writableSubset(structuredClone(get), rangeData, opts);
     const ci = body.channel_info;
-    if (isObject(ci)) for (const [ch, block] of Object.entries(ci)) if (!isObject(block) || !Object.keys(block).length) delete ci[ch];
+    if (isPlainObject(ci)) for (const [ch, block] of Object.entries(ci)) if (!isPlainObject(block) || !Object.keys(block).length) delete ci[ch];
   } else {
     const channel_info: Json = {};
-    const getInfo = isObject(get.channel_info) ? get.channel_info : {};
+    const getInfo = isPlainObject(get.channel_info) ? get.channel_info : {};
     for (const ch of new Set(changes.map((c) => c.channel).filter((c): c is string => !!c))) {
-      const block = isObject(getInfo[ch]) ? structuredClone(getInfo[ch]) : {};
+      const block = isPlainObject(getInfo[ch]) ? structuredClone(getInfo[ch]) : {};
       const picked = writableSubset({ channel_info: { [ch]: block } }, rangeData, opts).channel_info;
-      channel_info[ch] = { ...(isObject(picked) && isObject(picked[ch]) ? picked[ch] : {}), ...shape.blockMeta?.(ch) };
+      channel_info[ch] = { ...(isPlainObject(picked) && isPlainObject(picked[ch]) ? picked[ch] : {}), ...shape.blockMeta?.(ch) };
     }
     body = { channel_info };
   }

@@ -143,10 +143,10 @@ export function boundsOf(desc: RangeDescriptor): Bounds {
     b.options = ptzPresetIndices(items);
   }
   if (desc.default_value !== undefined) b.default = desc.default_value;
-  b.defaultFrontal = desc.default_value_frontal ?? desc.default_value;
-  b.defaultMulti = desc.default_value_multi ?? desc.default_value;
-  if (b.defaultFrontal === undefined) delete b.defaultFrontal;
-  if (b.defaultMulti === undefined) delete b.defaultMulti;
+  const frontal = desc.default_value_frontal ?? desc.default_value;
+  const multi = desc.default_value_multi ?? desc.default_value;
+  if (frontal !== undefined) b.defaultFrontal = frontal;
+  if (multi !== undefined) b.defaultMulti = multi;
   return b;
 }
 

@@ -120,9 +120,7 @@ export class Session {
         this.log('debug', `logout failed (ignored): ${(err as Error).message}`);
       }
     }
-    this.loggedIn = false;
-    this.cookies.clear();
-    this.csrf = undefined;
+    this.forget();
     await this.transport.close();
     this.setState('closed');
   }
@@ -153,6 +151,13 @@ export class Session {
     if (state === this.current && state !== 'error') return;
     this.current = state;
     this.opts.onState?.(state, error);
+  }
+
+  /** Drop the login: the next call logs in afresh. */
+  private forget(): void {
+    this.loggedIn = false;
+    this.cookies.clear();
+    this.csrf = undefined;
   }
 
   private headers(extra?: Record<string, string>): Record<string, string> {
@@ -189,7 +194,7 @@ export class Session {
     }
     this.absorb(res);
     try {
-      const out = parseAnswer(res.status, res.text, res.headers.get('content-type'), opts);
+      const out = parse(res, opts);
       this.setState('connected');
       return out;
     } catch (err) {
@@ -224,9 +229,7 @@ export class Session {
   private async doLogin(): Promise<void> {
     this.setState('connecting');
     this.stopHeartbeat();
-    this.loggedIn = false;
-    this.cookies.clear();
-    this.csrf = undefined;
+    this.forget();
     const ctx = { page: 'Web', operation: 'Login', envelope: 'any' } as const;
     try {
       let res = await this.transport.post(LOGIN_PATH, envelope({}));
@@ -247,7 +250,7 @@ export class Session {
       this.absorb(res);
       let data: unknown;
       try {
-        data = parseAnswer(res.status, res.text, res.headers.get('content-type'), ctx);
+        data = parse(res, ctx);
       } catch (err) {
         // A bare 401 after answering the challenge is a refusal of the credentials.
         if (res.status === 401 && err instanceof DeviceError && (err.kind === 'session' || err.kind === 'invalid_answer')) {
@@ -310,10 +313,15 @@ export class Session {
   }
 }
 
+/** `data` of a device answer, or the DeviceError it amounts to. */
+function parse(res: WireResponse, ctx: AnswerContext): unknown {
+  return parseAnswer(res.status, res.text, res.headers.get('content-type'), ctx);
+}
+
 /** 401 without a Digest challenge: unless the body says more, this client cannot log in there. */
 function noDigest(res: WireResponse, ctx: AnswerContext): DeviceError {
   try {
-    parseAnswer(res.status, res.text, res.headers.get('content-type'), ctx);
+    parse(res, ctx);
   } catch (err) {
     if (err instanceof DeviceError && err.kind !== 'session' && err.kind !== 'invalid_answer') return err;
   }

@@ -37,6 +37,10 @@ function refuse(reason: string, cause?: unknown): DeviceError {
   });
 }
 
+function unreadable(path: string, err: unknown): DeviceError {
+  return refuse(`cannot read firmware file ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, err);
+}
+
 /**
  * Builds the upgrade token request data from a firmware file or buffer, refusing what the device would refuse
  * before anything is sent. From a path only the size (stat) and the first 3072 bytes are read.
@@ -68,7 +72,7 @@ export async function prepareUpgrade(input: UpgradeInput, opts?: { largeCapacity
     try {
       st = await stat(file);
     } catch (err) {
-      throw refuse(`cannot read firmware file ${JSON.stringify(file)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, err);
+      throw unreadable(file, err);
     }
     if (!st.isFile()) throw refuse(`firmware path ${JSON.stringify(file)} is not a regular file`);
     file_size = st.size;
@@ -95,7 +99,7 @@ async function readHead(path: string, length: number): Promise<Uint8Array> {
     }
     return buf.subarray(0, got);
   } catch (err) {
-    throw refuse(`cannot read firmware file ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, err);
+    throw unreadable(path, err);
   } finally {
     await fh?.close();
   }

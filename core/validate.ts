@@ -45,6 +45,11 @@ function describe(x: unknown): string {
   return String(x);
 }
 
+/** `"a", "b", 3`: allowed values as they are written in JSON. */
+function quotedList(items: readonly unknown[]): string {
+  return items.map((x) => JSON.stringify(x)).join(', ');
+}
+
 /** Payload object `value` against a map of member descriptors (a Range `data`, or an object's `items`). */
 function checkMembers(value: Map, members: Map): void {
   for (const key in value) {
@@ -120,7 +125,7 @@ function checkString(value: unknown, d: Desc): void {
   }
   const items = d.items;
   if (Array.isArray(items) && items.length !== 0 && items.indexOf(value) === -1) {
-    report('enum', `must be one of ${items.map((x) => JSON.stringify(x)).join(', ')} (got ${describe(value)})`);
+    report('enum', `must be one of ${quotedList(items)} (got ${describe(value)})`);
     return;
   }
   // Length in UTF-8 bytes: the spec bounds strings in bytes ("max 63 bytes") and firmware stores them
@@ -159,7 +164,7 @@ function checkArray(value: unknown, d: Desc): void {
     for (let i = 0; i < n; i++) {
       if (items.indexOf(value[i]) !== -1) continue;
       stack[depth++] = i;
-      report('enum', `must be one of ${items.map((x) => JSON.stringify(x)).join(', ')} (got ${describe(value[i])})`);
+      report('enum', `must be one of ${quotedList(items)} (got ${describe(value[i])})`);
       depth--;
     }
   }

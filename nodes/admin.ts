@@ -52,7 +52,7 @@ export function resolveCredentials(RED: RED, body: DialogValues): DeviceCredenti
 async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClient) => Promise<T>): Promise<T> {
   const id = str(body.id);
   const creds = resolveCredentials(RED, body);
-  const props: DeviceProps = { url: body.url, tls_ca: body.tls_ca, tls_fingerprint: body.tls_fingerprint, heartbeat: 0 };
+  const props: DeviceProps = { url: body.url, tls_ca: body.tls_ca, tls_fingerprint: body.tls_fingerprint };
   const options = { ...clientOptions(props, creds), heartbeatMs: 0, timeoutMs: ADMIN_TIMEOUT_MS };
   if (!/^https?:\/\/[^/]/i.test(options.url)) {
     throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_url', reason: 'url must start with http:// or https://' });

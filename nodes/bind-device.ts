@@ -40,10 +40,12 @@ export function bindDevice(
   onClose: (removed: boolean) => Promise<void> | void = () => undefined,
 ): DeviceBinding | undefined {
   const device = typeof deviceId === 'string' && deviceId ? (RED.nodes.getNode(deviceId) as DeviceNode | null) : null;
+  /** The node's own clean-up: never throws, never rejects. */
+  const runOnClose = (removed: boolean) => Promise.resolve().then(() => onClose(removed)).catch(() => undefined);
   if (!device?.session) {
     node.status(NO_DEVICE_STATUS);
     node.on('close', ((removed, done) => {
-      Promise.resolve().then(() => onClose(removed)).catch(() => undefined).finally(done);
+      runOnClose(removed).finally(done);
     }) as CloseHandler);
     return undefined;
   }
@@ -78,9 +80,7 @@ export function bindDevice(
   }
   node.on('close', ((removed, done) => {
     closed = true;
-    Promise.resolve()
-      .then(() => onClose(removed))
-      .catch(() => undefined)
+    runOnClose(removed)
       .then(() => device.session.release(node.id))
       .catch(() => undefined)
       .finally(done);

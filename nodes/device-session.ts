@@ -73,7 +73,7 @@ export class DeviceSession {
       // Log in now so every user shows the connection at once; failures show up as state 'error'.
       c.login().catch(() => undefined);
     }
-    safeCall(listener, client.state as ConnectionState, client.lastError);
+    safeCall(listener, client.state, client.lastError);
     return client;
   }
 

@@ -1,14 +1,17 @@
 import { DeviceError } from '../core/errors';
 
+/** Which request an error belongs to. */
+type Where = { page?: string; operation?: string };
+
 /** Anything thrown below a node becomes a DeviceError (the client already throws only those). */
-export function asDeviceError(e: unknown, where: { page?: string; operation?: string } = {}): DeviceError {
+export function asDeviceError(e: unknown, where: Where = {}): DeviceError {
   if (e instanceof DeviceError) return e;
   const reason = e instanceof Error ? e.message : String(e);
   return new DeviceError({ kind: 'transport', error_code: 'unexpected', reason, cause: e, ...where });
 }
 
 /** A refusal decided by the node itself before anything is sent. */
-export function invalidRequest(error_code: string, reason: string, where: { page?: string; operation?: string } = {}) {
+export function invalidRequest(error_code: string, reason: string, where: Where = {}) {
   return new DeviceError({ kind: 'invalid_request', error_code, reason, ...where });
 }
 
@@ -18,7 +21,7 @@ export function invalidRequest(error_code: string, reason: string, where: { page
  * as `code` (= error_code) and `cause` (= {kind, error_code, reason, violations, ...}); the
  * properties stay on the error object too for code that receives it directly.
  */
-export function forDone(e: unknown, where: { page?: string; operation?: string } = {}): DeviceError {
+export function forDone(e: unknown, where: Where = {}): DeviceError {
   const json = asDeviceError(e, where).toJSON();
   const details = { ...json, page: json.page ?? where.page, operation: json.operation ?? where.operation };
   const out = new DeviceError({ ...details, cause: details });

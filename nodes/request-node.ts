@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { channelFromSlug, isChannelId } from '../core/channels';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
-import { findOperation } from '../core/pages';
+import { isPlainObject } from '../core/json';
+import { findOperation, pageName } from '../core/pages';
 import { isDescriptor } from '../core/range';
 import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
@@ -12,8 +13,8 @@ export type RequestOperation = 'Range' | 'Get' | 'Set';
 
 type Data = Record<string, unknown>;
 
-const isPlainObject = (x: unknown): x is Data =>
-  typeof x === 'object' && x !== null && !Array.isArray(x) && !Buffer.isBuffer(x) && !(x instanceof Uint8Array);
+/** A JSON object as request data; a Buffer (or other byte array) payload is not one. */
+const isData = (x: unknown): x is Data => isPlainObject(x) && !(x instanceof Uint8Array);
 
 interface OperationBehaviour {
   call(client: NvrClient, page: string, data: Data): Promise<Data>;
@@ -74,8 +75,8 @@ function withChannelField(operation: RequestOperation, page: string, data: Data,
 /** The channel's block of `channel_info` (a Range answer's descriptor `items` or a Get answer's map). */
 function channelBlock(operation: RequestOperation, page: string, answer: Data, channel: string): unknown {
   const info = answer.channel_info;
-  if (!isPlainObject(info)) return answer; // an answer without channel_info is already about one thing
-  const map = isDescriptor(info) && isPlainObject(info.items) ? info.items : info;
+  if (!isData(info)) return answer; // an answer without channel_info is already about one thing
+  const map = isDescriptor(info) && isData(info.items) ? info.items : info;
   if (!(channel in map)) {
     const reason = `${channel} is not in the ${operation} answer (the device lacks it for this page)`;
     throw new DeviceError({ kind: 'unsupported', error_code: 'unknown_channel', reason, page, operation });
@@ -86,7 +87,7 @@ function channelBlock(operation: RequestOperation, page: string, answer: Data, c
 /** `AlarmConfig/Deterrence`, also accepting `/API/AlarmConfig/Deterrence/Get` as typed by hand. */
 export function normalisePage(raw: unknown, operation: string): string | undefined {
   if (typeof raw !== 'string') return undefined;
-  let page = raw.trim().replace(/^\/+/, '').replace(/^API\//, '').replace(/\/+$/, '');
+  let page = pageName(raw.trim().replace(/^\/+/, ''));
   if (page.endsWith(`/${operation}`)) page = page.slice(0, -operation.length - 1);
   return /^[A-Za-z0-9_]+(?:\/[A-Za-z0-9_]+)*$/.test(page) ? page : undefined;
 }
@@ -103,14 +104,14 @@ export function normaliseChannel(raw: unknown): string | undefined | null {
 /** Parses the node's `data` property (JSON text); undefined when empty. Throws a DeviceError when invalid. */
 export function parseDataProperty(raw: unknown): Data | undefined {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
-  if (isPlainObject(raw)) return raw;
+  if (isData(raw)) return raw;
   let parsed: unknown;
   try {
     parsed = JSON.parse(String(raw));
   } catch {
     throw invalidRequest('bad_data', 'the data property is not valid JSON');
   }
-  if (!isPlainObject(parsed)) throw invalidRequest('bad_data', 'the data property must be a JSON object');
+  if (!isData(parsed)) throw invalidRequest('bad_data', 'the data property must be a JSON object');
   return parsed;
 }
 
@@ -136,14 +137,14 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
 
     const handle = async (msg: NodeMessage, send: SendFn): Promise<void> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
-      if (configError && !isPlainObject(msg.payload)) throw configError;
+      if (configError && !isData(msg.payload)) throw configError;
       const rawPage = msg.page ?? def.page;
       const page = normalisePage(rawPage, operation);
       if (!page) throw invalidRequest('bad_page', `page ${JSON.stringify(rawPage ?? '')} is not a page path such as AlarmConfig/Deterrence`, { operation });
       const rawChannel = msg.channel ?? def.channel;
       const channel = normaliseChannel(rawChannel);
       if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(rawChannel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
-      let data: Data = isPlainObject(msg.payload) ? msg.payload : (configData ?? {});
+      let data: Data = isData(msg.payload) ? msg.payload : (configData ?? {});
       if (operation === 'Set' && Object.keys(data).length === 0) {
         throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
       }

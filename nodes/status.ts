@@ -1,7 +1,9 @@
+import type { ClientState } from '../core/client';
 import type { DeviceError } from '../core/errors';
 import type { NodeStatus } from './red';
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'error' | 'closed';
+/** The shared client's state, as the nodes show it. */
+export type ConnectionState = ClientState;
 
 /** Connection state of the shared client -> node status. `idle` means "about to log in". */
 const CONNECTION: Record<ConnectionState, NodeStatus> = {

@@ -76,8 +76,12 @@ export class Auth {
   private readonly nonces = new Map<string, number>();
   private readonly failures = new Map<string, { count: number; lockedUntil: number }>();
   private readonly opaque = randomBytes(16).toString('hex');
+  /** Algorithms challenged with, in the order offered. */
+  private readonly offered: readonly DigestAlgorithm[];
 
-  constructor(private readonly o: AuthOptions) {}
+  constructor(private readonly o: AuthOptions) {
+    this.offered = o.algorithm === 'SHA-256' ? ['SHA-256', 'MD5'] : ['MD5'];
+  }
 
   private newNonce(now: number): string {
     if (this.nonces.size > 256) for (const [n, exp] of this.nonces) if (exp < now) this.nonces.delete(n);
@@ -90,7 +94,7 @@ export class Auth {
     const nonce = this.newNonce(now);
     const one = (alg: DigestAlgorithm) =>
       `Digest realm="${this.o.realm}", qop="auth", nonce="${nonce}", opaque="${this.opaque}", algorithm=${alg}${stale ? ', stale=true' : ''}`;
-    return this.o.algorithm === 'SHA-256' ? [one('SHA-256'), one('MD5')] : [one('MD5')];
+    return this.offered.map(one);
   }
 
   /** POST /API/Web/Login: no Authorization -> challenge; wrong credentials counted; success -> new session. */
@@ -99,9 +103,8 @@ export class Auth {
     const p = typeof header === 'string' ? parseDigest(header) : undefined;
     if (!p) return { kind: 'challenge', headers: this.challenge(now) };
     const algorithm = (p.algorithm ?? 'MD5').toUpperCase();
-    const offered: string[] = this.o.algorithm === 'SHA-256' ? ['SHA-256', 'MD5'] : ['MD5'];
-    if (!offered.includes(algorithm)) return { kind: 'challenge', headers: this.challenge(now) };
     const alg = algorithm as DigestAlgorithm;
+    if (!this.offered.includes(alg)) return { kind: 'challenge', headers: this.challenge(now) };
     const nonceExpiry = p.nonce ? this.nonces.get(p.nonce) : undefined;
     if (nonceExpiry === undefined || nonceExpiry < now || p.opaque !== this.opaque) {
       // Unknown or expired nonce: no judgement on the credentials, just a fresh challenge (stale=true).
@@ -161,8 +164,7 @@ export class Auth {
 
   /** Session of an API call (cookie + X-csrftoken header; node lower-cases header names, so any case works). */
   check(req: IncomingMessage, isHeartbeat: boolean, now = Date.now()): SessionCheck {
-    const id = this.cookieSession(req);
-    const s = id === undefined ? undefined : this.sessions.get(id);
+    const s = this.sessionOf(req);
     if (!s) return { ok: false, code: 'no_login', reason: 'Not logged in' };
     if (s.expired || now - s.lastSeen > this.o.sessionTimeoutMs) {
       this.sessions.delete(s.id);

@@ -118,12 +118,16 @@ class Checker {
     if (d.max_size !== undefined && n > d.max_size) return this.bad(path, `array size ${n} is above max_size ${d.max_size}`);
     if (!Array.isArray(d.items) || d.items.length === 0) return;
     const first = d.items[0];
-    for (let i = 0; i < n; i++) {
-      if (isDescriptor(first)) {
-        const el = d.items.length === 1 ? first : d.items[i];
+    if (isDescriptor(first)) {
+      // One element descriptor applies to every element; several form a tuple.
+      const single = d.items.length === 1;
+      for (let i = 0; i < n; i++) {
+        const el = single ? first : d.items[i];
         if (isDescriptor(el)) this.value(v[i], el, join(path, i), undefined, false);
-      } else if (!d.items.includes(v[i])) {
-        this.bad(join(path, i), `${show(v[i])} is not one of the allowed values`);
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        if (!d.items.includes(v[i])) this.bad(join(path, i), `${show(v[i])} is not one of the allowed values`);
       }
     }
   }

@@ -38,7 +38,7 @@ export const arr = (element: Descriptor, bounds: Pick<Descriptor, 'min_size' | '
 export const ro = (d: Descriptor): Descriptor => ({ ...d, mode: 'r' });
 
 export function isDescriptor(x: unknown): x is Descriptor {
-  return typeof x === 'object' && x !== null && !Array.isArray(x) && typeof (x as { type?: unknown }).type === 'string';
+  return isPlainObject(x) && typeof x.type === 'string';
 }
 
 export function isPlainObject(x: unknown): x is Record<string, unknown> {

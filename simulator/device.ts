@@ -20,25 +20,28 @@ export class Device {
   readonly state: SimState;
   private readonly offline = new Set<string>();
   private readonly byId: Map<string, Profile['channels'][number]>;
+  /** Range cache key of this device's profile and offline channels; the page is appended. Kept by setOnline(). */
+  private rangeKey = '';
   readonly isOnline = (id: string): boolean => !this.offline.has(id);
 
   constructor(readonly profile: Profile) {
     this.state = initialState(profile);
     this.byId = new Map(profile.channels.map((c) => [c.id, c]));
     for (const c of profile.channels) if (!c.online) this.offline.add(c.id);
+    this.updateRangeKey();
   }
 
   channel(id: string) {
     return this.byId.get(id);
   }
 
-  private key(page: string): string {
+  private updateRangeKey(): void {
     const p = this.profile;
-    return `${p.name}|${p.firmware}|${p.ptzHex}|${p.channels.length}|${p.largeCapacity}|${[...this.offline].sort().join(',')}|${page}`;
+    this.rangeKey = `${p.name}|${p.firmware}|${p.ptzHex}|${p.channels.length}|${p.largeCapacity}|${[...this.offline].sort().join(',')}|`;
   }
 
   range(page: string): BuiltRange {
-    const key = this.key(page);
+    const key = this.rangeKey + page;
     let built = rangeCache.get(key);
     if (!built) {
       const data = buildRange(page, this.profile, this.isOnline);
@@ -55,5 +58,6 @@ export class Device {
     if (ch.kind !== 'digital') throw new Error(`${id} is not a digital (IP_CH) channel: only digital channels go offline`);
     if (online) this.offline.delete(id);
     else this.offline.add(id);
+    this.updateRangeKey();
   }
 }

@@ -89,6 +89,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const faults = new Faults();
   const log = new RequestLog(opts.logLimit ?? 1000);
   const sleeps = new Set<() => void>();
+  const host = opts.host ?? '127.0.0.1';
 
   // The cookie name carries the port, which is known only after listen(): the auth is built lazily.
   let auth: Auth | undefined;
@@ -106,7 +107,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+    server.listen(opts.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -137,7 +138,6 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
   });
 
-  const host = opts.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let stopped: Promise<void> | undefined;
   return {

@@ -168,7 +168,10 @@ function upgradeToken(s: Services, data: Record<string, unknown>): Reply {
   for (const key of Object.keys(data)) if (!allowed.has(key)) problems.push(`${key}: unsupported field`);
   const { file_name, file_size, upgrade_head, base_secondary_authentication: auth } = data;
   if (typeof file_name !== 'string') problems.push('file_name: must be a string');
-  else if ([...file_name].length > 256) problems.push(`file_name: length ${[...file_name].length} characters is above 256`);
+  else {
+    const length = [...file_name].length;
+    if (length > 256) problems.push(`file_name: length ${length} characters is above 256`);
+  }
   const maxSize = (s.device.profile.largeCapacity ? 200 : 100) * MIB;
   if (typeof file_size !== 'number' || !Number.isInteger(file_size) || file_size < 0) problems.push('file_size: must be a non-negative integer');
   else if (file_size > maxSize) problems.push(`file_size: ${file_size} is above the maximum ${maxSize}`);
