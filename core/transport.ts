@@ -192,8 +192,6 @@ export class Transport {
   private readonly slots: number;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
-  /** Bumped by abortAll(): a request that was waiting for a connection then is dropped, not sent late. */
-  private epoch = 0;
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -230,7 +228,6 @@ export class Transport {
   async post(path: string, body: unknown, opts: PostOptions = {}): Promise<WireResponse> {
     if (this.closed) throw closedError();
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const epoch = this.epoch;
     // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
     const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined });
     const abort = (why: AbortWhy) => { if (!call.why) { call.why = why; call.emit('abort'); } };
@@ -255,7 +252,6 @@ export class Transport {
           call.once('abort', leave);
         });
       }
-      if (epoch !== this.epoch) call.why ??= 'closed';
       if (this.closed || call.why) throw new Error('not sent');
       const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
       const res = await $fetch.raw(this.baseUrl + path, {
@@ -297,7 +293,6 @@ export class Transport {
 
   /** Abort every request in flight or waiting for a connection: they fail with `closed`. Later requests go out. */
   abortAll(): void {
-    this.epoch++;
     for (const call of this.inflight) { call.why ??= 'closed'; call.emit('abort'); }
   }
 
