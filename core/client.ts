@@ -4,13 +4,13 @@ import * as v from 'valibot';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
 import { isPlainObject } from './json';
-import { eventStream, type DeviceEvent } from './events';
+import { eventStream, type DeviceEvent, type EventStreamOptions } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
 import { META_KEYS, findOperation, pageName } from './pages';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
-import { Transport, type TlsOptions } from './transport';
+import { Transport, type Priority, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
 import { validateAgainstRange } from './validate';
 
@@ -44,8 +44,10 @@ export interface InvokeOptions {
    * device answers no Range (`range_unavailable`) or when the payload was checked already.
    */
   skipRangeCheck?: boolean;
-  /** Deadline of this call instead of `timeoutMs`. */
+  /** Deadline of this call on the wire instead of `timeoutMs`. */
   timeoutMs?: number;
+  /** Queued 'command' calls leave before queued 'poll' calls. Default 'command'. */
+  priority?: Priority;
 }
 
 export interface ChannelState {
@@ -142,7 +144,7 @@ export class NvrClient extends EventEmitter {
     }
     if (op.operation === 'Set' && !opts.skipRangeCheck) await this.checkRange(op, request.output);
     const raw = await this.session.exchange(op.path, request.output, {
-      ...where, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs,
+      ...where, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs, priority: opts.priority,
     });
     const answer = v.safeParse(op.response, raw);
     if (!answer.success) {
@@ -214,8 +216,8 @@ export class NvrClient extends EventEmitter {
     return this.invoke(upgradeTokenOp, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
   }
 
-  /** Device events from the `/API/Event/Check` long poll; ends on abort or close. */
-  events(opts: { signal?: AbortSignal; pollTimeoutMs?: number } = {}): AsyncIterable<DeviceEvent> {
+  /** Device events from `/API/Event/Check`, at most one call per `intervalMs` (default 1 s); ends on abort or close. */
+  events(opts: Omit<EventStreamOptions, 'log'> = {}): AsyncIterable<DeviceEvent> {
     return eventStream(this.session, { ...opts, log: this.log });
   }
 

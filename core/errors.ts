@@ -21,36 +21,63 @@ export interface Violation {
   message: string;
 }
 
-/** Device error codes (field notes) to the kind a caller acts on. Unknown codes are `rejected`. */
+/**
+ * Every error code of the vendor's list (vendor facts a) to the kind a caller acts on. A code missing
+ * here is unknown: `rejected`, and on a session that worked it makes the session suspect (see Session).
+ */
 const KIND_BY_CODE: Readonly<Record<string, ErrorKind>> = {
-  no_login: 'session',
-  expired: 'session',
-  token_invalid: 'session',
-  no_heartbeat: 'session',
-  one_IE: 'session',
-  login_at_other: 'session',
-  forced_offline: 'session',
-  have_login: 'session',
-  device_busy: 'busy',
-  data_saving_busy: 'busy',
-  frequent_operation: 'busy',
-  service_unavailable_error: 'busy',
-  not_found: 'unsupported',
-  no_support: 'unsupported',
-  method_not_allowed: 'unsupported',
-  login_failed_or_block: 'lockout',
-  black_ip: 'lockout',
-  user_locked_login: 'lockout',
-  verify_failed: 'lockout',
+  // session: log in again
+  no_login: 'session', expired: 'session', logout: 'session', login_at_other: 'session', forced_offline: 'session',
+  one_IE: 'session', no_heartbeat: 'session', user_expired: 'session', passwd_expired: 'session',
+  token_invalid: 'session', session_invalid: 'session',
+  // the device changed under the session: drop it, the next call logs in
+  device_reboot: 'session', param_changed: 'session', network_changed: 'session', ssl_error: 'session',
+  disk_changed: 'session', ipc_state_changed: 'session',
+  // retry later
+  have_login: 'busy', device_busy: 'busy', data_saving_busy: 'busy', frequent_operation: 'busy', function_busy: 'busy',
+  service_unavailable_error: 'busy', device_play_locked: 'busy', search_failed: 'busy', in_user_interface: 'busy', updating: 'busy',
+  // absent (R2)
+  not_found: 'unsupported', no_support: 'unsupported', method_not_allowed: 'unsupported',
+  // login refused or blocked: never retried in a loop
+  login_failed_or_block: 'lockout', black_ip: 'lockout', user_locked_login: 'lockout', verify_failed: 'lockout',
+  netip_limited: 'lockout', current_pwd_error_ntime: 'lockout',
+  // the device refused this request
+  ...Object.fromEntries([
+    'param_error', 'no_permission', 'first_login', 'passwd_expired_login', 'part_failed', 'default_failed',
+    'token_generation_failed', 'network_port_conflict', 'group_name_error', 'user_expired_login', 'save_failed', 'pwd_weak',
+    'modify_failed', 'modify_failed_pwd_err', 'modify_failed_syntax_err', 'operation_failed', 'illegal_request', 'overreach',
+    'short_modify_time', 'current_pwd_error', 'username_empty', 'username_repeat', 'username_invalid', 'unmatched_pwd',
+    'pwd_empty', 'pwd_length_err', 'pwd_equal_name', 'pwd_equal_old', 'pwd_repeated', 'pwd_weak_rule', 'pwd_risk',
+    'pwd_invalid', 'user_auth_failed', 'data_error', 'net_unreachable_or_dns_wrong', 'connect_server_err',
+    'check_smtp_port', 'tls_ssl_handshake_err', 'email_connect_err', 'lack_memory', 'file_error', 'no_need_upgrade',
+    'not_modified', 'http_redirect_https', 'payload_too_large', 'uri_too_long', 'internal_server_error',
+    'illegal_operation', 'server_mutually', 'readerID_invalid', 'position_invalid',
+  ].map((code) => [code, 'rejected' as const])),
 };
 
-/** Codes after which the client logs in again once, transparently. */
+/** Codes after which the client logs in again once, transparently, and repeats the call. */
 export const RELOGIN_CODES: ReadonlySet<string> = new Set([
-  'no_login', 'expired', 'token_invalid', 'no_heartbeat', 'one_IE', 'login_at_other', 'forced_offline',
+  'no_login', 'expired', 'logout', 'login_at_other', 'forced_offline', 'one_IE', 'no_heartbeat', 'user_expired',
+  'passwd_expired', 'token_invalid', 'session_invalid',
 ]);
 
+/** Codes after which the session is dropped without repeating the call: the next call logs in afresh. */
+export const RESET_CODES: ReadonlySet<string> = new Set([
+  'device_reboot', 'param_changed', 'network_changed', 'ssl_error', 'disk_changed', 'ipc_state_changed',
+]);
+
+/** Login answers that hold further logins until a backoff ends (no storm): lock-outs and `have_login`. */
+export function holdsLogin(err: DeviceError): boolean {
+  return err.kind === 'lockout' || err.error_code === 'have_login';
+}
+
+/** The code is in the vendor's list. */
+export function isKnownCode(code: string): boolean {
+  return Object.hasOwn(KIND_BY_CODE, code);
+}
+
 export function kindOfCode(code: string): ErrorKind {
-  return KIND_BY_CODE[code] ?? 'rejected';
+  return Object.hasOwn(KIND_BY_CODE, code) ? KIND_BY_CODE[code] : 'rejected';
 }
 
 export interface DeviceErrorInit {

@@ -3,6 +3,7 @@ export * from './transport';
 export * from './envelope';
 export * from './session';
 export * from './events';
+export * from './alarm-types';
 export * from './client';
 export * from './errors';
 export * from './operation';

@@ -1,12 +1,22 @@
 import { digestAuthorization, pickDigestChallenge } from './digest';
 import { parseAnswer, type AnswerContext } from './envelope';
-import { DeviceError, RELOGIN_CODES } from './errors';
-import { closedError, type Transport, type WireResponse } from './transport';
+import { DeviceError, RELOGIN_CODES, RESET_CODES, holdsLogin, isKnownCode } from './errors';
+import { closedError, type Priority, type Transport, type WireResponse } from './transport';
 
 /**
  * The login session with one device (field notes): Digest login, session cookie, CSRF token,
  * heartbeat, one shared re-login when the device forgets the session, and a lock-out state after a
  * refused login so that a wrong password never turns into a login storm.
+ *
+ * Login rules (vendor facts a, b; field notes):
+ * - a session code (RELOGIN_CODES) logs in again, single flight, and repeats the call once;
+ * - a code saying the device changed (RESET_CODES) drops the session; the next call logs in;
+ * - a failing heartbeat, or a 400 with a code outside the vendor's list on a session that worked,
+ *   makes the session suspect: one re-login, the call is not repeated;
+ * - re-logins that follow each other within a minute are spaced by a doubling gap (1 s .. 60 s), so a
+ *   device that forgets every session at once sees a few logins a minute, not a storm;
+ * - a lock-out code (`verify_failed`, `login_failed_or_block`, `netip_limited`, ...) holds logins for
+ *   `lockoutMs`; `have_login` (too many logins) holds them for a doubling backoff.
  */
 
 export type SessionState = 'idle' | 'connecting' | 'connected' | 'error' | 'closed';
@@ -20,12 +30,16 @@ export interface SessionOptions {
   heartbeatMs: number;
   /** After a refused login, calls fail fast for this long (or until `login()` is called). */
   lockoutMs: number;
+  /** First hold after `have_login`; doubles up to `lockoutMs`. Default 5000. */
+  busyLoginMs?: number;
   log?: LogFn;
   onState?: (state: SessionState, error?: DeviceError) => void;
 }
 
 export interface ExchangeOptions extends AnswerContext {
   timeoutMs?: number;
+  /** 'poll' calls (events, state reads) wait behind queued commands. Default 'command'. */
+  priority?: Priority;
   signal?: AbortSignal;
 }
 
@@ -35,6 +49,10 @@ export const HEARTBEAT_PATH = '/API/Login/Heartbeat';
 const CSRF_HEADER = 'X-csrftoken';
 
 const envelope = (data: unknown) => ({ version: '1.0', data: data ?? {} });
+/** Spacing of re-logins that follow each other: first gap, cap, and the session age that resets it. */
+const RELOGIN_GAP_MS = 1_000;
+const RELOGIN_GAP_MAX_MS = 60_000;
+const SESSION_SETTLED_MS = 60_000;
 
 export class Session {
   readonly username: string;
@@ -45,7 +63,13 @@ export class Session {
   private csrf?: string;
   private loggedIn = false;
   /** Incremented by every successful login: tells whether a failed call already saw a newer session. */
-  private generation = 0;
+  private gen = 0;
+  private loginAt = 0;
+  /** A call succeeded on the current session (an unknown error code is then suspect). */
+  private worked = false;
+  private reloginGap = 0;
+  private nextReloginAt = 0;
+  private busyLogins = 0;
   private loginPromise?: Promise<void>;
   private lockout?: { error: DeviceError; until: number };
   private heartbeat?: NodeJS.Timeout;
@@ -69,6 +93,11 @@ export class Session {
     return this.loggedIn;
   }
 
+  /** Incremented by every successful login: a subscription made under an older one is gone. */
+  get generation(): number {
+    return this.gen;
+  }
+
   /** Aborted when the session closes (lets waiting loops end at once). */
   get closedSignal(): AbortSignal {
     return this.closing.signal;
@@ -89,18 +118,28 @@ export class Session {
     await this.loginOnce();
   }
 
-  /** Send `{version, data}` to `path` within the session; re-login once, shared, on a session error code. */
+  /** Send `{version, data}` to `path` within the session; log in again per the login rules above. */
   async exchange(path: string, data: unknown, opts: ExchangeOptions = {}): Promise<unknown> {
     this.assertOpen();
     if (!this.loggedIn) await this.loginOnce();
-    const generation = this.generation;
+    const generation = this.gen;
     try {
       return await this.send(path, data, opts);
     } catch (err) {
-      if (!(err instanceof DeviceError) || !RELOGIN_CODES.has(err.error_code) || this.closed) throw err;
-      this.log('info', `session lost (${err.error_code}): logging in again`);
-      await this.relogin(generation);
-      return await this.send(path, data, opts);
+      if (!(err instanceof DeviceError) || this.closed) throw err;
+      if (RELOGIN_CODES.has(err.error_code)) {
+        this.log('info', `session lost (${err.error_code}): logging in again`);
+        await this.relogin(generation, err);
+        return await this.send(path, data, opts);
+      }
+      if (RESET_CODES.has(err.error_code) && generation === this.gen) {
+        this.log('info', `device changed (${err.error_code}): the next call logs in again`);
+        this.forget();
+      } else if (this.suspect(err, generation)) {
+        this.log('warn', `unknown error ${err.error_code} on a working session: logging in again`);
+        await this.relogin(generation, err).catch(() => undefined);
+      }
+      throw err;
     }
   }
 
@@ -180,10 +219,17 @@ export class Session {
     if (token) this.csrf = token;
   }
 
+  /** A 400 with a code outside the vendor's list, on a session that worked until now. */
+  private suspect(err: DeviceError, generation: number): boolean {
+    return err.status === 400 && !isKnownCode(err.error_code) && this.worked && generation === this.gen;
+  }
+
   private async send(path: string, data: unknown, opts: ExchangeOptions): Promise<unknown> {
     let res: WireResponse;
     try {
-      res = await this.transport.post(path, envelope(data), { headers: () => this.headers(), timeoutMs: opts.timeoutMs, signal: opts.signal });
+      res = await this.transport.post(path, envelope(data), {
+        headers: () => this.headers(), timeoutMs: opts.timeoutMs, priority: opts.priority, signal: opts.signal,
+      });
     } catch (raw) {
       // Name the operation that failed: "SystemInfo/Base/Get: timeout (no answer within 10000 ms)".
       const err = raw instanceof DeviceError && !raw.page && opts.page
@@ -195,6 +241,8 @@ export class Session {
     this.absorb(res);
     try {
       const out = parse(res, opts);
+      this.worked = true;
+      if (Date.now() - this.loginAt > SESSION_SETTLED_MS) this.reloginGap = 0; // a session that lasts: re-login at once next time
       this.setState('connected');
       return out;
     } catch (err) {
@@ -203,8 +251,22 @@ export class Session {
     }
   }
 
-  private relogin(seenGeneration: number): Promise<void> {
-    if (this.generation !== seenGeneration && this.loggedIn) return Promise.resolve(); // already renewed
+  /**
+   * Log in again unless another caller already did since `seenGeneration`. Re-logins in quick
+   * succession are spaced by a doubling gap: inside it, `cause` is thrown and nothing is sent.
+   */
+  private relogin(seenGeneration: number, cause: DeviceError): Promise<void> {
+    if (this.loginPromise) return this.loginPromise;
+    if (this.gen !== seenGeneration && this.loggedIn) return Promise.resolve(); // already renewed
+    const now = Date.now();
+    if (now < this.nextReloginAt) {
+      return Promise.reject(new DeviceError({
+        ...cause.toJSON(), cause,
+        reason: `${cause.reason}; the session was lost again soon after a login, next login not before ${new Date(this.nextReloginAt).toISOString()}`,
+      }));
+    }
+    this.reloginGap = this.reloginGap ? Math.min(this.reloginGap * 2, RELOGIN_GAP_MAX_MS) : RELOGIN_GAP_MS;
+    this.nextReloginAt = now + this.reloginGap;
     this.loggedIn = false;
     return this.loginOnce();
   }
@@ -261,16 +323,21 @@ export class Session {
       const token = (data as { token?: unknown } | undefined)?.token;
       if (!this.csrf && typeof token === 'string' && token) this.csrf = token; // old firmware: token in the body
       this.loggedIn = true;
-      this.generation++;
+      this.gen++;
+      this.loginAt = Date.now();
+      this.worked = false;
+      this.busyLogins = 0;
       this.log('info', `logged in as ${this.username}${this.cookies.size ? '' : ' (no session cookie received)'}`);
       this.setState('connected');
       this.startHeartbeat();
     } catch (raw) {
       const err = this.scrub(raw) as DeviceError;
       if (this.closed) throw err;
-      if (err instanceof DeviceError && err.kind === 'lockout') {
-        this.lockout = { error: err, until: Date.now() + this.opts.lockoutMs };
-        this.log('error', `login refused (${err.error_code}); not retrying for ${Math.round(this.opts.lockoutMs / 1000)} s`);
+      if (err instanceof DeviceError && holdsLogin(err)) {
+        const holdMs = err.kind === 'lockout' ? this.opts.lockoutMs
+          : Math.min((this.opts.busyLoginMs ?? 5_000) * 2 ** this.busyLogins++, this.opts.lockoutMs);
+        this.lockout = { error: err, until: Date.now() + holdMs };
+        this.log('error', `login refused (${err.error_code}); not retrying for ${Math.round(holdMs / 1000)} s`);
       } else {
         this.log('warn', `login failed: ${(err as Error).message}`);
       }
@@ -298,14 +365,20 @@ export class Session {
   private beat(): void {
     if (this.heartbeatBusy || !this.loggedIn || this.closed) return;
     this.heartbeatBusy = true;
+    const generation = this.gen;
     this.heartbeatOnce()
-      .catch((err: Error) => {
+      .catch(async (err: Error) => {
         if (err instanceof DeviceError && err.kind === 'unsupported') {
           this.log('info', 'device has no heartbeat endpoint: heartbeat off');
           this.stopHeartbeat();
-        } else {
-          this.log('warn', `heartbeat failed: ${err.message}`);
+          return;
         }
+        this.log('warn', `heartbeat failed: ${err.message}`);
+        // A failing heartbeat means a dead session (field notes: a 46-hour outage without this): one
+        // re-login, spaced by the re-login gap; session codes were already handled by exchange().
+        if (!(err instanceof DeviceError) || this.closed || !this.loggedIn || err.kind === 'session' || err.kind === 'lockout') return;
+        if (err.error_code === 'aborted' || err.error_code === 'closed') return;
+        await this.relogin(generation, err).catch((e: Error) => this.log('warn', `re-login after heartbeat failure failed: ${e.message}`));
       })
       .finally(() => {
         this.heartbeatBusy = false;

@@ -22,8 +22,10 @@ export interface TlsOptions {
 
 export interface TransportOptions {
   url: string;
-  /** Deadline of one request, body included. */
+  /** Deadline of one request on the wire (from when it leaves), body included. */
   timeoutMs: number;
+  /** Longest wait for a free connection before a request leaves. Default: 4 x the request's deadline. */
+  queueTimeoutMs?: number;
   /** Sockets to the device at most (devices refuse many: `service_unavailable_error`). */
   maxConnections: number;
   tls?: TlsOptions;
@@ -41,9 +43,19 @@ export interface PostOptions {
    * free connection carries the newest session cookie and CSRF token (devices rotate the token).
    */
   headers?: Record<string, string> | (() => Record<string, string>);
+  /** Deadline on the wire, counted from when the request leaves (not from the call). */
   timeoutMs?: number;
+  /** Longest wait for a free connection; default 4 x `timeoutMs`. */
+  queueTimeoutMs?: number;
+  /** Queued commands leave before queued polls (a slow device still confirms commands). Default 'command'. */
+  priority?: Priority;
   signal?: AbortSignal;
 }
+
+export type Priority = 'command' | 'poll';
+
+/** Queue wait bound, as a multiple of the request deadline, when none is given. */
+const QUEUE_FACTOR = 4;
 
 /**
  * Headers for ofetch and for answers: a plain map. WHATWG Headers and Response (web streams, one
@@ -178,7 +190,7 @@ function rootCause(err: unknown): { code?: string; message: string; error: unkno
   return { code, message, error };
 }
 
-type AbortWhy = 'timeout' | 'closed' | 'aborted';
+type AbortWhy = 'timeout' | 'queue_timeout' | 'closed' | 'aborted';
 type Call = EventEmitter & { why?: AbortWhy };
 
 export class Transport {
@@ -186,12 +198,14 @@ export class Transport {
   private readonly basePath: string;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
+  private readonly queueTimeoutMs?: number;
   /** Abort handles of the requests in flight: close aborts them. */
   private readonly inflight = new Set<Call>();
   /** Requests on the wire at most (= sockets): the others wait here, before their headers are built. */
   private readonly slots: number;
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** Requests waiting for a connection, by priority: every queued command leaves before any queued poll. */
+  private readonly waiting: Record<Priority, Array<() => void>> = { command: [], poll: [] };
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -208,6 +222,7 @@ export class Transport {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.baseUrl = url.origin + this.basePath;
     this.timeoutMs = opts.timeoutMs;
+    this.queueTimeoutMs = opts.queueTimeoutMs;
     this.agent = new Agent({
       connections: (this.slots = Math.max(1, opts.maxConnections)),
       pipelining: 1,
@@ -223,17 +238,18 @@ export class Transport {
 
   /**
    * POST a JSON body; resolves with status, headers and the body text, or throws a transport DeviceError.
-   * One deadline, `timeoutMs`, for the whole exchange, body included.
+   * The deadline `timeoutMs` counts from when the request leaves, body included: a slow device whose
+   * answers are in time is not failed for the time a call waited for a connection. That wait has its
+   * own, generous bound (`queueTimeoutMs`), so nothing waits forever behind hung requests.
    */
   async post(path: string, body: unknown, opts: PostOptions = {}): Promise<WireResponse> {
     if (this.closed) throw closedError();
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const queueTimeoutMs = opts.queueTimeoutMs ?? this.queueTimeoutMs ?? QUEUE_FACTOR * timeoutMs;
     // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
     const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined });
     const abort = (why: AbortWhy) => { if (!call.why) { call.why = why; call.emit('abort'); } };
-    // The deadline counts from the call, not from getting a connection: a call queued behind hung
-    // requests fails in time too.
-    const timer = setTimeout(abort, timeoutMs, 'timeout');
+    let timer: NodeJS.Timeout | undefined;
     const onAbort = () => abort('aborted');
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -245,14 +261,11 @@ export class Transport {
         this.active++;
         holding = true;
       } else {
-        await new Promise<void>((resolve, reject) => {
-          const grant = () => { call.off('abort', leave); holding = true; resolve(); };
-          const leave = () => { this.waiting.splice(this.waiting.indexOf(grant), 1); reject(new Error('not sent')); };
-          this.waiting.push(grant);
-          call.once('abort', leave);
-        });
+        await this.queue(call, opts.priority ?? 'command', queueTimeoutMs, abort);
+        holding = true;
       }
       if (this.closed || call.why) throw new Error('not sent');
+      timer = setTimeout(abort, timeoutMs, 'timeout');
       const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
       const res = await $fetch.raw(this.baseUrl + path, {
         method: 'POST',
@@ -266,21 +279,36 @@ export class Transport {
       } as never);
       return { status: res.status, headers: res.headers as unknown as WireHeaders, text: typeof res._data === 'string' ? res._data : '' };
     } catch (err) {
-      throw this.failure(err, call.why, timeoutMs);
+      throw this.failure(err, call.why, call.why === 'queue_timeout' ? queueTimeoutMs : timeoutMs);
     } finally {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(call);
       if (holding) {
-        const next = this.waiting.shift();
+        const next = this.waiting.command.shift() ?? this.waiting.poll.shift();
         if (next) next();
         else this.active--;
       }
     }
   }
 
+  /** Wait for a free connection in the queue of `priority`; rejects when aborted or after `boundMs`. */
+  private queue(call: Call, priority: Priority, boundMs: number, abort: (why: AbortWhy) => void): Promise<void> {
+    const line = this.waiting[priority];
+    return new Promise<void>((resolve, reject) => {
+      const bound = setTimeout(abort, boundMs, 'queue_timeout');
+      const grant = () => { clearTimeout(bound); call.off('abort', leave); resolve(); };
+      const leave = () => { clearTimeout(bound); line.splice(line.indexOf(grant), 1); reject(new Error('not sent')); };
+      line.push(grant);
+      call.once('abort', leave);
+    });
+  }
+
   private failure(err: unknown, why: AbortWhy | undefined, timeoutMs: number): DeviceError {
     if (why === 'timeout') return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `no answer within ${timeoutMs} ms` });
+    if (why === 'queue_timeout') {
+      return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `not sent: no free connection to the device within ${timeoutMs} ms` });
+    }
     if (why === 'closed' || this.closed) return closedError();
     if (why === 'aborted') return new DeviceError({ kind: 'transport', error_code: 'aborted', reason: 'request aborted' });
     const { code, message, error } = rootCause(err);

@@ -9,10 +9,8 @@ const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
 
 function eventMessage(event: DeviceEvent): NodeMessage {
-  return {
-    topic: `${event.channel}/${event.type}`,
-    payload: { channel: event.channel, type: event.type, state: event.state },
-  };
+  const topic = event.kind === 'alarm' ? `${event.channel}/${event.type}` : event.kind === 'live' ? `${event.channel}/live` : 'disk';
+  return { topic, payload: event };
 }
 
 /** Waits `ms` or until `signal` aborts; leaves no timer behind. */
