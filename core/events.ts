@@ -84,6 +84,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     lastStart = Date.now();
     // A re-login ends the device's subscriptions: subscribe again under the new session.
     if (cursor && session.generation !== cursorGeneration) cursor = undefined;
+    const polled = cursor !== undefined;
     let data: unknown;
     try {
       data = await session.exchange(EVENT_PATH, checkRequest(cursor), { ...CTX, timeoutMs: opts.pollTimeoutMs ?? 40_000, signal: stop });
@@ -102,8 +103,10 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
       continue;
     }
     backoff = 0;
-    const next = cursorOf(data, cursor);
-    if (!next) log?.('debug', 'events: answer without reader_id; subscribing again');
+    // A poll repeated after a re-login answered for the old subscription: subscribe next time.
+    const stale = polled && session.generation !== cursorGeneration;
+    const next = stale ? undefined : cursorOf(data, cursor);
+    if (!next && !stale) log?.('debug', 'events: answer without reader_id; subscribing again');
     cursor = next;
     cursorGeneration = session.generation;
     for (const event of eventsOf(data)) {

@@ -23,6 +23,8 @@ export interface FakeOptions {
   sessionErrorStatus?: number;
   /** Failed logins before `user_locked_login`. */
   lockAfter?: number;
+  /** Refuse an answered login (credentials right or wrong) with this code, HTTP 400 (vendor: `verify_failed`, `have_login`...). */
+  refuseLogin?: (credentialsOk: boolean) => string | undefined;
   tls?: { key: string | Buffer; cert: string | Buffer };
   handlers?: Record<string, Handler>;
 }
@@ -218,6 +220,11 @@ export class FakeDevice {
     const expected = H(alg, `${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`);
     const ok = p.username === this.opts.username && p.realm === 'RS realm' && p.uri === '/API/Web/Login' && p.qop === 'auth' &&
       this.nonces.delete(p.nonce) && p.opaque === 'op4que' && p.response === expected;
+    const refusal = this.opts.refuseLogin?.(ok);
+    if (refusal) {
+      if (!ok) this.failedLogins++;
+      return this.fail(res, line, 400, refusal);
+    }
     if (!ok) {
       this.failedLogins++;
       return this.fail(res, line, 401, 'login_failed_or_block', { 'WWW-Authenticate': challenge() });
