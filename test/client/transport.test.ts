@@ -8,6 +8,8 @@ import * as assert from 'uvu/assert';
 import { NvrClient, type ClientOptions } from '../../core/client';
 import { DeviceError } from '../../core/errors';
 import { systemInfoGet } from '../../core/pages/system-info';
+import { defineOperation } from '../../core/operation';
+import * as v from 'valibot';
 import { clientRig, rejection } from './harness';
 
 const PASSWORD = 'Tr4nsport-pw';
@@ -36,18 +38,72 @@ test('a hanging device gives a transport timeout within the deadline', async () 
   assert.is(c.state, 'connected');
 });
 
-test('a call queued behind two hung requests still fails within its own deadline', async () => {
-  const { dev, c } = await setup({}, { timeoutMs: 300 });
+/** An operation the fake device answers after `ms` (loose request: `{n}` tells calls apart). */
+const SLOW = defineOperation({
+  page: 'Test/Slow', operation: 'Get', request: v.looseObject({}), response: v.looseObject({}), description: 'slow answer',
+});
+const SLOW_PATH = '/API/Test/Slow/Get';
+function slowDevice(ms: number, arrivals: number[]) {
+  return { handlers: { [SLOW_PATH]: async (data: Record<string, unknown>) => {
+    arrivals.push(data.n as number);
+    await new Promise((r) => setTimeout(r, ms));
+    return { n: data.n };
+  } } };
+}
+
+test('the deadline counts time on the wire: a call queued behind two slow requests still succeeds', async () => {
+  const arrivals: number[] = [];
+  const { c } = await setup(slowDevice(300, arrivals), { timeoutMs: 1_000 });
+  await c.login();
+  const slow = [1, 2].map((n) => c.invoke(SLOW, { n }));
+  const t0 = Date.now();
+  const queued = await c.invoke(SLOW, { n: 3 }, { timeoutMs: 400 }); // waits ~300 ms, then 300 ms on the wire
+  assert.equal(queued, { n: 3 });
+  assert.ok(Date.now() - t0 >= 550, 'it did wait for a connection');
+  await Promise.all(slow);
+  assert.equal(arrivals, [1, 2, 3]);
+});
+
+test('queue wait has its own bound (4 x the deadline): behind two hung requests a call fails, never sent', async () => {
+  const { dev, c } = await setup({}, { timeoutMs: 2_000 });
   await c.login();
   dev.faults.set(INFO, 'hang');
   const hung = [c.systemInfo(), c.systemInfo()].map((p) => p.catch((e: unknown) => e));
+  await until(() => dev.count(INFO) === 2);
   const t0 = Date.now();
   const queued = await rejection(c.invoke(systemInfoGet, {}, { timeoutMs: 100 }));
   const took = Date.now() - t0;
   assert.is(queued.error_code, 'timeout');
-  assert.ok(took < 250, `took ${took} ms: the deadline counted from getting a connection`);
+  assert.match(queued.reason, 'not sent: no free connection to the device within 400 ms');
+  assert.ok(took >= 380 && took < 1_000, `took ${took} ms`);
+  assert.is(dev.count(INFO), 2, 'the queued call never reached the device');
   await Promise.all(hung);
 });
+
+test('issue 9: a device answering in ~1 s; polls queued ahead of a command: the command leaves first and is confirmed', async () => {
+  const arrivals: number[] = [];
+  // 900 ms per answer, deadline 1200 ms: a command that counted its queue time (>= 900 ms) would fail.
+  const { c } = await setup(slowDevice(900, arrivals), { timeoutMs: 1_200 });
+  await c.login();
+  const polls = [1, 2, 3, 4].map((n) => c.invoke(SLOW, { n }, { priority: 'poll' }));
+  await until(() => arrivals.length === 2);
+  const t0 = Date.now();
+  const command = await c.invoke(SLOW, { n: 99 }); // priority 'command' by default
+  const took = Date.now() - t0;
+  assert.equal(command, { n: 99 });
+  assert.ok(took >= 1_400, `waited for a connection, then ~900 ms on the wire (${took} ms)`);
+  await Promise.all(polls);
+  assert.equal(arrivals, [1, 2, 99, 3, 4], 'the queued command left before the polls queued ahead of it');
+});
+
+/** Wait until `cond` holds, failing after `ms`. */
+async function until(cond: () => boolean, ms = 3_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 test('per-call timeout overrides the default', async () => {
   const { dev, c } = await setup({}, { timeoutMs: 5_000 });
