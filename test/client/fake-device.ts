@@ -35,6 +35,8 @@ export interface LogLine {
   error_code?: string;
   auth?: boolean;
   csrf?: string;
+  /** The request's `data`. */
+  data?: Record<string, unknown>;
 }
 
 const H = (alg: string, s: string) => createHash(alg === 'SHA-256' ? 'sha256' : 'md5').update(s).digest('hex');
@@ -133,6 +135,7 @@ export class FakeDevice {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (body.version !== '1.0' || typeof body.data !== 'object') return this.fail(res, line, 400, 'param_error');
       data = body.data;
+      line.data = data;
     } catch {
       return this.fail(res, line, 400, 'param_error');
     }

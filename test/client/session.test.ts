@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FakeDevice } from './fake-device';
+import { RELOGIN_CODES } from '../../core/errors';
 import { clientRig, rejection } from './harness';
 
 const PASSWORD = 'Corr3ct-Horse!';
@@ -112,6 +113,133 @@ test('no_login on a forgotten session: re-login once, then the call succeeds', a
   dev.sessions.clear();
   assert.is((await c.systemInfo()).device_type, 'N7516');
   assert.is(dev.count(LOGIN, 200), 2);
+});
+
+
+const HEARTBEAT = '/API/Login/Heartbeat';
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Wait until `cond` holds, failing after `ms`. */
+async function until(cond: () => boolean, ms = 3_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await wait(5);
+  }
+}
+
+test('every session code of the vendor list: one re-login, the call repeated once and answered', async () => {
+  for (const code of RELOGIN_CODES) {
+    let refuse = true;
+    const { dev, c } = await setup({ handlers: { '/API/Test/Page/Get': () => (refuse ? ((refuse = false), { fail: code }) : { ok: code }) } });
+    await c.login();
+    assert.equal(await c.get('Test/Page'), { ok: code }, code);
+    assert.is(dev.count(LOGIN, 200), 2, `${code}: one re-login`);
+    assert.is(dev.count('/API/Test/Page/Get'), 2, `${code}: the call repeated once`);
+    await closeAll();
+  }
+});
+
+test('device_reboot: the call fails with it, not repeated; the next call logs in afresh', async () => {
+  let reboot = true;
+  const { dev, c } = await setup({ handlers: { '/API/Test/Page/Get': () => (reboot ? ((reboot = false), { fail: 'device_reboot' }) : {}) } });
+  await c.login();
+  const e = await rejection(c.get('Test/Page'));
+  assert.is(e.error_code, 'device_reboot');
+  assert.is(dev.count(LOGIN, 200), 1, 'no login while the device reboots');
+  assert.is(dev.count('/API/Test/Page/Get'), 1);
+  await c.get('Test/Page');
+  assert.is(dev.count(LOGIN, 200), 2);
+});
+
+for (const code of ['verify_failed', 'netip_limited', 'current_pwd_error_ntime', 'login_failed_or_block', 'black_ip']) {
+  test(`login refused with ${code}: a lock-out, logins held (one attempt for many calls over time)`, async () => {
+    const { dev, c } = await setup({ refuseLogin: () => code });
+    const first = await rejection(c.systemInfo());
+    assert.is(first.error_code, code);
+    assert.is(first.kind, 'lockout');
+    for (let i = 0; i < 10; i++) {
+      const e = await rejection(c.systemInfo());
+      assert.is(e.kind, 'lockout');
+      await wait(10);
+    }
+    assert.is(dev.count(LOGIN), 2, 'challenge + one answer, nothing more');
+    assert.is(dev.count(INFO), 0);
+  });
+}
+
+test('have_login (too many logins): logins held for a backoff, never looped', async () => {
+  let refuse = true;
+  const { dev, c } = await setup({ refuseLogin: () => (refuse ? 'have_login' : undefined) });
+  const first = await rejection(c.systemInfo());
+  assert.is(first.error_code, 'have_login');
+  const t0 = Date.now();
+  while (Date.now() - t0 < 300) {
+    const e = await rejection(c.systemInfo());
+    assert.match(e.reason, 'login not retried until');
+    await wait(10);
+  }
+  assert.is(dev.count(LOGIN), 2, 'one login attempt in 300 ms of calls');
+  refuse = false;
+  await c.login(); // an explicit login tries at once
+  assert.is((await c.systemInfo()).device_type, 'N7516');
+});
+
+test('a device that forgets every session at once: re-logins spaced (1 s, 2 s...), no storm', async () => {
+  const { dev, c } = await setup({ handlers: { '/API/Test/Page/Get': () => ({ fail: 'no_login' }) } });
+  await c.login();
+  const t0 = Date.now();
+  let calls = 0;
+  while (Date.now() - t0 < 1_500) {
+    const e = await rejection(c.get('Test/Page'));
+    assert.is(e.error_code, 'no_login');
+    calls++;
+    await wait(20);
+  }
+  assert.ok(calls > 30);
+  // The first login, one at once, one after the 1 s gap.
+  assert.is(dev.count(LOGIN, 200), 3, `${dev.count(LOGIN, 200)} logins for ${calls} calls`);
+});
+
+test('heartbeat: {"keep_alive": true}; a failing heartbeat triggers one re-login, then backoff', async () => {
+  const { dev, c } = await setup({}, { heartbeatMs: 40 });
+  await c.login();
+  await until(() => dev.count(HEARTBEAT, 200) >= 1);
+  assert.equal(dev.log.find((l) => l.path === HEARTBEAT)!.data, { keep_alive: true });
+  dev.faults.set(HEARTBEAT, 'http500');
+  await until(() => dev.count(LOGIN, 200) === 2);
+  const t0 = Date.now();
+  await wait(600);
+  // The heartbeat keeps failing every 40 ms; the next re-login waits for the 1 s gap.
+  assert.ok(dev.count(HEARTBEAT, 500) >= 5);
+  assert.is(dev.count(LOGIN, 200), 2, `logins after ${Date.now() - t0} ms`);
+  dev.faults.delete(HEARTBEAT);
+  await until(() => dev.count(HEARTBEAT, 200) >= 2);
+});
+
+test('an unknown error code (HTTP 400) on a session that worked: one re-login, the call not repeated', async () => {
+  let odd = 0;
+  const { dev, c } = await setup({ handlers: { '/API/Test/Page/Get': () => (odd-- > 0 ? { fail: 'weird_state_42' } : {}) } });
+  await c.get('Test/Page'); // the session works
+  odd = 1;
+  const e = await rejection(c.get('Test/Page'));
+  assert.is(e.error_code, 'weird_state_42');
+  assert.is(dev.count(LOGIN, 200), 2, 'one re-login');
+  assert.is(dev.count('/API/Test/Page/Get'), 2, 'the refused call was not sent again');
+  await c.get('Test/Page');
+  assert.is(dev.count(LOGIN, 200), 2);
+  // A known refusal (param_error) is the caller's problem: no re-login.
+  const known = await setup({ handlers: { '/API/Test/Page/Get': () => ({ fail: 'param_error' }) } });
+  await known.c.login();
+  await rejection(known.c.get('Test/Page'));
+  await rejection(known.c.get('Test/Page'));
+  assert.is(known.dev.count(LOGIN, 200), 1);
+});
+
+test('the session cookie is read by its prefix: session_<port> from the device is sent back', async () => {
+  const { dev, c } = await setup();
+  await c.systemInfo(); // the device answers only with its `session_<port>` cookie (and not for `lang`)
+  assert.equal(dev.log.map((l) => [l.path, l.status]), [[LOGIN, 401], [LOGIN, 200], [INFO, 200]]);
 });
 
 test('CSRF token refreshed from every response that carries one', async () => {
