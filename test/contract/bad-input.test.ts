@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import type { DeviceError } from '../../core/errors';
 import { deterrenceSet, upgradeToken, voiceAlarmGet, voiceAlarmSet } from '../../core/pages';
 import type { FaultKind } from '../../simulator';
+import type { NvrClient } from '../../core/client';
 import { LOGIN, PASSWORD, entries, obj, paths, rejection, withRig, type Obj } from './harness';
 
 const VA = '/API/AlarmConfig/VoiceAlarm';
@@ -86,6 +87,99 @@ test('expired session, one call: the call is repeated once after one re-login', 
       [`${VA}/Get`, 200, undefined],
     ]);
   }));
+
+// --- events and the session over time ----------------------------------------------------------------------------
+
+const CHECK = '/API/Event/Check';
+const HEARTBEAT = '/API/Login/Heartbeat';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs the client's event stream in the background until `stop()`. */
+function streaming(client: NvrClient, intervalMs?: number) {
+  const ctl = new AbortController();
+  const done = (async () => {
+    for await (const e of client.events({ signal: ctl.signal, intervalMs })) void e;
+  })();
+  return { done, stop: async () => { ctl.abort(); await done; } };
+}
+
+async function until(cond: () => boolean, ms = 4_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await sleep(10);
+  }
+}
+
+test('an Event/Check answering at once: at most one call per second per device, not a tight loop', () =>
+  withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
+    const run = streaming(client);
+    await until(() => entries(sim, CHECK).length >= 1);
+    const t0 = Date.now();
+    await sleep(2_100);
+    await run.stop();
+    const calls = entries(sim, CHECK).filter((e) => e.time >= t0);
+    assert.ok(calls.length >= 2 && calls.length <= 3, `${calls.length} calls in 2.1 s`);
+    assert.ok(entries(sim, CHECK).every((e) => e.status === 200));
+  }));
+
+test('readerID_invalid (the device dropped the reader): one new subscription, the stream goes on, no error', () =>
+  withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
+    const run = streaming(client, 200);
+    await until(() => entries(sim, CHECK).length >= 2);
+    // 40 more subscriptions take every reader slot of the device: the stream's reader, idle the longest, is dropped.
+    const subscribe = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } };
+    await Promise.all(Array.from({ length: 40 }, () => client.call(CHECK, subscribe)));
+    await until(() => entries(sim, CHECK).some((e) => e.error_code === 'readerID_invalid'));
+    const refused = sim.log.findIndex((e) => e.path === CHECK && e.error_code === 'readerID_invalid');
+    await until(() => sim.log.slice(refused + 1).filter((e) => e.path === CHECK && e.status === 200).length >= 2);
+    await run.stop();
+    const after = sim.log.slice(refused + 1).filter((e) => e.path === CHECK);
+    assert.is(obj(after[0].data, 'data').reader_id, undefined, 'subscribed again');
+    assert.ok(obj(after[1].data, 'data').reader_id !== undefined, 'then polled with the new cursor');
+    assert.is(entries(sim, CHECK).filter((e) => e.error_code === 'readerID_invalid').length, 1);
+    assert.ok(after[0].time - sim.log[refused].time >= 150, 'the new subscription waited for the interval');
+  }));
+
+test('evicted session while streaming: one re-login, the stream subscribes again', () =>
+  withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
+    const run = streaming(client, 200);
+    await until(() => entries(sim, CHECK).length >= 2);
+    sim.expireSessions();
+    await until(() => entries(sim, LOGIN).filter((e) => e.status === 200).length === 2);
+    const relogin = sim.log.length;
+    await until(() => sim.log.slice(relogin).filter((e) => e.path === CHECK).length >= 3);
+    await sleep(300);
+    await run.stop();
+    assert.equal(entries(sim, LOGIN).map((e) => e.status), [401, 200, 401, 200], 'one re-login');
+    const subscriptions = entries(sim, CHECK).filter((e) => obj(e.data, 'data').reader_id === undefined);
+    assert.is(subscriptions.length, 2, 'subscribed again after the re-login, once');
+  }));
+
+test('heartbeat failing: one re-login, then backoff (logins counted over time)', () =>
+  withRig({}, { heartbeatMs: 50 }, async ({ sim, client }) => {
+    await client.invoke(voiceAlarmGet);
+    await until(() => entries(sim, HEARTBEAT).length >= 1);
+    assert.equal(entries(sim, HEARTBEAT)[0].data, { keep_alive: true });
+    sim.fault({ path: HEARTBEAT, kind: 'http500' });
+    await sleep(700);
+    assert.ok(entries(sim, HEARTBEAT).filter((e) => e.status === 500).length >= 5);
+    assert.equal(entries(sim, LOGIN).map((e) => e.status), [401, 200, 401, 200], 'one re-login in 700 ms of failing heartbeats');
+  }));
+
+test('wrong password while streaming and calling for a second: one login attempt, the stream ends with the lock-out', () => {
+  const wrong = 'Wr0ng-again-77';
+  return withRig({ eventHoldMs: 0 }, { password: wrong }, async ({ sim, client }) => {
+    const streamErr = rejection(streaming(client).done);
+    const t0 = Date.now();
+    while (Date.now() - t0 < 1_000) {
+      assert.is((await rejection(client.invoke(voiceAlarmGet))).kind, 'lockout');
+      await sleep(20);
+    }
+    assert.is((await streamErr).kind, 'lockout');
+    assert.equal(paths(sim), [LOGIN, LOGIN], 'challenge + one answer in a second of calls');
+  });
+});
 
 // --- Range violations ----------------------------------------------------------------------------------------------
 
