@@ -1,19 +1,21 @@
 /**
  * `npm run bench`: measures and prints the figures of every part in one run (never asserted).
- * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,nodes picks parts;
- * BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure).
+ * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,nodes,events picks parts;
+ * BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure); BENCH_EVENTS_SECONDS the events run (10 s).
  */
 import { writeFileSync } from 'node:fs';
 import { benchClient } from './client';
 import { benchValidator } from './validator';
 import { benchBridge } from './bridge';
 import { benchNodes } from './nodes';
+import { benchEvents } from './events';
 
 const PARTS: Record<string, () => Promise<Record<string, number>>> = {
   client: benchClient,
   validator: async () => ({ ...(await benchValidator()) }),
   bridge: () => benchBridge(),
   nodes: benchNodes,
+  events: benchEvents,
 };
 
 async function main() {
