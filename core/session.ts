@@ -1,6 +1,7 @@
-import { digestAuthorization, pickDigestChallenge } from './digest';
-import { parseAnswer, type AnswerContext } from './envelope';
-import { DeviceError, RELOGIN_CODES, RESET_CODES, holdsLogin, isKnownCode } from './errors';
+import type { AnswerContext } from './envelope';
+import { DeviceError, RELOGIN_CODES, RESET_CODES, isKnownCode } from './errors';
+import { digestLogin, envelope, parse } from './login';
+import { LoginGuard } from './login-guard';
 import { closedError, type Priority, type Transport, type WireResponse } from './transport';
 
 /**
@@ -13,10 +14,7 @@ import { closedError, type Priority, type Transport, type WireResponse } from '.
  * - a code saying the device changed (RESET_CODES) drops the session; the next call logs in;
  * - a failing heartbeat, or a 400 with a code outside the vendor's list on a session that worked,
  *   makes the session suspect: one re-login, the call is not repeated;
- * - re-logins that follow each other within a minute are spaced by a doubling gap (1 s .. 60 s), so a
- *   device that forgets every session at once sees a few logins a minute, not a storm;
- * - a lock-out code (`verify_failed`, `login_failed_or_block`, `netip_limited`, ...) holds logins for
- *   `lockoutMs`; `have_login` (too many logins) holds them for a doubling backoff.
+ * - when a login may go out (lock-outs, `have_login`, spacing of re-logins): see LoginGuard.
  */
 
 export type SessionState = 'idle' | 'connecting' | 'connected' | 'error' | 'closed';
@@ -43,16 +41,11 @@ export interface ExchangeOptions extends AnswerContext {
   signal?: AbortSignal;
 }
 
-export const LOGIN_PATH = '/API/Web/Login';
+export { LOGIN_PATH } from './login';
 export const LOGOUT_PATH = '/API/Web/Logout';
 export const HEARTBEAT_PATH = '/API/Login/Heartbeat';
 const CSRF_HEADER = 'X-csrftoken';
 
-const envelope = (data: unknown) => ({ version: '1.0', data: data ?? {} });
-/** Spacing of re-logins that follow each other: first gap, cap, and the session age that resets it. */
-const RELOGIN_GAP_MS = 1_000;
-const RELOGIN_GAP_MAX_MS = 60_000;
-const SESSION_SETTLED_MS = 60_000;
 
 export class Session {
   readonly username: string;
@@ -64,14 +57,10 @@ export class Session {
   private loggedIn = false;
   /** Incremented by every successful login: tells whether a failed call already saw a newer session. */
   private gen = 0;
-  private loginAt = 0;
   /** A call succeeded on the current session (an unknown error code is then suspect). */
   private worked = false;
-  private reloginGap = 0;
-  private nextReloginAt = 0;
-  private busyLogins = 0;
+  private readonly guard: LoginGuard;
   private loginPromise?: Promise<void>;
-  private lockout?: { error: DeviceError; until: number };
   private heartbeat?: NodeJS.Timeout;
   private heartbeatBusy = false;
   private closed = false;
@@ -83,6 +72,7 @@ export class Session {
     this.username = opts.username;
     this.#password = password;
     this.opts = { ...rest, password: '' };
+    this.guard = new LoginGuard({ lockoutMs: opts.lockoutMs, busyLoginMs: opts.busyLoginMs ?? 5_000 });
   }
 
   get state(): SessionState {
@@ -106,7 +96,7 @@ export class Session {
   /** Explicit login ("test connection"): clears a lock-out; when logged in, proves it with a heartbeat. */
   async login(): Promise<void> {
     this.assertOpen();
-    this.lockout = undefined;
+    this.guard.clear();
     if (this.loggedIn && !this.loginPromise) {
       try {
         await this.heartbeatOnce();
@@ -242,7 +232,7 @@ export class Session {
     try {
       const out = parse(res, opts);
       this.worked = true;
-      if (Date.now() - this.loginAt > SESSION_SETTLED_MS) this.reloginGap = 0; // a session that lasts: re-login at once next time
+      this.guard.answered();
       this.setState('connected');
       return out;
     } catch (err) {
@@ -253,20 +243,13 @@ export class Session {
 
   /**
    * Log in again unless another caller already did since `seenGeneration`. Re-logins in quick
-   * succession are spaced by a doubling gap: inside it, `cause` is thrown and nothing is sent.
+   * succession are spaced (LoginGuard): inside the gap, `cause` is thrown and nothing is sent.
    */
   private relogin(seenGeneration: number, cause: DeviceError): Promise<void> {
     if (this.loginPromise) return this.loginPromise;
     if (this.gen !== seenGeneration && this.loggedIn) return Promise.resolve(); // already renewed
-    const now = Date.now();
-    if (now < this.nextReloginAt) {
-      return Promise.reject(new DeviceError({
-        ...cause.toJSON(), cause,
-        reason: `${cause.reason}; the session was lost again soon after a login, next login not before ${new Date(this.nextReloginAt).toISOString()}`,
-      }));
-    }
-    this.reloginGap = this.reloginGap ? Math.min(this.reloginGap * 2, RELOGIN_GAP_MAX_MS) : RELOGIN_GAP_MS;
-    this.nextReloginAt = now + this.reloginGap;
+    const tooSoon = this.guard.relogin(cause);
+    if (tooSoon) return Promise.reject(tooSoon);
     this.loggedIn = false;
     return this.loginOnce();
   }
@@ -274,14 +257,8 @@ export class Session {
   /** Single flight: every caller that needs a login while one is running shares it. */
   private loginOnce(): Promise<void> {
     if (this.loginPromise) return this.loginPromise;
-    const held = this.lockout;
-    if (held && Date.now() < held.until) {
-      return Promise.reject(new DeviceError({
-        ...held.error.toJSON(),
-        reason: `${held.error.reason}; login not retried until ${new Date(held.until).toISOString()} (call login() to retry now)`,
-      }));
-    }
-    this.lockout = undefined;
+    const held = this.guard.held();
+    if (held) return Promise.reject(held);
     this.loginPromise = this.doLogin().finally(() => {
       this.loginPromise = undefined;
     });
@@ -292,55 +269,24 @@ export class Session {
     this.setState('connecting');
     this.stopHeartbeat();
     this.forget();
-    const ctx = { page: 'Web', operation: 'Login', envelope: 'any' } as const;
     try {
-      let res = await this.transport.post(LOGIN_PATH, envelope({}));
-      if (res.status === 401) {
-        // Answer the challenge; a `stale` nonce (not a refusal) gets one more answer, nothing else does.
-        let challenge = pickDigestChallenge(res.headers.get('www-authenticate'));
-        if (!challenge) throw noDigest(res, ctx);
-        for (let round = 0; challenge && round < 2; round++) {
-          const authorization = digestAuthorization(challenge, {
-            method: 'POST', uri: this.transport.pathOf(LOGIN_PATH), username: this.username, password: this.#password,
-          });
-          res = await this.transport.post(LOGIN_PATH, envelope({}), { headers: { authorization } });
-          if (res.status !== 401) break;
-          const next = pickDigestChallenge(res.headers.get('www-authenticate'));
-          challenge = next?.stale ? next : undefined;
-        }
-      }
+      const { res, data } = await digestLogin(this.transport, this.username, this.#password);
       this.absorb(res);
-      let data: unknown;
-      try {
-        data = parse(res, ctx);
-      } catch (err) {
-        // A bare 401 after answering the challenge is a refusal of the credentials.
-        if (res.status === 401 && err instanceof DeviceError && (err.kind === 'session' || err.kind === 'invalid_answer')) {
-          throw new DeviceError({ error_code: 'login_failed_or_block', reason: 'credentials refused (HTTP 401)', status: 401, ...ctx });
-        }
-        throw err;
-      }
       const token = (data as { token?: unknown } | undefined)?.token;
       if (!this.csrf && typeof token === 'string' && token) this.csrf = token; // old firmware: token in the body
       this.loggedIn = true;
       this.gen++;
-      this.loginAt = Date.now();
       this.worked = false;
-      this.busyLogins = 0;
+      this.guard.loggedIn();
       this.log('info', `logged in as ${this.username}${this.cookies.size ? '' : ' (no session cookie received)'}`);
       this.setState('connected');
       this.startHeartbeat();
     } catch (raw) {
       const err = this.scrub(raw) as DeviceError;
       if (this.closed) throw err;
-      if (err instanceof DeviceError && holdsLogin(err)) {
-        const holdMs = err.kind === 'lockout' ? this.opts.lockoutMs
-          : Math.min((this.opts.busyLoginMs ?? 5_000) * 2 ** this.busyLogins++, this.opts.lockoutMs);
-        this.lockout = { error: err, until: Date.now() + holdMs };
-        this.log('error', `login refused (${err.error_code}); not retrying for ${Math.round(holdMs / 1000)} s`);
-      } else {
-        this.log('warn', `login failed: ${(err as Error).message}`);
-      }
+      const heldMs = err instanceof DeviceError ? this.guard.refused(err) : undefined;
+      if (heldMs !== undefined) this.log('error', `login refused (${err.error_code}); not retrying for ${Math.round(heldMs / 1000)} s`);
+      else this.log('warn', `login failed: ${(err as Error).message}`);
       this.setState('error', err instanceof DeviceError ? err : undefined);
       throw err;
     }
@@ -384,23 +330,4 @@ export class Session {
         this.heartbeatBusy = false;
       });
   }
-}
-
-/** `data` of a device answer, or the DeviceError it amounts to. */
-function parse(res: WireResponse, ctx: AnswerContext): unknown {
-  return parseAnswer(res.status, res.text, res.headers.get('content-type'), ctx);
-}
-
-/** 401 without a Digest challenge: unless the body says more, this client cannot log in there. */
-function noDigest(res: WireResponse, ctx: AnswerContext): DeviceError {
-  try {
-    parse(res, ctx);
-  } catch (err) {
-    if (err instanceof DeviceError && err.kind !== 'session' && err.kind !== 'invalid_answer') return err;
-  }
-  const offered = res.headers.get('www-authenticate')?.split(/\s/)[0];
-  return new DeviceError({
-    kind: 'rejected', error_code: 'unsupported_auth', status: res.status, page: ctx.page, operation: ctx.operation,
-    reason: `device asked for authentication without a Digest challenge${offered ? ` (offered: ${offered})` : ''}`,
-  });
 }

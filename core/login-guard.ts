@@ -1,0 +1,81 @@
+import { DeviceError, holdsLogin } from './errors';
+
+/**
+ * When a login may go out (no login storms, vendor facts a/b, field notes):
+ * - a lock-out code (`verify_failed`, `login_failed_or_block`, `netip_limited`, ...) holds logins for
+ *   `lockoutMs`; `have_login` (too many logins) for a backoff doubling from `busyLoginMs` up to `lockoutMs`;
+ * - re-logins that follow each other are spaced by a gap doubling from 1 s up to 60 s, so that a device
+ *   forgetting every session at once sees a few logins a minute; a session that lasts resets the gap.
+ * An explicit login (`clear()`) lifts a hold.
+ */
+
+const RELOGIN_GAP_MS = 1_000;
+const RELOGIN_GAP_MAX_MS = 60_000;
+/** A session older than this that still answers resets the re-login gap. */
+const SESSION_SETTLED_MS = 60_000;
+
+export interface LoginGuardOptions {
+  lockoutMs: number;
+  busyLoginMs: number;
+}
+
+export class LoginGuard {
+  private hold?: { error: DeviceError; until: number };
+  private busyLogins = 0;
+  private gap = 0;
+  private nextReloginAt = 0;
+  private loginAt = 0;
+
+  constructor(private readonly opts: LoginGuardOptions) {}
+
+  /** The error to fail with while logins are held; undefined when a login may go out. */
+  held(): DeviceError | undefined {
+    const h = this.hold;
+    if (!h) return undefined;
+    if (Date.now() >= h.until) {
+      this.hold = undefined;
+      return undefined;
+    }
+    return new DeviceError({
+      ...h.error.toJSON(),
+      reason: `${h.error.reason}; login not retried until ${new Date(h.until).toISOString()} (call login() to retry now)`,
+    });
+  }
+
+  /** An explicit login: try now. */
+  clear(): void {
+    this.hold = undefined;
+  }
+
+  /** A refused login: how long logins are now held (ms), or undefined when this refusal holds nothing. */
+  refused(err: DeviceError): number | undefined {
+    if (!holdsLogin(err)) return undefined;
+    const ms = err.kind === 'lockout' ? this.opts.lockoutMs : Math.min(this.opts.busyLoginMs * 2 ** this.busyLogins++, this.opts.lockoutMs);
+    this.hold = { error: err, until: Date.now() + ms };
+    return ms;
+  }
+
+  loggedIn(): void {
+    this.loginAt = Date.now();
+    this.busyLogins = 0;
+  }
+
+  /** A call answered: a session that lasts lets the next re-login go out at once. */
+  answered(): void {
+    if (this.gap && Date.now() - this.loginAt > SESSION_SETTLED_MS) this.gap = 0;
+  }
+
+  /** Before a re-login caused by `cause`: the error to fail with when it comes too soon; otherwise books the next gap. */
+  relogin(cause: DeviceError): DeviceError | undefined {
+    const now = Date.now();
+    if (now < this.nextReloginAt) {
+      return new DeviceError({
+        ...cause.toJSON(), cause,
+        reason: `${cause.reason}; the session was lost again soon after a login, next login not before ${new Date(this.nextReloginAt).toISOString()}`,
+      });
+    }
+    this.gap = this.gap ? Math.min(this.gap * 2, RELOGIN_GAP_MAX_MS) : RELOGIN_GAP_MS;
+    this.nextReloginAt = now + this.gap;
+    return undefined;
+  }
+}
