@@ -1,24 +1,16 @@
 import { EventEmitter } from 'node:events';
-import type { TLSSocket } from 'node:tls';
 import { createFetch } from 'ofetch';
-import { Agent, buildConnector } from 'undici';
+import { Agent } from 'undici';
 import { DeviceError } from './errors';
+import { PIN_MISMATCH, connector, type TlsOptions } from './tls';
+
+export { normalizeFingerprint, type TlsOptions } from './tls';
 
 /**
  * HTTP transport to one device: one undici Agent (few keep-alive sockets, no pipelining, TLS settings
  * of this client only), ofetch on top, a deadline on every request. Never changes process-wide state.
  */
 
-export interface TlsOptions {
-  /** CA certificate(s) (PEM) the device certificate must chain to. */
-  ca?: string | Buffer;
-  /**
-   * SHA-256 fingerprint of the device certificate (hex, colons and case ignored). With a pin, the
-   * certificate whose fingerprint matches is accepted even when self-signed or issued for another
-   * host name, and every other certificate is refused. With `ca` as well, both must hold.
-   */
-  fingerprint?: string;
-}
 
 export interface TransportOptions {
   url: string;
@@ -135,42 +127,6 @@ const NETWORK_REASONS: Readonly<Record<string, string>> = {
   ERR_SSL_WRONG_VERSION_NUMBER: 'TLS: the device does not speak TLS on this port',
   EPROTO: 'TLS protocol error',
 };
-
-const PIN_MISMATCH = 'ERR_NVR_CERT_PIN_MISMATCH';
-
-/** `AB:cd:...` or `abcd...` to 64 upper-case hex digits; throws on anything else. */
-export function normalizeFingerprint(fp: string): string {
-  const hex = fp.replace(/[:\s]/g, '').toUpperCase();
-  if (!/^[0-9A-F]{64}$/.test(hex)) {
-    throw new DeviceError({
-      kind: 'invalid_request', error_code: 'bad_option',
-      reason: 'tls.fingerprint must be a SHA-256 fingerprint: 64 hex digits, colons allowed',
-    });
-  }
-  return hex;
-}
-
-function connector(tls: TlsOptions | undefined) {
-  const pin = tls?.fingerprint ? normalizeFingerprint(tls.fingerprint) : undefined;
-  if (!pin) return buildConnector({ ca: tls?.ca, rejectUnauthorized: true });
-  // Chain and host name checks are replaced by the pin (or kept for the CA, checked below); no
-  // TLS session cache so that every connection shows its certificate.
-  const base = buildConnector({ ca: tls?.ca, rejectUnauthorized: false, maxCachedSessions: 0 });
-  return (opts: buildConnector.Options, cb: buildConnector.Callback) =>
-    base(opts, (err, socket) => {
-      if (err || !socket) return cb(err ?? new Error('no socket'), null);
-      const tlsSocket = socket as TLSSocket;
-      const cert = typeof tlsSocket.getPeerCertificate === 'function' ? tlsSocket.getPeerCertificate() : undefined;
-      const got = cert?.fingerprint256?.replace(/:/g, '').toUpperCase();
-      let problem: string | undefined;
-      if (!got) problem = 'TLS: the device presented no certificate';
-      else if (got !== pin) problem = `TLS: certificate fingerprint ${cert!.fingerprint256} does not match the pinned one`;
-      else if (tls?.ca && !tlsSocket.authorized) problem = `TLS: certificate not signed by the given CA (${tlsSocket.authorizationError})`;
-      if (!problem) return cb(null, socket);
-      socket.destroy();
-      cb(Object.assign(new Error(problem), { code: PIN_MISMATCH }), null);
-    });
-}
 
 /**
  * The innermost cause (fetch wraps network errors in `cause`) with the innermost code and message found on the way.
