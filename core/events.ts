@@ -32,16 +32,16 @@ export const EVENT_PATH = '/API/Event/Check';
 export const MIN_EVENT_INTERVAL_MS = 100;
 const CTX = { page: 'Event', operation: 'Check', envelope: 'any', priority: 'poll' } as const;
 /** The subscription every call carries (vendor sample: all events; no AI picture pushes). */
-export const SUBSCRIPTION = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } } as const;
+export const EVENT_SUBSCRIPTION = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } } as const;
 /** Answers that mean: the subscription is gone, subscribe again. */
 const RESUBSCRIBE_CODES = new Set(['readerID_invalid', 'position_invalid']);
 /** Errors after which polling cannot help: the stream ends with the error. */
 const FATAL_KINDS = new Set<DeviceError['kind']>(['lockout', 'unsupported', 'invalid_request']);
 
 /** The request `data` of the next call: the subscription, plus the cursor once there is one. */
-export function checkRequest(cursor: Cursor | undefined): Record<string, unknown> {
-  if (!cursor) return { ...SUBSCRIPTION };
-  return { ...SUBSCRIPTION, reader_id: cursor.reader_id, sequence: cursor.sequence ?? null, lap_number: cursor.lap_number ?? null };
+export function eventCheckRequest(cursor: Cursor | undefined): Record<string, unknown> {
+  if (!cursor) return { ...EVENT_SUBSCRIPTION };
+  return { ...EVENT_SUBSCRIPTION, reader_id: cursor.reader_id, sequence: cursor.sequence ?? null, lap_number: cursor.lap_number ?? null };
 }
 
 function badOption(reason: string): DeviceError {
@@ -87,7 +87,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     const polled = cursor !== undefined;
     let data: unknown;
     try {
-      data = await session.exchange(EVENT_PATH, checkRequest(cursor), { ...CTX, timeoutMs: opts.pollTimeoutMs ?? 40_000, signal: stop });
+      data = await session.exchange(EVENT_PATH, eventCheckRequest(cursor), { ...CTX, timeoutMs: opts.pollTimeoutMs ?? 40_000, signal: stop });
     } catch (err) {
       if (stop.aborted) return;
       if (!(err instanceof DeviceError)) throw err;
