@@ -7,6 +7,7 @@
 /** What makes a channel able to raise an alarm type (vendor facts c, `Login/ChannelInfo/Get`). */
 export type AlarmAbility =
   | { by: 'online' } // every online channel (base alarms)
+  | { by: 'configured' } // every configured channel, online or not (video loss)
   | { by: 'alarm_in' } // camera alarm inputs (`alarm_in_num` > 0) or recorder inputs
   | { by: 'ability'; any: readonly string[] } // an entry of `ability`
   | { by: 'intelligent'; any: readonly string[] } // an entry of `intelligent_ability`
@@ -29,7 +30,7 @@ export const ALARM_TYPES = {
   motion: { label: 'Motion', deviceClass: 'motion', able: { by: 'online' }, members: ['motion_alarm'] },
   pir: { label: 'PIR', deviceClass: 'motion', able: { by: 'ability', any: ['Pir'] }, members: ['pir_alarm'] },
   io: { label: 'Alarm input', deviceClass: 'safety', able: { by: 'alarm_in' }, members: ['io_alarm'] },
-  video_loss: { label: 'Video loss', deviceClass: 'problem', able: { by: 'online' }, members: ['videoloss'] },
+  video_loss: { label: 'Video loss', deviceClass: 'problem', able: { by: 'configured' }, members: ['videoloss'] },
   person: { label: 'Person', deviceClass: 'occupancy', able: intelligent('PVD'), subtypes: ['pd'] },
   vehicle: { label: 'Person/vehicle', deviceClass: 'occupancy', able: intelligent('PVD'), subtypes: ['pd_vd'] },
   line_crossing: { label: 'Line crossing', deviceClass: 'motion', able: intelligent('LCD'), subtypes: ['lcd'] },
@@ -80,6 +81,8 @@ export function isAlarmType(x: unknown): x is AlarmType {
 /** What a channel offers, as `Login/ChannelInfo/Get` lists it (a structural subset of the channel model). */
 export interface AlarmCapabilities {
   online: boolean;
+  /** Not `NotConfigured`; default: `online`. */
+  configured?: boolean;
   /** `ability` as the device lists it. */
   abilities?: readonly string[];
   /** `intelligent_ability` as the device lists it. */
@@ -93,10 +96,13 @@ export interface AlarmCapabilities {
  * (`local_alarmin_num`), which count for `io`. Types known only once seen (`avd`) are not listed.
  */
 export function alarmTypesOf(channel: AlarmCapabilities, recorderInputs = 0): AlarmType[] {
-  if (!channel.online) return [];
+  const configured = channel.configured ?? channel.online;
+  if (!configured) return [];
   const has = (list: readonly string[] | undefined, any: readonly string[]) => !!list?.some((x) => any.includes(x));
   return ALARM_TYPE_KEYS.filter((key) => {
     const able: AlarmAbility = ALARM_TYPES[key].able;
+    if (able.by === 'configured') return true;
+    if (!channel.online) return false;
     switch (able.by) {
       case 'online': return true;
       case 'alarm_in': return (channel.alarmIn ?? 0) > 0 || recorderInputs > 0;

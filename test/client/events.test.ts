@@ -302,7 +302,8 @@ test('ALARM_TYPES: every int_subtype of the vendor list maps to one type; a chan
     'intrusion', 'region_entrance', 'region_exiting', 'fireDetect', 'measure'];
   const mapped = ALARM_TYPE_KEYS.flatMap((k) => (ALARM_TYPES[k] as AlarmTypeInfo).subtypes ?? []);
   assert.equal([...mapped].sort(), [...vendorSubtypes].sort());
-  assert.equal(alarmTypesOf({ online: false, abilities: ['Pir'] }), []);
+  assert.equal(alarmTypesOf({ online: false, configured: false, abilities: ['Pir'] }), []);
+  assert.equal(alarmTypesOf({ online: false, configured: true, abilities: ['Pir'] }), ['video_loss'], 'an offline camera still reports video loss');
   assert.equal(alarmTypesOf({ online: true }), ['motion', 'video_loss', 'tamper']);
   assert.equal(alarmTypesOf({ online: true, abilities: ['Pir'], ai: ['PVD', 'LCD'], alarmIn: 1 }),
     ['motion', 'pir', 'io', 'video_loss', 'person', 'vehicle', 'line_crossing', 'tamper']);
