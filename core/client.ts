@@ -2,12 +2,24 @@ import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import * as v from 'valibot';
 import { describeIssues } from './envelope';
-import { DeviceError } from './errors';
+import { DeviceError, type Violation } from './errors';
 import { isPlainObject } from './json';
 import { eventStream, type DeviceEvent } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
-import { META_KEYS, findOperation, pageName } from './pages';
+import { channelModels, channelModelsFromPages, type ChannelModel } from './channel-model';
+import { identityFrom, type DeviceIdentity } from './identity';
+import { isChannelId } from './channels';
+import { planLiveSet, liveState, type LiveChange, type LiveState } from './live';
+import { snapshotFrom, streamUrlsFrom, type Snapshot, type StreamUrls } from './media';
+import { definePage, metaKeysOf, type PageDef } from './page';
+import { META_KEYS, findOperation, findPage, pageName } from './pages';
+import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
+import { liveGet, liveSet } from './pages/live';
+import { manualAlarmGet, manualAlarmSet } from './pages/manual-alarm';
+import { snapshotGet } from './pages/snapshot';
+import { streamUrlGet } from './pages/stream-url';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
+import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
 import { Transport, type TlsOptions } from './transport';
@@ -45,6 +57,12 @@ export interface InvokeOptions {
    */
   skipRangeCheck?: boolean;
   /** Deadline of this call instead of `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+export interface UpdateOptions {
+  /** Send without checking the changed paths against the Range (devices without a Range for the page). */
+  skipRangeCheck?: boolean;
   timeoutMs?: number;
 }
 
@@ -90,6 +108,8 @@ export class NvrClient extends EventEmitter {
   private readonly log?: LogFn;
   private readonly ranges = new Map<string, { at: number; value?: Data; error?: DeviceError; pending?: Promise<Data> }>();
   private readonly generic = new Map<string, OperationDef>();
+  /** Reads in flight by path + request data: identical concurrent reads share one device call. */
+  private readonly reads = new Map<string, Promise<unknown>>();
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
 
@@ -134,21 +154,36 @@ export class NvrClient extends EventEmitter {
    * Run one operation: validate the request against its schema, check a Set against the device's Range
    * (unless `skipRangeCheck`), send `{version: "1.0", data}`, unwrap the envelope and validate the answer.
    */
-  async invoke<O extends OperationDef>(op: O, data?: RequestOf<O>, opts: InvokeOptions = {}): Promise<ResponseOf<O>> {
-    const where = { page: op.page, operation: op.operation };
-    const request = v.safeParse(op.request, data ?? {});
-    if (!request.success) {
-      throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: describeIssues(request.issues), ...where });
-    }
-    if (op.operation === 'Set' && !opts.skipRangeCheck) await this.checkRange(op, request.output);
-    const raw = await this.session.exchange(op.path, request.output, {
-      ...where, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs,
-    });
-    const answer = v.safeParse(op.response, raw);
-    if (!answer.success) {
-      throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
-    }
-    return answer.output as ResponseOf<O>;
+  invoke<O extends OperationDef>(op: O, data?: RequestOf<O>, opts: InvokeOptions = {}): Promise<ResponseOf<O>> {
+    return this.invokeWith(op, data, opts);
+  }
+
+  /**
+   * Change a page: read Get, merge `changes` (same shape as the Get data: `{channel_info: {CH1: {siren_value: 3}}}`,
+   * `{disarming: true}`), check the Range of the CHANGED paths only, Set per the page's write rule, read back and
+   * return the data read back. A value the device itself holds out of its Range never blocks another change.
+   * Nothing is sent when nothing changes.
+   */
+  async update(page: string, changes: Record<string, unknown>, opts: UpdateOptions = {}): Promise<Data> {
+    const def = this.pageDef(page);
+    const where = { page: def.name, operation: 'Set' };
+    const refuse = (error_code: string, reason: string, violations?: ReturnType<typeof channelProblems>) =>
+      new DeviceError({ kind: 'invalid_request', error_code, reason, violations, ...where });
+    if (def.readOnly || !def.operations.Set) throw refuse('read_only_page', `${def.name} is not written through update()`);
+    if (!isPlainObject(changes)) throw refuse('invalid_request', 'changes must be an object shaped like the page\'s Get data');
+    const metaKeys = metaKeysOf(def);
+    const stripped = Object.fromEntries(Object.entries(changes).filter(([k]) => !metaKeys.includes(k)));
+    const current = await this.read(this.operation(def.name, 'Get'), def.getRequest ?? {}, { timeoutMs: opts.timeoutMs }) as Data;
+    const diff = changedPaths(current, stripped);
+    if (Object.keys(diff).length === 0) return current;
+    const problems = channelProblems(def, current, diff);
+    if (problems.length) throw refuse('out_of_range', `${problems.length} channel problem${problems.length > 1 ? 's' : ''}; nothing was sent`, problems);
+    const setOp = this.operation(def.name, 'Set');
+    let range: Data | undefined;
+    if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, [...(setOp.metaKeys ?? []), ...metaKeys]);
+    const data = buildSet(def, current, diff, range, [...META_KEYS, ...metaKeys]);
+    await this.invoke(setOp, data as never, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
+    return this.read(this.operation(def.name, 'Get'), def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
@@ -203,9 +238,113 @@ export class NvrClient extends EventEmitter {
     return this.invoke(systemInfoGet);
   }
 
+  /** Capabilities and `dev_type` (`/API/Login/DeviceInfo/Get`). */
+  deviceInfo(): Promise<DeviceInfo> {
+    return this.invoke(deviceInfoGet);
+  }
+
+  /** Model, firmware, serial, MAC, `dev_type` from SystemInfo/Base and Login/DeviceInfo (either may be missing). */
+  async identity(): Promise<DeviceIdentity> {
+    const [sys, dev] = await Promise.allSettled([this.systemInfo(), this.deviceInfo()]);
+    const value = <T>(r: PromiseSettledResult<T>): T | undefined => {
+      if (r.status === 'fulfilled') return r.value;
+      if (r.reason instanceof DeviceError && r.reason.kind === 'unsupported') return undefined;
+      throw r.reason;
+    };
+    const s = value(sys);
+    const d = value(dev);
+    if (!s && !d) throw (sys as PromiseRejectedResult).reason;
+    return identityFrom(s, d);
+  }
+
   /** Channels and whether they are online (`/API/Login/ChannelInfo/Get`; map or `items` list tolerated). */
   async channels(): Promise<ChannelState[]> {
     return channelList(await this.get('Login/ChannelInfo'));
+  }
+
+  /**
+   * Every channel slot with its status, hardware and AI abilities (`Login/ChannelInfo/Get`). Devices without that
+   * page: the channels the Deterrence and VoiceAlarm pages report, hardware inferred from which page lists them.
+   */
+  async channelModel(): Promise<ChannelModel[]> {
+    try {
+      const models = channelModels(await this.get('Login/ChannelInfo'));
+      if (models) return models;
+    } catch (err) {
+      if (!(err instanceof DeviceError && err.kind === 'unsupported')) throw err;
+    }
+    const read = (page: string, data?: object) => this.get(page, data).catch((err: unknown) => {
+      if (err instanceof DeviceError && err.kind === 'unsupported') return undefined;
+      throw err;
+    });
+    const [flood, siren] = await Promise.all([read('AlarmConfig/Deterrence', { page_type: 'ChannelConfig' }), read('AlarmConfig/VoiceAlarm')]);
+    return channelModelsFromPages([{ hardware: 'floodlight', data: flood }, { hardware: 'siren', data: siren }]);
+  }
+
+  /** What the channel's floodlight, siren and red/blue light do now (`PreviewChannel/Floodlight2AudioAlarm/Get`). */
+  async live(channel: string): Promise<LiveState> {
+    this.assertChannel(channel, liveGet);
+    return liveState(channel, await this.invoke(liveGet, { channel, command_flag: false }));
+  }
+
+  /**
+   * Switch the floodlight, siren or red/blue light now. Checked against the page's own `_range` / `_adjustable`
+   * fields and the parts the channel has (R2) before anything is sent; sent with the Get object, the change and
+   * `operation_type`; read back.
+   */
+  async setLive(channel: string, change: LiveChange): Promise<LiveState> {
+    this.assertChannel(channel, liveSet);
+    const where = { page: liveSet.page, operation: 'Set' };
+    if (!isPlainObject(change)) throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: 'change must be an object', ...where });
+    const current = await this.invoke(liveGet, { channel, command_flag: false });
+    const plan = planLiveSet(channel, current, change);
+    if (plan.violations.length) {
+      throw new DeviceError({
+        kind: 'invalid_request', error_code: 'out_of_range', violations: plan.violations, ...where,
+        reason: `${plan.violations.map((x) => `${x.path}: ${x.message}`).join('; ')}; nothing was sent`,
+      });
+    }
+    if (!plan.data) return liveState(channel, current);
+    await this.invoke(liveSet, plan.data, { skipRangeCheck: true });
+    return liveState(channel, await this.read(liveGet, { channel, command_flag: false }, { fresh: true }));
+  }
+
+  /** Alarm outputs (`Local->1`, `IP_CH1->1`) and whether each is on (`PreviewChannel/ManualAlarm/Get`). */
+  async manualAlarm(): Promise<Record<string, boolean>> {
+    return booleans(await this.invoke(manualAlarmGet));
+  }
+
+  /** Switch alarm outputs; only outputs the device lists (R2), only the ones that change are sent; read back. */
+  async setManualAlarm(outputs: Record<string, boolean>): Promise<Record<string, boolean>> {
+    const where = { page: manualAlarmSet.page, operation: 'Set' };
+    if (!isPlainObject(outputs)) throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: 'outputs must be an object', ...where });
+    const current = booleans(await this.invoke(manualAlarmGet));
+    const violations = Object.entries(outputs).flatMap(([name, on]): Violation[] =>
+      !Object.hasOwn(current, name) ? [{ path: name, problem: 'unsupported' as const, message: `the device has no alarm output ${name} (it has ${Object.keys(current).join(', ') || 'none'})` }]
+      : typeof on !== 'boolean' ? [{ path: name, problem: 'type' as const, message: `must be a boolean (got ${JSON.stringify(on)})` }] : []);
+    if (violations.length) {
+      throw new DeviceError({
+        kind: 'invalid_request', error_code: 'out_of_range', violations, ...where,
+        reason: `${violations.map((x) => `${x.path}: ${x.message}`).join('; ')}; nothing was sent`,
+      });
+    }
+    const change = Object.fromEntries(Object.entries(outputs).filter(([name, on]) => current[name] !== on));
+    if (Object.keys(change).length === 0) return current;
+    await this.invoke(manualAlarmSet, change, { skipRangeCheck: true });
+    return booleans(await this.read(manualAlarmGet, {}, { fresh: true }));
+  }
+
+  /** A JPEG of the channel now (`Snapshot/Get`, base64 in either field spelling). */
+  async snapshot(channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
+    this.assertChannel(channel, snapshotGet);
+    const data: Data = { channel, reset_session_timeout: false };
+    if (opts.resolution !== undefined) data.snapshot_resolution = opts.resolution;
+    return snapshotFrom(await this.invoke(snapshotGet, data as never));
+  }
+
+  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`). */
+  async streamUrls(): Promise<StreamUrls[]> {
+    return streamUrlsFrom(await this.invoke(streamUrlGet));
   }
 
   /** Upgrade token for a firmware file or buffer; limits are checked before anything is sent. */
@@ -241,6 +380,64 @@ export class NvrClient extends EventEmitter {
     this.emit('state', state, error);
   }
 
+  /**
+   * Send one operation. Reads (Range, Get) with the same path and data share one device call while it is in
+   * flight; `fresh` (a read-back after a Set) never joins a call that may have left before the Set.
+   */
+  private exchange(op: OperationDef, data: unknown, opts: InvokeOptions & { fresh?: boolean }): Promise<unknown> {
+    const send = () => this.session.exchange(op.path, data, {
+      page: op.page, operation: op.operation, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs,
+    });
+    if (op.operation !== 'Get' && op.operation !== 'Range') return send();
+    const key = `${op.path}\n${JSON.stringify(data)}`;
+    const shared = opts.fresh ? undefined : this.reads.get(key);
+    // Each joiner gets its own copy: callers merge into what they read.
+    if (shared) return shared.then((raw) => structuredClone(raw));
+    const pending = send();
+    this.reads.set(key, pending);
+    const forget = () => { if (this.reads.get(key) === pending) this.reads.delete(key); };
+    pending.then(forget, forget);
+    return pending;
+  }
+
+  /** A typed read, optionally `fresh` (see {@link exchange}). */
+  private read<O extends OperationDef>(op: O, data: RequestOf<O>, opts: InvokeOptions & { fresh?: boolean }): Promise<ResponseOf<O>> {
+    return this.invokeWith(op, data, opts);
+  }
+
+  private async invokeWith<O extends OperationDef>(op: O, data: RequestOf<O> | undefined, opts: InvokeOptions & { fresh?: boolean }): Promise<ResponseOf<O>> {
+    const where = { page: op.page, operation: op.operation };
+    const request = v.safeParse(op.request, data ?? {});
+    if (!request.success) {
+      throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: describeIssues(request.issues), ...where });
+    }
+    if (op.operation === 'Set' && !opts.skipRangeCheck) await this.checkRange(op, request.output);
+    const raw = await this.exchange(op, request.output, opts);
+    const answer = v.safeParse(op.response, raw);
+    if (!answer.success) {
+      throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
+    }
+    return answer.output as ResponseOf<O>;
+  }
+
+  private assertChannel(channel: unknown, op: OperationDef): void {
+    if (!isChannelId(channel)) {
+      throw new DeviceError({
+        kind: 'invalid_request', error_code: 'invalid_request', page: op.page, operation: op.operation,
+        reason: `not a channel id: ${JSON.stringify(channel)} (expected CH<n>, IP_CH<n> or WIFI_CH<n>)`,
+      });
+    }
+  }
+
+  /** The declared page, or for an unknown page a generic declaration (changed fields, channel blocks if any). */
+  private pageDef(page: string): PageDef {
+    const name = pageName(page);
+    return findPage(name) ?? definePage({
+      name, title: name, channelScoped: true, write: 'changed',
+      operations: { Get: this.operation(name, 'Get'), Set: this.operation(name, 'Set') },
+    });
+  }
+
   /** The registry's operation for a page, else a loose generic one (any object in, any object out). */
   private operation(page: string, operation: string): OperationDef {
     const name = pageName(page);
@@ -258,8 +455,8 @@ export class NvrClient extends EventEmitter {
     return op;
   }
 
-  /** Refuse a Set that leaves the device's Range, listing every violation; nothing is sent. */
-  private async checkRange(op: OperationDef, payload: unknown): Promise<void> {
+  /** Refuse a Set that leaves the device's Range, listing every violation; nothing is sent. Returns the Range. */
+  private async checkRange(op: OperationDef, payload: unknown, metaKeys = op.metaKeys): Promise<Data> {
     const where = { page: op.page, operation: op.operation };
     let rangeData: Data;
     try {
@@ -273,13 +470,13 @@ export class NvrClient extends EventEmitter {
       }
       throw err;
     }
-    let violations = validateAgainstRange(payload, rangeData, { metaKeys: op.metaKeys });
+    let violations = validateAgainstRange(payload, rangeData, { metaKeys });
     // A channel that came online (or a firmware update) changes the Range: before refusing, ask again,
     // but at most once per RANGE_RECHECK_MS per page so that a stream of bad commands cannot flood the device.
     const cached = this.ranges.get(pageName(op.page));
     if (violations.length && cached && Date.now() - cached.at > RANGE_RECHECK_MS) {
       rangeData = await this.cachedRange(op.page, { refresh: true });
-      violations = validateAgainstRange(payload, rangeData, { metaKeys: op.metaKeys });
+      violations = validateAgainstRange(payload, rangeData, { metaKeys });
     }
     if (violations.length) {
       throw new DeviceError({
@@ -287,7 +484,15 @@ export class NvrClient extends EventEmitter {
         reason: `${violations.length} value${violations.length > 1 ? 's' : ''} outside the device's Range; nothing was sent`,
       });
     }
+    return rangeData;
   }
+}
+
+/** The boolean members of an answer (ManualAlarm: output name to on/off). */
+function booleans(data: Record<string, unknown>): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const [k, v] of Object.entries(data)) if (typeof v === 'boolean') out[k] = v;
+  return out;
 }
 
 /** `Online`/`Offline` from `connect_status` (or `status`); a channel without one is online (spec 2.2). */
@@ -301,6 +506,9 @@ function online(entry: unknown): boolean {
 
 /** Channel list from a map `{CH1: {...}}`, a list `[{channel, ...}]`, or either wrapped in `items`. */
 export function channelList(data: unknown): ChannelState[] {
+  if (isPlainObject(data) && data.channel_param !== undefined) {
+    return (channelModels(data) ?? []).map((m) => ({ channel: m.id, online: m.online }));
+  }
   let info: unknown = isPlainObject(data) ? (data.channel_info ?? data.items ?? data.channels ?? data) : data;
   if (isPlainObject(info) && info.items !== undefined && (Array.isArray(info.items) || isPlainObject(info.items))) info = info.items;
   if (Array.isArray(info)) {
