@@ -171,7 +171,7 @@ export const disarmingRange = {
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 export const nightSchedule = () => [{
   schedule_type: 'Disarming',
-  week: DAYS.map((day) => ({ day, time: Array.from({ length: 48 }, (_, i) => (i < 14 ? 1 : 0)) })),
+  week: DAYS.map((day) => ({ day, time: Array.from({ length: 48 }, (_, i): number => (i < 14 ? 1 : 0)) })),
 }];
 export const disarmingGet = () => ({
   disarming: false,
