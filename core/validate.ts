@@ -225,7 +225,8 @@ export function nearestField(key: string, candidates: Iterable<string>): string 
       bestDist = d;
     }
   }
-  return best !== undefined && bestDist <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+  // Up to one edit per five characters (at least one, at most three): siren_volume -> siren_value, not siren_colour.
+  return best !== undefined && bestDist <= Math.min(3, Math.max(1, Math.floor(key.length / 5))) ? best : undefined;
 }
 
 function didYouMean(key: string, members: Map): string {
