@@ -1,5 +1,10 @@
 import { channelKind, channelNumber, isChannelId, type ChannelId } from './channels';
+import { DeviceError } from './errors';
 import { isPlainObject } from './json';
+import type { Invoker, OperationDef } from './operation';
+import { channelInfoGet } from './pages/channel-info';
+import { deterrenceGet } from './pages/deterrence';
+import { voiceAlarmGet } from './pages/voice-alarm';
 
 /**
  * The typed channel model the bridge and the nodes use: connection status, hardware and AI abilities, from the
@@ -136,4 +141,25 @@ const KIND_ORDER = { analog: 0, digital: 1, wifi: 2 } as const;
 /** CH1 < CH2 < CH10 < IP_CH1 < WIFI_CH1. */
 export function compareChannels(a: { id: ChannelId }, b: { id: ChannelId }): number {
   return KIND_ORDER[channelKind(a.id)] - KIND_ORDER[channelKind(b.id)] || channelNumber(a.id) - channelNumber(b.id);
+}
+
+/** The answer of `op`, or undefined when the device does not have the page. */
+async function unlessUnsupported(c: Invoker, op: OperationDef): Promise<unknown> {
+  try {
+    return await c.invoke(op);
+  } catch (err) {
+    if (err instanceof DeviceError && err.kind === 'unsupported') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Every channel slot from `Login/ChannelInfo/Get`; devices without that page (or without a list in it): the channels
+ * the Deterrence and VoiceAlarm pages report, hardware inferred from which page lists them.
+ */
+export async function readChannelModel(c: Invoker): Promise<ChannelModel[]> {
+  const models = channelModels(await unlessUnsupported(c, channelInfoGet));
+  if (models) return models;
+  const [flood, siren] = await Promise.all([unlessUnsupported(c, deterrenceGet), unlessUnsupported(c, voiceAlarmGet)]);
+  return channelModelsFromPages([{ hardware: 'floodlight', data: flood }, { hardware: 'siren', data: siren }]);
 }

@@ -2,22 +2,18 @@ import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import * as v from 'valibot';
 import { describeIssues } from './envelope';
-import { DeviceError, type Violation } from './errors';
+import { DeviceError } from './errors';
 import { isPlainObject } from './json';
 import { eventStream, type DeviceEvent } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
-import { channelModels, channelModelsFromPages, type ChannelModel } from './channel-model';
-import { identityFrom, type DeviceIdentity } from './identity';
-import { isChannelId } from './channels';
-import { planLiveSet, liveState, type LiveChange, type LiveState } from './live';
-import { snapshotFrom, streamUrlsFrom, type Snapshot, type StreamUrls } from './media';
+import { readManualAlarm, writeManualAlarm } from './alarm-outputs';
+import { channelModels, readChannelModel, type ChannelModel } from './channel-model';
+import { readIdentity, type DeviceIdentity } from './identity';
+import { readLive, writeLive, type LiveChange, type LiveState } from './live';
+import { readSnapshot, readStreamUrls, type Snapshot, type StreamUrls } from './media';
 import { definePage, metaKeysOf, type PageDef } from './page';
 import { META_KEYS, findOperation, findPage, pageName } from './pages';
 import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
-import { liveGet, liveSet } from './pages/live';
-import { manualAlarmGet, manualAlarmSet } from './pages/manual-alarm';
-import { snapshotGet } from './pages/snapshot';
-import { streamUrlGet } from './pages/stream-url';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
@@ -58,6 +54,11 @@ export interface InvokeOptions {
   skipRangeCheck?: boolean;
   /** Deadline of this call instead of `timeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Identical concurrent reads (Range/Get, same path and data) share one device call; `fresh` starts a call of its
+   * own (a read-back after a Set must not join a read that left before the Set).
+   */
+  fresh?: boolean;
 }
 
 export interface UpdateOptions {
@@ -110,6 +111,8 @@ export class NvrClient extends EventEmitter {
   private readonly generic = new Map<string, OperationDef>();
   /** Reads in flight by path + request data: identical concurrent reads share one device call. */
   private readonly reads = new Map<string, Promise<unknown>>();
+  /** Writes in progress by page (or live channel): see exclusive(). */
+  private readonly writes = new Map<string, Promise<void>>();
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
 
@@ -154,8 +157,19 @@ export class NvrClient extends EventEmitter {
    * Run one operation: validate the request against its schema, check a Set against the device's Range
    * (unless `skipRangeCheck`), send `{version: "1.0", data}`, unwrap the envelope and validate the answer.
    */
-  invoke<O extends OperationDef>(op: O, data?: RequestOf<O>, opts: InvokeOptions = {}): Promise<ResponseOf<O>> {
-    return this.invokeWith(op, data, opts);
+  async invoke<O extends OperationDef>(op: O, data?: RequestOf<O>, opts: InvokeOptions = {}): Promise<ResponseOf<O>> {
+    const where = { page: op.page, operation: op.operation };
+    const request = v.safeParse(op.request, data ?? {});
+    if (!request.success) {
+      throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: describeIssues(request.issues), ...where });
+    }
+    if (op.operation === 'Set' && !opts.skipRangeCheck) await this.checkRange(op, request.output);
+    const raw = await this.exchange(op, request.output, opts);
+    const answer = v.safeParse(op.response, raw);
+    if (!answer.success) {
+      throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
+    }
+    return answer.output as ResponseOf<O>;
   }
 
   /**
@@ -164,8 +178,13 @@ export class NvrClient extends EventEmitter {
    * return the data read back. A value the device itself holds out of its Range never blocks another change.
    * Nothing is sent when nothing changes.
    */
-  async update(page: string, changes: Record<string, unknown>, opts: UpdateOptions = {}): Promise<Data> {
+  update(page: string, changes: Record<string, unknown>, opts: UpdateOptions = {}): Promise<Data> {
     const def = this.pageDef(page);
+    // One update of a page at a time: each reads what the previous one wrote, so none undoes another (block writes).
+    return this.exclusive(`page ${def.name}`, () => this.updateNow(def, changes, opts));
+  }
+
+  private async updateNow(def: PageDef, changes: Record<string, unknown>, opts: UpdateOptions): Promise<Data> {
     const where = { page: def.name, operation: 'Set' };
     const refuse = (error_code: string, reason: string, violations?: ReturnType<typeof channelProblems>) =>
       new DeviceError({ kind: 'invalid_request', error_code, reason, violations, ...where });
@@ -173,7 +192,8 @@ export class NvrClient extends EventEmitter {
     if (!isPlainObject(changes)) throw refuse('invalid_request', 'changes must be an object shaped like the page\'s Get data');
     const metaKeys = metaKeysOf(def);
     const stripped = Object.fromEntries(Object.entries(changes).filter(([k]) => !metaKeys.includes(k)));
-    const current = await this.read(this.operation(def.name, 'Get'), def.getRequest ?? {}, { timeoutMs: opts.timeoutMs }) as Data;
+    const get = this.operation(def.name, 'Get');
+    const current = await this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Data;
     const diff = changedPaths(current, stripped);
     if (Object.keys(diff).length === 0) return current;
     const problems = channelProblems(def, current, diff);
@@ -183,7 +203,7 @@ export class NvrClient extends EventEmitter {
     if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, [...(setOp.metaKeys ?? []), ...metaKeys]);
     const data = buildSet(def, current, diff, range, [...META_KEYS, ...metaKeys]);
     await this.invoke(setOp, data as never, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
-    return this.read(this.operation(def.name, 'Get'), def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
+    return this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
@@ -244,17 +264,8 @@ export class NvrClient extends EventEmitter {
   }
 
   /** Model, firmware, serial, MAC, `dev_type` from SystemInfo/Base and Login/DeviceInfo (either may be missing). */
-  async identity(): Promise<DeviceIdentity> {
-    const [sys, dev] = await Promise.allSettled([this.systemInfo(), this.deviceInfo()]);
-    const value = <T>(r: PromiseSettledResult<T>): T | undefined => {
-      if (r.status === 'fulfilled') return r.value;
-      if (r.reason instanceof DeviceError && r.reason.kind === 'unsupported') return undefined;
-      throw r.reason;
-    };
-    const s = value(sys);
-    const d = value(dev);
-    if (!s && !d) throw (sys as PromiseRejectedResult).reason;
-    return identityFrom(s, d);
+  identity(): Promise<DeviceIdentity> {
+    return readIdentity(this);
   }
 
   /** Channels and whether they are online (`/API/Login/ChannelInfo/Get`; map or `items` list tolerated). */
@@ -266,25 +277,13 @@ export class NvrClient extends EventEmitter {
    * Every channel slot with its status, hardware and AI abilities (`Login/ChannelInfo/Get`). Devices without that
    * page: the channels the Deterrence and VoiceAlarm pages report, hardware inferred from which page lists them.
    */
-  async channelModel(): Promise<ChannelModel[]> {
-    try {
-      const models = channelModels(await this.get('Login/ChannelInfo'));
-      if (models) return models;
-    } catch (err) {
-      if (!(err instanceof DeviceError && err.kind === 'unsupported')) throw err;
-    }
-    const read = (page: string, data?: object) => this.get(page, data).catch((err: unknown) => {
-      if (err instanceof DeviceError && err.kind === 'unsupported') return undefined;
-      throw err;
-    });
-    const [flood, siren] = await Promise.all([read('AlarmConfig/Deterrence', { page_type: 'ChannelConfig' }), read('AlarmConfig/VoiceAlarm')]);
-    return channelModelsFromPages([{ hardware: 'floodlight', data: flood }, { hardware: 'siren', data: siren }]);
+  channelModel(): Promise<ChannelModel[]> {
+    return readChannelModel(this);
   }
 
   /** What the channel's floodlight, siren and red/blue light do now (`PreviewChannel/Floodlight2AudioAlarm/Get`). */
-  async live(channel: string): Promise<LiveState> {
-    this.assertChannel(channel, liveGet);
-    return liveState(channel, await this.invoke(liveGet, { channel, command_flag: false }));
+  live(channel: string): Promise<LiveState> {
+    return readLive(this, channel);
   }
 
   /**
@@ -292,59 +291,28 @@ export class NvrClient extends EventEmitter {
    * fields and the parts the channel has (R2) before anything is sent; sent with the Get object, the change and
    * `operation_type`; read back.
    */
-  async setLive(channel: string, change: LiveChange): Promise<LiveState> {
-    this.assertChannel(channel, liveSet);
-    const where = { page: liveSet.page, operation: 'Set' };
-    if (!isPlainObject(change)) throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: 'change must be an object', ...where });
-    const current = await this.invoke(liveGet, { channel, command_flag: false });
-    const plan = planLiveSet(channel, current, change);
-    if (plan.violations.length) {
-      throw new DeviceError({
-        kind: 'invalid_request', error_code: 'out_of_range', violations: plan.violations, ...where,
-        reason: `${plan.violations.map((x) => `${x.path}: ${x.message}`).join('; ')}; nothing was sent`,
-      });
-    }
-    if (!plan.data) return liveState(channel, current);
-    await this.invoke(liveSet, plan.data, { skipRangeCheck: true });
-    return liveState(channel, await this.read(liveGet, { channel, command_flag: false }, { fresh: true }));
+  setLive(channel: string, change: LiveChange): Promise<LiveState> {
+    return this.exclusive(`live ${channel}`, () => writeLive(this, channel, change));
   }
 
   /** Alarm outputs (`Local->1`, `IP_CH1->1`) and whether each is on (`PreviewChannel/ManualAlarm/Get`). */
-  async manualAlarm(): Promise<Record<string, boolean>> {
-    return booleans(await this.invoke(manualAlarmGet));
+  manualAlarm(): Promise<Record<string, boolean>> {
+    return readManualAlarm(this);
   }
 
   /** Switch alarm outputs; only outputs the device lists (R2), only the ones that change are sent; read back. */
-  async setManualAlarm(outputs: Record<string, boolean>): Promise<Record<string, boolean>> {
-    const where = { page: manualAlarmSet.page, operation: 'Set' };
-    if (!isPlainObject(outputs)) throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: 'outputs must be an object', ...where });
-    const current = booleans(await this.invoke(manualAlarmGet));
-    const violations = Object.entries(outputs).flatMap(([name, on]): Violation[] =>
-      !Object.hasOwn(current, name) ? [{ path: name, problem: 'unsupported' as const, message: `the device has no alarm output ${name} (it has ${Object.keys(current).join(', ') || 'none'})` }]
-      : typeof on !== 'boolean' ? [{ path: name, problem: 'type' as const, message: `must be a boolean (got ${JSON.stringify(on)})` }] : []);
-    if (violations.length) {
-      throw new DeviceError({
-        kind: 'invalid_request', error_code: 'out_of_range', violations, ...where,
-        reason: `${violations.map((x) => `${x.path}: ${x.message}`).join('; ')}; nothing was sent`,
-      });
-    }
-    const change = Object.fromEntries(Object.entries(outputs).filter(([name, on]) => current[name] !== on));
-    if (Object.keys(change).length === 0) return current;
-    await this.invoke(manualAlarmSet, change, { skipRangeCheck: true });
-    return booleans(await this.read(manualAlarmGet, {}, { fresh: true }));
+  setManualAlarm(outputs: Record<string, boolean>): Promise<Record<string, boolean>> {
+    return this.exclusive('manual alarm', () => writeManualAlarm(this, outputs));
   }
 
   /** A JPEG of the channel now (`Snapshot/Get`, base64 in either field spelling). */
-  async snapshot(channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
-    this.assertChannel(channel, snapshotGet);
-    const data: Data = { channel, reset_session_timeout: false };
-    if (opts.resolution !== undefined) data.snapshot_resolution = opts.resolution;
-    return snapshotFrom(await this.invoke(snapshotGet, data as never));
+  snapshot(channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
+    return readSnapshot(this, channel, opts);
   }
 
   /** RTSP URLs of every channel (`Preview/StreamUrl/Get`). */
-  async streamUrls(): Promise<StreamUrls[]> {
-    return streamUrlsFrom(await this.invoke(streamUrlGet));
+  streamUrls(): Promise<StreamUrls[]> {
+    return readStreamUrls(this);
   }
 
   /** Upgrade token for a firmware file or buffer; limits are checked before anything is sent. */
@@ -384,7 +352,7 @@ export class NvrClient extends EventEmitter {
    * Send one operation. Reads (Range, Get) with the same path and data share one device call while it is in
    * flight; `fresh` (a read-back after a Set) never joins a call that may have left before the Set.
    */
-  private exchange(op: OperationDef, data: unknown, opts: InvokeOptions & { fresh?: boolean }): Promise<unknown> {
+  private exchange(op: OperationDef, data: unknown, opts: InvokeOptions): Promise<unknown> {
     const send = () => this.session.exchange(op.path, data, {
       page: op.page, operation: op.operation, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs,
     });
@@ -400,33 +368,14 @@ export class NvrClient extends EventEmitter {
     return pending;
   }
 
-  /** A typed read, optionally `fresh` (see {@link exchange}). */
-  private read<O extends OperationDef>(op: O, data: RequestOf<O>, opts: InvokeOptions & { fresh?: boolean }): Promise<ResponseOf<O>> {
-    return this.invokeWith(op, data, opts);
-  }
-
-  private async invokeWith<O extends OperationDef>(op: O, data: RequestOf<O> | undefined, opts: InvokeOptions & { fresh?: boolean }): Promise<ResponseOf<O>> {
-    const where = { page: op.page, operation: op.operation };
-    const request = v.safeParse(op.request, data ?? {});
-    if (!request.success) {
-      throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: describeIssues(request.issues), ...where });
-    }
-    if (op.operation === 'Set' && !opts.skipRangeCheck) await this.checkRange(op, request.output);
-    const raw = await this.exchange(op, request.output, opts);
-    const answer = v.safeParse(op.response, raw);
-    if (!answer.success) {
-      throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
-    }
-    return answer.output as ResponseOf<O>;
-  }
-
-  private assertChannel(channel: unknown, op: OperationDef): void {
-    if (!isChannelId(channel)) {
-      throw new DeviceError({
-        kind: 'invalid_request', error_code: 'invalid_request', page: op.page, operation: op.operation,
-        reason: `not a channel id: ${JSON.stringify(channel)} (expected CH<n>, IP_CH<n> or WIFI_CH<n>)`,
-      });
-    }
+  /** Run `fn` after every earlier call with the same key has settled (a per-key queue of writes). */
+  private exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.writes.get(key) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const done = run.then(() => undefined, () => undefined);
+    this.writes.set(key, done);
+    void done.then(() => { if (this.writes.get(key) === done) this.writes.delete(key); });
+    return run;
   }
 
   /** The declared page, or for an unknown page a generic declaration (changed fields, channel blocks if any). */
@@ -486,13 +435,6 @@ export class NvrClient extends EventEmitter {
     }
     return rangeData;
   }
-}
-
-/** The boolean members of an answer (ManualAlarm: output name to on/off). */
-function booleans(data: Record<string, unknown>): Record<string, boolean> {
-  const out: Record<string, boolean> = {};
-  for (const [k, v] of Object.entries(data)) if (typeof v === 'boolean') out[k] = v;
-  return out;
 }
 
 /** `Online`/`Offline` from `connect_status` (or `status`); a channel without one is online (spec 2.2). */

@@ -1,5 +1,7 @@
-import type { DeviceInfo } from './pages/device-info';
-import type { SystemInfo } from './pages/system-info';
+import { DeviceError } from './errors';
+import type { Invoker } from './operation';
+import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
+import { systemInfoGet, type SystemInfo } from './pages/system-info';
 
 /** Who the device is, from `SystemInfo/Base/Get` and `Login/DeviceInfo/Get` (either may be missing). */
 export interface DeviceIdentity {
@@ -38,4 +40,18 @@ export function identityFrom(sys: SystemInfo | undefined, dev: DeviceInfo | unde
 export function macColon(mac: string | undefined): string | undefined {
   const hex = (mac ?? '').replace(/[-:.\s]/g, '').toLowerCase();
   return /^[0-9a-f]{12}$/.test(hex) ? hex.match(/../g)!.join(':') : undefined;
+}
+
+/** Identity from both pages; a page the device lacks is skipped, both missing is the first page's error. */
+export async function readIdentity(c: Invoker): Promise<DeviceIdentity> {
+  const [sys, dev] = await Promise.allSettled([c.invoke(systemInfoGet), c.invoke(deviceInfoGet)]);
+  const value = <T>(r: PromiseSettledResult<T>): T | undefined => {
+    if (r.status === 'fulfilled') return r.value;
+    if (r.reason instanceof DeviceError && r.reason.kind === 'unsupported') return undefined;
+    throw r.reason;
+  };
+  const s = value(sys);
+  const d = value(dev);
+  if (!s && !d) throw (sys as PromiseRejectedResult).reason;
+  return identityFrom(s, d);
 }

@@ -18,3 +18,4 @@ export * from './identity';
 export * from './live';
 export * from './media';
 export * from './update';
+export * from './alarm-outputs';

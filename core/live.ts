@@ -1,5 +1,8 @@
-import type { Violation } from './errors';
-import type { LiveAnswer, LiveSetRequest, OperationType, ValueRange } from './pages/live';
+import { requireChannel } from './channels';
+import { DeviceError, type Violation } from './errors';
+import { isPlainObject } from './json';
+import type { Invoker } from './operation';
+import { liveGet, liveSet, type LiveAnswer, type LiveSetRequest, type OperationType, type ValueRange } from './pages/live';
 import { nearestField } from './validate';
 
 /**
@@ -124,4 +127,30 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
   if (violations.length || parts.size === 0) return { violations };
   const operation_type: OperationType = parts.size > 1 ? 'All' : [...parts][0];
   return { violations, data: { ...a, ...fields, channel: a.channel ?? channel, operation_type } as LiveSetRequest };
+}
+
+/** A refused change: every violation in the reason, nothing sent. */
+export function refused(where: { page: string; operation: string }, violations: Violation[]): DeviceError {
+  return new DeviceError({
+    kind: 'invalid_request', error_code: 'out_of_range', violations, ...where,
+    reason: `${violations.map((x) => `${x.path}: ${x.message}`).join('; ')}; nothing was sent`,
+  });
+}
+
+export async function readLive(c: Invoker, channel: string, fresh = false): Promise<LiveState> {
+  requireChannel(channel, { page: liveGet.page, operation: 'Get' });
+  return liveState(channel, await c.invoke(liveGet, { channel, command_flag: false }, { fresh }));
+}
+
+/** Read, check, Set with `operation_type`, read back (see {@link planLiveSet}). */
+export async function writeLive(c: Invoker, channel: string, change: LiveChange): Promise<LiveState> {
+  const where = { page: liveSet.page, operation: 'Set' };
+  requireChannel(channel, where);
+  if (!isPlainObject(change)) throw refused(where, [{ path: '', problem: 'type', message: 'the change must be an object' }]);
+  const current = await c.invoke(liveGet, { channel, command_flag: false }, { fresh: true });
+  const plan = planLiveSet(channel, current, change);
+  if (plan.violations.length) throw refused(where, plan.violations);
+  if (!plan.data) return liveState(channel, current);
+  await c.invoke(liveSet, plan.data, { skipRangeCheck: true });
+  return readLive(c, channel, true);
 }

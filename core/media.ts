@@ -1,6 +1,8 @@
+import { requireChannel } from './channels';
 import { DeviceError } from './errors';
-import type { SnapshotAnswer } from './pages/snapshot';
-import type { StreamUrlAnswer } from './pages/stream-url';
+import type { Invoker } from './operation';
+import { snapshotGet, type SnapshotAnswer } from './pages/snapshot';
+import { streamUrlGet, type StreamUrlAnswer } from './pages/stream-url';
 
 export interface Snapshot {
   /** `img_time` (UTC seconds) when the device gives it. */
@@ -49,4 +51,16 @@ export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
     out.push(s);
   }
   return out;
+}
+
+/** A JPEG of the channel now (`Snapshot/Get`); `resolution` like `1280x720`. */
+export async function readSnapshot(c: Invoker, channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
+  requireChannel(channel, { page: snapshotGet.page, operation: 'Get' });
+  const data: { channel: string; reset_session_timeout: boolean; snapshot_resolution?: string } = { channel, reset_session_timeout: false };
+  if (opts.resolution !== undefined) data.snapshot_resolution = opts.resolution;
+  return snapshotFrom(await c.invoke(snapshotGet, data));
+}
+
+export async function readStreamUrls(c: Invoker): Promise<StreamUrls[]> {
+  return streamUrlsFrom(await c.invoke(streamUrlGet));
 }

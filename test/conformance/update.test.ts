@@ -51,6 +51,19 @@ test('Deterrence: Get carries page_type; Set is the vendor shape (block, chn_ind
   assert.is(((state.channel_info as Data).CH1 as Data).siren_switch, true);
 });
 
+test('Deterrence: concurrent updates of one block both hold (each reads what the other wrote)', async () => {
+  const { handlers, state } = pageHandlers(DET, V.deterrenceRange, V.deterrenceGet, ['chn_index', 'page', 'page_type']);
+  const { dev, c } = await setup({ handlers });
+  await Promise.all([
+    c.update('AlarmConfig/Deterrence', { channel_info: { CH1: { siren_switch: true } } }),
+    c.update('AlarmConfig/Deterrence', { channel_info: { CH1: { bright_time: 90 } } }),
+  ]);
+  const ch1 = (state.channel_info as Data).CH1 as Data;
+  assert.equal([ch1.siren_switch, ch1.bright_time], [true, 90]);
+  const [first, second] = dev.bodies(`${DET}/Set`).map((b) => ((b!.channel_info as Data).CH1 as Data));
+  assert.equal([first.siren_switch, first.bright_time, second.siren_switch, second.bright_time], [true, 60, true, 90]);
+});
+
 test('VoiceAlarm: a stale siren_time the device holds out of Range does not block a siren_value change; Set carries the change only', async () => {
   const { handlers } = pageHandlers(VA, V.voiceAlarmRange, V.voiceAlarmGet);
   const { dev, c } = await setup({ handlers });
