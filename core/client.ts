@@ -364,7 +364,7 @@ export class NvrClient extends EventEmitter {
     const pending = send();
     this.reads.set(key, pending);
     const forget = () => { if (this.reads.get(key) === pending) this.reads.delete(key); };
-    pending.then(forget, forget);
+    void pending.then(forget, forget);
     return pending;
   }
 

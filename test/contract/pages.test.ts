@@ -10,7 +10,7 @@ import type { NvrClient } from '../../core/client';
 import type { OperationDef, RequestOf } from '../../core/operation';
 import {
   LINKAGE_KEYS, type ChannelMarker, audioGet, audioRange, audioSet, channelInfoGet, crossCountingGet, crossCountingRange,
-  crossCountingSet, deterrenceGet, deterrenceRange, deterrenceSet, deterrenceSetData, developerModeGet,
+  crossCountingSet, deterrenceGet, deterrenceRange, deterrenceSet, developerModeGet,
   developerModeRange, developerModeSet, eventSettingsRange, firmwareAfter, isChannelMarker, linkageManageGet,
   linkageManageRange, linkageManageSet, mainStreamGet, mainStreamRange, mainStreamSet, pages, ptzLinkageGet,
   ptzLinkageRange, ptzLinkageSet, shellSwitchKey, systemInfoGet, upgradeToken, voiceAlarmGet, voiceAlarmRange,
@@ -19,7 +19,6 @@ import {
 import { ptzPresetIndices, isPtzHex } from '../../core/ptz';
 import { boundsOf, channelFields, defaultFor, descriptorAt, supportedChannels } from '../../core/range';
 import { prepareUpgrade } from '../../core/upgrade';
-import { writableSubset } from '../../core/validate';
 import type { Simulator } from '../../simulator';
 import { VARIANTS, closeRig, entries, obj, openRig, type Obj, type Rig, type Variant } from './harness';
 
