@@ -129,11 +129,11 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
   return { violations, data: { ...a, ...fields, channel: a.channel ?? channel, operation_type } as LiveSetRequest };
 }
 
-/** A refused change: every violation in the reason, nothing sent. */
+/** A refused change (the error message lists every violation); nothing was sent. */
 export function refused(where: { page: string; operation: string }, violations: Violation[]): DeviceError {
   return new DeviceError({
     kind: 'invalid_request', error_code: 'out_of_range', violations, ...where,
-    reason: `${violations.map((x) => `${x.path}: ${x.message}`).join('; ')}; nothing was sent`,
+    reason: `${violations.length} value${violations.length > 1 ? 's' : ''} refused; nothing was sent`,
   });
 }
 

@@ -73,7 +73,7 @@ test('setLive: values outside the page\'s own _range, a fixed volume, a missing 
   const { dev, c } = await setup({ handlers });
   const high = await rejection(c.setLive('CH1', { brightness: 95 }));
   assert.is(high.error_code, 'out_of_range');
-  assert.match(high.message, /brightness: must be <= 90 \(floodlight_value_range; got 95\)/);
+  assert.is(high.message, 'PreviewChannel/Floodlight2AudioAlarm/Set: out_of_range (1 value refused; nothing was sent): brightness must be <= 90 (floodlight_value_range; got 95)');
   const low = await rejection(c.setLive('CH1', { volume: 0, mode: 2 as 0 }));
   assert.equal(low.violations?.map((x) => [x.path, x.problem]), [['volume', 'min'], ['mode', 'enum']]);
   const noLight = await rejection(c.setLive('CH2', { floodlight: true, siren: true }));
@@ -82,7 +82,7 @@ test('setLive: values outside the page\'s own _range, a fixed volume, a missing 
   const typo = await rejection(c.setLive('CH1', { volumn: 3 } as never));
   assert.match(typo.message, /did you mean volume\?/);
   const notBool = await rejection(c.setLive('CH1', { siren: 'on' as never }));
-  assert.match(notBool.message, /siren: must be a boolean/);
+  assert.match(notBool.message, /siren must be a boolean/);
   state.CH1.audioAlarm_value_adjustable = false;
   const fixed = await rejection(c.setLive('CH1', { volume: 6 }));
   assert.equal(fixed.violations?.map((x) => x.problem), ['read_only']);
