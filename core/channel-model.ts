@@ -163,3 +163,37 @@ export async function readChannelModel(c: Invoker): Promise<ChannelModel[]> {
   const [flood, siren] = await Promise.all([unlessUnsupported(c, deterrenceGet), unlessUnsupported(c, voiceAlarmGet)]);
   return channelModelsFromPages([{ hardware: 'floodlight', data: flood }, { hardware: 'siren', data: siren }]);
 }
+
+/** A channel and whether it is online: the older, minimal view (`client.channels()`). */
+export interface ChannelState {
+  channel: string;
+  online: boolean;
+}
+
+/** `Online`/`Offline` from `connect_status` (or `status`); a channel without one is online (spec 2.2). */
+function online(entry: unknown): boolean {
+  if (!isPlainObject(entry)) return false;
+  const s = entry.connect_status ?? entry.status ?? entry.online;
+  if (typeof s === 'boolean') return s;
+  if (typeof s === 'string') return /^(online|connected|true|1)$/i.test(s);
+  return typeof entry.reason !== 'string';
+}
+
+/** Channel list from a map `{CH1: {...}}`, a list `[{channel, ...}]`, or either wrapped in `items`. */
+export function channelList(data: unknown): ChannelState[] {
+  if (isPlainObject(data) && data.channel_param !== undefined) {
+    return (channelModels(data) ?? []).map((m) => ({ channel: m.id, online: m.online }));
+  }
+  let info: unknown = isPlainObject(data) ? (data.channel_info ?? data.items ?? data.channels ?? data) : data;
+  if (isPlainObject(info) && info.items !== undefined && (Array.isArray(info.items) || isPlainObject(info.items))) info = info.items;
+  if (Array.isArray(info)) {
+    return info
+      .filter(isPlainObject)
+      .map((e) => ({ channel: String(e.channel ?? e.chn_index ?? e.channel_id ?? e.id ?? ''), online: online(e) }))
+      .filter((c) => c.channel);
+  }
+  if (!isPlainObject(info)) return [];
+  return Object.entries(info)
+    .filter(([, e]) => isPlainObject(e))
+    .map(([channel, e]) => ({ channel, online: online(e) }));
+}

@@ -7,7 +7,8 @@ import { isPlainObject } from './json';
 import { eventStream, type DeviceEvent } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
 import { readManualAlarm, writeManualAlarm } from './alarm-outputs';
-import { channelModels, readChannelModel, type ChannelModel } from './channel-model';
+import { channelList, readChannelModel, type ChannelModel, type ChannelState } from './channel-model';
+import { DISARM_MEMBER, readDisarm, type DisarmPage, type DisarmState } from './disarm';
 import { readIdentity, type DeviceIdentity } from './identity';
 import { readLive, writeLive, type LiveChange, type LiveState } from './live';
 import { readSnapshot, readStreamUrls, type Snapshot, type StreamUrls } from './media';
@@ -45,6 +46,9 @@ export interface ClientOptions {
 
 export type ClientState = SessionState;
 
+// Kept here for callers of the former client-only helpers.
+export { channelList, type ChannelState } from './channel-model';
+
 export interface InvokeOptions {
   /**
    * Send a Set without checking it against the device's Range first. The check is the default because
@@ -67,10 +71,6 @@ export interface UpdateOptions {
   timeoutMs?: number;
 }
 
-export interface ChannelState {
-  channel: string;
-  online: boolean;
-}
 
 export interface UpgradeTokenInput {
   file: string | Uint8Array;
@@ -111,6 +111,8 @@ export class NvrClient extends EventEmitter {
   private readonly generic = new Map<string, OperationDef>();
   /** Reads in flight by path + request data: identical concurrent reads share one device call. */
   private readonly reads = new Map<string, Promise<unknown>>();
+  /** The page this device disarms through, once known. */
+  private disarmVia?: DisarmPage;
   /** Writes in progress by page (or live channel): see exclusive(). */
   private readonly writes = new Map<string, Promise<void>>();
   private current: ClientState = 'idle';
@@ -295,6 +297,24 @@ export class NvrClient extends EventEmitter {
     return this.exclusive(`live ${channel}`, () => writeLive(this, channel, change));
   }
 
+  /** Disarmed now? From `AlarmConfig/Disarming`, or `LinkageConfig/LinkageManage` on devices without it. */
+  async disarmState(): Promise<DisarmState> {
+    const s = await readDisarm(this, this.disarmVia);
+    this.disarmVia = s.page;
+    return s;
+  }
+
+  /** Disarm (true) or arm (false) through whichever page the device has, via {@link update}; read back. */
+  async setDisarmed(disarmed: boolean): Promise<DisarmState> {
+    if (typeof disarmed !== 'boolean') {
+      throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: `disarmed must be a boolean (got ${JSON.stringify(disarmed)})` });
+    }
+    const { page } = await this.disarmState();
+    const after = await this.update(page, { [DISARM_MEMBER[page]]: disarmed });
+    const v = after[DISARM_MEMBER[page]];
+    return typeof v === 'boolean' ? { page, disarmed: v } : { page };
+  }
+
   /** Alarm outputs (`Local->1`, `IP_CH1->1`) and whether each is on (`PreviewChannel/ManualAlarm/Get`). */
   manualAlarm(): Promise<Record<string, boolean>> {
     return readManualAlarm(this);
@@ -435,32 +455,4 @@ export class NvrClient extends EventEmitter {
     }
     return rangeData;
   }
-}
-
-/** `Online`/`Offline` from `connect_status` (or `status`); a channel without one is online (spec 2.2). */
-function online(entry: unknown): boolean {
-  if (!isPlainObject(entry)) return false;
-  const s = entry.connect_status ?? entry.status ?? entry.online;
-  if (typeof s === 'boolean') return s;
-  if (typeof s === 'string') return /^(online|connected|true|1)$/i.test(s);
-  return typeof entry.reason !== 'string';
-}
-
-/** Channel list from a map `{CH1: {...}}`, a list `[{channel, ...}]`, or either wrapped in `items`. */
-export function channelList(data: unknown): ChannelState[] {
-  if (isPlainObject(data) && data.channel_param !== undefined) {
-    return (channelModels(data) ?? []).map((m) => ({ channel: m.id, online: m.online }));
-  }
-  let info: unknown = isPlainObject(data) ? (data.channel_info ?? data.items ?? data.channels ?? data) : data;
-  if (isPlainObject(info) && info.items !== undefined && (Array.isArray(info.items) || isPlainObject(info.items))) info = info.items;
-  if (Array.isArray(info)) {
-    return info
-      .filter(isPlainObject)
-      .map((e) => ({ channel: String(e.channel ?? e.chn_index ?? e.channel_id ?? e.id ?? ''), online: online(e) }))
-      .filter((c) => c.channel);
-  }
-  if (!isPlainObject(info)) return [];
-  return Object.entries(info)
-    .filter(([, e]) => isPlainObject(e))
-    .map(([channel, e]) => ({ channel, online: online(e) }));
 }

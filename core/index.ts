@@ -19,3 +19,4 @@ export * from './live';
 export * from './media';
 export * from './update';
 export * from './alarm-outputs';
+export * from './disarm';

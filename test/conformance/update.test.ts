@@ -145,4 +145,23 @@ test('LinkageManage: update writes the whole writable page inside data', async (
   assert.equal(dev.bodies(`${LM}/Set`), [{ enable: true, linkage_info: get.linkage_info, channel_info: { CH1: { enable: true } } }]);
 });
 
+test('setDisarmed: through AlarmConfig/Disarming where the device has it, LinkageManage enable otherwise', async () => {
+  const withPage = pageHandlers(DIS, V.disarmingRange, V.disarmingGet());
+  const { dev, c } = await setup({ handlers: withPage.handlers });
+  assert.equal(await c.setDisarmed(true), { page: 'AlarmConfig/Disarming', disarmed: true });
+  assert.is(withPage.state.disarming, true);
+  assert.is(dev.count(`${LM}/Get`), 0);
+
+  const range = { enable: { type: 'bool' }, linkage_info: { type: 'object', items: { linkage_siren: { type: 'bool' } } } };
+  const legacy = pageHandlers(LM, range, { enable: false, linkage_info: { linkage_siren: true } });
+  const { dev: old, c: oldClient } = await setup({ handlers: legacy.handlers });
+  assert.equal(await oldClient.disarmState(), { page: 'LinkageConfig/LinkageManage', disarmed: false });
+  assert.equal(await oldClient.setDisarmed(true), { page: 'LinkageConfig/LinkageManage', disarmed: true });
+  assert.equal(old.bodies(`${LM}/Set`), [{ enable: true, linkage_info: { linkage_siren: true } }]);
+  assert.is(old.count(`${DIS}/Get`), 1, 'the missing page is probed once');
+  const bad = await rejection(oldClient.setDisarmed('yes' as never));
+  assert.match(bad.message, /disarmed must be a boolean/);
+  assert.is(old.count(`${LM}/Set`), 1, 'nothing sent for bad input');
+});
+
 test.run();
