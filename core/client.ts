@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
 import { isPlainObject } from './json';
+import { KeyedQueue, SharedCalls } from './concurrency';
 import { eventStream, type DeviceEvent } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
 import { readManualAlarm, writeManualAlarm } from './alarm-outputs';
@@ -110,11 +111,11 @@ export class NvrClient extends EventEmitter {
   private readonly ranges = new Map<string, { at: number; value?: Data; error?: DeviceError; pending?: Promise<Data> }>();
   private readonly generic = new Map<string, OperationDef>();
   /** Reads in flight by path + request data: identical concurrent reads share one device call. */
-  private readonly reads = new Map<string, Promise<unknown>>();
+  private readonly reads = new SharedCalls();
   /** The page this device disarms through, once known. */
   private disarmVia?: DisarmPage;
-  /** Writes in progress by page (or live channel): see exclusive(). */
-  private readonly writes = new Map<string, Promise<void>>();
+  /** Writes queued by page (or live channel), so that none undoes another. */
+  private readonly writes = new KeyedQueue();
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
 
@@ -183,7 +184,7 @@ export class NvrClient extends EventEmitter {
   update(page: string, changes: Record<string, unknown>, opts: UpdateOptions = {}): Promise<Data> {
     const def = this.pageDef(page);
     // One update of a page at a time: each reads what the previous one wrote, so none undoes another (block writes).
-    return this.exclusive(`page ${def.name}`, () => this.updateNow(def, changes, opts));
+    return this.writes.run(`page ${def.name}`, () => this.updateNow(def, changes, opts));
   }
 
   private async updateNow(def: PageDef, changes: Record<string, unknown>, opts: UpdateOptions): Promise<Data> {
@@ -294,7 +295,7 @@ export class NvrClient extends EventEmitter {
    * `operation_type`; read back.
    */
   setLive(channel: string, change: LiveChange): Promise<LiveState> {
-    return this.exclusive(`live ${channel}`, () => writeLive(this, channel, change));
+    return this.writes.run(`live ${channel}`, () => writeLive(this, channel, change));
   }
 
   /** Disarmed now? From `AlarmConfig/Disarming`, or `LinkageConfig/LinkageManage` on devices without it. */
@@ -322,7 +323,7 @@ export class NvrClient extends EventEmitter {
 
   /** Switch alarm outputs; only outputs the device lists (R2), only the ones that change are sent; read back. */
   setManualAlarm(outputs: Record<string, boolean>): Promise<Record<string, boolean>> {
-    return this.exclusive('manual alarm', () => writeManualAlarm(this, outputs));
+    return this.writes.run('manual alarm', () => writeManualAlarm(this, outputs));
   }
 
   /** A JPEG of the channel now (`Snapshot/Get`, base64 in either field spelling). */
@@ -376,26 +377,8 @@ export class NvrClient extends EventEmitter {
     const send = () => this.session.exchange(op.path, data, {
       page: op.page, operation: op.operation, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs,
     });
-    if (op.operation !== 'Get' && op.operation !== 'Range') return send();
-    const key = `${op.path}\n${JSON.stringify(data)}`;
-    const shared = opts.fresh ? undefined : this.reads.get(key);
-    // Each joiner gets its own copy: callers merge into what they read.
-    if (shared) return shared.then((raw) => structuredClone(raw));
-    const pending = send();
-    this.reads.set(key, pending);
-    const forget = () => { if (this.reads.get(key) === pending) this.reads.delete(key); };
-    void pending.then(forget, forget);
-    return pending;
-  }
-
-  /** Run `fn` after every earlier call with the same key has settled (a per-key queue of writes). */
-  private exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const before = this.writes.get(key) ?? Promise.resolve();
-    const run = before.then(fn, fn);
-    const done = run.then(() => undefined, () => undefined);
-    this.writes.set(key, done);
-    void done.then(() => { if (this.writes.get(key) === done) this.writes.delete(key); });
-    return run;
+    if ((op.operation !== 'Get' && op.operation !== 'Range') || opts.fresh) return send();
+    return this.reads.run(`${op.path}\n${JSON.stringify(data)}`, send);
   }
 
   /** The declared page, or for an unknown page a generic declaration (changed fields, channel blocks if any). */

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { KeyedQueue, SharedCalls } from '../../core/concurrency';
 import { definePage } from '../../core/page';
 import { findPage } from '../../core/pages';
 import { buildSet, changedPaths, channelProblems, mergeChanges } from '../../core/update';
@@ -95,6 +96,31 @@ test('validator: array items as one element descriptor; element shapes given as 
   assert.equal(vs.map((x) => [x.path, x.problem]), [
     ['list.0', 'enum'], ['sched.0.kind', 'enum'], ['sched.0.bits.0', 'enum'], ['sched.0.extra', 'unsupported'], ['sched.1', 'type'],
   ]);
+});
+
+test('KeyedQueue: same key in order, a failure does not block the next; other keys run at once', async () => {
+  const q = new KeyedQueue();
+  const order: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const a = q.run('p', async () => { await gate; order.push('a'); throw new Error('a failed'); });
+  const b = q.run('p', async () => { order.push('b'); return 2; });
+  const other = q.run('x', async () => { order.push('x'); return 3; });
+  assert.is(await other, 3);
+  release();
+  await a.then(() => assert.unreachable(), (e: Error) => assert.is(e.message, 'a failed'));
+  assert.is(await b, 2);
+  assert.equal(order, ['x', 'a', 'b']);
+});
+
+test('SharedCalls: one send per key in flight, copies for joiners, a new send afterwards', async () => {
+  const calls = new SharedCalls();
+  let sent = 0;
+  const send = async () => { sent++; return { n: sent }; };
+  const [x, y] = await Promise.all([calls.run('k', send), calls.run('k', send)]);
+  assert.equal([x, y, sent], [{ n: 1 }, { n: 1 }, 1]);
+  assert.ok(x !== y);
+  assert.equal(await calls.run('k', send), { n: 2 });
 });
 
 test.run();
