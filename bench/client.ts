@@ -1,5 +1,6 @@
 /**
- * Client Get cost against a bare HTTP POST of the same request (goal: client median <= 1.10 x bare median).
+ * Client Get cost against a bare HTTP POST of the same request (goal: client median <= 1.10 x bare median), and
+ * the client's overhead on a device that takes 20 ms to answer (goal: <= 2 % of that round trip).
  *
  * One simulator on loopback (nvr profile, 8 channels), one logged-in NvrClient. The bare side logs in the same way
  * (Digest, its own session) and then POSTs the very bytes the client sends (same path, body, cookie, X-csrftoken,
@@ -20,6 +21,9 @@ const MAX_CONNECTIONS = 2; // the client's default
 const N = 2000;
 const WARMUP = 500;
 const BATCH = 100;
+/** The simulated device round trip of the second measurement, and its calls per side (BENCH_SLOW_N to shorten). */
+const DEVICE_RTT_MS = 20;
+const SLOW_N = Number(process.env.BENCH_SLOW_N ?? 200);
 
 interface BareSession {
   headers: Record<string, string>;
@@ -116,6 +120,25 @@ export async function benchClient(): Promise<Record<string, number>> {
 
     const cs = stats(clientUs);
     const bs = stats(bareUs);
+
+    // A device that answers after 20 ms (simulator latency on this path only): what the client adds to a real
+    // round trip. Alternating single calls, so both sides see the same timer and scheduling noise.
+    sim.fault({ path: op.path, kind: 'latency', ms: DEVICE_RTT_MS });
+    const slowClient: number[] = [];
+    const slowBare: number[] = [];
+    for (let i = 0; i < SLOW_N; i++) {
+      const order: Array<[() => Promise<unknown>, number[]]> = [[viaClient, slowClient], [viaBare, slowBare]];
+      if (i % 2) order.reverse();
+      for (const [fn, into] of order) {
+        const t0 = process.hrtime.bigint();
+        await fn();
+        into.push(Number(process.hrtime.bigint() - t0) / 1000);
+      }
+    }
+    sim.clearFaults();
+    const sc = stats(slowClient);
+    const sb = stats(slowBare);
+
     return {
       n: N,
       response_bytes: Buffer.byteLength(`{"result":"success","data":${JSON.stringify(bareAnswer)}}`),
@@ -125,6 +148,11 @@ export async function benchClient(): Promise<Record<string, number>> {
       bare_p99_us: round(bs.p99),
       get_ratio_median: round(cs.median / bs.median, 3),
       get_ratio_p99: round(cs.p99 / bs.p99, 3),
+      rtt20_n: SLOW_N,
+      rtt20_client_median_ms: round(sc.median / 1000, 3),
+      rtt20_bare_median_ms: round(sb.median / 1000, 3),
+      // (client - bare) / 20 ms: goal <= 0.02.
+      rtt20_overhead_fraction: round((sc.median - sb.median) / 1000 / DEVICE_RTT_MS, 4),
     };
   } finally {
     await client.close();

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DeviceError } from './errors';
 
 /** Channel identifier (spec R3): analog `CH<n>`, digital `IP_CH<n>`, Wi-Fi `WIFI_CH<n>`, n >= 1. */
 export type ChannelId = `CH${number}` | `IP_CH${number}` | `WIFI_CH${number}`;
@@ -41,4 +42,13 @@ export function channelSlug(id: string): string {
 export function channelFromSlug(slug: string): ChannelId | undefined {
   const id = slug.toUpperCase();
   return isChannelId(id) ? id : undefined;
+}
+
+/** `channel` as a channel id, or the `invalid_request` DeviceError naming the operation; nothing is sent. */
+export function requireChannel(channel: unknown, where: { page: string; operation: string }): ChannelId {
+  if (isChannelId(channel)) return channel;
+  throw new DeviceError({
+    kind: 'invalid_request', error_code: 'invalid_request', ...where,
+    reason: `not a channel id: ${JSON.stringify(channel)} (expected CH<n>, IP_CH<n> or WIFI_CH<n>)`,
+  });
 }

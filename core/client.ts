@@ -4,10 +4,20 @@ import * as v from 'valibot';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
 import { isPlainObject } from './json';
+import { KeyedQueue, SharedCalls } from './concurrency';
 import { eventStream, type DeviceEvent, type EventStreamOptions } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
-import { META_KEYS, findOperation, pageName } from './pages';
+import { readManualAlarm, writeManualAlarm } from './alarm-outputs';
+import { channelList, readChannelModel, type ChannelModel, type ChannelState } from './channel-model';
+import { DISARM_MEMBER, readDisarm, type DisarmPage, type DisarmState } from './disarm';
+import { readIdentity, type DeviceIdentity } from './identity';
+import { readLive, writeLive, type LiveChange, type LiveState } from './live';
+import { readSnapshot, readStreamUrls, type Snapshot, type StreamUrls } from './media';
+import { definePage, metaKeysOf, type PageDef } from './page';
+import { META_KEYS, findOperation, findPage, pageName } from './pages';
+import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
+import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
 import { Transport, type Priority, type TlsOptions } from './transport';
@@ -37,6 +47,9 @@ export interface ClientOptions {
 
 export type ClientState = SessionState;
 
+// Kept here for callers of the former client-only helpers.
+export { channelList, type ChannelState } from './channel-model';
+
 export interface InvokeOptions {
   /**
    * Send a Set without checking it against the device's Range first. The check is the default because
@@ -48,12 +61,19 @@ export interface InvokeOptions {
   timeoutMs?: number;
   /** Queued 'command' calls leave before queued 'poll' calls. Default 'command'. */
   priority?: Priority;
+  /**
+   * Identical concurrent reads (Range/Get, same path and data) share one device call; `fresh` starts a call of its
+   * own (a read-back after a Set must not join a read that left before the Set).
+   */
+  fresh?: boolean;
 }
 
-export interface ChannelState {
-  channel: string;
-  online: boolean;
+export interface UpdateOptions {
+  /** Send without checking the changed paths against the Range (devices without a Range for the page). */
+  skipRangeCheck?: boolean;
+  timeoutMs?: number;
 }
+
 
 export interface UpgradeTokenInput {
   file: string | Uint8Array;
@@ -92,6 +112,12 @@ export class NvrClient extends EventEmitter {
   private readonly log?: LogFn;
   private readonly ranges = new Map<string, { at: number; value?: Data; error?: DeviceError; pending?: Promise<Data> }>();
   private readonly generic = new Map<string, OperationDef>();
+  /** Reads in flight by path + request data: identical concurrent reads share one device call. */
+  private readonly reads = new SharedCalls();
+  /** The page this device disarms through, once known. */
+  private disarmVia?: DisarmPage;
+  /** Writes queued by page (or live channel), so that none undoes another. */
+  private readonly writes = new KeyedQueue();
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
 
@@ -143,14 +169,46 @@ export class NvrClient extends EventEmitter {
       throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: describeIssues(request.issues), ...where });
     }
     if (op.operation === 'Set' && !opts.skipRangeCheck) await this.checkRange(op, request.output);
-    const raw = await this.session.exchange(op.path, request.output, {
-      ...where, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs, priority: opts.priority,
-    });
+    const raw = await this.exchange(op, request.output, opts);
     const answer = v.safeParse(op.response, raw);
     if (!answer.success) {
       throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
     }
     return answer.output as ResponseOf<O>;
+  }
+
+  /**
+   * Change a page: read Get, merge `changes` (same shape as the Get data: `{channel_info: {CH1: {siren_value: 3}}}`,
+   * `{disarming: true}`), check the Range of the CHANGED paths only, Set per the page's write rule, read back and
+   * return the data read back. A value the device itself holds out of its Range never blocks another change.
+   * Nothing is sent when nothing changes.
+   */
+  update(page: string, changes: Record<string, unknown>, opts: UpdateOptions = {}): Promise<Data> {
+    const def = this.pageDef(page);
+    // One update of a page at a time: each reads what the previous one wrote, so none undoes another (block writes).
+    return this.writes.run(`page ${def.name}`, () => this.updateNow(def, changes, opts));
+  }
+
+  private async updateNow(def: PageDef, changes: Record<string, unknown>, opts: UpdateOptions): Promise<Data> {
+    const where = { page: def.name, operation: 'Set' };
+    const refuse = (error_code: string, reason: string, violations?: ReturnType<typeof channelProblems>) =>
+      new DeviceError({ kind: 'invalid_request', error_code, reason, violations, ...where });
+    if (def.readOnly || !def.operations.Set) throw refuse('read_only_page', `${def.name} is not written through update()`);
+    if (!isPlainObject(changes)) throw refuse('invalid_request', 'changes must be an object shaped like the page\'s Get data');
+    const metaKeys = metaKeysOf(def);
+    const stripped = Object.fromEntries(Object.entries(changes).filter(([k]) => !metaKeys.includes(k)));
+    const get = this.operation(def.name, 'Get');
+    const current = await this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Data;
+    const diff = changedPaths(current, stripped);
+    if (Object.keys(diff).length === 0) return current;
+    const problems = channelProblems(def, current, diff);
+    if (problems.length) throw refuse('out_of_range', `${problems.length} channel problem${problems.length > 1 ? 's' : ''}; nothing was sent`, problems);
+    const setOp = this.operation(def.name, 'Set');
+    let range: Data | undefined;
+    if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, [...(setOp.metaKeys ?? []), ...metaKeys]);
+    const data = buildSet(def, current, diff, range, [...META_KEYS, ...metaKeys]);
+    await this.invoke(setOp, data as never, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
+    return this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
@@ -205,9 +263,79 @@ export class NvrClient extends EventEmitter {
     return this.invoke(systemInfoGet);
   }
 
+  /** Capabilities and `dev_type` (`/API/Login/DeviceInfo/Get`). */
+  deviceInfo(): Promise<DeviceInfo> {
+    return this.invoke(deviceInfoGet);
+  }
+
+  /** Model, firmware, serial, MAC, `dev_type` from SystemInfo/Base and Login/DeviceInfo (either may be missing). */
+  identity(): Promise<DeviceIdentity> {
+    return readIdentity(this);
+  }
+
   /** Channels and whether they are online (`/API/Login/ChannelInfo/Get`; map or `items` list tolerated). */
   async channels(): Promise<ChannelState[]> {
     return channelList(await this.get('Login/ChannelInfo'));
+  }
+
+  /**
+   * Every channel slot with its status, hardware and AI abilities (`Login/ChannelInfo/Get`). Devices without that
+   * page: the channels the Deterrence and VoiceAlarm pages report, hardware inferred from which page lists them.
+   */
+  channelModel(): Promise<ChannelModel[]> {
+    return readChannelModel(this);
+  }
+
+  /** What the channel's floodlight, siren and red/blue light do now (`PreviewChannel/Floodlight2AudioAlarm/Get`). */
+  live(channel: string): Promise<LiveState> {
+    return readLive(this, channel);
+  }
+
+  /**
+   * Switch the floodlight, siren or red/blue light now. Checked against the page's own `_range` / `_adjustable`
+   * fields and the parts the channel has (R2) before anything is sent; sent with the Get object, the change and
+   * `operation_type`; read back.
+   */
+  setLive(channel: string, change: LiveChange): Promise<LiveState> {
+    return this.writes.run(`live ${channel}`, () => writeLive(this, channel, change));
+  }
+
+  /** Disarmed now? From `AlarmConfig/Disarming`, or `LinkageConfig/LinkageManage` on devices without it. */
+  async disarmState(): Promise<DisarmState> {
+    const s = await readDisarm(this, this.disarmVia);
+    this.disarmVia = s.page;
+    return s;
+  }
+
+  /** Disarm (true) or arm (false) through whichever page the device has, via {@link update}; read back. */
+  async setDisarmed(disarmed: boolean): Promise<DisarmState> {
+    if (typeof disarmed !== 'boolean') {
+      throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: `disarmed must be a boolean (got ${JSON.stringify(disarmed)})` });
+    }
+    const { page } = await this.disarmState();
+    const after = await this.update(page, { [DISARM_MEMBER[page]]: disarmed });
+    const v = after[DISARM_MEMBER[page]];
+    return typeof v === 'boolean' ? { page, disarmed: v } : { page };
+  }
+
+  /** Alarm outputs (`Local->1`, `IP_CH1->1`) and whether each is on (`PreviewChannel/ManualAlarm/Get`). */
+  manualAlarm(): Promise<Record<string, boolean>> {
+    return readManualAlarm(this);
+  }
+
+  /** Switch alarm outputs; only outputs the device lists (R2), only the ones that change are sent; read back. */
+  setManualAlarm(outputs: Record<string, boolean>): Promise<Record<string, boolean>> {
+    return this.writes.run('manual alarm', () => writeManualAlarm(this, outputs));
+  }
+
+  /** A JPEG of the channel now (`Snapshot/Get`, base64 in either field spelling). */
+  snapshot(channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
+    return readSnapshot(this, channel, opts);
+  }
+
+  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`). */
+  streamUrls(): Promise<StreamUrls[]> {
+    return readStreamUrls(this);
   }
 
   /** Upgrade token for a firmware file or buffer; limits are checked before anything is sent. */
@@ -243,6 +371,27 @@ export class NvrClient extends EventEmitter {
     this.emit('state', state, error);
   }
 
+  /**
+   * Send one operation. Reads (Range, Get) with the same path and data share one device call while it is in
+   * flight; `fresh` (a read-back after a Set) never joins a call that may have left before the Set.
+   */
+  private exchange(op: OperationDef, data: unknown, opts: InvokeOptions): Promise<unknown> {
+    const send = () => this.session.exchange(op.path, data, {
+      page: op.page, operation: op.operation, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs, priority: opts.priority,
+    });
+    if ((op.operation !== 'Get' && op.operation !== 'Range') || opts.fresh) return send();
+    return this.reads.run(`${op.path}\n${JSON.stringify(data)}`, send);
+  }
+
+  /** The declared page, or for an unknown page a generic declaration (changed fields, channel blocks if any). */
+  private pageDef(page: string): PageDef {
+    const name = pageName(page);
+    return findPage(name) ?? definePage({
+      name, title: name, channelScoped: true, write: 'changed',
+      operations: { Get: this.operation(name, 'Get'), Set: this.operation(name, 'Set') },
+    });
+  }
+
   /** The registry's operation for a page, else a loose generic one (any object in, any object out). */
   private operation(page: string, operation: string): OperationDef {
     const name = pageName(page);
@@ -260,8 +409,8 @@ export class NvrClient extends EventEmitter {
     return op;
   }
 
-  /** Refuse a Set that leaves the device's Range, listing every violation; nothing is sent. */
-  private async checkRange(op: OperationDef, payload: unknown): Promise<void> {
+  /** Refuse a Set that leaves the device's Range, listing every violation; nothing is sent. Returns the Range. */
+  private async checkRange(op: OperationDef, payload: unknown, metaKeys = op.metaKeys): Promise<Data> {
     const where = { page: op.page, operation: op.operation };
     let rangeData: Data;
     try {
@@ -275,13 +424,13 @@ export class NvrClient extends EventEmitter {
       }
       throw err;
     }
-    let violations = validateAgainstRange(payload, rangeData, { metaKeys: op.metaKeys });
+    let violations = validateAgainstRange(payload, rangeData, { metaKeys });
     // A channel that came online (or a firmware update) changes the Range: before refusing, ask again,
     // but at most once per RANGE_RECHECK_MS per page so that a stream of bad commands cannot flood the device.
     const cached = this.ranges.get(pageName(op.page));
     if (violations.length && cached && Date.now() - cached.at > RANGE_RECHECK_MS) {
       rangeData = await this.cachedRange(op.page, { refresh: true });
-      violations = validateAgainstRange(payload, rangeData, { metaKeys: op.metaKeys });
+      violations = validateAgainstRange(payload, rangeData, { metaKeys });
     }
     if (violations.length) {
       throw new DeviceError({
@@ -289,30 +438,6 @@ export class NvrClient extends EventEmitter {
         reason: `${violations.length} value${violations.length > 1 ? 's' : ''} outside the device's Range; nothing was sent`,
       });
     }
+    return rangeData;
   }
-}
-
-/** `Online`/`Offline` from `connect_status` (or `status`); a channel without one is online (spec 2.2). */
-function online(entry: unknown): boolean {
-  if (!isPlainObject(entry)) return false;
-  const s = entry.connect_status ?? entry.status ?? entry.online;
-  if (typeof s === 'boolean') return s;
-  if (typeof s === 'string') return /^(online|connected|true|1)$/i.test(s);
-  return typeof entry.reason !== 'string';
-}
-
-/** Channel list from a map `{CH1: {...}}`, a list `[{channel, ...}]`, or either wrapped in `items`. */
-export function channelList(data: unknown): ChannelState[] {
-  let info: unknown = isPlainObject(data) ? (data.channel_info ?? data.items ?? data.channels ?? data) : data;
-  if (isPlainObject(info) && info.items !== undefined && (Array.isArray(info.items) || isPlainObject(info.items))) info = info.items;
-  if (Array.isArray(info)) {
-    return info
-      .filter(isPlainObject)
-      .map((e) => ({ channel: String(e.channel ?? e.chn_index ?? e.channel_id ?? e.id ?? ''), online: online(e) }))
-      .filter((c) => c.channel);
-  }
-  if (!isPlainObject(info)) return [];
-  return Object.entries(info)
-    .filter(([, e]) => isPlainObject(e))
-    .map(([channel, e]) => ({ channel, online: online(e) }));
 }

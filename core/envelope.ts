@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { DeviceError, type ChannelError } from './errors';
-import { isPlainObject } from './json';
+import { isPlainObject, quoteBigIntegers } from './json';
 
 /** Reading the device's JSON envelope and turning every kind of bad answer into a DeviceError. */
 
@@ -47,7 +47,7 @@ function channelErrors(x: unknown): ChannelError[] {
 export function parseBody(status: number, text: string, contentType: string | null, ctx: AnswerContext = {}): Record<string, unknown> {
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(quoteBigIntegers(text)); // u64 members keep their digits (core/json.ts)
   } catch {
     throw nonJson(status, describeBody(text, contentType), ctx);
   }

@@ -2,3 +2,13 @@
 export function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
+
+/**
+ * Members whose integer values may exceed 2^53 (DeviceInfo `dev_type` is a u64). JSON.parse would round them,
+ * so their digits are quoted in the raw text first and they arrive as strings.
+ */
+const BIG_INT_MEMBERS = /"(dev_type)"(\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g;
+
+export function quoteBigIntegers(text: string): string {
+  return text.includes('"dev_type"') ? text.replace(BIG_INT_MEMBERS, '"$1"$2"$3"') : text;
+}

@@ -28,3 +28,16 @@ export function defineOperation<Req extends v.GenericSchema, Res extends v.Gener
 ): OperationDef<Req, Res> {
   return { ...def, path: `/API/${def.page}/${def.operation}` };
 }
+
+/** Options every caller of an operation may pass (the client's InvokeOptions satisfy it). */
+export interface CallOptions {
+  skipRangeCheck?: boolean;
+  timeoutMs?: number;
+  /** Do not share an identical read already in flight (a read-back after a Set must see the Set). */
+  fresh?: boolean;
+}
+
+/** What feature modules need of a client: one typed call. */
+export interface Invoker {
+  invoke<O extends OperationDef>(op: O, data?: RequestOf<O>, opts?: CallOptions): Promise<ResponseOf<O>>;
+}

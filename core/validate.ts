@@ -63,7 +63,7 @@ function checkMembers(value: Map, members: Map): void {
       // A Range channel block carries `status` only while the channel is offline (spec 2.2, 2.6), and then its
       // fields are missing because the camera is away, not because the device lacks them.
       else if (depth >= 2 && isChannelId(stack[depth - 2]) && isDesc(members.status)) report('unsupported', 'not available: the channel is offline (absent from Range)');
-      else report('unsupported', 'not supported by this device (absent from Range)');
+      else report('unsupported', `not supported by this device (absent from Range)${didYouMean(key, members)}`);
     }
     // else: a plain Range value (channel_max, support_copy, ...): nothing to check against.
     depth--;
@@ -148,7 +148,28 @@ function checkArray(value: unknown, d: Desc): void {
   else if (d.min_size !== undefined && n < d.min_size) report('size', `must have at least ${d.min_size} elements (got ${n})`);
   else if (d.max_size !== undefined && n > d.max_size) report('size', `must have at most ${d.max_size} elements (got ${n})`);
   const items = d.items;
+  // `items` as one element descriptor object rather than a list of them (vendor: disarming_channel).
+  if (isDesc(items)) {
+    for (let i = 0; i < n; i++) {
+      stack[depth++] = i;
+      checkValue(value[i], items);
+      depth--;
+    }
+    return;
+  }
   if (!Array.isArray(items) || items.length === 0) return;
+  if (isMemberMap(items[0])) {
+    // Element given as its members' descriptors without a `type` (vendor: disarming_schedule, week).
+    const single = items.length === 1;
+    for (let i = 0; i < n; i++) {
+      const members = (single ? items[0] : items[i]) as Map;
+      stack[depth++] = i;
+      if (!isPlainObject(value[i])) report('type', `must be an object (got ${describe(value[i])})`);
+      else if (isPlainObject(members)) checkMembers(value[i] as Map, members);
+      depth--;
+    }
+    return;
+  }
   if (isDesc(items[0])) {
     // One element descriptor applies to every element; several form a tuple (elements past its end: size rules only).
     const single = items.length === 1;
@@ -168,6 +189,51 @@ function checkArray(value: unknown, d: Desc): void {
       depth--;
     }
   }
+}
+
+/** A plain object (not a descriptor) whose members are descriptors: an element shape without `type`. */
+function isMemberMap(x: unknown): boolean {
+  if (!isPlainObject(x) || isDesc(x)) return false;
+  for (const k in x) if (isDesc(x[k])) return true;
+  return false;
+}
+
+/** Levenshtein distance, two rows. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The member of `members` nearest to `key` when it is plausibly a typo (`siren_volume` -> siren_value):
+ * `; did you mean siren_value?`, or '' when nothing is close. Only runs when a violation is reported.
+ */
+export function nearestField(key: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDist = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(key.toLowerCase(), c.toLowerCase());
+    if (d < bestDist || (d === bestDist && best !== undefined && c < best)) {
+      best = c;
+      bestDist = d;
+    }
+  }
+  // Up to one edit per five characters (at least one, at most three): siren_volume -> siren_value, not siren_colour.
+  return best !== undefined && bestDist <= Math.min(3, Math.max(1, Math.floor(key.length / 5))) ? best : undefined;
+}
+
+function didYouMean(key: string, members: Map): string {
+  const names: string[] = [];
+  for (const k in members) if (isDesc(members[k]) && members[k].mode !== 'r') names.push(k);
+  const near = nearestField(key, names);
+  return near ? `; did you mean ${near}?` : '';
 }
 
 export function validateAgainstRange(payload: unknown, rangeData: Record<string, unknown>, opts?: ValidateOptions): Violation[] {

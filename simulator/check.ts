@@ -50,6 +50,7 @@ class Checker {
         if (!allowed.includes(value[key] as string)) this.bad(here, `must be one of ${allowed.join(', ')}, got ${show(value[key])}`);
         continue;
       }
+      if (channel !== undefined && key === 'page' && value[key] === 'chn_floodlight') continue; // Deterrence Set block (vendor)
       if (channel !== undefined && key === 'chn_index') {
         if (value[key] !== channel) this.bad(here, `must be "${channel}", got ${show(value[key])}`);
         continue;

@@ -35,7 +35,7 @@ export interface GetPage {
 export const OFFLINE_GET: Obj = Object.freeze({ status: 'Offline', reason: 'Offline' });
 /** Keys of a Set that are not parameters: checked for their value, never stored. */
 export const TOP_META = new Set(['page_type']);
-export const CHANNEL_META = new Set(['chn_index', 'copy_ch']);
+export const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']); // Deterrence Set: page "chn_floodlight" (vendor)
 
 export const GET_PAGES: Readonly<Record<string, GetPage>> = {
   'StreamConfig/MainStream': {

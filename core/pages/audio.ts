@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /** Spec 2.7: a supported channel; values and bounds are not shown (the Range has them). */
@@ -38,4 +39,9 @@ export const audioGet = defineOperation({
 export const audioSet = defineOperation({
   page, operation: 'Set', request: AudioSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change audio settings.',
+});
+
+export const audioPage = definePage({
+  name: page, title: 'Audio', operations: { Range: audioRange, Get: audioGet, Set: audioSet },
+  write: 'block', channelScoped: true,
 });

@@ -1,8 +1,35 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
-import { AnyRequest, optString } from './common';
+import { definePage } from '../page';
+import { AnyRequest, optBool, optInt, optString } from './common';
 
-/** One channel of the channel list; abilities and other members vary by firmware and are kept. */
+/**
+ * One slot of the vendor's channel list (`channel_param`): every slot is listed, configured or not.
+ * `ability` / `intelligent_ability` are `[]` while the camera is not online.
+ */
+export const ChannelParam = v.looseObject({
+  channel: v.string(),
+  channel_name: optString,
+  channel_alias: optString,
+  videoloss: optBool,
+  connect_status: optString, // NotConfigured, Online, Offline, Sleep, NotPaired, FailConnectNetwork
+  ability: v.optional(v.array(v.string())),
+  intelligent_ability: v.optional(v.array(v.string())),
+  alarm_in_num: optInt,
+  alarm_out_num: optInt,
+  show_ptz_setting: optBool,
+  talk_audio_ability: v.optional(v.array(v.string())),
+  wireless_ipc_type: optInt, // 1 battery, 2 mains
+});
+export type ChannelParam = v.InferOutput<typeof ChannelParam>;
+
+const ParamList = v.array(ChannelParam);
+/** The table says "object array"; the vendor's sample wraps it as a Range-style `{type: "array", items: [...]}`. */
+const ChannelParamField = v.lazy((input) =>
+  Array.isArray(input) ? ParamList : v.looseObject({ type: optString, items: ParamList }),
+);
+
+/** Older firmwares (and the project spec): `channel_info` as a map keyed by channel id, or a list in `items`. */
 export const ChannelInfoEntry = v.looseObject({
   channel: optString, // list form: the channel id
   connect_status: optString, // Online / Offline
@@ -10,13 +37,13 @@ export const ChannelInfoEntry = v.looseObject({
 export type ChannelInfoEntry = v.InferOutput<typeof ChannelInfoEntry>;
 
 const EntryMap = v.record(v.string(), ChannelInfoEntry);
-/** Firmwares differ: a map keyed by channel id, or a list (or map) wrapped in `items`. */
 const Wrapped = v.looseObject({ items: v.union([v.array(ChannelInfoEntry), EntryMap]) });
 const ChannelInfoField = v.lazy((input) =>
   typeof input === 'object' && input !== null && 'items' in input ? Wrapped : EntryMap,
 );
 
 export const ChannelInfoResponse = v.looseObject({
+  channel_param: v.optional(ChannelParamField),
   channel_info: v.optional(ChannelInfoField),
   items: v.optional(v.array(ChannelInfoEntry)),
 });
@@ -27,6 +54,10 @@ export const channelInfoGet = defineOperation({
   operation: 'Get',
   request: AnyRequest,
   response: ChannelInfoResponse,
-  description: 'Channel list with connection status.',
+  description: 'Channel list: connection status, hardware and AI abilities of every channel slot.',
 });
-// Normalised list (map or list form, online flag): channelList() in core/client.ts.
+
+export const channelInfoPage = definePage({
+  name: 'Login/ChannelInfo', title: 'Channel list', operations: { Get: channelInfoGet }, readOnly: true,
+});
+// Typed model (status, hardware, AI): core/channel-model.ts.

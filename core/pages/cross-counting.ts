@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { AnyResponse, GenericRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
 
 /** Spec 2.4: fields as they appear; meaning, units and bounds are not shown (the Range page has them). */
@@ -65,4 +66,10 @@ export const crossCountingGet = defineOperation({
 export const crossCountingSet = defineOperation({
   page, operation: 'Set', request: CrossCountingSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change cross counting alarm settings.',
+});
+
+export const crossCountingPage = definePage({
+  name: 'AlarmConfig/Intelligent/CC', title: 'Cross counting',
+  operations: { Range: crossCountingRange, Get: crossCountingGet, Set: crossCountingSet },
+  getRequest: { page_type: 'AlarmConfig' }, setMembers: (ch) => ({ chn_index: ch }), write: 'block', channelScoped: true,
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { AnyRequest, AnyResponse, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
 
 /** FTP server for log collection (IPC), as answered. */
@@ -87,4 +88,9 @@ export const developerModeGet = defineOperation({
 export const developerModeSet = defineOperation({
   page, operation: 'Set', request: DeveloperModeSetRequest, response: AnyResponse,
   description: 'Change developer mode settings.',
+});
+
+export const developerModePage = definePage({
+  name: 'Maintenance/DeveloperMode', title: 'Developer mode',
+  operations: { Range: developerModeRange, Get: developerModeGet, Set: developerModeSet }, write: 'changed',
 });

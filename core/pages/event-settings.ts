@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { ChannelId } from '../channels';
 import { META_KEYS, RangeChannelInfo, optRange } from './common';
 
@@ -40,4 +41,8 @@ export const eventSettingsRange = defineOperation({
   response: EventSettingsRangeData,
   metaKeys: [...META_KEYS, 'oper_type'],
   description: 'Smart event settings (cloud): limits of an intelligent channel for the given abilities.',
+});
+
+export const eventSettingsPage = definePage({
+  name: 'Event/SettingConfig', title: 'Smart event settings', operations: { Range: eventSettingsRange }, readOnly: true,
 });

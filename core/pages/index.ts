@@ -1,16 +1,23 @@
 import type { OperationDef } from '../operation';
-import { upgradeToken } from './upgrade-token';
-import { mainStreamGet, mainStreamRange, mainStreamSet } from './main-stream';
-import { ptzLinkageGet, ptzLinkageRange, ptzLinkageSet } from './ptz-linkage';
-import { crossCountingGet, crossCountingRange, crossCountingSet } from './cross-counting';
-import { developerModeGet, developerModeRange, developerModeSet } from './developer-mode';
-import { voiceAlarmGet, voiceAlarmRange, voiceAlarmSet } from './voice-alarm';
-import { audioGet, audioRange, audioSet } from './audio';
-import { deterrenceGet, deterrenceRange, deterrenceSet } from './deterrence';
-import { linkageManageGet, linkageManageRange, linkageManageSet } from './linkage-manage';
-import { eventSettingsRange } from './event-settings';
-import { systemInfoGet } from './system-info';
-import { channelInfoGet } from './channel-info';
+import type { PageDef } from '../page';
+import { systemUpgradePage } from './upgrade-token';
+import { mainStreamPage } from './main-stream';
+import { ptzLinkagePage } from './ptz-linkage';
+import { crossCountingPage } from './cross-counting';
+import { developerModePage } from './developer-mode';
+import { voiceAlarmPage } from './voice-alarm';
+import { audioPage } from './audio';
+import { deterrencePage } from './deterrence';
+import { linkageManagePage } from './linkage-manage';
+import { eventSettingsPage } from './event-settings';
+import { systemInfoPage } from './system-info';
+import { channelInfoPage } from './channel-info';
+import { deviceInfoPage } from './device-info';
+import { disarmingPage } from './disarming';
+import { livePage } from './live';
+import { manualAlarmPage } from './manual-alarm';
+import { snapshotPage } from './snapshot';
+import { streamUrlPage } from './stream-url';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
 export {
@@ -28,28 +35,19 @@ export * from './linkage-manage';
 export * from './event-settings';
 export * from './system-info';
 export * from './channel-info';
+export * from './device-info';
+export * from './disarming';
+export * from './live';
+export * from './manual-alarm';
+export * from './snapshot';
+export * from './stream-url';
+export type { PageDef, PageInfo, WriteRule } from '../page';
 
-export interface PageInfo {
-  /** Path between `/API/` and the operation: `AlarmConfig/Deterrence`. */
-  name: string;
-  title: string;
-  operations: Readonly<Record<string, OperationDef>>;
-}
-
-/** Every typed page, for the bridge and the Node-RED editor. Other pages work through generic range/get/set. */
-export const pages: readonly PageInfo[] = [
-  { name: 'AlarmConfig/Deterrence', title: 'Deterrence (floodlight)', operations: { Range: deterrenceRange, Get: deterrenceGet, Set: deterrenceSet } },
-  { name: 'AlarmConfig/VoiceAlarm', title: 'Voice alarm (siren)', operations: { Range: voiceAlarmRange, Get: voiceAlarmGet, Set: voiceAlarmSet } },
-  { name: 'LinkageConfig/LinkageManage', title: 'Disarming (linkage manage)', operations: { Range: linkageManageRange, Get: linkageManageGet, Set: linkageManageSet } },
-  { name: 'DeviceConfig/Audio', title: 'Audio', operations: { Range: audioRange, Get: audioGet, Set: audioSet } },
-  { name: 'StreamConfig/MainStream', title: 'Main stream encoding', operations: { Range: mainStreamRange, Get: mainStreamGet, Set: mainStreamSet } },
-  { name: 'AlarmConfig/PTZLinkage', title: 'PTZ linkage', operations: { Range: ptzLinkageRange, Get: ptzLinkageGet, Set: ptzLinkageSet } },
-  { name: 'AlarmConfig/Intelligent/CC', title: 'Cross counting', operations: { Range: crossCountingRange, Get: crossCountingGet, Set: crossCountingSet } },
-  { name: 'Maintenance/DeveloperMode', title: 'Developer mode', operations: { Range: developerModeRange, Get: developerModeGet, Set: developerModeSet } },
-  { name: 'Event/SettingConfig', title: 'Smart event settings', operations: { Range: eventSettingsRange } },
-  { name: 'SystemInfo/Base', title: 'System information', operations: { Get: systemInfoGet } },
-  { name: 'Login/ChannelInfo', title: 'Channel list', operations: { Get: channelInfoGet } },
-  { name: 'Maintenance/SystemUpgrade', title: 'System upgrade', operations: { Token: upgradeToken } },
+/** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
+export const pages: readonly PageDef[] = [
+  deterrencePage, voiceAlarmPage, disarmingPage, linkageManagePage, livePage, manualAlarmPage, audioPage, mainStreamPage,
+  ptzLinkagePage, crossCountingPage, developerModePage, eventSettingsPage, systemInfoPage, deviceInfoPage, channelInfoPage,
+  snapshotPage, streamUrlPage, systemUpgradePage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));
@@ -60,7 +58,7 @@ export function pageName(page: string): string {
 }
 
 /** A page by name; leading `/API/` and surrounding slashes are ignored. */
-export function findPage(name: string): PageInfo | undefined {
+export function findPage(name: string): PageDef | undefined {
   return byName.get(pageName(name));
 }
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { AnyRequest, AnyResponse, GenericRange, channelMap, channelSetMap, optBool } from './common';
 
 /** Spec 2.9: each member says whether that linkage is withdrawn while the system is disarmed. */
@@ -48,4 +49,9 @@ export const linkageManageGet = defineOperation({
 export const linkageManageSet = defineOperation({
   page, operation: 'Set', request: LinkageManageSetRequest, response: AnyResponse,
   description: 'Disarm/arm and choose the linkages withdrawn while disarmed.',
+});
+
+export const linkageManagePage = definePage({
+  name: page, title: 'Disarming (linkage manage)',
+  operations: { Range: linkageManageRange, Get: linkageManageGet, Set: linkageManageSet }, write: 'whole', channelScoped: true,
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /**
@@ -93,4 +94,9 @@ export const mainStreamSet = defineOperation({
   response: AnyResponse,
   metaKeys: META_KEYS,
   description: 'Change main stream encoding parameters of one or more channels.',
+});
+
+export const mainStreamPage = definePage({
+  name: 'StreamConfig/MainStream', title: 'Main stream encoding',
+  operations: { Range: mainStreamRange, Get: mainStreamGet, Set: mainStreamSet }, write: 'block', channelScoped: true,
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { isPtzHex } from '../ptz';
 import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
 
@@ -74,4 +75,9 @@ export const ptzLinkageGet = defineOperation({
 export const ptzLinkageSet = defineOperation({
   page, operation: 'Set', request: PtzLinkageSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change PTZ linkage settings.',
+});
+
+export const ptzLinkagePage = definePage({
+  name: page, title: 'PTZ linkage', operations: { Range: ptzLinkageRange, Get: ptzLinkageGet, Set: ptzLinkageSet },
+  write: 'block', channelScoped: true,
 });

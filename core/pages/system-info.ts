@@ -1,14 +1,26 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { AnyRequest, optString } from './common';
 
-/** Device identity (field notes): `device_type` is the model, e.g. N7516. */
+/**
+ * Device identity (vendor `SystemInfo/Base/Get`): `device_type` is the model (N7516), `mac_address` dash
+ * upper-case (88-26-1D-AA-8E-E0), `serialNum` only on some builds; `serial_number` per field notes.
+ */
 export const SystemInfo = v.looseObject({
+  device_id: optString,
+  device_name: optString,
   device_type: optString,
   hardware_version: optString,
   software_version: optString, // e.g. V8.2.3-20221014
+  build_time: optString,
   mac_address: optString,
+  wireless_mac: optString,
+  serialNum: optString,
   serial_number: optString,
+  p2p_id: optString,
+  ip_address: optString,
+  network_state: optString,
   channel_max: v.optional(v.number()),
 });
 export type SystemInfo = v.InferOutput<typeof SystemInfo>;
@@ -19,6 +31,10 @@ export const systemInfoGet = defineOperation({
   request: AnyRequest,
   response: SystemInfo,
   description: 'Device identity: model, firmware and hardware versions, MAC address, serial number.',
+});
+
+export const systemInfoPage = definePage({
+  name: 'SystemInfo/Base', title: 'System information', operations: { Get: systemInfoGet }, readOnly: true,
 });
 
 /** `V8.2.3-20221014` -> [8, 2, 3]; undefined when the string carries no dotted version. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { MAX_FIRMWARE_NAME_LENGTH, MAX_FIRMWARE_SIZE_LARGE, UPGRADE_HEAD_SIZE, firmwareNameLength } from '../upgrade';
 
 /** Spec 2.1. Obtained from the user (field notes: how the cipher is computed is not public). */
@@ -39,4 +40,8 @@ export const upgradeToken = defineOperation({
   request: UpgradeTokenRequest,
   response: UpgradeTokenResponse,
   description: 'Request an upgrade token for a firmware file (name, size, first 3 KB).',
+});
+
+export const systemUpgradePage = definePage({
+  name: 'Maintenance/SystemUpgrade', title: 'System upgrade', operations: { Token: upgradeToken }, readOnly: true,
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
+import { definePage } from '../page';
 import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /** Spec 2.6 (Range) and field notes (Get): the siren of one channel. Bounds come from Range (siren_time 5-180...). */
@@ -44,4 +45,9 @@ export const voiceAlarmGet = defineOperation({
 export const voiceAlarmSet = defineOperation({
   page, operation: 'Set', request: VoiceAlarmSetRequest, response: AnyResponse, metaKeys: META_KEYS,
   description: 'Change siren settings of one or more channels.',
+});
+
+export const voiceAlarmPage = definePage({
+  name: page, title: 'Voice alarm (siren)', operations: { Range: voiceAlarmRange, Get: voiceAlarmGet, Set: voiceAlarmSet },
+  write: 'changed', channelScoped: true,
 });

@@ -35,7 +35,7 @@ export interface LogLine {
   error_code?: string;
   auth?: boolean;
   csrf?: string;
-  /** The request's `data`. */
+  /** Request `data` as the device received it. */
   data?: Record<string, unknown>;
 }
 
@@ -71,6 +71,11 @@ export class FakeDevice {
 
   count(path: string, status?: number): number {
     return this.log.filter((l) => l.path === path && (status === undefined || l.status === status)).length;
+  }
+
+  /** Request `data` of every call to `path`, in order. */
+  bodies(path: string): Array<Record<string, unknown> | undefined> {
+    return this.log.filter((l) => l.path === path).map((l) => l.data);
   }
 
   /** Successful answers to `path`. */
@@ -200,6 +205,14 @@ export class FakeDevice {
         return this.send(res, line, f.status ?? 400, { result: 'failed', reason: f.fail, error_code: f.fail, ch_error_code: f.ch_error_code, data: {} }, headers);
       }
       if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, (out as { raw: unknown }).raw, headers);
+      if (out && typeof out === 'object' && 'rawText' in out) {
+        // A body JSON.stringify cannot write (integers beyond 2^53, exact vendor text).
+        const text = (out as { rawText: string }).rawText;
+        line.status = 200;
+        this.log.push(line);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+        return res.end(text);
+      }
       return this.send(res, line, 200, { result: 'success', data: out ?? {} }, headers);
     } catch {
       if (!res.headersSent) res.destroy();

@@ -68,7 +68,8 @@ test('queue wait has its own bound (4 x the deadline): behind two hung requests 
   const { dev, c } = await setup({}, { timeoutMs: 2_000 });
   await c.login();
   dev.faults.set(INFO, 'hang');
-  const hung = [c.systemInfo(), c.systemInfo()].map((p) => p.catch((e: unknown) => e));
+  // Raw calls: identical typed reads would share one device call (coalescing), not queue.
+  const hung = [c.call(INFO), c.call(INFO)].map((p) => p.catch((e: unknown) => e));
   await until(() => dev.count(INFO) === 2);
   const t0 = Date.now();
   const queued = await rejection(c.invoke(systemInfoGet, {}, { timeoutMs: 100 }));
@@ -173,8 +174,8 @@ test('connection refused', async () => {
 
 test('at most maxConnections sockets for 20 concurrent calls, reused', async () => {
   const { dev, c } = await setup();
-  await Promise.all(Array.from({ length: 20 }, () => c.systemInfo()));
-  await Promise.all(Array.from({ length: 20 }, () => c.systemInfo()));
+  await Promise.all(Array.from({ length: 20 }, () => c.call(INFO)));
+  await Promise.all(Array.from({ length: 20 }, () => c.call(INFO)));
   assert.is(dev.ok(INFO), 40);
   assert.ok(dev.connections <= 2, `connections: ${dev.connections}`);
   assert.ok(dev.connections >= 1);
@@ -182,7 +183,7 @@ test('at most maxConnections sockets for 20 concurrent calls, reused', async () 
 
 test('maxConnections: 1 means one socket', async () => {
   const { dev, c } = await setup({}, { maxConnections: 1 });
-  await Promise.all(Array.from({ length: 10 }, () => c.systemInfo()));
+  await Promise.all(Array.from({ length: 10 }, () => c.call(INFO)));
   assert.is(dev.connections, 1);
 });
 

@@ -214,15 +214,18 @@ test('PTZ point index: an int 0-255 or a 64-hex-digit preset set; anything else 
   }
 });
 
-test('deterrence: page_type defaults to ChannelConfig; Set blocks carry chn_index', () => {
+test('deterrence: page_type defaults to ChannelConfig; Set blocks carry chn_index and page (vendor)', () => {
   assert.equal(v.parse(deterrenceGet.request, {}), { page_type: 'ChannelConfig' });
   const data = deterrenceSetData({ CH1: { flood_light_switch: true, bright_time: 30 } });
-  assert.equal(data, { page_type: 'ChannelConfig', channel_info: { CH1: { flood_light_switch: true, bright_time: 30, chn_index: 'CH1' } } });
+  assert.equal(data, {
+    page_type: 'ChannelConfig',
+    channel_info: { CH1: { flood_light_switch: true, bright_time: 30, chn_index: 'CH1', page: 'chn_floodlight' } },
+  });
   assert.ok(v.safeParse(deterrenceSet.request, data).success);
   const noIndex = v.safeParse(deterrenceSet.request, { channel_info: { CH1: { flood_light_switch: true } } });
   assert.not.ok(noIndex.success);
   assert.is(v.getDotPath(noIndex.issues![0]), 'channel_info.CH1.chn_index');
-  assert.equal(deterrenceSet.metaKeys, ['page_type', 'chn_index']);
+  assert.equal(deterrenceSet.metaKeys, ['page_type', 'chn_index', 'page']);
 });
 
 test('Set requests refuse keys that are not channel ids', () => {
@@ -274,9 +277,10 @@ test('channel list: a map, or a list or map wrapped in items', () => {
 
 test('registry: every page of the contract with its operations and paths', () => {
   assert.equal(pages.map((p) => p.name).sort(), [
-    'AlarmConfig/Deterrence', 'AlarmConfig/Intelligent/CC', 'AlarmConfig/PTZLinkage', 'AlarmConfig/VoiceAlarm',
-    'DeviceConfig/Audio', 'Event/SettingConfig', 'LinkageConfig/LinkageManage', 'Login/ChannelInfo',
-    'Maintenance/DeveloperMode', 'Maintenance/SystemUpgrade', 'StreamConfig/MainStream', 'SystemInfo/Base',
+    'AlarmConfig/Deterrence', 'AlarmConfig/Disarming', 'AlarmConfig/Intelligent/CC', 'AlarmConfig/PTZLinkage', 'AlarmConfig/VoiceAlarm',
+    'DeviceConfig/Audio', 'Event/SettingConfig', 'LinkageConfig/LinkageManage', 'Login/ChannelInfo', 'Login/DeviceInfo',
+    'Maintenance/DeveloperMode', 'Maintenance/SystemUpgrade', 'Preview/StreamUrl', 'PreviewChannel/Floodlight2AudioAlarm',
+    'PreviewChannel/ManualAlarm', 'Snapshot', 'StreamConfig/MainStream', 'SystemInfo/Base',
   ]);
   for (const p of pages) {
     for (const [verb, op] of Object.entries(p.operations)) {

@@ -1,0 +1,66 @@
+import { requireChannel } from './channels';
+import { DeviceError } from './errors';
+import type { Invoker } from './operation';
+import { snapshotGet, type SnapshotAnswer } from './pages/snapshot';
+import { streamUrlGet, type StreamUrlAnswer } from './pages/stream-url';
+
+export interface Snapshot {
+  /** `img_time` (UTC seconds) when the device gives it. */
+  time?: number;
+  /** `img_format`, `image/jpeg` unless the device says otherwise. */
+  format: string;
+  jpeg: Buffer;
+}
+
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/** The image of a `Snapshot/Get` answer (`img_*` or the sample's `ima_*` spelling). */
+export function snapshotFrom(a: SnapshotAnswer): Snapshot {
+  const where = { page: 'Snapshot', operation: 'Get' };
+  const b64 = (a.img_data ?? a.ima_data ?? '').replace(/^data:[^,]*,/, '');
+  if (a.img_encodes !== undefined && a.img_encodes.toLowerCase() !== 'base64') {
+    throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: `snapshot encoded as ${a.img_encodes}, not base64`, ...where });
+  }
+  if (!b64.trim()) throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: 'the device sent no image data', ...where });
+  if (!BASE64.test(b64)) throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: 'image data is not base64', ...where });
+  const t = a.img_time ?? a.ima_time;
+  const out: Snapshot = { format: a.img_format || 'image/jpeg', jpeg: Buffer.from(b64, 'base64') };
+  if (t !== undefined) out.time = Number(t);
+  return out;
+}
+
+export interface StreamUrls {
+  channel: string;
+  main?: string;
+  sub?: string;
+  mobile?: string;
+}
+
+/** RTSP URLs per channel from `Preview/StreamUrl/Get` (array, or a map keyed by channel id). */
+export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
+  const info = a.channel_info;
+  const entries = Array.isArray(info) ? info.map((e) => [e.channel, e] as const) : Object.entries(info ?? {});
+  const out: StreamUrls[] = [];
+  for (const [channel, e] of entries) {
+    if (!channel) continue;
+    const s: StreamUrls = { channel };
+    if (e.mainstream_url) s.main = e.mainstream_url;
+    if (e.substream_url) s.sub = e.substream_url;
+    const mobile = e.mobilestream_url || e.mobile_stream_url;
+    if (mobile) s.mobile = mobile;
+    out.push(s);
+  }
+  return out;
+}
+
+/** A JPEG of the channel now (`Snapshot/Get`); `resolution` like `1280x720`. */
+export async function readSnapshot(c: Invoker, channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
+  requireChannel(channel, { page: snapshotGet.page, operation: 'Get' });
+  const data: { channel: string; reset_session_timeout: boolean; snapshot_resolution?: string } = { channel, reset_session_timeout: false };
+  if (opts.resolution !== undefined) data.snapshot_resolution = opts.resolution;
+  return snapshotFrom(await c.invoke(snapshotGet, data));
+}
+
+export async function readStreamUrls(c: Invoker): Promise<StreamUrls[]> {
+  return streamUrlsFrom(await c.invoke(streamUrlGet));
+}

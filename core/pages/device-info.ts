@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operation';
+import { definePage } from '../page';
+import { AnyRequest, optBool, optInt, optString } from './common';
+
+/**
+ * `Login/DeviceInfo/Get` (vendor): a flat object, every key optional. `dev_type` is a u64 that may exceed 2^53:
+ * the envelope reads its digits from the raw text and hands it over as a string (see core/json.ts).
+ * No serial number here (SystemInfo/Base has it).
+ */
+export const DeviceInfo = v.looseObject({
+  device_type: optString,
+  dev_type: v.optional(v.union([v.string(), v.number()])),
+  channel_num: optInt,
+  analog_channel_num: optInt,
+  sys_channel_num: optInt,
+  local_alarmin_num: optInt,
+  local_alarmout_num: optInt,
+  mac_addr: optString, // dash-separated upper-case
+  local_ip: optString,
+  p2p_id: optString,
+  ptz_support: optBool,
+  support_flood_light: optBool,
+  support_siren_audio: optBool,
+  support_disarming: optBool,
+  support_pir_record: optBool,
+  client_logout_time: optString,
+  upgrade_file_max_size: optInt,
+});
+export type DeviceInfo = v.InferOutput<typeof DeviceInfo>;
+
+export const deviceInfoGet = defineOperation({
+  page: 'Login/DeviceInfo', operation: 'Get', request: AnyRequest, response: DeviceInfo,
+  description: 'Device capabilities: channel counts, alarm I/O counts, MAC, feature flags, dev_type.',
+});
+
+export const deviceInfoPage = definePage({
+  name: 'Login/DeviceInfo', title: 'Device information', operations: { Get: deviceInfoGet }, readOnly: true,
+});

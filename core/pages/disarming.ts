@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operation';
+import { definePage } from '../page';
+import { AnyRequest, AnyResponse, GenericRange, channelMap, optBool } from './common';
+
+/** Linkages withdrawn while disarmed (vendor Alarm > Disarming, table 2; `mobile_push` from the sample). */
+export const DISARM_ACTIONS = [
+  'buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts', 'event_push_platform', 'mobile_push',
+] as const;
+
+export const DisarmingAction = v.looseObject(
+  Object.fromEntries(DISARM_ACTIONS.map((k) => [k, optBool])) as Record<(typeof DISARM_ACTIONS)[number], typeof optBool>,
+);
+export type DisarmingAction = v.InferOutput<typeof DisarmingAction>;
+
+/** `[{schedule_type: "Disarming", week: [7 x {day: "Sun".."Sat", time: [48 x 0/1]}]}]`: 1 = half hour disarmed. */
+export const DisarmingSchedule = v.looseObject({
+  schedule_type: v.optional(v.string()),
+  week: v.optional(v.array(v.looseObject({ day: v.optional(v.string()), time: v.optional(v.array(v.number())) }))),
+});
+export const DisarmingChannel = v.looseObject({ disarming_schedule: v.optional(v.array(DisarmingSchedule)) });
+export type DisarmingChannel = v.InferOutput<typeof DisarmingChannel>;
+
+/** Get/Set data: the Range's shape with values (the vendor's Get/Set pages are not published). */
+export const DisarmingData = v.looseObject({
+  disarming: optBool,
+  action: v.optional(DisarmingAction),
+  disarming_channel: v.optional(v.array(v.string())),
+  channel_info: v.optional(channelMap(DisarmingChannel)),
+});
+export type DisarmingData = v.InferOutput<typeof DisarmingData>;
+
+const page = 'AlarmConfig/Disarming';
+
+export const disarmingRange = defineOperation({
+  page, operation: 'Range', request: AnyRequest, response: GenericRange,
+  description: 'One-key disarming: the linkages it can withdraw, the channels and schedules it can cover.',
+});
+export const disarmingGet = defineOperation({
+  page, operation: 'Get', request: AnyRequest, response: DisarmingData,
+  description: 'Disarming state: disarmed now, withdrawn linkages, channels, schedules.',
+});
+export const disarmingSet = defineOperation({
+  page, operation: 'Set', request: DisarmingData, response: AnyResponse,
+  description: 'Disarm/arm and choose what disarming withdraws (device-level fields and channel schedules).',
+});
+
+export const disarmingPage = definePage({
+  name: page, title: 'Disarming', operations: { Range: disarmingRange, Get: disarmingGet, Set: disarmingSet },
+  write: 'whole', channelScoped: true,
+});
