@@ -4,6 +4,7 @@ import type { DeviceNode } from './bind-device';
 import { clientOptions, type DeviceProps } from './device-config';
 import { DeviceSession } from './device-session';
 import { SharedEventStream } from './event-stream';
+import { useTranslator } from './status';
 import type { CloseHandler, NodeDef, RED } from './red';
 
 type LogLevel = Parameters<LogFn>[0];
@@ -19,6 +20,7 @@ const LOG_METHOD: Record<LogLevel, 'debug' | 'log' | 'warn'> = { debug: 'debug',
  * every node that uses it (see DeviceSession); credentials live in Node-RED's credential store.
  */
 export = function (RED: RED) {
+  if (typeof RED._ === 'function') useTranslator((key) => RED._(key));
   function NvrDeviceNode(this: DeviceNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;

@@ -90,7 +90,7 @@ test('nvr-upgrade: an oversized file is refused before any request; large_capaci
   assert.is(r.caught!.error.cause.kind, 'invalid_request');
   assert.ok(r.caught!.error.message.includes('100 MiB'), r.caught!.error.message);
   assert.equal(paths(sim!), [], 'nothing sent');
-  assert.equal(statusesOf('u1').at(-1), { fill: 'red', shape: 'ring', text: 'failed: invalid_firmware' });
+  assert.equal(statusesOf('u1').at(-1), { fill: 'red', shape: 'ring', text: 'failed: firmware file refused' });
   await helper.unload();
 
   // Large-capacity model: 150 MiB passes the node's check and the device's.
