@@ -60,6 +60,9 @@ function formSuite(target: RuntimeTarget) {
   test('the form shows VoiceAlarm CH1 as the simulator declares it: controls, bounds, read-only fields, current values', async ({ page }) => {
     const p = page!;
     await openSet(p);
+    // Labels come from the locales/en-US catalogue.
+    assert.is((await p.textContent('.nvr-form-row label'))?.trim(), 'Fields');
+    assert.is((await p.textContent('label[for="node-input-ignoreMsg"]'))?.trim(), 'Ignore msg.page, msg.channel and msg.payload');
     const value = p.locator(fieldRow('siren_value') + ' .nvr-field-input');
     assert.is(await value.getAttribute('type'), 'number');
     assert.is(await value.getAttribute('min'), '1');
