@@ -34,6 +34,9 @@ function formSuite(target: RuntimeTarget) {
       { id: 'dev1', type: 'nvr-device', name: 'simulator', url: ctx.sim.url, heartbeat: '25', credentials: { username: 'admin', password: ctx.password } },
       { id: 'inj', type: 'inject', z: 'tab1', name: 'go', props: [{ p: 'payload' }], payload: '', payloadType: 'date', repeat: '', once: false, x: 120, y: 100, wires: [['s1']] },
       { id: 's1', type: 'nvr-set', z: 'tab1', name: '', device: 'dev1', page: VOICE, channel: 'CH1', data: '', x: 360, y: 100, wires: [[]] },
+      // A device the editor cannot reach (nothing listens on port 9 here): the form falls back to JSON.
+      { id: 'dev2', type: 'nvr-device', name: 'unreachable', url: 'http://127.0.0.1:9', heartbeat: '0', credentials: { username: 'admin', password: 'x' } },
+      { id: 's2', type: 'nvr-set', z: 'tab1', name: '', device: 'dev2', page: VOICE, channel: 'CH1', data: '{"siren_value":3}', x: 360, y: 200, wires: [[]] },
     ]);
     ctx.browser = await launchChromium();
     ctx.page = await ctx.browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -100,6 +103,18 @@ function formSuite(target: RuntimeTarget) {
     assert.is(await p.evaluate(() => (globalThis as any).RED.nodes.node('s1').valid), false);
   });
 
+  test('a device the editor cannot reach: the form says so, the JSON data stays editable and valid', async ({ page }) => {
+    const p = page!;
+    await p.waitForSelector('.nvr-form-table', { state: 'detached' });
+    await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('s2')));
+    await p.waitForFunction(() => /Fields unavailable \(.+\): edit the data as JSON/.test((globalThis as any).document.querySelector('.nvr-form-note')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    assert.is(await p.locator('.nvr-form-table tr[data-field]').count(), 0);
+    assert.equal(JSON.parse(await p.inputValue('#node-input-data')), { siren_value: 3 });
+    assert.is(await p.textContent('.nvr-data-problems'), '');
+    await p.click('#node-dialog-ok');
+    assert.is(await p.evaluate(() => (globalThis as any).RED.nodes.node('s2').valid), true);
+  });
+
   test('the Set built in the form takes effect after deploy; the answer is the state read back', async (ctx) => {
     const p = ctx.page!;
     await openSet(p);
@@ -141,7 +156,7 @@ function formSuite(target: RuntimeTarget) {
       const RED = (globalThis as any).RED;
       flows.forEach((f: any, i: number) => RED.view.importNodes(f, { generateIds: i > 0, addFlow: false }));
       const out: string[] = [];
-      RED.nodes.eachConfig((n: any) => { if (n.type === 'nvr-device' && n.id !== 'dev1') out.push(n.id); });
+      RED.nodes.eachConfig((n: any) => { if (n.type === 'nvr-device' && n.id !== 'dev1' && n.id !== 'dev2') out.push(n.id); });
       return out;
     }, examples);
     assert.equal(devices, ['nvr2mqtt.dev']);
