@@ -10,9 +10,9 @@ export const MAX_RETRY_MS = 30_000;
 
 export interface EventSubscriber {
   event(e: AlarmEvent): void;
-  /** Listening failed; `first` is true once per failure streak (the first failure after a success). */
-  failed(err: DeviceError, first: boolean): void;
-  /** Alarms arrive again after a failure. */
+  /** Listening failed (again: on every attempt of a failure streak; the subscriber reports once). */
+  failed(err: DeviceError): void;
+  /** The stream works again after a failure (an answer arrived): a new streak may be reported. */
   recovered(): void;
 }
 
@@ -93,9 +93,8 @@ export class SharedEventStream {
       } catch (e) {
         if (signal.aborted) return;
         const err = asDeviceError(e, { page: 'Event', operation: 'Check' });
-        const first = !failing;
         failing = true;
-        this.each((s) => s.failed(err, first));
+        this.each((s) => s.failed(err));
       }
       await pause(retryMs, signal);
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);

@@ -25,17 +25,20 @@ export = function (RED: RED) {
     const binding = bindDevice(RED, node, def.device, () => device?.events.unsubscribe(node.id));
     if (!binding || !device?.events) return;
     const deviceName = device.name || String((device as { url?: unknown }).url ?? '');
+    let reported = false;
     device.events.subscribe(node.id, {
       event(e) {
         if (passes(filter, e)) node.send(eventMessage(deviceName, e));
       },
-      failed(e, first) {
+      failed(e) {
         const err = forDone(e, { page: 'Event', operation: 'Check' });
         binding.showFailure(err);
         // Once per failure streak, with a message so a Catch node can act on it; not every retry.
-        if (first) node.error(err, { payload: err.toJSON() });
+        if (!reported) node.error(err, { payload: err.toJSON() });
+        reported = true;
       },
       recovered() {
+        reported = false;
         binding.clearFailure();
       },
     });
