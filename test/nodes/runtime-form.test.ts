@@ -34,6 +34,7 @@ function formSuite(target: RuntimeTarget) {
       { id: 'dev1', type: 'nvr-device', name: 'simulator', url: ctx.sim.url, heartbeat: '25', credentials: { username: 'admin', password: ctx.password } },
       { id: 'inj', type: 'inject', z: 'tab1', name: 'go', props: [{ p: 'payload' }], payload: '', payloadType: 'date', repeat: '', once: false, x: 120, y: 100, wires: [['s1']] },
       { id: 's1', type: 'nvr-set', z: 'tab1', name: '', device: 'dev1', page: VOICE, channel: 'CH1', data: '', x: 360, y: 100, wires: [[]] },
+      { id: 'ev', type: 'nvr-event', z: 'tab1', name: '', device: 'dev1', x: 120, y: 300, wires: [[]] },
       // A device the editor cannot reach (nothing listens on port 9 here): the form falls back to JSON.
       { id: 'dev2', type: 'nvr-device', name: 'unreachable', url: 'http://127.0.0.1:9', heartbeat: '0', credentials: { username: 'admin', password: 'x' } },
       { id: 's2', type: 'nvr-set', z: 'tab1', name: '', device: 'dev2', page: VOICE, channel: 'CH1', data: '{"siren_value":3}', x: 360, y: 200, wires: [[]] },
@@ -144,6 +145,22 @@ function formSuite(target: RuntimeTarget) {
     assert.is(voice(ctx.sim!).siren_switch, true);
     assert.is(sets() - before, 1);
     assert.equal(ctx.errors, [], 'page errors in the editor');
+  });
+
+  test('nvr-event dialog: channels, alarm types ticked from the list, start only; saved on the node', async ({ page }) => {
+    const p = page!;
+    await p.waitForSelector('.nvr-form-table', { state: 'detached' });
+    await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('ev')));
+    await p.waitForSelector('.nvr-event-types input[value="person"]', { state: 'visible' });
+    assert.is((await p.textContent('label[for="node-input-startOnly"]'))?.trim(), 'Only when an alarm starts');
+    await p.fill('#node-input-channels', 'CH1, IP_CH5');
+    await p.check('.nvr-event-types input[value="person"]');
+    await p.check('.nvr-event-types input[value="vehicle"]');
+    await p.check('#node-input-startOnly');
+    await p.click('#node-dialog-ok');
+    const saved = await p.evaluate(() => { const n = (globalThis as any).RED.nodes.node('ev'); return { channels: n.channels, types: n.types, startOnly: n.startOnly, valid: n.valid }; });
+    assert.equal(saved, { channels: 'CH1, IP_CH5', types: ['person', 'vehicle'], startOnly: true, valid: true });
+    await p.waitForSelector('#node-input-channels', { state: 'detached' });
   });
 
   test('the example flows imported one after another share one nvr-device; no two nodes overlap', async (ctx) => {
