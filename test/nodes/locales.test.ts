@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ALARM_TYPE_KEYS } from '../../nodes/alarm-event';
 
 const nodesDir = join(__dirname, '..', '..', 'nodes'); // dist/nodes: what the package ships
 const locales = join(nodesDir, 'locales', 'en-US');
@@ -44,6 +45,13 @@ test('every registered node type has help in locales/en-US/<file>.html, and none
     }
   }
   assert.equal(types.sort(), ['nvr-device', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-upgrade']);
+});
+
+test('the nvr-event dialog offers exactly the alarm type keys the runtime filters on', () => {
+  const html = readFileSync(join(nodesDir, 'nvr-event.html'), 'utf8');
+  const list = /var TYPES = \[([^\]]+)\]/.exec(html)?.[1] ?? '';
+  const offered = [...list.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
+  assert.equal(offered, [...ALARM_TYPE_KEYS]);
 });
 
 test.run();
