@@ -5,6 +5,8 @@ import type { DeviceNode } from './bind-device';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
+import { pageForm } from './page-form';
+import { normaliseChannel, normalisePage } from './request-node';
 import type { AdminHandler, AdminResponse, RED } from './red';
 
 /** What the editor puts in a password field whose value is stored on the server. */
@@ -16,6 +18,9 @@ const ADMIN_TIMEOUT_MS = 8000;
 /** Body of the POST routes: the config dialog's current values (the node may not be deployed yet). */
 interface DialogValues extends DeviceProps {
   id?: unknown;
+  /** The form route: which page and channel. */
+  page?: unknown;
+  channel?: unknown;
   username?: unknown;
   password?: unknown;
 }
@@ -72,10 +77,10 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
   }
 }
 
-function deviceRoute(RED: RED, fn: (client: NvrClient) => Promise<unknown>): AdminHandler {
+function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Promise<unknown>): AdminHandler {
   return (req, res) => {
     const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as DialogValues;
-    withClient(RED, body, fn).then(
+    withClient(RED, body, (client) => fn(client, body)).then(
       (result) => res.json(result),
       (e: unknown) => sendError(res, asDeviceError(e)),
     ).catch(() => undefined);
@@ -97,6 +102,19 @@ export function registerAdminRoutes(RED: RED): void {
 
   // POST: the body carries the dialog's credentials, which do not belong in a URL.
   RED.httpAdmin.post('/nvr-device/channels', write, deviceRoute(RED, async (client) => ({ ok: true, channels: await client.channels() })));
+
+  // The typed form of nvr-range / nvr-get / nvr-set: the page's fields, bounds and current values.
+  RED.httpAdmin.post(
+    '/nvr-device/form',
+    write,
+    deviceRoute(RED, async (client, body) => {
+      const page = normalisePage(body.page, 'Range');
+      const channel = normaliseChannel(body.channel);
+      if (!page) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_page', reason: 'choose a page' });
+      if (channel === null) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_channel', reason: 'not a channel id' });
+      return { ok: true, ...(await pageForm(client, page, channel)) };
+    }),
+  );
 
   RED.httpAdmin.post(
     '/nvr-device/test',

@@ -2,12 +2,15 @@ import type { NvrClient } from '../core/client';
 import type { DeviceError } from '../core/errors';
 import { asDeviceError } from './errors';
 import type { DeviceSession } from './device-session';
+import type { SharedEventStream } from './event-stream';
 import type { CloseHandler, NodeStatus, RED, RedNode } from './red';
 import { connectionStatus, failureStatus, type ConnectionState } from './status';
 
 /** What an `nvr-device` config node offers to the nodes that use it. */
 export interface DeviceNode extends RedNode {
   session: DeviceSession;
+  /** The device's one event stream, shared by its nvr-event nodes. */
+  events: SharedEventStream;
 }
 
 export interface DeviceBinding {

@@ -16,6 +16,19 @@ export function invalidRequest(error_code: string, reason: string, where: Where 
 }
 
 /**
+ * Library wording a flow author cannot act on -> what they can do in Node-RED. The client speaks
+ * to programs ("call login()"); a node's user deploys or restarts instead.
+ */
+const USER_WORDING: ReadonlyArray<[RegExp, string]> = [
+  [/\(call login\(\) to retry now\)/g, '(deploy the device again to retry now)'],
+  [/\bcall (\w+)\(\)/g, 'retry'],
+];
+
+export function userReason(reason: string): string {
+  return USER_WORDING.reduce((s, [re, by]) => s.replace(re, by), reason);
+}
+
+/**
  * The error handed to `done(err)`. Node-RED builds the Catch node's `msg.error` from the Error's
  * message plus its own `code`, `stack` and `cause` properties only, so the device details travel
  * as `code` (= error_code) and `cause` (= {kind, error_code, reason, violations, ...}); the
@@ -23,7 +36,7 @@ export function invalidRequest(error_code: string, reason: string, where: Where 
  */
 export function forDone(e: unknown, where: Where = {}): DeviceError {
   const json = asDeviceError(e, where).toJSON();
-  const details = { ...json, page: json.page ?? where.page, operation: json.operation ?? where.operation };
+  const details = { ...json, reason: userReason(json.reason), page: json.page ?? where.page, operation: json.operation ?? where.operation };
   const out = new DeviceError({ ...details, cause: details });
   Object.defineProperty(out, 'code', { value: details.error_code, enumerable: true });
   return out;

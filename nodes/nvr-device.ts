@@ -3,6 +3,8 @@ import { registerAdminRoutes } from './admin';
 import type { DeviceNode } from './bind-device';
 import { clientOptions, type DeviceProps } from './device-config';
 import { DeviceSession } from './device-session';
+import { SharedEventStream } from './event-stream';
+import { useTranslator } from './status';
 import type { CloseHandler, NodeDef, RED } from './red';
 
 type LogLevel = Parameters<LogFn>[0];
@@ -18,16 +20,19 @@ const LOG_METHOD: Record<LogLevel, 'debug' | 'log' | 'warn'> = { debug: 'debug',
  * every node that uses it (see DeviceSession); credentials live in Node-RED's credential store.
  */
 export = function (RED: RED) {
+  if (typeof RED._ === 'function') useTranslator((key) => RED._(key));
   function NvrDeviceNode(this: DeviceNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
     const creds = node.credentials ?? {};
+    (node as { url?: unknown }).url = def.url;
     const log = (level: LogLevel, message: string) => node[LOG_METHOD[level]](message);
     node.session = new DeviceSession(
       clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log),
     );
+    node.events = new SharedEventStream(() => node.session.current);
     node.on('close', ((_removed, done) => {
-      node.session.close().finally(done);
+      void node.events.close().then(() => node.session.close()).finally(done);
     }) as CloseHandler);
   }
 

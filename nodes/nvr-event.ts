@@ -1,74 +1,47 @@
-import type { DeviceEvent } from '../core/events';
-import { bindDevice } from './bind-device';
-import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
+import { filterOf, passes, type AlarmEvent } from './alarm-event';
+import { bindDevice, type DeviceNode } from './bind-device';
 import { forDone } from './errors';
 import type { NodeDef, NodeMessage, RED, RedNode } from './red';
 
-/** After the event stream ends with an error: wait, doubling, up to the cap (a lock-out waits anyway). */
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 30_000;
-
-function eventMessage(event: DeviceEvent): NodeMessage {
-  const topic = event.kind === 'alarm' ? `${event.channel}/${event.type}` : event.kind === 'live' ? `${event.channel}/live` : 'disk';
-  return { topic, payload: event };
-}
-
-/** Waits `ms` or until `signal` aborts; leaves no timer behind. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const finish = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', finish);
-      resolve();
-    };
-    const timer = setTimeout(finish, ms);
-    signal.addEventListener('abort', finish, { once: true });
-  });
+function eventMessage(device: string, e: AlarmEvent): NodeMessage {
+  return {
+    topic: `${e.channel}/${e.type}`,
+    // `state` repeats `active` for flows written for version 1 of this node.
+    payload: { device, channel: e.channel, type: e.type, active: e.active, time: e.time, state: e.active },
+  };
 }
 
 /**
- * `nvr-event`: listens to the device's event long poll while deployed and sends one message per
- * alarm. The client re-subscribes on reader errors itself; when its stream ends with an error (device
- * unreachable, lock-out) this node reports it once and listens again after a growing pause.
+ * `nvr-event`: one message per alarm of the device that passes the node's filter (channels, alarm
+ * types, starts only). The config node holds one event stream for all its nvr-event nodes; when
+ * listening fails, each node reports it once per failure streak (status and Catch node).
  */
 export = function (RED: RED) {
   function NvrEventNode(this: RedNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
-    const stop = new AbortController();
-    let running: Promise<void> = Promise.resolve();
-    const binding = bindDevice(RED, node, def.device, async () => {
-      stop.abort();
-      await settleWithin(running, CLOSE_TIMEOUT_MS);
+    const filter = filterOf(def);
+    const device = typeof def.device === 'string' ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
+    const binding = bindDevice(RED, node, def.device, () => device?.events.unsubscribe(node.id));
+    if (!binding || !device?.events) return;
+    const deviceName = device.name || String((device as { url?: unknown }).url ?? '');
+    let reported = false;
+    device.events.subscribe(node.id, {
+      event(e) {
+        if (passes(filter, e)) node.send(eventMessage(deviceName, e));
+      },
+      failed(e) {
+        const err = forDone(e, { page: 'Event', operation: 'Check' });
+        binding.showFailure(err);
+        // Once per failure streak, with a message so a Catch node can act on it; not every retry.
+        if (!reported) node.error(err, { payload: err.toJSON() });
+        reported = true;
+      },
+      recovered() {
+        reported = false;
+        binding.clearFailure();
+      },
     });
-    if (!binding) return;
-
-    const listen = async () => {
-      let retryMs = FIRST_RETRY_MS;
-      let reported = false;
-      while (!stop.signal.aborted) {
-        try {
-          for await (const event of binding.client.events({ signal: stop.signal })) {
-            if (stop.signal.aborted) break;
-            retryMs = FIRST_RETRY_MS;
-            reported = false;
-            binding.clearFailure();
-            node.send(eventMessage(event));
-          }
-        } catch (e) {
-          if (stop.signal.aborted) break;
-          const err = forDone(e, { page: 'Event', operation: 'Check' });
-          binding.showFailure(err);
-          // Once per failure streak, with a message so a Catch node can act on it; not every retry.
-          if (!reported) node.error(err, { payload: err.toJSON() });
-          reported = true;
-        }
-        await pause(retryMs, stop.signal);
-        retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-      }
-    };
-    running = listen().catch(() => undefined);
   }
 
   RED.nodes.registerType('nvr-event', NvrEventNode);

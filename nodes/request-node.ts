@@ -8,6 +8,7 @@ import { isDescriptor } from '../core/range';
 import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
 import type { DoneFn, InputHandler, NodeDef, NodeMessage, RED, RedNode, SendFn } from './red';
+import { evaluateInput, migrateRequestDef, REQUEST_INPUTS } from './request-props';
 
 export type RequestOperation = 'Range' | 'Get' | 'Set';
 
@@ -66,7 +67,7 @@ function wrapChannel(page: string, data: Data, channel: string): Data {
 }
 
 /** Pages whose request names one channel (registry schema has a `channel` entry) get it filled in. */
-function withChannelField(operation: RequestOperation, page: string, data: Data, channel: string): Data {
+export function withChannelField(operation: RequestOperation, page: string, data: Data, channel: string): Data {
   if ('channel' in data) return data;
   const request = findOperation(page, operation)?.request as { entries?: Record<string, unknown> } | undefined;
   return request?.entries && 'channel' in request.entries ? { ...data, channel } : data;
@@ -115,6 +116,13 @@ export function parseDataProperty(raw: unknown): Data | undefined {
   return parsed;
 }
 
+/** The Get data that reads back what a Set changed: the request's `page_type` and the like. */
+function readBackRequest(data: Data): Data {
+  const out: Data = {};
+  for (const k of TOP_LEVEL_KEYS) if (k in data) out[k] = data[k];
+  return out;
+}
+
 /** Registers `nvr-range`, `nvr-get` or `nvr-set`: one behaviour, parameterised by the operation. */
 export function registerRequestNode(RED: RED, type: string, operation: RequestOperation): void {
   const op = OPERATIONS[operation];
@@ -122,36 +130,64 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
   function RequestNode(this: RedNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
+    const props = migrateRequestDef(def);
     let closed = false;
     let configError: Error | undefined;
-    let configData: Data | undefined;
-    try {
-      configData = parseDataProperty(def.data);
-    } catch (e) {
-      configError = e as Error;
+    if (props.dataType === 'json') {
+      try {
+        parseDataProperty(props.data);
+      } catch (e) {
+        configError = e as Error;
+      }
     }
     const binding = bindDevice(RED, node, def.device, () => {
       closed = true;
     });
     if (configError) binding?.showFailure(forDone(configError));
 
+    /** page, channel and data for this message: the message's own (unless ignored), else the properties. */
+    const inputs = async (msg: NodeMessage) => {
+      const values: Record<string, unknown> = {};
+      for (const { prop, typeProp, override } of REQUEST_INPUTS) {
+        const fromMsg = props.ignoreMsg ? undefined : msg[override];
+        if (fromMsg !== undefined && (override !== 'payload' || isData(fromMsg))) {
+          values[prop] = fromMsg;
+          continue;
+        }
+        if (prop === 'data' && configError) throw configError;
+        try {
+          values[prop] = await evaluateInput(RED, node, props[prop], props[typeProp], msg);
+        } catch (e) {
+          throw invalidRequest(`bad_${prop}`, `the ${prop} property could not be read (${props[typeProp]}): ${(e as Error).message}`, { operation });
+        }
+      }
+      return values;
+    };
+
     const handle = async (msg: NodeMessage, send: SendFn): Promise<void> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
-      if (configError && !isData(msg.payload)) throw configError;
-      const rawPage = msg.page ?? def.page;
-      const page = normalisePage(rawPage, operation);
-      if (!page) throw invalidRequest('bad_page', `page ${JSON.stringify(rawPage ?? '')} is not a page path such as AlarmConfig/Deterrence`, { operation });
-      const rawChannel = msg.channel ?? def.channel;
-      const channel = normaliseChannel(rawChannel);
-      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(rawChannel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
-      let data: Data = isData(msg.payload) ? msg.payload : (configData ?? {});
+      const values = await inputs(msg);
+      const page = normalisePage(values.page, operation);
+      if (!page) throw invalidRequest('bad_page', `page ${JSON.stringify(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, { operation });
+      const channel = normaliseChannel(values.channel);
+      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
+      if (values.data !== undefined && !isData(values.data)) throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
+      let data: Data = (values.data as Data | undefined) ?? {};
       if (operation === 'Set' && Object.keys(data).length === 0) {
         throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
       }
       if (channel) data = op.scopeRequest(page, data, channel);
-      const answer = await op.call(binding.client, page, data);
+      let answer = await op.call(binding.client, page, data);
+      // A Set answers `{}`: pass on the page's state read back instead (pages the registry knows with a Get).
+      if (operation === 'Set' && findOperation(page, 'Get')) {
+        answer = await OPERATIONS.Get.call(binding.client, page, readBackRequest(data));
+        if (closed) return;
+        answer = (channel ? OPERATIONS.Get.scopeAnswer(page, answer, channel) : answer) as Data;
+      } else if (channel) {
+        answer = op.scopeAnswer(page, answer, channel) as Data;
+      }
       if (closed) return;
-      msg.payload = channel ? op.scopeAnswer(page, answer, channel) : answer;
+      RED.util.setMessageProperty(msg, props.output, answer, true);
       msg.page = page;
       msg.operation = operation;
       if (channel) msg.channel = channel;
@@ -166,7 +202,7 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
         },
         (e: unknown) => {
           if (closed) return done();
-          const err = forDone(e, { page: typeof msg.page === 'string' ? msg.page : (def.page as string | undefined), operation });
+          const err = forDone(e, { page: typeof msg.page === 'string' ? msg.page : props.page, operation });
           binding?.showFailure(err);
           done(err);
         },

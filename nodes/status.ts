@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ClientState } from '../core/client';
 import type { DeviceError } from '../core/errors';
 import type { NodeStatus } from './red';
@@ -5,60 +7,76 @@ import type { NodeStatus } from './red';
 /** The shared client's state, as the nodes show it. */
 export type ConnectionState = ClientState;
 
-/** Connection state of the shared client -> node status. `idle` means "about to log in". */
-const CONNECTION: Record<ConnectionState, NodeStatus> = {
-  idle: { fill: 'yellow', shape: 'ring', text: 'connecting' },
-  connecting: { fill: 'yellow', shape: 'ring', text: 'connecting' },
-  connected: { fill: 'green', shape: 'dot', text: 'connected' },
-  error: { fill: 'red', shape: 'ring', text: 'error' },
-  closed: { fill: 'grey', shape: 'ring', text: 'closed' },
-};
+type Catalogue = { status: Record<'connection' | 'code' | 'kind' | 'upgrade', Record<string, string>> };
 
-/** Short, credential-free wording for the codes a user is most likely to meet. */
-const REASONS: Record<string, string> = {
-  login_failed_or_block: 'wrong username or password',
-  user_locked_login: 'account locked',
-  black_ip: 'address blocked',
-  verify_failed: 'verification failed',
-  no_permission: 'no permission',
-  not_found: 'not supported by device',
-  no_support: 'not supported by device',
-  out_of_range: 'outside Range',
-  device_busy: 'device busy',
-  // The device is reachable; almost always its certificate is not trusted by this config node's settings.
-  tls_error: 'TLS failed: check CA or fingerprint',
+/**
+ * Status texts live in the message catalogue (locales/en-US/nvr-device.json, beside the built
+ * nodes). Node-RED's translator is used once a node file has handed it over (the user's language);
+ * the English catalogue answers otherwise (and for keys a translation lacks).
+ */
+const english: Catalogue = JSON.parse(readFileSync(join(__dirname, 'locales', 'en-US', 'nvr-device.json'), 'utf8')) as Catalogue;
+let translate: ((key: string) => string) | undefined;
+
+/** Called by nvr-device.ts with `RED._` (namespaced to this node set). */
+export function useTranslator(fn: (key: string) => string): void {
+  translate = fn;
+}
+
+function text(group: keyof Catalogue['status'], key: string, subs: Record<string, string> = {}): string | undefined {
+  const full = `status.${group}.${key}`;
+  let t: string | undefined;
+  try {
+    const out = translate?.(full);
+    if (out && out !== full && !out.endsWith(full)) t = out;
+  } catch {
+    // a missing catalogue must never break a status
+  }
+  t ??= english.status[group][key];
+  return t?.replace(/__(\w+)__/g, (_m, k: string) => subs[k] ?? '');
+}
+
+const FILL: Record<ConnectionState, NodeStatus> = {
+  idle: { fill: 'yellow', shape: 'ring' },
+  connecting: { fill: 'yellow', shape: 'ring' },
+  connected: { fill: 'green', shape: 'dot' },
+  error: { fill: 'red', shape: 'ring' },
+  closed: { fill: 'grey', shape: 'ring' },
 };
 
 const MAX_TEXT = 40;
 
-/** What a node shows for an error: a few words, never a credential (DeviceError reasons hold none). */
+/**
+ * What a node shows for an error: a few words, never a credential (DeviceError reasons hold none),
+ * never the library's wording: the code's own text, else the kind's, else the invalid option's reason.
+ */
 export function shortReason(err: Pick<DeviceError, 'error_code' | 'kind' | 'reason'> | undefined): string {
-  if (!err) return 'error';
-  const text =
-    REASONS[err.error_code] ??
-    (err.kind === 'transport' ? `unreachable (${err.error_code})` : err.error_code === 'bad_option' ? err.reason : err.error_code);
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+  if (!err) return text('connection', 'error') ?? 'error';
+  const s =
+    text('code', err.error_code) ??
+    (err.error_code === 'bad_option' ? err.reason : undefined) ??
+    text('kind', err.kind, { code: err.error_code }) ??
+    err.error_code;
+  return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s;
 }
 
 export function connectionStatus(state: ConnectionState, err?: DeviceError): NodeStatus {
-  const base = CONNECTION[state] ?? CONNECTION.error;
-  return state === 'error' ? { ...base, text: shortReason(err) } : base;
+  const base = FILL[state] ?? FILL.error;
+  return { ...base, text: state === 'error' ? shortReason(err) : text('connection', state) };
 }
 
 export type UpgradeStep = 'reading' | 'validating' | 'requesting' | 'done' | 'failed';
 
 /** Progress of nvr-upgrade, shown instead of the connection while a request runs. */
-const UPGRADE: Record<UpgradeStep, NodeStatus> = {
-  reading: { fill: 'blue', shape: 'ring', text: 'reading file' },
-  validating: { fill: 'blue', shape: 'ring', text: 'validating' },
-  requesting: { fill: 'yellow', shape: 'ring', text: 'requesting token' },
-  done: { fill: 'green', shape: 'dot', text: 'token received' },
-  failed: { fill: 'red', shape: 'ring', text: 'failed' },
+const UPGRADE_FILL: Record<UpgradeStep, NodeStatus> = {
+  reading: { fill: 'blue', shape: 'ring' },
+  validating: { fill: 'blue', shape: 'ring' },
+  requesting: { fill: 'yellow', shape: 'ring' },
+  done: { fill: 'green', shape: 'dot' },
+  failed: { fill: 'red', shape: 'ring' },
 };
 
 export function upgradeStatus(step: UpgradeStep, err?: DeviceError): NodeStatus {
-  const base = UPGRADE[step];
-  return step === 'failed' ? { ...base, text: `failed: ${shortReason(err)}` } : base;
+  return { ...UPGRADE_FILL[step], text: text('upgrade', step, { reason: step === 'failed' ? shortReason(err) : '' }) };
 }
 
 /** Request failures are shown briefly on the node that failed; the connection status comes back later. */

@@ -38,6 +38,7 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
   assert.equal(routes, [
     'GET /nvr-device/pages nvr-device.read',
     'POST /nvr-device/channels nvr-device.write',
+    'POST /nvr-device/form nvr-device.write',
     'POST /nvr-device/test nvr-device.write',
   ]);
 });
@@ -102,6 +103,42 @@ test('a deployed device in use: the dialog shares its session (no second login)'
   const r = await post('channels', { id: DEV, url: sim!.url, username: 'admin', password: PLACEHOLDER });
   assert.is(r.status, 200, r.text);
   assert.equal(paths(sim!), ['/API/Login/ChannelInfo/Get']);
+});
+
+test('POST form: VoiceAlarm CH1 as the simulator declares it, with the current values; read-only fields marked', async ({ sim, password }) => {
+  await empty();
+  (sim!.state as any)['AlarmConfig/VoiceAlarm'].channel_info.CH1.siren_value = 7;
+  const r = await post('form', { url: sim!.url, username: 'admin', password, page: 'AlarmConfig/VoiceAlarm', channel: 'CH1' });
+  assert.is(r.status, 200, r.text);
+  assert.is(r.body.channel, 'CH1');
+  assert.ok(r.body.channels.includes('CH1'));
+  const byKey = Object.fromEntries(r.body.fields.map((f: any) => [f.key, f]));
+  assert.equal(byKey.siren_value, { key: 'siren_value', type: 'int32', readOnly: false, min: 1, max: 10, value: 7 });
+  assert.equal(byKey.siren_time.min, 5);
+  assert.equal(byKey.siren_time.max, 180);
+  assert.is(byKey.siren_switch.type, 'bool');
+  assert.type(byKey.siren_switch.value, 'boolean');
+  assert.ok(Array.isArray(byKey.siren_type.options) && byKey.siren_type.options.length > 0, JSON.stringify(byKey.siren_type));
+  assert.is(byKey.siren_file_name.maxLength, 127);
+  assert.is(byKey.support_siren_schedule_hub.readOnly, true);
+  assert.is(byKey.siren_support_format.readOnly, true);
+  // Range and Get only: nothing is written while the form is built.
+  assert.not.ok(paths(sim!).some((p) => p.endsWith('/Set')), paths(sim!).join(' '));
+  assert.not.ok(r.text.includes(password));
+});
+
+test('POST form: a channel the page lacks, a page the device lacks, no page: clear errors', async ({ sim, password }) => {
+  await empty();
+  const base = { url: sim!.url, username: 'admin', password };
+  const lacking = await post('form', { ...base, page: 'AlarmConfig/VoiceAlarm', channel: 'CH99' });
+  assert.is(lacking.status, 502);
+  assert.is(lacking.body.error.error_code, 'unknown_channel');
+  const noPage = await post('form', { ...base, page: 'Vendor/Nothing', channel: 'CH1' });
+  assert.is(noPage.status, 502);
+  assert.is(noPage.body.error.error_code, 'not_found');
+  const none = await post('form', { ...base });
+  assert.is(none.status, 400);
+  assert.is(none.body.error.error_code, 'bad_page');
 });
 
 test('bad input: a url that is not http(s) is refused without a request', async ({ sim }) => {

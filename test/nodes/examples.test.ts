@@ -23,13 +23,14 @@ const CORE_NODES = {
   switch: core('function/10-switch.js'),
   'file in': core('storage/10-file.js'),
 };
+const REQUEST_PROPS = ['name', 'device', 'page', 'pageType', 'channel', 'channelType', 'data', 'dataType', 'output', 'ignoreMsg'];
 const OUR_PROPS: Record<string, string[]> = {
   'nvr-device': ['name', 'url', 'tls_ca', 'tls_fingerprint', 'heartbeat'],
-  'nvr-range': ['name', 'device', 'page', 'channel', 'data'],
-  'nvr-get': ['name', 'device', 'page', 'channel', 'data'],
-  'nvr-set': ['name', 'device', 'page', 'channel', 'data'],
+  'nvr-range': REQUEST_PROPS,
+  'nvr-get': REQUEST_PROPS,
+  'nvr-set': REQUEST_PROPS,
   'nvr-upgrade': ['name', 'device', 'file', 'large_capacity'],
-  'nvr-event': ['name', 'device'],
+  'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly'],
 };
 const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g']);
 
@@ -42,6 +43,15 @@ useSimulator(test);
 const after: Array<() => void> = [];
 test.after.each(() => {
   for (const f of after.splice(0)) f();
+});
+
+test('every example carries the same nvr-device (one id, global): importing several gives one device, one login', () => {
+  const devices = EXPECTED.map((name) => readExample(name).filter((n) => n.type === 'nvr-device'));
+  for (const d of devices) assert.is(d.length, 1);
+  for (const [d] of devices) {
+    assert.equal(d, devices[0][0]);
+    assert.is(d.z, undefined, 'a config node on a tab would be copied per example');
+  }
 });
 
 test('the four example flows are there and well formed, without credentials', () => {

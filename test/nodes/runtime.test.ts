@@ -39,9 +39,19 @@ function flow(simUrl: string, password: string): object[] {
     { id: 'in2', z: 'tab1', type: 'http in', url: '/nvr/set', method: 'post', wires: [['set1']] },
     { id: 'set1', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: PAGE, channel: 'CH1', data: '', wires: [['out1']] },
     // Errors: a Catch node answers the request with what it received
-    { id: 'catch1', z: 'tab1', type: 'catch', scope: ['get1', 'set1'], uncaught: false, wires: [['err1']] },
+    { id: 'catch1', z: 'tab1', type: 'catch', scope: ['get1', 'set1', 'set2'], uncaught: false, wires: [['err1']] },
     { id: 'err1', z: 'tab1', type: 'function', outputs: 1, wires: [['out1']],
       func: 'msg.statusCode = 500; msg.payload = { caught: msg.error }; return msg;' },
+    // Version 2 properties: page, channel and data from the request body (msg), msg overrides ignored
+    { id: 'in4', z: 'tab1', type: 'http in', url: '/nvr/typed', method: 'post', wires: [['set2']] },
+    { id: 'set2', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: 'req.body.page', pageType: 'msg', channel: 'req.body.channel', channelType: 'msg',
+      data: 'req.body.data', dataType: 'msg', output: 'payload', ignoreMsg: true, wires: [['out1']] },
+    // A filtered nvr-event: PIR alarms of CH2 that start, kept in flow context; /alarms answers them
+    { id: 'ev1', z: 'tab1', type: 'nvr-event', name: '', device: 'dev1', channels: 'CH2', types: ['pir'], startOnly: true, wires: [['keep1']] },
+    { id: 'keep1', z: 'tab1', type: 'function', outputs: 1, wires: [],
+      func: 'const a = flow.get("alarms") || []; a.push(msg.payload); flow.set("alarms", a); return null;' },
+    { id: 'in5', z: 'tab1', type: 'http in', url: '/alarms', method: 'post', wires: [['list1']] },
+    { id: 'list1', z: 'tab1', type: 'function', outputs: 1, wires: [['out1']], func: 'msg.payload = flow.get("alarms") || []; return msg;' },
     // core nodes only, to tell a harness failure from a node failure
     { id: 'in3', z: 'tab1', type: 'http in', url: '/echo', method: 'post', wires: [['tpl1']] },
     { id: 'tpl1', z: 'tab1', type: 'template', field: 'payload', template: '{"got": {{payload.x}} }', output: 'json', syntax: 'mustache', wires: [['out1']] },
@@ -164,6 +174,33 @@ for (const target of targets) {
     assert.is(bad.status, 500);
     assert.is(bad.body.caught.code, 'out_of_range', JSON.stringify(bad.body));
     assert.is(ch1(await client!.get(PAGE, { page_type: 'ChannelConfig' })).bright_time, 42, 'nothing was sent');
+  });
+
+  test('version 2 nvr-set: page, channel and data from msg properties; answers the state read back', async ({ nr, sim }) => {
+    const r = await postJson(nr!.url + '/nvr/typed', { page: 'AlarmConfig/VoiceAlarm', channel: 'CH2', data: { siren_value: 2 } });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    assert.is(r.body.siren_value, 2);
+    assert.type(r.body.siren_time, 'number');
+    assert.is((sim!.state as any)['AlarmConfig/VoiceAlarm'].channel_info.CH2.siren_value, 2);
+    const bad = await postJson(nr!.url + '/nvr/typed', { page: 'AlarmConfig/VoiceAlarm', channel: 'CH2', data: { siren_volume: 2 } });
+    assert.is(bad.status, 500);
+    assert.is(bad.body.caught.code, 'out_of_range', JSON.stringify(bad.body));
+  });
+
+  test('an alarm raised at the simulator reaches a filtered nvr-event; others are filtered out', async ({ nr, sim }) => {
+    for (let i = 0; i < 200 && !sim!.log.some((e) => e.path === '/API/Event/Check'); i++) await new Promise((r) => setTimeout(r, 25));
+    sim!.raiseAlarm('CH1', 'pir_alarm', true); // other channel
+    sim!.raiseAlarm('CH2', 'motion_alarm', true); // other type
+    sim!.raiseAlarm('CH2', 'pir_alarm', true);
+    sim!.raiseAlarm('CH2', 'pir_alarm', false); // an end, with start only
+    sim!.raiseAlarm('CH2', 'pir_alarm', true); // in order after the others: when it is there, all were seen
+    let alarms: any[] = [];
+    for (let i = 0; i < 200 && alarms.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      alarms = (await postJson(nr!.url + '/alarms', {})).body;
+    }
+    assert.equal(alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`), ['simulator CH2 pir true', 'simulator CH2 pir true']);
+    assert.ok(alarms.every((a) => !Number.isNaN(Date.parse(a.time))));
   });
 
   test('no password in the exported flow, the flow file, or the credentials API', async ({ nr, password }) => {

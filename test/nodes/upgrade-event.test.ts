@@ -39,6 +39,9 @@ async function sparse(path: string, size: number): Promise<string> {
 }
 
 useSimulator(test, { eventHoldMs: 2000 });
+
+/** An nvr-event payload without its arrival time (asserted on its own). */
+const alarm = ({ time: _time, ...rest }: Record<string, unknown>) => rest;
 test.before(async (ctx) => {
   ctx.dir = await mkdtemp(join(tmpdir(), 'nvr2mqtt-nodes-'));
 });
@@ -87,7 +90,7 @@ test('nvr-upgrade: an oversized file is refused before any request; large_capaci
   assert.is(r.caught!.error.cause.kind, 'invalid_request');
   assert.ok(r.caught!.error.message.includes('100 MiB'), r.caught!.error.message);
   assert.equal(paths(sim!), [], 'nothing sent');
-  assert.equal(statusesOf('u1').at(-1), { fill: 'red', shape: 'ring', text: 'failed: invalid_firmware' });
+  assert.equal(statusesOf('u1').at(-1), { fill: 'red', shape: 'ring', text: 'failed: firmware file refused' });
   await helper.unload();
 
   // Large-capacity model: 150 MiB passes the node's check and the device's.
@@ -130,9 +133,10 @@ test('nvr-event: one message per alarm raised on the simulator; stops on close',
   sim!.raiseAlarm('IP_CH5', 'pir_alarm', true);
   sim!.raiseAlarm('CH1', 'motion_alarm', false);
   await waitFor(() => received.length >= 3, 'three events');
-  assert.equal(received.map((m) => m.topic), ['CH1/motion_alarm', 'IP_CH5/pir_alarm', 'CH1/motion_alarm']);
-  assert.equal(received[0].payload, { channel: 'CH1', type: 'motion_alarm', state: true });
-  assert.equal(received[2].payload, { channel: 'CH1', type: 'motion_alarm', state: false });
+  assert.equal(received.map((m) => m.topic), ['CH1/motion', 'IP_CH5/pir', 'CH1/motion']);
+  assert.equal(alarm(received[0].payload), { device: 'sim', channel: 'CH1', type: 'motion', active: true, state: true });
+  assert.equal(alarm(received[2].payload), { device: 'sim', channel: 'CH1', type: 'motion', active: false, state: false });
+  assert.ok(Math.abs(Date.parse(received[0].payload.time) - Date.now()) < 10_000, received[0].payload.time);
 
   const t0 = Date.now();
   await helper.unload();
@@ -154,7 +158,7 @@ test('nvr-event: keeps listening across keep-alives and after the device drops t
   await new Promise((r) => setTimeout(r, 100));
   const next = nextMessage('out');
   sim!.raiseAlarm('CH2', 'io_alarm', true);
-  assert.equal((await next).payload, { channel: 'CH2', type: 'io_alarm', state: true });
+  assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH2', type: 'io', active: true, state: true });
 });
 
 test('nvr-event: subscribes again when the device forgets its reader (readerID_invalid)', async ({ sim, password }) => {
@@ -172,7 +176,7 @@ test('nvr-event: subscribes again when the device forgets its reader (readerID_i
   await new Promise((r) => setTimeout(r, 100));
   const next = nextMessage('out');
   sim!.raiseAlarm('CH4', 'motion_alarm', true);
-  assert.equal((await next).payload, { channel: 'CH4', type: 'motion_alarm', state: true });
+  assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH4', type: 'motion', active: true, state: true });
 });
 
 test('nvr-event: a device refusing the event poll shows a red ring with the reason; the next alarm clears it', async ({ sim, password }) => {
