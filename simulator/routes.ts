@@ -1,12 +1,12 @@
 /**
  * Routing table: request path -> handler. Configuration pages come from one list (page, operations, meta keys);
- * the other endpoints (login, heartbeat, identity, events, upgrade token, event settings) are written out.
+ * login, heartbeat, upgrade token and event settings are written out; device-routes.ts has the rest.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Auth, Session } from './auth';
 import type { Device } from './device';
-import type { EventHub } from './events';
+import { DeviceServices, deviceRoutes } from './device-routes';
 import { Reply, digestChallenge, failure, paramError, raw, success } from './envelope';
 import { checkSet } from './check';
 import { isPlainObject } from './descriptors';
@@ -29,14 +29,12 @@ export interface Route {
   handler(ctx: Ctx): Reply | Promise<Reply>;
 }
 
-export interface Services {
+export interface Services extends DeviceServices {
   device: Device;
   auth: Auth;
-  events: EventHub;
   tokenInBody: boolean;
-  /** 6 bytes as aa:bb:cc:dd:ee:ff, fixed for the simulator's lifetime. */
-  mac: string;
-  serial: string;
+  /** `LinkageConfig/LinkageManage` served (not in the vendor's pages; some firmwares have it). */
+  linkageManage: boolean;
 }
 
 type Op = 'Range' | 'Get' | 'Set';
@@ -63,7 +61,14 @@ export const CONFIG_PAGES: readonly ConfigPage[] = [
   { page: 'DeviceConfig/Audio', ops: ALL },
   { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] } },
   { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
+  { page: 'AlarmConfig/Disarming', ops: ALL },
 ];
+
+/** Pages a device may lack, switched per profile/options so that clients' fall-backs are tested. */
+const OPTIONAL_PAGES: Readonly<Record<string, (s: Services) => boolean>> = {
+  'LinkageConfig/LinkageManage': (s) => s.linkageManage,
+  'AlarmConfig/Disarming': (s) => s.disarming,
+};
 
 const MIB = 1 << 20;
 export const UPGRADE_HEAD_SIZE = 3 * 1024;
@@ -129,36 +134,10 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
 function login(s: Services, ctx: Ctx): Reply {
   const r = s.auth.login(ctx.req);
   if (r.kind === 'challenge') return digestChallenge(r.headers);
-  if (r.kind === 'failed') return failure(401, r.code, r.reason);
+  if (r.kind === 'failed') return failure(401, r.code, r.reason, undefined, r.data);
   const token = r.session.tokens[0];
   const headers = { 'Set-Cookie': s.auth.setCookie(r.session), ...(s.tokenInBody ? {} : { 'X-csrftoken': token }) };
   return success(s.tokenInBody ? { token } : {}, headers);
-}
-
-function channelInfo(s: Services): Reply {
-  const info: Record<string, unknown> = {};
-  for (const ch of s.device.profile.channels) {
-    info[ch.id] = {
-      connect_status: s.device.isOnline(ch.id) ? 'Online' : 'Offline',
-      channel_name: ch.id,
-      channel_type: ch.kind === 'analog' ? 'Analog' : ch.kind === 'digital' ? 'IP' : 'WIFI',
-      abilities: { floodlight: ch.floodlight, siren: ch.siren, audio: ch.audio, intelligent: ch.intelligent, ptz: ch.ptz },
-    };
-  }
-  return success({ channel_info: info });
-}
-
-function systemInfo(s: Services): Reply {
-  const p = s.device.profile;
-  return success({
-    device_name: p.name === 'ipc' ? 'IPC' : 'NVR',
-    device_type: p.deviceType,
-    hardware_version: p.hardwareVersion,
-    software_version: p.softwareVersion,
-    mac_address: s.mac,
-    serial_number: s.serial,
-    channel_max: p.channels.length,
-  });
 }
 
 /** Upgrade token (spec 2.1), judged field by field. */
@@ -216,7 +195,11 @@ function eventSettings(s: Services, data: Record<string, unknown>): Reply {
 
 export function buildRoutes(s: Services): Map<string, Route> {
   const routes = new Map<string, Route>();
-  for (const def of CONFIG_PAGES) for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
+  for (const def of CONFIG_PAGES) {
+    if (OPTIONAL_PAGES[def.page]?.(s) === false) continue;
+    for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
+  }
+  for (const [path, r] of deviceRoutes(s)) routes.set(path, r);
   routes.set('/API/Web/Login', { auth: 'none', handler: (ctx) => login(s, ctx) });
   routes.set('/API/Web/Logout', {
     auth: 'none',
@@ -233,16 +216,7 @@ export function buildRoutes(s: Services): Map<string, Route> {
       return success({}, rotated(s, ctx));
     },
   });
-  routes.set('/API/SystemInfo/Base/Get', { auth: 'session', handler: () => systemInfo(s) });
-  routes.set('/API/Login/ChannelInfo/Get', { auth: 'session', handler: () => channelInfo(s) });
   routes.set('/API/Maintenance/SystemUpgrade/Token', { auth: 'session', handler: ({ data }) => upgradeToken(s, data) });
   routes.set('/API/Event/SettingConfig/Range', { auth: 'session', handler: ({ data }) => eventSettings(s, data) });
-  routes.set('/API/Event/Check', {
-    auth: 'session',
-    handler: async ({ data, onAbort }) => {
-      const a = await s.events.check(data, onAbort);
-      return a.error_code ? failure(a.status, a.error_code, a.reason ?? a.error_code) : success(a.data);
-    },
-  });
   return routes;
 }
