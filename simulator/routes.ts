@@ -44,6 +44,8 @@ interface ConfigPage {
   ops: readonly Op[];
   /** Top-level keys that are not parameters, and the values they may take (Get and Set). */
   meta?: Readonly<Record<string, readonly string[]>>;
+  /** Channel-block keys that are not parameters (vendor Deterrence Set: `page: "chn_floodlight"`). */
+  channelMeta?: Readonly<Record<string, readonly string[]>>;
   /** Cross counting Get answers `{version, data}` instead of `{result, data}`. */
   versionEnvelope?: boolean;
   /** The spec's Set sample puts channel_info beside `version`: accept it there too. */
@@ -59,7 +61,7 @@ export const CONFIG_PAGES: readonly ConfigPage[] = [
   { page: 'Maintenance/DeveloperMode', ops: ALL },
   { page: 'AlarmConfig/VoiceAlarm', ops: ALL },
   { page: 'DeviceConfig/Audio', ops: ALL },
-  { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] } },
+  { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] }, channelMeta: { page: ['chn_floodlight'] } },
   { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
   { page: 'AlarmConfig/Disarming', ops: ALL },
 ];
@@ -120,7 +122,7 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
             const inside = isPlainObject(data.channel_info) ? data.channel_info : {};
             data = { ...data, channel_info: { ...beside, ...inside } };
           }
-          const problems = checkSet(data, device.range(page).data, { topMeta: def.meta });
+          const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta });
           if (problems.length) return paramError(problems.join('; '));
           applySet(page, device.state[page], data);
           return success({}, rotated(s, ctx));

@@ -37,7 +37,7 @@ export const NOT_CONFIGURED_GET: Obj = Object.freeze({ reason: 'Not configured' 
 const NOT_SUPPORT: Obj = Object.freeze({ reason: 'Not support' });
 /** Keys of a Set that are not parameters: checked for their value, never stored. */
 export const TOP_META = new Set(['page_type']);
-export const CHANNEL_META = new Set(['chn_index', 'copy_ch']);
+export const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']);
 
 export const GET_PAGES: Readonly<Record<string, GetPage>> = {
   'StreamConfig/MainStream': {
