@@ -37,6 +37,27 @@ export class Activity {
     if (a.active) this.active.set(key, entry);
     else this.active.delete(key);
     this.events.push(eventClassOf(a.type), { channel_alarm: [entry] });
+    this.react(ch.id);
+  }
+
+  /**
+   * The device's own alarm reaction: while an alarm is active on a channel whose Deterrence `flood_light_switch` /
+   * VoiceAlarm `siren_switch` is on, the live light / siren is on (unless disarmed); it goes off with the last alarm.
+   * A change is announced as a `Floodlight_AudioAlarm` entry like any live change.
+   */
+  private react(id: string): void {
+    const live = this.device.state[LIVE_PAGE]?.channel_info?.[id];
+    if (!live) return;
+    const st = this.device.state;
+    const dis = st['AlarmConfig/Disarming'];
+    const disarmed = dis?.disarming === true && Array.isArray(dis.disarming_channel) && dis.disarming_channel.includes(id);
+    const alarmed = !disarmed && [...this.active.keys()].some((k) => k.startsWith(`${id}|`) && !k.endsWith('|video_loss'));
+    const want: Obj = {};
+    if (st['AlarmConfig/Deterrence']?.channel_info?.[id]?.flood_light_switch === true && 'floodlight_switch' in live) want.floodlight_switch = alarmed;
+    if (st['AlarmConfig/VoiceAlarm']?.channel_info?.[id]?.siren_switch === true && 'audioAlarm_switch' in live) want.audioAlarm_switch = alarmed;
+    if (!Object.keys(want).some((k) => live[k] !== want[k])) return;
+    Object.assign(live, want);
+    this.liveChanged(id);
   }
 
   raiseDisk(d: DiskAlarm): void {

@@ -14,14 +14,14 @@ import { AiAlarmForm, AlarmRequest, AlarmType } from './alarms';
 import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { FaultSpec, Faults } from './faults';
 import { LogEntry, RequestLog } from './log';
-import { Profile, ProfileName, buildProfile } from './profiles';
+import { ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
 import { Front, requestListener } from './server';
 import type { SimState } from './state';
 
 export type { LogEntry } from './log';
 export type { FaultKind, FaultSpec } from './faults';
-export type { ProfileName } from './profiles';
+export type { ProfileName, ChannelSpec } from './profiles';
 export type { SimState, PageState } from './state';
 export type { DigestAlgorithm } from './auth';
 export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
@@ -111,7 +111,11 @@ export interface Simulator {
    */
   state: SimState;
   /** Profile facts tests may need. */
-  profile: Pick<Profile, 'name' | 'firmware' | 'legacy' | 'ptzHex' | 'deviceType'> & { channels: string[] };
+  profile: Pick<Profile, 'name' | 'firmware' | 'legacy' | 'ptzHex' | 'deviceType'> & {
+    channels: string[];
+    /** Hardware and initial state of every channel (profiles.ts). */
+    specs: readonly ChannelSpec[];
+  };
   stop(): Promise<void>;
 }
 
@@ -218,6 +222,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       legacy: profile.legacy,
       ptzHex: profile.ptzHex,
       channels: profile.channels.map((c) => c.id),
+      specs: profile.channels,
       deviceType: profile.deviceType,
     },
     stop() {

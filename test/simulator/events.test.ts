@@ -190,6 +190,26 @@ function hasActive(e: any, v: boolean): boolean {
   return [e.motion_alarm, e.pir_alarm, e.io_alarm, e.int_alarm?.alarm_val].includes(v);
 }
 
+test('alarm reaction: with Deterrence/VoiceAlarm switched on, an alarm turns the live light and siren on until it ends; not when disarmed', async () => {
+  await start();
+  await c.post('/API/AlarmConfig/Deterrence/Set', { page_type: 'ChannelConfig', channel_info: { CH1: { flood_light_switch: true, chn_index: 'CH1', page: 'chn_floodlight' } } });
+  await c.post('/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH1: { siren_switch: true } } });
+  const live = sim.state['PreviewChannel/Floodlight2AudioAlarm'].channel_info!.CH1;
+  const sub = await subscribe();
+  sim.raiseAlarm({ channel: 'CH1', type: 'person', active: true });
+  assert.equal([live.floodlight_switch, live.audioAlarm_switch], [true, true]);
+  sim.raiseAlarm({ channel: 'CH1', type: 'person', active: false });
+  assert.equal([live.floodlight_switch, live.audioAlarm_switch], [false, false]);
+  const d = (await next(sub)).json.data;
+  assert.equal(d.alarm_list.map((i: any) => i.channel_alarm[0].Floodlight_AudioAlarm?.floodlight_switch), [undefined, true, undefined, false]);
+  const dis = await c.post('/API/AlarmConfig/Disarming/Set', { disarming: true, disarming_channel: ['CH1'] });
+  assert.is(dis.status, 200, dis.text);
+  sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+  assert.equal([live.floodlight_switch, live.audioAlarm_switch], [false, false], 'disarmed: no reaction');
+  sim.raiseAlarm({ channel: 'CH2', type: 'motion', active: true });
+  assert.is(sim.state['PreviewChannel/Floodlight2AudioAlarm'].channel_info!.CH2.floodlight_switch, false, 'CH2 deterrence off');
+});
+
 test('the call needs a session', async () => {
   await start();
   const res = await new RawClient(sim.url).post(CHECK, SUBSCRIBE);
