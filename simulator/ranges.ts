@@ -6,6 +6,8 @@
  */
 import type { ChannelSpec, Profile } from './profiles';
 import { RangeMap, arr, bool, int, intOf, list, obj, ro, text } from './descriptors';
+import { ALARM_RANGE_PAGES } from './alarm-ranges';
+import { DAYS } from './days';
 
 export interface RangePage {
   /** Plain meta values and top-level descriptors (everything but channel_info). */
@@ -224,7 +226,6 @@ function deterrenceChannel(ch: ChannelSpec): RangeMap {
 
 export const DISARM_ACTIONS = ['buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts',
   'event_push_platform', 'mobile_push'];
-export const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 /** `[{schedule_type, week: 7 x {day, time: 48 half-hours 0/1}}]` element. */
 const schedule = (type: string) => obj({
   schedule_type: list([type]),
@@ -232,6 +233,7 @@ const schedule = (type: string) => obj({
 });
 
 export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
+  ...ALARM_RANGE_PAGES,
   'StreamConfig/MainStream': {
     top: (p) => ({
       channel: p.channels.map((c) => c.id),

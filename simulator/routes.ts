@@ -46,6 +46,10 @@ interface ConfigPage {
   meta?: Readonly<Record<string, readonly string[]>>;
   /** Channel-block keys that are not parameters (vendor Deterrence Set: `page: "chn_floodlight"`). */
   channelMeta?: Readonly<Record<string, readonly string[]>>;
+  /** Range refuses a request without `page_type` (AlarmConfig, ChannelConfig or AllConfig). */
+  rangeNeedsPageType?: boolean;
+  /** A second path prefix serving the same operations. */
+  alias?: string;
   /** Cross counting Get answers `{version, data}` instead of `{result, data}`. */
   versionEnvelope?: boolean;
   /** The spec's Set sample puts channel_info beside `version`: accept it there too. */
@@ -64,6 +68,10 @@ export const CONFIG_PAGES: readonly ConfigPage[] = [
   { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] }, channelMeta: { page: ['chn_floodlight'] } },
   { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
   { page: 'AlarmConfig/Disarming', ops: ALL },
+  // Which alarms a channel supports (vendor: page_type required in practice; PIR also at the sample's path).
+  { page: 'AlarmConfig/Motion', ops: ['Range'], rangeNeedsPageType: true },
+  { page: 'AlarmConfig/PIR', ops: ['Range'], rangeNeedsPageType: true, alias: 'AlarmConfig/Intelligent/PIR' },
+  { page: 'AlarmConfig/IO', ops: ['Range'] },
 ];
 
 /** Pages a device may lack, switched per profile/options so that clients' fall-backs are tested. */
@@ -88,6 +96,8 @@ function metaProblem(meta: ConfigPage['meta'], data: Record<string, unknown>): s
   return undefined;
 }
 
+const RANGE_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
+
 /** page_type is accepted on every page (clients send it generically); pages that name theirs are strict. */
 const DEFAULT_META: ConfigPage['meta'] = { page_type: ['ChannelConfig', 'AlarmConfig'] };
 
@@ -99,7 +109,17 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
   for (const op of def.ops) {
     const path = `/API/${page}/${op}`;
     if (op === 'Range') {
-      out.push([path, { auth: 'session', handler: () => raw(device.range(page).body) }]);
+      const route: Route = {
+        auth: 'session',
+        handler: ({ data }) => {
+          if (def.rangeNeedsPageType && !RANGE_PAGE_TYPES.includes(data.page_type as string)) {
+            return paramError(`page_type: required, one of ${RANGE_PAGE_TYPES.join(', ')}`);
+          }
+          return raw(device.range(page).body);
+        },
+      };
+      out.push([path, route]);
+      if (def.alias) out.push([`/API/${def.alias}/${op}`, route]);
     } else if (op === 'Get') {
       out.push([path, {
         auth: 'session',

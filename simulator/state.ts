@@ -5,7 +5,8 @@
  * stored: a channel that comes back online shows its settings again.
  */
 import type { ChannelSpec, Profile } from './profiles';
-import { DAYS, RANGE_PAGES, coveredChannels } from './ranges';
+import { RANGE_PAGES, coveredChannels } from './ranges';
+import { DAYS } from './days';
 import { defaultsOf, isPlainObject } from './descriptors';
 
 export type Obj = Record<string, unknown>;

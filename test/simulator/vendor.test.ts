@@ -201,6 +201,25 @@ test('StreamUrl: channel_info array of rtsp URLs; channel filter; old firmware s
   });
 });
 
+test('Motion / PIR / IO Range: a channel supports the alarm iff the page lists it; page_type required for Motion and PIR', () =>
+  withDevice({}, async (c) => {
+    await refused(c, '/API/AlarmConfig/Motion/Range', {}, 'param_error', /page_type: required/);
+    const motion = await ok(c, '/API/AlarmConfig/Motion/Range', { page_type: 'AlarmConfig' });
+    assert.equal(Object.keys(motion.channel_info.items), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8']);
+    assert.equal(Object.keys(motion.channel_info.items.IP_CH6.items), ['status'], 'offline: status only');
+    const m1 = motion.channel_info.items.CH1.items;
+    assert.ok(m1.light_linkage && m1.siren_linkage && m1.enforcerlight_linkage && m1.target_type);
+    assert.not.ok(motion.channel_info.items.CH4.items.siren_linkage, 'CH4 has no siren');
+    assert.equal([m1.sensitivity.min, m1.sensitivity.max], [1, 8]);
+    for (const path of ['/API/AlarmConfig/PIR/Range', '/API/AlarmConfig/Intelligent/PIR/Range']) {
+      const pir = await ok(c, path, { page_type: 'ChannelConfig' });
+      assert.equal(Object.keys(pir.channel_info.items), ['CH1', 'IP_CH5', 'WIFI_CH8'], `${path}: PIR cameras only`);
+    }
+    const io = await ok(c, '/API/AlarmConfig/IO/Range', {});
+    assert.equal(Object.keys(io.channel_info.items), ['Local<-1', 'Local<-2', 'Local<-3', 'Local<-4', 'IP_CH5<-1']);
+    assert.equal(io.channel_info.items['Local<-1'].items.alarm_type.items, ['NormallyOpen', 'NormallyClose', 'Off']);
+  }));
+
 test('the request log counts each endpoint call', () =>
   withDevice({}, async (c, sim) => {
     sim.clearLog();
