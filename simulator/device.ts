@@ -41,10 +41,11 @@ export class Device {
   }
 
   /** ChannelInfo `connect_status`. */
-  status(id: string): 'Online' | 'Offline' | 'NotConfigured' {
+  status(id: string): 'Online' | 'Offline' | 'Sleep' | 'NotConfigured' {
     const ch = this.byId.get(id);
     if (!ch?.configured) return 'NotConfigured';
-    return this.offline.has(id) ? 'Offline' : 'Online';
+    if (!this.offline.has(id)) return 'Online';
+    return ch.battery ? 'Sleep' : 'Offline'; // a battery camera away is asleep
   }
 
   private updateRangeKey(): void {
@@ -67,7 +68,7 @@ export class Device {
   setOnline(id: string, online: boolean): void {
     const ch = this.byId.get(id);
     if (!ch) throw new Error(`no channel ${id} on this simulator (channels: ${[...this.byId.keys()].join(', ')})`);
-    if (ch.kind !== 'digital' || !ch.configured) throw new Error(`${id} is not a configured digital (IP_CH) channel: only those go offline`);
+    if (ch.kind === 'analog' || !ch.configured) throw new Error(`${id} is not a configured IP_CH/WIFI_CH channel: only those go offline`);
     if (online === this.isOnline(id)) return;
     if (online) this.offline.delete(id);
     else this.offline.add(id);

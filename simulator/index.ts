@@ -102,7 +102,7 @@ export interface Simulator {
   raiseDiskAlarm(d: DiskAlarm): void;
   /** The device changes its live light/siren itself (an alarm reaction): state and a `Floodlight_AudioAlarm` event. */
   setLive(channel: string, change: Record<string, unknown>): void;
-  /** Connect or disconnect a digital (IP_CH) channel. */
+  /** Connect or disconnect an IP_CH channel (Offline) or the Wi-Fi battery camera (Sleep). */
   setOnline(channel: string, online: boolean): void;
   /**
    * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page

@@ -12,7 +12,7 @@ export interface ChannelSpec {
   id: string;
   index: number;
   kind: ChannelKind;
-  /** Initial connection state; only digital channels can go offline and back (setOnline). */
+  /** Initial connection state; IP_CH channels go offline and back, the Wi-Fi battery camera to Sleep (setOnline). */
   online: boolean;
   /** false: an empty slot (`NotConfigured`), on no page, never online. */
   configured: boolean;

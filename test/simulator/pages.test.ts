@@ -483,8 +483,11 @@ test('setOnline: a digital channel goes offline and back; its settings survive',
     assert.is(va.IP_CH5.siren_value, 9);
     assert.is(va.IP_CH6.siren_time, 10);
     assert.ok((await ok(c, '/API/AlarmConfig/VoiceAlarm/Range')).channel_info.items.IP_CH6.items.siren_time);
-    assert.throws(() => sim.setOnline('CH1', false), /not a configured digital/);
-    assert.throws(() => sim.setOnline('IP_CH7', false), /not a configured digital/);
+    assert.throws(() => sim.setOnline('CH1', false), /not a configured IP_CH\/WIFI_CH/);
+    assert.throws(() => sim.setOnline('IP_CH7', false), /not a configured IP_CH\/WIFI_CH/);
+    sim.setOnline('WIFI_CH8', false);
+    const wifi = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param.items.find((e: Obj) => e.channel === 'WIFI_CH8');
+    assert.equal([wifi.connect_status, wifi.ability, wifi.wireless_ipc_type], ['Sleep', [], 1], 'a battery camera away is asleep');
     assert.throws(() => sim.setOnline('IP_CH9', false), /no channel/);
   }));
 
