@@ -66,7 +66,7 @@ export interface SimulatorOptions {
   digestAlgorithm?: DigestAlgorithm;
   /** New CSRF token on heartbeat and Set answers (default true; previous tokens stay valid briefly). */
   rotateCsrf?: boolean;
-  /** Failed logins in a row before `user_locked_login` (default 5) and how long the lock lasts (default 60000). */
+  /** Failed logins in a row (each `verify_failed`) until `login_failed_or_block` (default 5), and how long the block lasts (default 60000). */
   maxLoginFailures?: number;
   lockoutMs?: number;
   /** PTZ point index form, overriding what the firmware implies ('int' up to 8.2.3, 'hex' after). */
