@@ -38,14 +38,19 @@ export interface Session {
 
 export type LoginResult =
   | { kind: 'challenge'; headers: string[] }
-  | { kind: 'failed'; code: 'login_failed_or_block' | 'user_locked_login'; reason: string }
+  | { kind: 'failed'; code: 'verify_failed' | 'login_failed_or_block'; reason: string; data?: Record<string, unknown> }
   | { kind: 'ok'; session: Session };
+
+/** Why a session ended, answered to its next call. */
+export type DeadCode = 'expired' | 'no_heartbeat' | 'forced_offline' | 'logout';
 
 export type SessionCheck =
   | { ok: true; session: Session }
-  | { ok: false; code: 'no_login' | 'expired' | 'token_invalid' | 'no_heartbeat'; reason: string };
+  /** status: 401 when the call carries no session at all, 400 (vendor failure body) otherwise. */
+  | { ok: false; status: 400 | 401; code: 'no_login' | 'token_invalid' | DeadCode; reason: string };
 
 const NONCE_TTL_MS = 300_000;
+const DEAD_KEPT = 256;
 const TOKENS_KEPT = 3;
 
 const hash = (algorithm: DigestAlgorithm, s: string) =>
@@ -73,6 +78,8 @@ function safeEqual(a: string, b: string): boolean {
 
 export class Auth {
   private readonly sessions = new Map<string, Session>();
+  /** Ended sessions: their next call answers why (400 + code), once. */
+  private readonly dead = new Map<string, DeadCode>();
   private readonly nonces = new Map<string, number>();
   private readonly failures = new Map<string, { count: number; lockedUntil: number }>();
   private readonly opaque = randomBytes(16).toString('hex');
@@ -106,7 +113,8 @@ export class Auth {
     const alg = algorithm as DigestAlgorithm;
     if (!this.offered.includes(alg)) return { kind: 'challenge', headers: this.challenge(now) };
     const nonceExpiry = p.nonce ? this.nonces.get(p.nonce) : undefined;
-    if (nonceExpiry === undefined || nonceExpiry < now || p.opaque !== this.opaque) {
+    // Many clients answer without `opaque` (field notes): accepted; a wrong one is not.
+    if (nonceExpiry === undefined || nonceExpiry < now || (p.opaque !== undefined && p.opaque !== this.opaque)) {
       // Unknown or expired nonce: no judgement on the credentials, just a fresh challenge (stale=true).
       return { kind: 'challenge', headers: this.challenge(now, true) };
     }
@@ -114,9 +122,7 @@ export class Auth {
     const wanted = p.userhash === 'true' ? hash(alg, `${this.o.username}:${this.o.realm}`) : this.o.username;
     const user = p.username ?? '';
     const f = this.failures.get(user);
-    if (f && f.lockedUntil > now) {
-      return { kind: 'failed', code: 'user_locked_login', reason: 'Too many failed logins: the user is locked' };
-    }
+    if (f && f.lockedUntil > now) return this.blocked(f.lockedUntil, now);
     const ha1 = hash(alg, `${this.o.username}:${this.o.realm}:${this.o.password}`);
     const ha2 = hash(alg, `POST:${p.uri ?? ''}`);
     const expected = p.qop
@@ -129,18 +135,35 @@ export class Auth {
       const count = (f && f.lockedUntil <= now && f.count >= this.o.maxFailures ? 0 : (f?.count ?? 0)) + 1;
       const lockedUntil = count >= this.o.maxFailures ? now + this.o.lockoutMs : 0;
       this.failures.set(user, { count, lockedUntil });
-      return { kind: 'failed', code: 'login_failed_or_block', reason: 'Wrong user name or password' };
+      if (lockedUntil) return this.blocked(lockedUntil, now);
+      return { kind: 'failed', code: 'verify_failed', reason: 'Wrong user name or password', data: { fail_login_count: count } };
     }
     this.failures.delete(user);
     this.nonces.delete(p.nonce);
     return { kind: 'ok', session: this.createSession(now) };
   }
 
+  private blocked(until: number, now: number): LoginResult {
+    return {
+      kind: 'failed',
+      code: 'login_failed_or_block',
+      reason: 'Too many failed logins: login blocked',
+      data: { block_remain_time: Math.ceil((until - now) / 1000) },
+    };
+  }
+
+  /** End a session; its next call answers `code`. */
+  private kill(id: string, code: DeadCode): void {
+    this.sessions.delete(id);
+    this.dead.set(id, code);
+    if (this.dead.size > DEAD_KEPT) this.dead.delete(this.dead.keys().next().value!);
+  }
+
   private createSession(now: number): Session {
     if (this.sessions.size >= this.o.maxSessions) {
       // The oldest session is forced out, like a device with a small session table.
       const oldest = this.sessions.keys().next().value;
-      if (oldest !== undefined) this.sessions.delete(oldest);
+      if (oldest !== undefined) this.kill(oldest, 'forced_offline');
     }
     const s: Session = { id: randomBytes(16).toString('hex'), tokens: [randomBytes(16).toString('hex')], lastSeen: now, lastHeartbeat: now, expired: false };
     this.sessions.set(s.id, s);
@@ -164,19 +187,27 @@ export class Auth {
 
   /** Session of an API call (cookie + X-csrftoken header; node lower-cases header names, so any case works). */
   check(req: IncomingMessage, isHeartbeat: boolean, now = Date.now()): SessionCheck {
-    const s = this.sessionOf(req);
-    if (!s) return { ok: false, code: 'no_login', reason: 'Not logged in' };
+    const id = this.cookieSession(req);
+    if (id === undefined) return { ok: false, status: 401, code: 'no_login', reason: 'Not logged in' };
+    const s = this.sessions.get(id);
+    if (!s) {
+      const code = this.dead.get(id);
+      this.dead.delete(id);
+      return code
+        ? { ok: false, status: 400, code, reason: code === 'forced_offline' ? 'Session evicted by newer logins' : `Session ended: ${code}` }
+        : { ok: false, status: 400, code: 'no_login', reason: 'Unknown session' };
+    }
     if (s.expired || now - s.lastSeen > this.o.sessionTimeoutMs) {
       this.sessions.delete(s.id);
-      return { ok: false, code: 'expired', reason: 'Session expired' };
+      return { ok: false, status: 400, code: 'expired', reason: 'Session expired' };
     }
     const token = req.headers['x-csrftoken'];
     if (typeof token !== 'string' || !s.tokens.includes(token)) {
-      return { ok: false, code: 'token_invalid', reason: 'Missing or invalid X-csrftoken' };
+      return { ok: false, status: 400, code: 'token_invalid', reason: 'Missing or invalid X-csrftoken' };
     }
     if (!isHeartbeat && this.o.heartbeatTimeoutMs > 0 && now - s.lastHeartbeat > this.o.heartbeatTimeoutMs) {
       this.sessions.delete(s.id);
-      return { ok: false, code: 'no_heartbeat', reason: 'No heartbeat' };
+      return { ok: false, status: 400, code: 'no_heartbeat', reason: 'No heartbeat' };
     }
     s.lastSeen = now;
     if (isHeartbeat) s.lastHeartbeat = now;
@@ -192,7 +223,7 @@ export class Auth {
   }
 
   logout(s: Session): void {
-    this.sessions.delete(s.id);
+    this.kill(s.id, 'logout');
   }
 
   /** Session of a request, if any, without judging it (the expire_session fault). */

@@ -12,6 +12,8 @@ const INT32_MAX = 2147483647;
 export interface CheckOptions {
   /** Top-level keys that are not parameters, with the values each may take (page_type). */
   topMeta?: Readonly<Record<string, readonly string[]>>;
+  /** Keys of a channel block that are not parameters, with their allowed values (Deterrence `page: "chn_floodlight"`). */
+  channelMeta?: Readonly<Record<string, readonly string[]>>;
 }
 
 function show(x: unknown): string {
@@ -50,7 +52,11 @@ class Checker {
         if (!allowed.includes(value[key] as string)) this.bad(here, `must be one of ${allowed.join(', ')}, got ${show(value[key])}`);
         continue;
       }
-      if (channel !== undefined && key === 'page' && value[key] === 'chn_floodlight') continue; // Deterrence Set block (vendor)
+      const cm = channel !== undefined ? this.opts.channelMeta : undefined;
+      if (cm && Object.hasOwn(cm, key)) {
+        if (!cm[key].includes(value[key] as string)) this.bad(here, `must be one of ${cm[key].join(', ')}, got ${show(value[key])}`);
+        continue;
+      }
       if (channel !== undefined && key === 'chn_index') {
         if (value[key] !== channel) this.bad(here, `must be "${channel}", got ${show(value[key])}`);
         continue;

@@ -17,8 +17,11 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
   --token-in-body         old firmware: CSRF token in the login body
   --session-timeout <s>   session inactivity timeout in seconds (default 300)
   --heartbeat-timeout <s> calls fail with no_heartbeat after <s> seconds without a heartbeat (default: off)
-  --event-hold <s>        Event/Check long-poll hold in seconds (default 30)
-  --alarm-every <s>       demo: toggle a motion alarm on the first channel every <s> seconds
+  --event-hold <s>        hold Event/Check calls with nothing to report up to <s> seconds (default: answer at once)
+  --alarm-every <s>       demo: a random alarm a channel can raise every <s> seconds, ending a few seconds later
+  --channel-param array|wrapped   ChannelInfo channel_param form (default wrapped; array on 8.2.3 and older)
+  --no-disarming          no AlarmConfig/Disarming page
+  --no-linkage-manage     no LinkageConfig/LinkageManage page
   --large-capacity        upgrade files up to 200 MiB
   --tls-key <file> --tls-cert <file>   serve HTTPS
   --quiet                 do not print requests
@@ -26,11 +29,10 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
 
 interface Parsed {
   opts: SimulatorOptions;
-  alarmEverySec?: number;
   help: boolean;
 }
 
-const FLAGS = new Set(['--token-in-body', '--large-capacity', '--quiet', '--help', '-h']);
+const FLAGS = new Set(['--token-in-body', '--large-capacity', '--quiet', '--no-disarming', '--no-linkage-manage', '--help', '-h']);
 
 export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
   const args = argv[0] === 'simulate' ? argv.slice(1) : [...argv];
@@ -56,7 +58,7 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     values[a.slice(2)] = value;
   }
   const known = ['port', 'host', 'profile', 'firmware', 'channels', 'username', 'password', 'digest', 'session-timeout',
-    'heartbeat-timeout', 'event-hold', 'alarm-every', 'tls-key', 'tls-cert'];
+    'heartbeat-timeout', 'event-hold', 'alarm-every', 'channel-param', 'tls-key', 'tls-cert'];
   for (const k of Object.keys(values)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
   const num = (k: string): number | undefined => {
     if (values[k] === undefined) return undefined;
@@ -87,10 +89,19 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
   const heartbeatTimeout = num('heartbeat-timeout');
   if (heartbeatTimeout !== undefined) opts.heartbeatTimeoutMs = heartbeatTimeout * 1000;
   const hold = num('event-hold');
-  if (hold !== undefined) opts.eventHoldMs = hold * 1000;
+  if (hold !== undefined) {
+    opts.eventHold = hold > 0;
+    opts.eventHoldMs = hold * 1000;
+  }
+  const form = values['channel-param'];
+  if (form !== undefined && form !== 'array' && form !== 'wrapped') throw new Error('--channel-param must be array or wrapped');
+  if (form) opts.channelParamForm = form;
+  if (flags.has('--no-disarming')) opts.disarming = false;
+  if (flags.has('--no-linkage-manage')) opts.linkageManage = false;
   if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']) };
   const alarm = num('alarm-every');
-  return { opts, alarmEverySec: alarm, help: flags.has('--help') || flags.has('-h') };
+  if (alarm) opts.alarmEveryMs = alarm * 1000;
+  return { opts, help: flags.has('--help') || flags.has('-h') };
 }
 
 /** Runs the simulator until SIGINT/SIGTERM; resolves after a clean stop. Bad arguments: message, exit code 2. */
@@ -124,15 +135,6 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
   process.stdout.write(`nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
     `${sim.profile.channels.length} channel${sim.profile.channels.length === 1 ? '' : 's'}) listening on ${sim.url} ` +
     `(user ${o.username ?? 'admin'})\n`);
-  let timer: NodeJS.Timeout | undefined;
-  if (parsed.alarmEverySec) {
-    let on = false;
-    const ch = sim.profile.channels[0];
-    timer = setInterval(() => {
-      on = !on;
-      sim.raiseAlarm(ch, 'motion_alarm', on);
-    }, parsed.alarmEverySec * 1000);
-  }
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -142,7 +144,6 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  if (timer) clearInterval(timer);
   await sim.stop();
   process.stdout.write('simulator stopped\n');
 }

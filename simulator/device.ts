@@ -6,6 +6,7 @@ import type { Profile } from './profiles';
 import { RangeMap } from './descriptors';
 import { buildRange } from './ranges';
 import { SimState, initialState } from './state';
+import { LIVE_PAGE, MANUAL_ALARM_PAGE, initialLive } from './live';
 
 export interface BuiltRange {
   data: RangeMap;
@@ -23,9 +24,13 @@ export class Device {
   /** Range cache key of this device's profile and offline channels; the page is appended. Kept by setOnline(). */
   private rangeKey = '';
   readonly isOnline = (id: string): boolean => !this.offline.has(id);
+  /** Called with the channel after setOnline() changed it (Event/Check announces `camera_connect_status`). */
+  onStatusChange?: (id: string) => void;
 
   constructor(readonly profile: Profile) {
     this.state = initialState(profile);
+    this.state[LIVE_PAGE] = { channel_info: initialLive(profile.channels) };
+    this.state[MANUAL_ALARM_PAGE] = {};
     this.byId = new Map(profile.channels.map((c) => [c.id, c]));
     for (const c of profile.channels) if (!c.online) this.offline.add(c.id);
     this.updateRangeKey();
@@ -33,6 +38,14 @@ export class Device {
 
   channel(id: string) {
     return this.byId.get(id);
+  }
+
+  /** ChannelInfo `connect_status`. */
+  status(id: string): 'Online' | 'Offline' | 'Sleep' | 'NotConfigured' {
+    const ch = this.byId.get(id);
+    if (!ch?.configured) return 'NotConfigured';
+    if (!this.offline.has(id)) return 'Online';
+    return ch.battery ? 'Sleep' : 'Offline'; // a battery camera away is asleep
   }
 
   private updateRangeKey(): void {
@@ -55,9 +68,11 @@ export class Device {
   setOnline(id: string, online: boolean): void {
     const ch = this.byId.get(id);
     if (!ch) throw new Error(`no channel ${id} on this simulator (channels: ${[...this.byId.keys()].join(', ')})`);
-    if (ch.kind !== 'digital') throw new Error(`${id} is not a digital (IP_CH) channel: only digital channels go offline`);
+    if (ch.kind === 'analog' || !ch.configured) throw new Error(`${id} is not a configured IP_CH/WIFI_CH channel: only those go offline`);
+    if (online === this.isOnline(id)) return;
     if (online) this.offline.delete(id);
     else this.offline.add(id);
     this.updateRangeKey();
+    this.onStatusChange?.(id);
   }
 }

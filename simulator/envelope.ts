@@ -16,12 +16,13 @@ export const success = (data: unknown = {}, headers?: OutgoingHttpHeaders): Repl
 /** Success with a prebuilt body (Range answers). */
 export const raw = (body: string, headers?: OutgoingHttpHeaders): Reply => ({ status: 200, body, headers });
 
-export function failure(status: number, error_code: string, reason: string, headers?: OutgoingHttpHeaders, extra?: Record<string, unknown>): Reply {
+/** Failure body (vendor): `{result:"failed", reason, error_code, data}`; `data` may carry extras (block_remain_time). */
+export function failure(status: number, error_code: string, reason: string, headers?: OutgoingHttpHeaders, data: Record<string, unknown> = {}): Reply {
   return {
     status,
     error_code,
     headers,
-    body: JSON.stringify({ result: 'failed', reason, error_code, ...extra, data: {} }),
+    body: JSON.stringify({ result: 'failed', reason, error_code, data }),
   };
 }
 

@@ -8,19 +8,26 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Auth, DigestAlgorithm } from './auth';
 import { Device } from './device';
-import { EventHub } from './events';
+import { EventHub, eventTime } from './events';
+import { Activity, DiskAlarm } from './activity';
+import { AiAlarmForm, AlarmRequest, AlarmType } from './alarms';
+import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { FaultSpec, Faults } from './faults';
 import { LogEntry, RequestLog } from './log';
-import { Profile, ProfileName, buildProfile } from './profiles';
+import { ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
 import { Front, requestListener } from './server';
 import type { SimState } from './state';
 
 export type { LogEntry } from './log';
 export type { FaultKind, FaultSpec } from './faults';
-export type { ProfileName } from './profiles';
+export type { ProfileName, ChannelSpec } from './profiles';
 export type { SimState, PageState } from './state';
 export type { DigestAlgorithm } from './auth';
+export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
+export type { DiskAlarm } from './activity';
+export { ALARMS, allowedAlarms } from './alarms';
+export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
 
 export interface SimulatorOptions {
   /** 0 (default): an ephemeral port. */
@@ -37,15 +44,29 @@ export interface SimulatorOptions {
   sessionTimeoutMs?: number;
   /** > 0: calls fail with `no_heartbeat` when no heartbeat came within this time (default 0 = off). */
   heartbeatTimeoutMs?: number;
-  /** How long Event/Check holds a request without alarms (default 30000). */
+  /**
+   * Event/Check with nothing to report: false answers at once with the keep-alive (vendor); true holds the call
+   * up to `eventHoldMs` (default 30000) like a long poll. Default: true only when `eventHoldMs` is given.
+   */
+  eventHold?: boolean;
   eventHoldMs?: number;
+  /** > 0: raise a random alarm a channel can raise every so often, ending it a little later (demo, CLI). */
+  alarmEveryMs?: number;
+  /** ChannelInfo `channel_param` form: 'wrapped' `{type:"array", items}` (vendor sample; default) or 'array' (vendor table; default on 8.2.3 and older). */
+  channelParamForm?: 'array' | 'wrapped';
+  /** Serve `AlarmConfig/Disarming` (default: firmware after 8.2.3). */
+  disarming?: boolean;
+  /** Serve `LinkageConfig/LinkageManage` (default true). */
+  linkageManage?: boolean;
+  /** AI alarms in Event/Check as `int_alarm` (default), `alarm_state` or both. */
+  aiAlarmForm?: AiAlarmForm;
   /** Old firmware: CSRF token in the login body (`data.token`) instead of the header; no rotation. */
   tokenInBody?: boolean;
   /** Challenge offered first (default MD5; 'SHA-256' offers SHA-256, then MD5). */
   digestAlgorithm?: DigestAlgorithm;
   /** New CSRF token on heartbeat and Set answers (default true; previous tokens stay valid briefly). */
   rotateCsrf?: boolean;
-  /** Failed logins in a row before `user_locked_login` (default 5) and how long the lock lasts (default 60000). */
+  /** Failed logins in a row (each `verify_failed`) until `login_failed_or_block` (default 5), and how long the block lasts (default 60000). */
   maxLoginFailures?: number;
   lockoutMs?: number;
   /** PTZ point index form, overriding what the firmware implies ('int' up to 8.2.3, 'hex' after). */
@@ -70,22 +91,48 @@ export interface Simulator {
   clearFaults(): void;
   /** Every current session answers `expired` on its next call. */
   expireSessions(): void;
-  /** An alarm for Event/Check readers; wakes held requests. Throws on an unknown channel. */
-  raiseAlarm(channel: string, alarm_type: string, status: boolean): void;
-  /** Connect or disconnect a digital (IP_CH) channel. */
+  /**
+   * Start (`active: true`) or end an alarm, as Event/Check reports it. Throws on an unknown, offline or empty channel
+   * and on a type the channel cannot raise (its hardware / intelligent_ability). The older positional form
+   * `(channel, 'motion_alarm' | 'pir_alarm' | 'io_alarm' | 'videoloss', status)` is still accepted.
+   */
+  raiseAlarm(a: AlarmRequest): void;
+  raiseAlarm(channel: string, member: string, status: boolean): void;
+  /** A disk alarm (`system_alarm[].hdd`): ok false = Error with `info` (default Bad). */
+  raiseDiskAlarm(d: DiskAlarm): void;
+  /** The device changes its live light/siren itself (an alarm reaction): state and a `Floodlight_AudioAlarm` event. */
+  setLive(channel: string, change: Record<string, unknown>): void;
+  /** Connect or disconnect an IP_CH channel (Offline) or the Wi-Fi battery camera (Sleep). */
   setOnline(channel: string, online: boolean): void;
-  /** In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data. */
+  /**
+   * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page
+   * `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1.floodlight_switch`, manual alarm outputs
+   * `state['PreviewChannel/ManualAlarm']['Local->1']`.
+   */
   state: SimState;
   /** Profile facts tests may need. */
-  profile: Pick<Profile, 'name' | 'firmware' | 'legacy' | 'ptzHex' | 'deviceType'> & { channels: string[] };
+  profile: Pick<Profile, 'name' | 'firmware' | 'legacy' | 'ptzHex' | 'deviceType'> & {
+    channels: string[];
+    /** Hardware and initial state of every channel (profiles.ts). */
+    specs: readonly ChannelSpec[];
+  };
   stop(): Promise<void>;
 }
+
+/** Event/Check members of the older positional raiseAlarm form. */
+const LEGACY_MEMBERS: Readonly<Record<string, AlarmType>> = { motion_alarm: 'motion', pir_alarm: 'pir', io_alarm: 'io', videoloss: 'video_loss' };
 
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   if (typeof opts.password !== 'string' || opts.password === '') throw new Error('startSimulator: a password is required');
   const profile = buildProfile({ profile: opts.profile, firmware: opts.firmware, channels: opts.channels, largeCapacity: opts.largeCapacity, ptzIndexForm: opts.ptzIndexForm });
   const device = new Device(profile);
-  const events = new EventHub(opts.eventHoldMs ?? 30_000);
+  const hold = opts.eventHold ?? opts.eventHoldMs !== undefined;
+  const events: EventHub = new EventHub({
+    holdMs: hold ? (opts.eventHoldMs ?? 30_000) : 0,
+    current: (): Record<string, unknown>[] => activity.current(),
+    time: eventTime(profile.legacy),
+  });
+  const activity: Activity = new Activity(device, events, opts.aiAlarmForm ?? 'int_alarm', profile.name === 'ipc' ? 'IPC' : 'NVR');
   const faults = new Faults();
   const log = new RequestLog(opts.logLimit ?? 1000);
   const sleeps = new Set<() => void>();
@@ -133,10 +180,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     device,
     auth,
     events,
+    activity,
     tokenInBody: opts.tokenInBody ?? false,
-    mac: [...mac].map((b) => b.toString(16).padStart(2, '0')).join(':'),
+    channelParamForm: opts.channelParamForm ?? (profile.legacy ? 'array' : 'wrapped'),
+    disarming: opts.disarming ?? !profile.legacy,
+    linkageManage: opts.linkageManage ?? true,
+    mac: [...mac].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join('-'),
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
+    // Beyond 2^53: a client reading it as a JS number loses the last digits.
+    devType: (2n ** 63n + BigInt(randomBytes(2).readUInt16BE())).toString(),
   });
+  if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
 
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let stopped: Promise<void> | undefined;
@@ -148,9 +202,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     expireSessions: () => auth!.expireAll(),
-    raiseAlarm(channel, alarm_type, status) {
-      if (!device.channel(channel)) throw new Error(`raiseAlarm: no channel ${channel} on this simulator`);
-      events.raise({ channel, alarm_type, status });
+    raiseAlarm(a: AlarmRequest | string, member?: string, status?: boolean) {
+      activity.raise(typeof a === 'string' ? { channel: a, type: LEGACY_MEMBERS[member ?? ''] ?? (member as AlarmType), active: status! } : a);
+    },
+    raiseDiskAlarm: (d) => activity.raiseDisk(d),
+    setLive(channel, change) {
+      const ch = liveChannel(device, channel);
+      if (!('id' in ch)) throw new Error(`setLive: ${ch.reason}`);
+      const { problems, changes } = judgeLiveSet(ch, { ...change, operation_type: 'All' });
+      if (problems.length) throw new Error(`setLive: ${problems.join('; ')}`);
+      Object.assign(device.state[LIVE_PAGE].channel_info![ch.id], changes);
+      activity.liveChanged(ch.id);
     },
     setOnline: (channel, online) => device.setOnline(channel, online),
     state: device.state,
@@ -160,10 +222,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       legacy: profile.legacy,
       ptzHex: profile.ptzHex,
       channels: profile.channels.map((c) => c.id),
+      specs: profile.channels,
       deviceType: profile.deviceType,
     },
     stop() {
       stopped ??= (async () => {
+        activity.stop();
         events.stop(); // held Event/Check requests get their keep-alive answer
         for (const wake of [...sleeps]) wake();
         await new Promise((r) => setImmediate(r)); // let those answers be written

@@ -5,16 +5,29 @@
 
 export type ProfileName = 'nvr' | 'ipc';
 export type ChannelKind = 'analog' | 'digital' | 'wifi';
+/** `connect_status` a channel starts with (ChannelInfo). */
+export type ChannelStatus = 'Online' | 'Offline' | 'NotConfigured';
 
 export interface ChannelSpec {
   id: string;
   index: number;
   kind: ChannelKind;
-  /** Initial connection state; only digital channels can be offline (setOnline). */
+  /** Initial connection state; IP_CH channels go offline and back, the Wi-Fi battery camera to Sleep (setOnline). */
   online: boolean;
+  /** false: an empty slot (`NotConfigured`), on no page, never online. */
+  configured: boolean;
+  /** Camera hardware: white light, siren (AudioAlarm), red/blue light, PIR sensor, camera alarm in/outputs. */
   floodlight: boolean;
-  floodModes: readonly string[];
   siren: boolean;
+  redBlueLight: boolean;
+  pir: boolean;
+  alarmIn: number;
+  alarmOut: number;
+  /** `intelligent_ability` as ChannelInfo lists it (PVD, LCD, PID, FD, SOD, CrossCount...). */
+  ai: readonly string[];
+  /** Wi-Fi battery camera (`wireless_ipc_type` 1). */
+  battery: boolean;
+  floodModes: readonly string[];
   sirenTypes: readonly string[];
   audio: boolean;
   /** `audio_enable` is present on some channels only. */
@@ -48,7 +61,8 @@ export interface ProfileOptions {
   ptzIndexForm?: 'int' | 'hex';
 }
 
-export const FLOOD_MODES = ['Whitelight', 'Warninglight', 'Smartlight'] as const;
+/** Deterrence `flood_light_mode` (vendor: Warninglight = steady, Strobe = flashing). */
+export const FLOOD_MODES = ['Warninglight', 'Strobe'] as const;
 export const SIREN_TYPES = ['Alarm1', 'Alarm2', 'User-defined1', 'User-defined2', 'User-defined3'] as const;
 
 /** '8.2.3', 'V8.2.3', '8.2.3.1' -> [8, 2, 3, 1]; throws on anything else. */
@@ -68,11 +82,40 @@ export function isLegacyFirmware(firmware: string): boolean {
   return true; // equal to 8.2.3 (extra parts ignored)
 }
 
+const AI_FULL = ['PVD', 'LCD', 'PID', 'FD', 'CrossCount'] as const;
+
+/** One position of the 8-channel pattern: hardware and state beyond the channel kind. */
+type Slot = Pick<ChannelSpec, 'floodlight' | 'siren' | 'redBlueLight' | 'pir' | 'alarmIn' | 'alarmOut' | 'ai' | 'audio'> & {
+  /** Offline when the slot is a digital channel. */
+  offline?: boolean;
+  notConfigured?: boolean;
+  fewSirenTypes?: boolean;
+};
+const none: Slot = { floodlight: false, siren: false, redBlueLight: false, pir: false, alarmIn: 0, alarmOut: 0, ai: [], audio: true };
+
 /**
- * NVR layout for n channels: half analog (CH<i>), then digital (IP_CH<i>), the last one WIFI_CH<n>.
- * 8 channels: CH1-CH4, IP_CH5-IP_CH7, WIFI_CH8. Feature holes repeat every 8 channels so that a
- * 16-channel bench device has the same variety.
+ * The 8-channel pattern (repeats every 8 channels, so a 16-channel bench device has the same variety):
+ *   1 CH1      floodlight, siren, red/blue light, PIR, 1 alarm in/out, AI PVD LCD PID FD CrossCount
+ *   2 CH2      floodlight, siren (two siren types), no audio settings
+ *   3 CH3      siren only, AI PVD
+ *   4 CH4      floodlight only
+ *   5 IP_CH5   IP camera: floodlight, siren, PIR, 1 alarm in/out, AI PVD LCD PID FD SOD CrossCount, PTZ
+ *   6 IP_CH6   IP camera, offline (Range: status only; Get: {status:"Offline", reason:"Not support"})
+ *   7 IP_CH7   empty slot: NotConfigured (on no page; Get {reason:"Not configured"})
+ *   8 WIFI_CH8 Wi-Fi battery camera: siren, PIR, AI PVD
  */
+const PATTERN: readonly Slot[] = [
+  { ...none, floodlight: true, siren: true, redBlueLight: true, pir: true, alarmIn: 1, alarmOut: 1, ai: AI_FULL },
+  { ...none, floodlight: true, siren: true, audio: false, fewSirenTypes: true },
+  { ...none, siren: true, ai: ['PVD'] },
+  { ...none, floodlight: true },
+  { ...none, floodlight: true, siren: true, pir: true, alarmIn: 1, alarmOut: 1, ai: ['PVD', 'LCD', 'PID', 'FD', 'SOD', 'CrossCount'] },
+  { ...none, floodlight: true, siren: true, offline: true },
+  { ...none, notConfigured: true },
+  { ...none, siren: true, pir: true, ai: ['PVD'], audio: false },
+];
+
+/** NVR layout for n channels: half analog (CH<i>), then digital (IP_CH<i>), the last one WIFI_CH<n>. */
 function nvrChannels(n: number): ChannelSpec[] {
   const analog = Math.max(1, Math.floor(n / 2));
   const wifi = n >= 2 ? 1 : 0;
@@ -80,28 +123,40 @@ function nvrChannels(n: number): ChannelSpec[] {
   for (let i = 1; i <= n; i++) {
     const kind: ChannelKind = i <= analog ? 'analog' : i > n - wifi ? 'wifi' : 'digital';
     const id = kind === 'analog' ? `CH${i}` : kind === 'digital' ? `IP_CH${i}` : `WIFI_CH${i}`;
-    const p = ((i - 1) % 8) + 1; // position in the 8-channel pattern
+    // The Wi-Fi slot always gets the battery camera's hardware.
+    const slot = kind === 'wifi' ? PATTERN[7] : PATTERN[(i - 1) % 8];
+    const configured = !slot.notConfigured || kind === 'wifi';
+    const plain = configured ? slot : none;
     out.push({
       id,
       index: i,
       kind,
-      online: !(kind === 'digital' && p === 6),
-      floodlight: p !== 3 && kind !== 'wifi',
-      floodModes: p === 7 ? FLOOD_MODES.slice(0, 2) : FLOOD_MODES,
-      siren: p !== 4,
-      sirenTypes: p === 2 ? SIREN_TYPES.slice(0, 2) : SIREN_TYPES,
-      audio: p !== 2 && kind !== 'wifi',
+      online: configured && !(kind === 'digital' && slot.offline),
+      configured,
+      floodlight: plain.floodlight,
+      siren: plain.siren,
+      redBlueLight: plain.redBlueLight,
+      pir: plain.pir,
+      alarmIn: plain.alarmIn,
+      alarmOut: plain.alarmOut,
+      ai: plain.ai,
+      battery: kind === 'wifi',
+      floodModes: FLOOD_MODES,
+      sirenTypes: slot.fewSirenTypes ? SIREN_TYPES.slice(0, 2) : SIREN_TYPES,
+      audio: configured && plain.audio,
       audioEnable: kind !== 'analog',
-      intelligent: p === 1 || p === 5,
-      ptz: kind === 'digital',
+      intelligent: plain.ai.includes('CrossCount'),
+      ptz: configured && kind === 'digital',
     });
   }
   return out;
 }
 
+/** IPC: one camera with every piece of hardware. */
 function ipcChannels(): ChannelSpec[] {
   return [{
-    id: 'CH1', index: 1, kind: 'analog', online: true, floodlight: true, floodModes: FLOOD_MODES, siren: true,
+    id: 'CH1', index: 1, kind: 'analog', online: true, configured: true, floodlight: true, siren: true, redBlueLight: true,
+    pir: true, alarmIn: 1, alarmOut: 1, ai: [...AI_FULL, 'SOD'], battery: false, floodModes: FLOOD_MODES,
     sirenTypes: SIREN_TYPES, audio: true, audioEnable: true, intelligent: true, ptz: true,
   }];
 }

@@ -6,6 +6,8 @@
  */
 import type { ChannelSpec, Profile } from './profiles';
 import { RangeMap, arr, bool, int, intOf, list, obj, ro, text } from './descriptors';
+import { ALARM_RANGE_PAGES } from './alarm-ranges';
+import { DAYS } from './days';
 
 export interface RangePage {
   /** Plain meta values and top-level descriptors (everything but channel_info). */
@@ -91,7 +93,7 @@ function mainStreamChannel(ch: ChannelSpec, p: Profile): RangeMap {
 }
 
 function ptzLinkageChannel(ch: ChannelSpec, p: Profile): RangeMap {
-  const pir = p.name === 'ipc' || ch.kind === 'wifi';
+  const pir = ch.pir;
   const alarms = ['motion', ...(pir ? ['pir'] : []), 'io', 'ptz_motion', ...(ch.intelligent ? AI_ALARMS : [])];
   return {
     switch: bool(),
@@ -149,7 +151,7 @@ function linkageManageChannel(ch: ChannelSpec, p: Profile): RangeMap {
   const has: Record<(typeof LINKAGE_KEYS)[number], boolean> = {
     linkage_siren: ch.siren,
     linkage_floodlight: ch.floodlight,
-    linkage_enforcerlight: p.name === 'ipc',
+    linkage_enforcerlight: ch.redBlueLight,
     linkage_alarmout: ch.kind === 'analog',
     linkage_ptz: ch.ptz,
     linkage_voiceprompt: ch.siren,
@@ -205,7 +207,33 @@ function faceDetectionChannel(): RangeMap {
   };
 }
 
+/** Deterrence (Alarm > Flood-light) per the vendor table: siren and red/blue members only where the hardware is. */
+function deterrenceChannel(ch: ChannelSpec): RangeMap {
+  return {
+    flood_light_switch: bool(),
+    flood_light_mode: list(ch.floodModes, { default_value: 'Warninglight' }),
+    flood_light_value: int(1, 100, { default_value: 50 }),
+    bright_time: int(5, 180, { default_value: 60 }),
+    strobe_frequency: list(['Low', 'Middle', 'High'], { default_value: 'Middle' }),
+    sensitivity: int(1, 8, { default_value: 4 }),
+    ...(ch.siren ? { siren_switch: bool(), siren_value: int(1, 10, { default_value: 5 }), siren_time: int(5, 180, { default_value: 10 }) } : {}),
+    ...(ch.redBlueLight ? { enforcer_light_switch: bool(), enforcer_bright_time: int(5, 180, { default_value: 10 }) } : {}),
+    param_video: ro(obj({ show: ro(bool({ default_value: true })), disable: ro(bool()) })),
+    flood_light_disable: ro(bool()),
+    warning_light_disable: ro(bool()),
+  };
+}
+
+export const DISARM_ACTIONS = ['buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts',
+  'event_push_platform', 'mobile_push'];
+/** `[{schedule_type, week: 7 x {day, time: 48 half-hours 0/1}}]` element. */
+const schedule = (type: string) => obj({
+  schedule_type: list([type]),
+  week: arr(obj({ day: list(DAYS), time: arr(intOf([0, 1]), { size: 48 }) }), { size: 7 }),
+});
+
 export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
+  ...ALARM_RANGE_PAGES,
   'StreamConfig/MainStream': {
     top: (p) => ({
       channel: p.channels.map((c) => c.id),
@@ -284,16 +312,17 @@ export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
   },
   'AlarmConfig/Deterrence': {
     top: channelMax,
-    channel: (ch) => ({
-      flood_light_switch: bool(),
-      bright_time: int(5, 180, { default_value: 30 }),
-      flood_light_mode: list(ch.floodModes, { default_value: 'Warninglight' }),
-      strobe_frequency: list(['High', 'Middle', 'Low'], { default_value: 'Middle' }),
-      param_video: ro(obj({ show: ro(bool({ default_value: true })), disable: ro(bool()) })),
-      flood_light_disable: ro(bool()),
-      warning_light_disable: ro(bool()),
-    }),
+    channel: deterrenceChannel,
     covers: (ch) => ch.floodlight,
+  },
+  'AlarmConfig/Disarming': {
+    top: (p) => ({
+      ...(nvr(p) ? { support_copy: true } : {}),
+      disarming: bool(),
+      action: obj(Object.fromEntries(DISARM_ACTIONS.map((k) => [k, bool()]))),
+      disarming_channel: arr(list(p.channels.filter((c) => c.configured).map((c) => c.id)), { min_size: 0, max_size: p.channels.length }),
+    }),
+    channel: () => ({ disarming_schedule: arr(schedule('Disarming'), { min_size: 0, max_size: 2 }) }),
   },
   'LinkageConfig/LinkageManage': {
     top: (p) => ({
@@ -312,7 +341,7 @@ export const OFFLINE_RANGE = obj({ status: ro(list(['Offline', 'Online'], { defa
 export function coveredChannels(page: string, p: Profile): ChannelSpec[] {
   const def = RANGE_PAGES[page];
   if (!def?.channel) return [];
-  return p.channels.filter((c) => (def.covers ? def.covers(c, p) : true));
+  return p.channels.filter((c) => c.configured && (def.covers ? def.covers(c, p) : true));
 }
 
 export function buildRange(page: string, p: Profile, isOnline: (id: string) => boolean): RangeMap {

@@ -1,12 +1,12 @@
 /**
  * Routing table: request path -> handler. Configuration pages come from one list (page, operations, meta keys);
- * the other endpoints (login, heartbeat, identity, events, upgrade token, event settings) are written out.
+ * login, heartbeat, upgrade token and event settings are written out; device-routes.ts has the rest.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Auth, Session } from './auth';
 import type { Device } from './device';
-import type { EventHub } from './events';
+import { DeviceServices, deviceRoutes } from './device-routes';
 import { Reply, digestChallenge, failure, paramError, raw, success } from './envelope';
 import { checkSet } from './check';
 import { isPlainObject } from './descriptors';
@@ -29,14 +29,12 @@ export interface Route {
   handler(ctx: Ctx): Reply | Promise<Reply>;
 }
 
-export interface Services {
+export interface Services extends DeviceServices {
   device: Device;
   auth: Auth;
-  events: EventHub;
   tokenInBody: boolean;
-  /** 6 bytes as aa:bb:cc:dd:ee:ff, fixed for the simulator's lifetime. */
-  mac: string;
-  serial: string;
+  /** `LinkageConfig/LinkageManage` served (not in the vendor's pages; some firmwares have it). */
+  linkageManage: boolean;
 }
 
 type Op = 'Range' | 'Get' | 'Set';
@@ -46,6 +44,12 @@ interface ConfigPage {
   ops: readonly Op[];
   /** Top-level keys that are not parameters, and the values they may take (Get and Set). */
   meta?: Readonly<Record<string, readonly string[]>>;
+  /** Channel-block keys that are not parameters (vendor Deterrence Set: `page: "chn_floodlight"`). */
+  channelMeta?: Readonly<Record<string, readonly string[]>>;
+  /** Range refuses a request without `page_type` (AlarmConfig, ChannelConfig or AllConfig). */
+  rangeNeedsPageType?: boolean;
+  /** A second path prefix serving the same operations. */
+  alias?: string;
   /** Cross counting Get answers `{version, data}` instead of `{result, data}`. */
   versionEnvelope?: boolean;
   /** The spec's Set sample puts channel_info beside `version`: accept it there too. */
@@ -61,9 +65,20 @@ export const CONFIG_PAGES: readonly ConfigPage[] = [
   { page: 'Maintenance/DeveloperMode', ops: ALL },
   { page: 'AlarmConfig/VoiceAlarm', ops: ALL },
   { page: 'DeviceConfig/Audio', ops: ALL },
-  { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] } },
+  { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] }, channelMeta: { page: ['chn_floodlight'] } },
   { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
+  { page: 'AlarmConfig/Disarming', ops: ALL },
+  // Which alarms a channel supports (vendor: page_type required in practice; PIR also at the sample's path).
+  { page: 'AlarmConfig/Motion', ops: ['Range'], rangeNeedsPageType: true },
+  { page: 'AlarmConfig/PIR', ops: ['Range'], rangeNeedsPageType: true, alias: 'AlarmConfig/Intelligent/PIR' },
+  { page: 'AlarmConfig/IO', ops: ['Range'] },
 ];
+
+/** Pages a device may lack, switched per profile/options so that clients' fall-backs are tested. */
+const OPTIONAL_PAGES: Readonly<Record<string, (s: Services) => boolean>> = {
+  'LinkageConfig/LinkageManage': (s) => s.linkageManage,
+  'AlarmConfig/Disarming': (s) => s.disarming,
+};
 
 const MIB = 1 << 20;
 export const UPGRADE_HEAD_SIZE = 3 * 1024;
@@ -81,6 +96,8 @@ function metaProblem(meta: ConfigPage['meta'], data: Record<string, unknown>): s
   return undefined;
 }
 
+const RANGE_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
+
 /** page_type is accepted on every page (clients send it generically); pages that name theirs are strict. */
 const DEFAULT_META: ConfigPage['meta'] = { page_type: ['ChannelConfig', 'AlarmConfig'] };
 
@@ -92,7 +109,17 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
   for (const op of def.ops) {
     const path = `/API/${page}/${op}`;
     if (op === 'Range') {
-      out.push([path, { auth: 'session', handler: () => raw(device.range(page).body) }]);
+      const route: Route = {
+        auth: 'session',
+        handler: ({ data }) => {
+          if (def.rangeNeedsPageType && !RANGE_PAGE_TYPES.includes(data.page_type as string)) {
+            return paramError(`page_type: required, one of ${RANGE_PAGE_TYPES.join(', ')}`);
+          }
+          return raw(device.range(page).body);
+        },
+      };
+      out.push([path, route]);
+      if (def.alias) out.push([`/API/${def.alias}/${op}`, route]);
     } else if (op === 'Get') {
       out.push([path, {
         auth: 'session',
@@ -115,7 +142,7 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
             const inside = isPlainObject(data.channel_info) ? data.channel_info : {};
             data = { ...data, channel_info: { ...beside, ...inside } };
           }
-          const problems = checkSet(data, device.range(page).data, { topMeta: def.meta });
+          const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta });
           if (problems.length) return paramError(problems.join('; '));
           applySet(page, device.state[page], data);
           return success({}, rotated(s, ctx));
@@ -129,36 +156,10 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
 function login(s: Services, ctx: Ctx): Reply {
   const r = s.auth.login(ctx.req);
   if (r.kind === 'challenge') return digestChallenge(r.headers);
-  if (r.kind === 'failed') return failure(401, r.code, r.reason);
+  if (r.kind === 'failed') return failure(401, r.code, r.reason, undefined, r.data);
   const token = r.session.tokens[0];
   const headers = { 'Set-Cookie': s.auth.setCookie(r.session), ...(s.tokenInBody ? {} : { 'X-csrftoken': token }) };
   return success(s.tokenInBody ? { token } : {}, headers);
-}
-
-function channelInfo(s: Services): Reply {
-  const info: Record<string, unknown> = {};
-  for (const ch of s.device.profile.channels) {
-    info[ch.id] = {
-      connect_status: s.device.isOnline(ch.id) ? 'Online' : 'Offline',
-      channel_name: ch.id,
-      channel_type: ch.kind === 'analog' ? 'Analog' : ch.kind === 'digital' ? 'IP' : 'WIFI',
-      abilities: { floodlight: ch.floodlight, siren: ch.siren, audio: ch.audio, intelligent: ch.intelligent, ptz: ch.ptz },
-    };
-  }
-  return success({ channel_info: info });
-}
-
-function systemInfo(s: Services): Reply {
-  const p = s.device.profile;
-  return success({
-    device_name: p.name === 'ipc' ? 'IPC' : 'NVR',
-    device_type: p.deviceType,
-    hardware_version: p.hardwareVersion,
-    software_version: p.softwareVersion,
-    mac_address: s.mac,
-    serial_number: s.serial,
-    channel_max: p.channels.length,
-  });
 }
 
 /** Upgrade token (spec 2.1), judged field by field. */
@@ -216,7 +217,11 @@ function eventSettings(s: Services, data: Record<string, unknown>): Reply {
 
 export function buildRoutes(s: Services): Map<string, Route> {
   const routes = new Map<string, Route>();
-  for (const def of CONFIG_PAGES) for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
+  for (const def of CONFIG_PAGES) {
+    if (OPTIONAL_PAGES[def.page]?.(s) === false) continue;
+    for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
+  }
+  for (const [path, r] of deviceRoutes(s)) routes.set(path, r);
   routes.set('/API/Web/Login', { auth: 'none', handler: (ctx) => login(s, ctx) });
   routes.set('/API/Web/Logout', {
     auth: 'none',
@@ -233,16 +238,7 @@ export function buildRoutes(s: Services): Map<string, Route> {
       return success({}, rotated(s, ctx));
     },
   });
-  routes.set('/API/SystemInfo/Base/Get', { auth: 'session', handler: () => systemInfo(s) });
-  routes.set('/API/Login/ChannelInfo/Get', { auth: 'session', handler: () => channelInfo(s) });
   routes.set('/API/Maintenance/SystemUpgrade/Token', { auth: 'session', handler: ({ data }) => upgradeToken(s, data) });
   routes.set('/API/Event/SettingConfig/Range', { auth: 'session', handler: ({ data }) => eventSettings(s, data) });
-  routes.set('/API/Event/Check', {
-    auth: 'session',
-    handler: async ({ data, onAbort }) => {
-      const a = await s.events.check(data, onAbort);
-      return a.error_code ? failure(a.status, a.error_code, a.reason ?? a.error_code) : success(a.data);
-    },
-  });
   return routes;
 }

@@ -23,8 +23,6 @@ export interface Front {
 
 const MAX_BODY = 4 << 20; // a siren file of 512 KiB base64 fits with room to spare
 const LOGIN = '/API/Web/Login';
-/** Session errors: HTTP status per code (some firmwares answer session errors with 200). */
-const SESSION_STATUS: Readonly<Record<string, number>> = { no_login: 401, token_invalid: 401, expired: 200, no_heartbeat: 200 };
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
@@ -100,7 +98,8 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
   if (text === undefined) return paramError('Request body too large');
   if (!parsed) return paramError('Request body is not JSON');
   if (!isPlainObject(body)) return paramError('Request body must be a JSON object');
-  if (body.version !== '1.0') return paramError('version: must be "1.0"');
+  // `version` is reserved (always "1.0"); public clients often leave it out, devices accept that.
+  if (body.version !== undefined && body.version !== '1.0') return paramError('version: must be "1.0"');
   if (!data) return paramError('data: required object');
 
   const route = front.routes.get(entry.path);
@@ -108,7 +107,7 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
   let session;
   if (route.auth !== 'none') {
     const c = front.auth.check(req, route.auth === 'heartbeat');
-    if (!c.ok) return failure(SESSION_STATUS[c.code] ?? 401, c.code, c.reason);
+    if (!c.ok) return failure(c.status, c.code, c.reason);
     session = c.session;
   }
   return route.handler({

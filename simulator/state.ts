@@ -6,6 +6,7 @@
  */
 import type { ChannelSpec, Profile } from './profiles';
 import { RANGE_PAGES, coveredChannels } from './ranges';
+import { DAYS } from './days';
 import { defaultsOf, isPlainObject } from './descriptors';
 
 export type Obj = Record<string, unknown>;
@@ -31,11 +32,13 @@ export interface GetPage {
   afterSet?(state: PageState): void;
 }
 
-/** Get shape of an offline digital channel. */
-export const OFFLINE_GET: Obj = Object.freeze({ status: 'Offline', reason: 'Offline' });
+/** Get shapes (vendor): an offline digital channel, an empty slot, an online channel without the hardware. */
+export const OFFLINE_GET: Obj = Object.freeze({ status: 'Offline', reason: 'Not support' });
+export const NOT_CONFIGURED_GET: Obj = Object.freeze({ reason: 'Not configured' });
+const NOT_SUPPORT: Obj = Object.freeze({ reason: 'Not support' });
 /** Keys of a Set that are not parameters: checked for their value, never stored. */
 export const TOP_META = new Set(['page_type']);
-export const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']); // Deterrence Set: page "chn_floodlight" (vendor)
+export const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']);
 
 export const GET_PAGES: Readonly<Record<string, GetPage>> = {
   'StreamConfig/MainStream': {
@@ -70,7 +73,7 @@ export const GET_PAGES: Readonly<Record<string, GetPage>> = {
     omit: ['copy_ch'],
     top: () => ({ page_type: 'AlarmConfig' }),
     channel: (ch) => ({ record_channel: [ch.id], chn_index: ch.id }),
-    absent: { reason: 'Not support' },
+    absent: NOT_SUPPORT,
   },
   'Maintenance/DeveloperMode': {
     view: (stored) => {
@@ -87,14 +90,20 @@ export const GET_PAGES: Readonly<Record<string, GetPage>> = {
   'AlarmConfig/VoiceAlarm': {
     omit: ['siren_file', 'siren_file_type', 'siren_support_format', 'support_siren_schedule_hub'],
     writeOnly: ['siren_file', 'siren_file_type'],
-    absent: { status: 'Offline', reason: 'Not support' },
+    absent: NOT_SUPPORT,
   },
   'DeviceConfig/Audio': {
     omit: ['copy_ch'],
-    absent: { reason: 'Not support' },
+    absent: NOT_SUPPORT,
   },
   'AlarmConfig/Deterrence': {
-    absent: { reason: 'Not configured' },
+    absent: NOT_SUPPORT,
+  },
+  'AlarmConfig/Disarming': {
+    top: (p) => ({ disarming_channel: p.channels.filter((c) => c.configured).map((c) => c.id) }),
+    channel: () => ({
+      disarming_schedule: [{ schedule_type: 'Disarming', week: DAYS.map((day) => ({ day, time: new Array<number>(48).fill(0) })) }],
+    }),
   },
   'LinkageConfig/LinkageManage': {},
 };
@@ -131,7 +140,8 @@ function withoutKeys(o: Obj, keys: readonly string[]): Obj {
 
 /**
  * The Get `data` of a page: a shallow view over the state (no deep copy per request). Channels the page does not
- * cover get the page's marker, offline ones `{status: "Offline", reason: "Offline"}`.
+ * cover get the page's marker, offline ones `{status: "Offline", reason: "Not support"}`, empty slots
+ * `{reason: "Not configured"}` (vendor Get shapes).
  */
 export function getView(page: string, state: PageState, p: Profile, isOnline: (id: string) => boolean): Obj {
   const def = GET_PAGES[page];
@@ -142,10 +152,12 @@ export function getView(page: string, state: PageState, p: Profile, isOnline: (i
     const ci: Obj = {};
     for (const ch of p.channels) {
       const block = stored[ch.id];
-      if (block === undefined) {
-        if (def.absent) ci[ch.id] = def.absent;
+      if (!ch.configured) {
+        ci[ch.id] = NOT_CONFIGURED_GET;
       } else if (!isOnline(ch.id)) {
         ci[ch.id] = OFFLINE_GET;
+      } else if (block === undefined) {
+        if (def.absent) ci[ch.id] = def.absent;
       } else {
         const shown = def.writeOnly ? withoutKeys(block, def.writeOnly) : block;
         ci[ch.id] = def.view ? def.view(shown) : shown;

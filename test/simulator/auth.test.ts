@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Simulator, SimulatorOptions, startSimulator } from '../../simulator';
@@ -77,14 +79,15 @@ test('login: a first request without a body (curl --digest) gets the challenge, 
     assert.equal([noBody.status, noBody.json.error_code], [400, 'param_error']);
   }));
 
-test('login: wrong password -> 401 login_failed_or_block, no challenge header, no session', () =>
+test('login: wrong password -> 401 verify_failed (vendor failure body), no challenge header, no session', () =>
   withSim({}, async (sim) => {
     const c = new RawClient(sim.url, 'admin', 'wrong');
     const res = await c.login();
     assert.is(res.status, 401);
     assert.is(res.json.result, 'failed');
-    assert.is(res.json.error_code, 'login_failed_or_block');
-    assert.equal(res.json.data, {});
+    assert.is(res.json.error_code, 'verify_failed');
+    assert.type(res.json.reason, 'string');
+    assert.equal(res.json.data, { fail_login_count: 1 });
     assert.is(challenges(res).length, 0);
     assert.is(res.headers['set-cookie'], undefined);
   }));
@@ -95,7 +98,7 @@ test('login: wrong digest uri or unknown nonce is not accepted', () =>
     const first = await c.post('/API/Web/Login', {}, { anonymous: true });
     const ch = challenges(first)[0];
     const badUri = await c.post('/API/Web/Login', {}, { anonymous: true, headers: { Authorization: digestHeader(ch, 'admin', PASSWORD, '/other') } });
-    assert.is(badUri.json.error_code, 'login_failed_or_block');
+    assert.is(badUri.json.error_code, 'verify_failed');
     const badNonce = await c.post('/API/Web/Login', {}, {
       anonymous: true, headers: { Authorization: digestHeader({ ...ch, nonce: 'feedface' }, 'admin', PASSWORD, '/API/Web/Login') },
     });
@@ -104,15 +107,19 @@ test('login: wrong digest uri or unknown nonce is not accepted', () =>
     assert.is(challenges(badNonce)[0].stale, 'true');
   }));
 
-test('lock-out: after 5 failures in a row even the right password answers user_locked_login, until the period ends', () =>
-  withSim({ lockoutMs: 300 }, async (sim) => {
+test('lock-out: 4 x verify_failed, the 5th failure login_failed_or_block; then even the right password is blocked until the period ends', () =>
+  withSim({ lockoutMs: 1300 }, async (sim) => {
     const bad = new RawClient(sim.url, 'admin', 'wrong');
-    for (let i = 0; i < 5; i++) assert.is((await bad.login()).json.error_code, 'login_failed_or_block');
+    for (let i = 0; i < 4; i++) assert.is((await bad.login()).json.error_code, 'verify_failed');
+    const fifth = await bad.login();
+    assert.is(fifth.json.error_code, 'login_failed_or_block');
+    assert.is(fifth.json.data.block_remain_time, 2, 'seconds left, rounded up');
     const good = new RawClient(sim.url);
     const locked = await good.login();
     assert.is(locked.status, 401);
-    assert.is(locked.json.error_code, 'user_locked_login');
-    await sleep(350);
+    assert.is(locked.json.error_code, 'login_failed_or_block');
+    assert.type(locked.json.data.block_remain_time, 'number');
+    await sleep(1350);
     assert.is((await good.login()).status, 200);
   }));
 
@@ -121,7 +128,7 @@ test('lock-out: a success resets the failure count', () =>
     const bad = new RawClient(sim.url, 'admin', 'wrong');
     for (let i = 0; i < 4; i++) await bad.login();
     assert.is((await new RawClient(sim.url).login()).status, 200);
-    for (let i = 0; i < 4; i++) assert.is((await bad.login()).json.error_code, 'login_failed_or_block');
+    for (let i = 0; i < 4; i++) assert.is((await bad.login()).json.error_code, 'verify_failed');
     assert.is((await new RawClient(sim.url).login()).status, 200);
   }));
 
@@ -172,16 +179,18 @@ test('old firmware: token in the login body, no X-csrftoken header', () =>
     assert.is((await c.post(GET)).status, 200);
   }));
 
-test('session expiry: without traffic for sessionTimeoutMs the next call answers expired, then no_login', () =>
+test('session expiry: without traffic for sessionTimeoutMs the next call answers 400 expired, then 400 no_login', () =>
   withSim({ sessionTimeoutMs: 150 }, async (sim) => {
     const c = new RawClient(sim.url);
     await c.login();
     await sleep(250);
     const res = await c.post(GET);
-    assert.is(res.status, 200, 'this firmware answers expired with HTTP 200');
+    assert.is(res.status, 400, 'vendor: failures are HTTP 400 with a failure body');
     assert.is(res.json.result, 'failed');
     assert.is(res.json.error_code, 'expired');
-    assert.is((await c.post(GET)).json.error_code, 'no_login');
+    const again = await c.post(GET);
+    assert.is(again.status, 400);
+    assert.is(again.json.error_code, 'no_login');
   }));
 
 test('heartbeat keeps the session alive past sessionTimeoutMs', () =>
@@ -223,13 +232,61 @@ test('logout ends the session', () =>
     const c = new RawClient(sim.url);
     await c.login();
     assert.is((await c.post('/API/Web/Logout')).json.result, 'success');
-    assert.is((await c.post(GET)).json.error_code, 'no_login');
+    const res = await c.post(GET);
+    assert.is(res.status, 400);
+    assert.is(res.json.error_code, 'logout');
   }));
 
 test('custom username', () =>
   withSim({ username: 'operator' }, async (sim) => {
-    assert.is((await new RawClient(sim.url, 'admin').login()).json.error_code, 'login_failed_or_block');
+    assert.is((await new RawClient(sim.url, 'admin').login()).json.error_code, 'verify_failed');
     assert.is((await new RawClient(sim.url, 'operator').login()).status, 200);
+  }));
+
+test('an evicted session (session table full) answers 400 forced_offline once', () =>
+  withSim({}, async (sim) => {
+    const first = new RawClient(sim.url);
+    await first.login();
+    for (let i = 0; i < 32; i++) assert.is((await new RawClient(sim.url).login()).status, 200);
+    const res = await first.post(GET);
+    assert.is(res.status, 400);
+    assert.is(res.json.error_code, 'forced_offline');
+  }));
+
+test('third-party clients: Digest without opaque, body without version, unknown login members, cache-buster query', () =>
+  withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    const first = await c.post('/API/Web/Login', {}, { anonymous: true });
+    const ch = challenges(first)[0];
+    const noOpaque = digestHeader(ch, 'admin', PASSWORD, '/API/Web/Login').replace(/, opaque="[^"]*"/, '');
+    assert.not.match(noOpaque, /opaque/);
+    const res = await c.post('/API/Web/Login', {}, {
+      anonymous: true,
+      headers: { Authorization: noOpaque },
+      body: JSON.stringify({ data: { remote_terminal_info: 'WEB,chrome', support_new_schedule: true } }),
+    });
+    assert.is(res.status, 200, res.text);
+    c.cookie = res.headers['set-cookie']![0].split(';')[0];
+    const hb = await c.post('/API/Login/Heartbeat?2020-10-17%2014:21:33', {}, { body: JSON.stringify({ data: { keep_alive: true } }) });
+    assert.is(hb.status, 200, hb.text);
+    const badVersion = await c.post(GET, {}, { body: JSON.stringify({ version: '2.0', data: {} }) });
+    assert.is(badVersion.json.error_code, 'param_error');
+    const wrongOpaque = await c.post('/API/Web/Login', {}, {
+      anonymous: true, headers: { Authorization: digestHeader({ ...challenges(await c.post('/API/Web/Login', {}, { anonymous: true }))[0], opaque: 'bad' }, 'admin', PASSWORD, '/API/Web/Login') },
+    });
+    assert.is(wrongOpaque.status, 401);
+    assert.is(challenges(wrongOpaque).length, 1, 'a wrong opaque is not accepted: fresh challenge');
+  }));
+
+test('curl --digest logs in (a real third-party Digest client)', () =>
+  withSim({}, async (sim) => {
+    // Asynchronous: the simulator answers from this very process.
+    const { stdout: out } = await promisify(execFile)('curl', ['-s', '--max-time', '10', '--digest', '-u', `admin:${PASSWORD}`, '-X', 'POST',
+      '-H', 'Content-Type: application/json', '-d', '{"data":{}}', '-D', '-', `${sim.url}/API/Web/Login`], { encoding: 'utf8' });
+    assert.match(out, /HTTP\/1\.1 200/);
+    assert.match(out, /Set-Cookie: session_\d+=[0-9a-f]+/i);
+    assert.match(out, /X-csrftoken: [0-9a-f]+/i);
+    assert.ok(sim.log.some((e) => e.path === '/API/Web/Login' && e.status === 200));
   }));
 
 test('startSimulator refuses to start without a password', async () => {

@@ -24,12 +24,17 @@ test('parseSimulatorArgs: options, env password, defaults, errors', () => {
   const h = parseSimulatorArgs(['--password', 'x', '--heartbeat-timeout', '60', '--session-timeout', '120'], {});
   assert.equal([h.opts.heartbeatTimeoutMs, h.opts.sessionTimeoutMs], [60_000, 120_000]);
   assert.is(d.opts.heartbeatTimeoutMs, undefined, 'heartbeat not required unless asked');
+  assert.equal([d.opts.eventHold, d.opts.alarmEveryMs], [true, undefined]);
+  const v = parseSimulatorArgs(['--password', 'x', '--alarm-every', '5', '--channel-param', 'array', '--no-disarming', '--no-linkage-manage', '--event-hold', '0'], {});
+  assert.equal([v.opts.alarmEveryMs, v.opts.channelParamForm, v.opts.disarming, v.opts.linkageManage, v.opts.eventHold],
+    [5000, 'array', false, false, false]);
+  assert.throws(() => parseSimulatorArgs(['--channel-param', 'list'], {}), /array or wrapped/);
   assert.throws(() => parseSimulatorArgs(['--bogus', '1'], {}), /unknown option/);
   assert.throws(() => parseSimulatorArgs(['--profile', 'dvr'], {}), /profile/);
   assert.throws(() => parseSimulatorArgs(['--port'], {}), /needs a value/);
 });
 
-function runCli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; out: string; err: string; url?: string }> {
+function runCli(args: string[], env: Record<string, string | undefined>, probe?: (c: RawClient) => Promise<void>): Promise<{ code: number | null; out: string; err: string; url?: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NVR2MQTT_SIM_PASSWORD: undefined, ...env }, stdio: 'pipe' });
     let out = '';
@@ -44,6 +49,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
           const c = new RawClient(url);
           const res = await c.login();
           assert.is(res.status, 200);
+          await probe?.(c);
         } catch (e) {
           err += String(e);
         }
@@ -63,6 +69,21 @@ test('CLI: starts, prints the URL but never the password, stops cleanly on SIGTE
   assert.ok(r.url);
   assert.match(r.out, 'simulator stopped');
   assert.not.ok(r.out.includes(PASSWORD));
+});
+
+test('CLI --alarm-every: random alarms reach an Event/Check reader', async () => {
+  let alarms = 0;
+  const r = await runCli(['--port', '0', '--quiet', '--alarm-every', '0.05'], { NVR2MQTT_SIM_PASSWORD: PASSWORD }, async (c) => {
+    let cur = (await c.post('/API/Event/Check', { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } })).json.data;
+    const until = Date.now() + 5000;
+    while (alarms < 2 && Date.now() < until) {
+      await new Promise((res) => setTimeout(res, 100));
+      cur = (await c.post('/API/Event/Check', { reader_id: cur.reader_id, sequence: cur.sequence, lap_number: cur.lap_number })).json.data;
+      alarms += cur.alarm_list?.length ?? 0;
+    }
+  });
+  assert.is(r.err, '');
+  assert.ok(alarms >= 2, `alarms seen: ${alarms}`);
 });
 
 test('CLI: refuses to start without a password', async () => {

@@ -111,7 +111,7 @@ test('fault() refuses unknown kinds and latency without ms', () => {
   assert.throws(() => sim.fault({ kind: 'latency' }), /ms/);
 });
 
-test('unknown path -> 404 not_found; non-POST -> 405; body not JSON or without envelope -> 400 param_error', async () => {
+test('unknown path -> 404 not_found; non-POST -> 405; body not JSON, without data or with a wrong version -> 400 param_error', async () => {
   const nf = await c.post('/API/Nope/Get');
   assert.is(nf.status, 404);
   assert.is(nf.json.error_code, 'not_found');
@@ -124,7 +124,9 @@ test('unknown path -> 404 not_found; non-POST -> 405; body not JSON or without e
   assert.is(garbage.status, 400);
   assert.is(garbage.json.error_code, 'param_error');
   const noVersion = await c.post(GET, undefined, { body: JSON.stringify({ data: {} }) });
-  assert.is(noVersion.json.error_code, 'param_error');
+  assert.is(noVersion.status, 200, 'version is reserved: a body without it is accepted (public clients)');
+  const wrongVersion = await c.post(GET, undefined, { body: JSON.stringify({ version: '2.0', data: {} }) });
+  assert.is(wrongVersion.json.error_code, 'param_error');
   const noData = await c.post(GET, undefined, { body: JSON.stringify({ version: '1.0' }) });
   assert.is(noData.json.error_code, 'param_error');
   const array = await c.post(GET, undefined, { body: '[]' });

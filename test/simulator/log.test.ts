@@ -26,7 +26,7 @@ test('every request logged with time, path, data, status, error_code; no passwor
       ['/API/Web/Login', 401, 'no_login'],
       ['/API/Web/Login', 200, undefined],
       ['/API/Web/Login', 401, 'no_login'],
-      ['/API/Web/Login', 401, 'login_failed_or_block'],
+      ['/API/Web/Login', 401, 'verify_failed'],
       ['/API/AlarmConfig/VoiceAlarm/Set', 400, 'param_error'],
       ['/API/Maintenance/DeveloperMode/Set', 200, undefined],
       ['/API/Maintenance/SystemUpgrade/Token', 200, undefined],

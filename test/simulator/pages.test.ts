@@ -25,7 +25,9 @@ async function ok(c: RawClient, path: string, data: unknown = {}): Promise<Obj> 
 }
 
 const PAGES = ['StreamConfig/MainStream', 'AlarmConfig/PTZLinkage', 'AlarmConfig/Intelligent/CC', 'Maintenance/DeveloperMode',
-  'AlarmConfig/VoiceAlarm', 'DeviceConfig/Audio', 'AlarmConfig/Deterrence', 'LinkageConfig/LinkageManage'];
+  'AlarmConfig/VoiceAlarm', 'DeviceConfig/Audio', 'AlarmConfig/Deterrence', 'LinkageConfig/LinkageManage', 'AlarmConfig/Disarming'];
+/** Old firmware has no Disarming page (default per profile). */
+const pagesOf = (firmware: string) => PAGES.filter((p) => firmware !== '8.2.3' || p !== 'AlarmConfig/Disarming');
 
 async function get(c: RawClient, page: string): Promise<Obj> {
   if (page === 'AlarmConfig/Intelligent/CC') {
@@ -61,18 +63,21 @@ for (const profile of ['nvr', 'ipc'] as const) {
         const info = await ok(c, '/API/SystemInfo/Base/Get');
         assert.is(info.software_version, `V${firmware}-20221014`);
         assert.match(info.device_type, profile === 'nvr' ? /^N75\d\d$/ : /^I\d+$/);
-        assert.match(info.mac_address, /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
-        assert.type(info.serial_number, 'string');
-        const channels = await ok(c, '/API/Login/ChannelInfo/Get');
-        assert.equal(Object.keys(channels.channel_info),
+        assert.match(info.mac_address, /^([0-9A-F]{2}-){5}[0-9A-F]{2}$/, 'vendor: dash-separated upper case');
+        const legacy = firmware === '8.2.3';
+        assert.is(typeof info.serialNum, legacy ? 'undefined' : 'string', 'serialNum only on some builds');
+        const cp = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param;
+        assert.is(Array.isArray(cp), legacy, 'channel_param: array (table) on old firmware, wrapped (sample) on new');
+        const list = Array.isArray(cp) ? cp : cp.items;
+        if (!Array.isArray(cp)) assert.equal([cp.type, cp.min_size, cp.max_size], ['array', 0, list.length]);
+        assert.equal(list.map((e: Obj) => e.channel),
           profile === 'nvr' ? ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'] : ['CH1']);
-        for (const page of PAGES) {
+        for (const page of pagesOf(firmware)) {
           const range = await ok(c, `/API/${page}/Range`);
           assert.is(range.channel_info.type, 'object', page);
           await get(c, page);
         }
         const dev = await ok(c, '/API/Maintenance/DeveloperMode/Range');
-        const legacy = firmware === '8.2.3';
         assert.is(dev.telnet_switch !== undefined, legacy);
         assert.is(dev.ssh_switch !== undefined, !legacy);
         assert.equal(dev[legacy ? 'telnet_switch' : 'ssh_switch'], { type: 'bool', mode: 'rw' });
@@ -95,31 +100,36 @@ for (const profile of ['nvr', 'ipc'] as const) {
   }
 }
 
-test('nvr: feature holes and offline channel as markers in Get and absent/status in Range', () =>
+test('nvr: hardware per channel; offline and empty slots as vendor markers in Get, absent/status in Range', () =>
   withDevice({}, async (c) => {
     const detR = (await ok(c, '/API/AlarmConfig/Deterrence/Range')).channel_info.items;
-    assert.equal(Object.keys(detR), ['CH1', 'CH2', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7']);
+    assert.equal(Object.keys(detR), ['CH1', 'CH2', 'CH4', 'IP_CH5', 'IP_CH6'], 'floodlight channels only; no empty slot');
     assert.equal(detR.IP_CH6.items, { status: { type: 'string', mode: 'r', items: ['Offline', 'Online'], default_value: 'Offline' } });
-    assert.equal(detR.CH1.items.flood_light_mode.items, ['Whitelight', 'Warninglight', 'Smartlight']);
-    assert.equal(detR.IP_CH7.items.flood_light_mode.items, ['Whitelight', 'Warninglight'], 'one channel lists fewer modes');
-    assert.equal(detR.CH1.items.strobe_frequency.items, ['High', 'Middle', 'Low']);
-    assert.is(detR.CH1.items.bright_time.min, 5);
-    assert.is(detR.CH1.items.bright_time.max, 180);
+    assert.equal(detR.CH1.items.flood_light_mode.items, ['Warninglight', 'Strobe']);
+    assert.equal(detR.CH1.items.strobe_frequency.items, ['Low', 'Middle', 'High']);
+    assert.equal([detR.CH1.items.bright_time.min, detR.CH1.items.bright_time.max, detR.CH1.items.bright_time.default_value], [5, 180, 60]);
+    assert.equal([detR.CH1.items.flood_light_value.min, detR.CH1.items.flood_light_value.max], [1, 100]);
+    assert.equal([detR.CH1.items.sensitivity.min, detR.CH1.items.sensitivity.max], [1, 8]);
+    assert.ok(detR.CH1.items.siren_switch && detR.CH1.items.enforcer_light_switch, 'CH1: siren and red/blue light');
+    assert.ok(detR.CH2.items.siren_switch);
+    assert.not.ok(detR.CH2.items.enforcer_light_switch, 'CH2 has no red/blue light');
+    assert.not.ok(detR.CH4.items.siren_switch, 'CH4: floodlight only');
     assert.is(detR.CH1.items.flood_light_disable.mode, 'r');
-    assert.is(detR.CH1.items.warning_light_disable.mode, 'r');
     const det = (await get(c, 'AlarmConfig/Deterrence')).channel_info;
-    assert.equal(det.CH3, { reason: 'Not configured' });
-    assert.equal(det.WIFI_CH8, { reason: 'Not configured' });
-    assert.equal(det.IP_CH6, { status: 'Offline', reason: 'Offline' });
-    assert.equal(det.CH1, {
-      flood_light_switch: false, bright_time: 30, flood_light_mode: 'Warninglight', strobe_frequency: 'Middle',
-      param_video: { show: true, disable: false }, flood_light_disable: false, warning_light_disable: false,
+    assert.equal(det.CH3, { reason: 'Not support' });
+    assert.equal(det.IP_CH6, { status: 'Offline', reason: 'Not support' });
+    assert.equal(det.IP_CH7, { reason: 'Not configured' });
+    assert.equal(det.CH4, {
+      flood_light_switch: false, flood_light_mode: 'Warninglight', flood_light_value: 50, bright_time: 60, strobe_frequency: 'Middle',
+      sensitivity: 4, param_video: { show: true, disable: false }, flood_light_disable: false, warning_light_disable: false,
     });
     const vaR = await ok(c, '/API/AlarmConfig/VoiceAlarm/Range');
     assert.is(vaR.channel_max, 8);
-    assert.not.ok('CH4' in vaR.channel_info.items);
+    assert.equal(Object.keys(vaR.channel_info.items), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'IP_CH6', 'WIFI_CH8'], 'siren channels only');
     const va = (await get(c, 'AlarmConfig/VoiceAlarm')).channel_info;
-    assert.equal(va.CH4, { status: 'Offline', reason: 'Not support' });
+    assert.equal(va.CH4, { reason: 'Not support' });
+    assert.equal(va.IP_CH6, { status: 'Offline', reason: 'Not support' });
+    assert.equal(va.IP_CH7, { reason: 'Not configured' });
     assert.equal(va.CH1, { siren_switch: false, siren_time: 10, siren_value: 5, siren_type: 'Alarm1', siren_file_name: '' });
     const audio = (await get(c, 'DeviceConfig/Audio')).channel_info;
     assert.equal(audio.CH2, { reason: 'Not support' });
@@ -131,10 +141,12 @@ test('nvr: feature holes and offline channel as markers in Get and absent/status
     assert.is(cc.channel_info.CH1.chn_index, 'CH1');
     assert.equal(cc.channel_info.CH2, { reason: 'Not support' });
     assert.is(cc.channel_info.CH1.voice_prompts_index.length, 12);
-    assert.is(cc.channel_info.CH1.voice_prompts_select.length, 2);
-    assert.is(cc.channel_info.CH1.voice_prompts_time.length, 12);
     const ms = (await get(c, 'StreamConfig/MainStream')).channel_info;
-    assert.equal(ms.IP_CH6, { status: 'Offline', reason: 'Offline' });
+    assert.equal(ms.IP_CH6, { status: 'Offline', reason: 'Not support' });
+    assert.equal(ms.IP_CH7, { reason: 'Not configured' });
+    const ptz = await ok(c, '/API/AlarmConfig/PTZLinkage/Range');
+    assert.ok(ptz.channel_info.items.CH1.items.pir, 'PIR linkage where the camera has PIR');
+    assert.not.ok(ptz.channel_info.items.CH2.items.pir);
   }));
 
 test('Range bounds and value lists follow the specification tables', () =>
@@ -235,11 +247,12 @@ test('valid Sets change the following Get', () =>
 
     await ok(c, '/API/AlarmConfig/Deterrence/Set', {
       page_type: 'ChannelConfig',
-      channel_info: { CH2: { flood_light_switch: true, bright_time: 5, flood_light_mode: 'Smartlight', strobe_frequency: 'High', chn_index: 'CH2' } },
+      channel_info: { CH2: { flood_light_switch: true, bright_time: 5, flood_light_mode: 'Strobe', strobe_frequency: 'High', siren_time: 180, chn_index: 'CH2', page: 'chn_floodlight' } },
     });
     const det = (await get(c, 'AlarmConfig/Deterrence')).channel_info.CH2;
-    assert.equal([det.flood_light_switch, det.bright_time, det.flood_light_mode, det.strobe_frequency], [true, 5, 'Smartlight', 'High']);
+    assert.equal([det.flood_light_switch, det.bright_time, det.flood_light_mode, det.strobe_frequency, det.siren_time], [true, 5, 'Strobe', 'High', 180]);
     assert.not.ok('chn_index' in det);
+    assert.not.ok('page' in det);
 
     await ok(c, '/API/LinkageConfig/LinkageManage/Set', {
       enable: true, linkage_info: { linkage_siren: false, linkage_mobile_push: true },
@@ -250,7 +263,7 @@ test('valid Sets change the following Get', () =>
     assert.is(lm.linkage_info.linkage_siren, false);
     assert.is(lm.linkage_info.linkage_mobile_push, true);
     assert.is(lm.linkage_info.linkage_floodlight, true, 'objects merge');
-    assert.equal(lm.channel_info.CH1, { enable: true, linkage_info: { linkage_siren: false, linkage_floodlight: true, linkage_alarmout: false, linkage_voiceprompt: false, linkage_mobile_push: false } });
+    assert.equal(lm.channel_info.CH1, { enable: true, linkage_info: { linkage_siren: false, linkage_floodlight: true, linkage_enforcerlight: false, linkage_alarmout: false, linkage_voiceprompt: false, linkage_mobile_push: false } });
 
     // The spec sample puts channel_info beside version: accepted too.
     const beside = await c.post('/API/LinkageConfig/LinkageManage/Set', undefined, {
@@ -270,8 +283,12 @@ test('valid Sets change the following Get', () =>
     assert.equal([ms.resolution, ms.bitrate, ms.fps], ['3840 x 2160', 8192, 30]);
     assert.not.ok('copy_ch' in ms, 'copy_ch is an action, not stored');
 
-    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH7', linkage_ptz_point_index: 8 }] });
-    assert.equal((await get(c, 'AlarmConfig/PTZLinkage')).ptz_info, [{ ptz_chn: 'IP_CH7', linkage_ptz_point_index: 8 }]);
+    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 8 }] });
+    assert.equal((await get(c, 'AlarmConfig/PTZLinkage')).ptz_info, [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 8 }]);
+
+    await ok(c, '/API/AlarmConfig/Disarming/Set', { disarming: true, action: { buzzer: true }, disarming_channel: ['CH1', 'IP_CH5'] });
+    const dis = await get(c, 'AlarmConfig/Disarming');
+    assert.equal([dis.disarming, dis.action.buzzer, dis.action.mobile_push, dis.disarming_channel], [true, true, false, ['CH1', 'IP_CH5']]);
 
     await ok(c, '/API/AlarmConfig/Intelligent/CC/Set', { page_type: 'AlarmConfig', channel_info: { CH1: { buzzer: '20', chn_index: 'CH1' } } });
     assert.is((await get(c, 'AlarmConfig/Intelligent/CC')).channel_info.CH1.buzzer, '20');
@@ -339,7 +356,11 @@ const REJECTS: Array<[string, string, Obj, string]> = [
   ['read-only field', 'AlarmConfig/Deterrence', { channel_info: { CH1: { flood_light_disable: true } } }, 'channel_info.CH1.flood_light_disable: read-only'],
   ['read-only object', 'AlarmConfig/Deterrence', { channel_info: { CH1: { param_video: { show: false } } } }, 'channel_info.CH1.param_video: read-only'],
   ['value not in list', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_type: 'Alarm3' } } }, 'channel_info.CH1.siren_type: "Alarm3" is not one of'],
-  ['value not in shorter list', 'AlarmConfig/Deterrence', { channel_info: { IP_CH7: { flood_light_mode: 'Smartlight' } } }, 'channel_info.IP_CH7.flood_light_mode'],
+  ['value not in the vendor list', 'AlarmConfig/Deterrence', { channel_info: { CH1: { flood_light_mode: 'Smartlight' } } }, 'channel_info.CH1.flood_light_mode'],
+  ['hardware the channel lacks', 'AlarmConfig/Deterrence', { channel_info: { CH4: { siren_switch: true } } }, 'channel_info.CH4.siren_switch: unsupported'],
+  ['empty slot', 'AlarmConfig/VoiceAlarm', { channel_info: { IP_CH7: { siren_switch: true } } }, 'channel_info.IP_CH7: unknown channel'],
+  ['disarming channel not on the device', 'AlarmConfig/Disarming', { disarming_channel: ['IP_CH7'] }, 'disarming_channel.0'],
+  ['disarming schedule shape', 'AlarmConfig/Disarming', { channel_info: { CH1: { disarming_schedule: [{ schedule_type: 'Disarming', week: [] }] } } }, 'disarming_schedule.0.week: array size 0, must be exactly 7'],
   ['int not in list', 'StreamConfig/MainStream', { channel_info: { CH1: { bitrate: 1000 } } }, 'channel_info.CH1.bitrate: 1000 is not one of'],
   ['below min', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 4 } } }, 'channel_info.CH1.siren_time: 4 is below the minimum 5'],
   ['above max', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_value: 11 } } }, 'channel_info.CH1.siren_value: 11 is above the maximum 10'],
@@ -452,16 +473,21 @@ test('setOnline: a digital channel goes offline and back; its settings survive',
   withDevice({}, async (c, sim) => {
     await ok(c, '/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { IP_CH5: { siren_value: 9 } } });
     sim.setOnline('IP_CH5', false);
-    assert.equal((await get(c, 'AlarmConfig/VoiceAlarm')).channel_info.IP_CH5, { status: 'Offline', reason: 'Offline' });
+    assert.equal((await get(c, 'AlarmConfig/VoiceAlarm')).channel_info.IP_CH5, { status: 'Offline', reason: 'Not support' });
     assert.equal(Object.keys((await ok(c, '/API/AlarmConfig/VoiceAlarm/Range')).channel_info.items.IP_CH5.items), ['status']);
-    assert.is((await ok(c, '/API/Login/ChannelInfo/Get')).channel_info.IP_CH5.connect_status, 'Offline');
+    const ip5 = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param.items.find((e: Obj) => e.channel === 'IP_CH5');
+    assert.equal([ip5.connect_status, ip5.videoloss, ip5.ability, ip5.intelligent_ability], ['Offline', true, [], []]);
     sim.setOnline('IP_CH5', true);
     sim.setOnline('IP_CH6', true);
     const va = (await get(c, 'AlarmConfig/VoiceAlarm')).channel_info;
     assert.is(va.IP_CH5.siren_value, 9);
     assert.is(va.IP_CH6.siren_time, 10);
     assert.ok((await ok(c, '/API/AlarmConfig/VoiceAlarm/Range')).channel_info.items.IP_CH6.items.siren_time);
-    assert.throws(() => sim.setOnline('CH1', false), /not a digital/);
+    assert.throws(() => sim.setOnline('CH1', false), /not a configured IP_CH\/WIFI_CH/);
+    assert.throws(() => sim.setOnline('IP_CH7', false), /not a configured IP_CH\/WIFI_CH/);
+    sim.setOnline('WIFI_CH8', false);
+    const wifi = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param.items.find((e: Obj) => e.channel === 'WIFI_CH8');
+    assert.equal([wifi.connect_status, wifi.ability, wifi.wireless_ipc_type], ['Sleep', [], 1], 'a battery camera away is asleep');
     assert.throws(() => sim.setOnline('IP_CH9', false), /no channel/);
   }));
 
@@ -471,11 +497,14 @@ test('16-channel bench device: layout and feature holes repeat', () =>
       'IP_CH9', 'IP_CH10', 'IP_CH11', 'IP_CH12', 'IP_CH13', 'IP_CH14', 'IP_CH15', 'WIFI_CH16']);
     const info = await ok(c, '/API/SystemInfo/Base/Get');
     assert.is(info.device_type, 'N7516');
-    assert.is(info.channel_max, 16);
+    assert.is((await ok(c, '/API/Login/DeviceInfo/Get')).channel_num, 16);
     const det = (await get(c, 'AlarmConfig/Deterrence')).channel_info;
-    assert.equal(det.CH3, { reason: 'Not configured' });
-    assert.equal(det.IP_CH11, { reason: 'Not configured' });
-    assert.equal(det.IP_CH14, { status: 'Offline', reason: 'Offline' });
+    assert.equal(det.CH3, { reason: 'Not support' });
+    assert.equal(det.IP_CH11, { reason: 'Not support' });
+    assert.equal(det.IP_CH14, { status: 'Offline', reason: 'Not support' });
+    assert.equal(det.CH7, { reason: 'Not configured' });
+    assert.equal(det.IP_CH15, { reason: 'Not configured' });
+    assert.ok(det.IP_CH9.flood_light_switch !== undefined, 'IP_CH9 repeats CH1');
   }));
 
 test('ipc profile refuses more channels; bad firmware string refused', async () => {
