@@ -138,8 +138,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     await client.close();
   }
   const keys = (c: string) => Object.keys(all.get(topicOf(fx, 'nvr', c))!.cmps).sort();
-  const FLOOD = ['floodlight', 'floodlight_duration', 'floodlight_mode', 'floodlight_strobe'];
-  const SIREN = ['siren', 'siren_duration', 'siren_volume', 'siren_tone'];
+  const FLOOD = ['floodlight_on_alarm', 'floodlight_duration', 'floodlight_mode', 'floodlight_strobe'];
+  const SIREN = ['siren_on_alarm', 'siren_duration', 'siren_volume', 'siren_tone'];
   const AUDIO = ['audio_in_volume', 'audio_out_volume'];
   assert.deepEqual(keys('ch1'), ['online', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO].sort());
   assert.deepEqual(keys('ch3'), ['online', ...SIREN, 'disarmed', ...AUDIO].sort(), 'CH3: no floodlight');
@@ -147,8 +147,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   assert.deepEqual(keys('ch2'), ['online', ...FLOOD, ...SIREN, 'disarmed'].sort(), 'CH2: no audio');
   assert.deepEqual(keys('wifi_ch8'), ['online', ...SIREN, 'disarmed'].sort(), 'WIFI_CH8: no floodlight, no audio');
   assert.deepEqual(keys('ip_ch6'), ['online'], 'IP_CH6 is offline: Range lists nothing for it');
-  const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight;
-  assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight`);
+  const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
+  assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);
   assert.equal(sw.payload_on, 'ON');
   assert.equal(sw.payload_off, 'OFF');
   assert.equal(all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.online.p, 'binary_sensor');
@@ -159,9 +159,9 @@ test('a single-channel camera is one Home Assistant device', ({ fx }) => {
   const cam = all.get(topicOf(fx, 'cam'))!;
   assert.ok(![...all.keys()].some((t) => t.includes(`${node(fx, 'cam')}_`)), 'no channel device for the IPC');
   assert.equal(cam.cmps.disarmed.p, 'alarm_control_panel');
-  assert.equal(cam.cmps.ch1_floodlight.p, 'switch');
-  assert.equal(cam.cmps.ch1_floodlight.state_topic, `${fx.base}/cam/ch1`);
-  assert.equal(cam.cmps.ch1_siren.command_topic, `${fx.base}/cam/ch1/set/siren`);
+  assert.equal(cam.cmps.ch1_floodlight_on_alarm.p, 'switch');
+  assert.equal(cam.cmps.ch1_floodlight_on_alarm.state_topic, `${fx.base}/cam/ch1`);
+  assert.equal(cam.cmps.ch1_siren_on_alarm.command_topic, `${fx.base}/cam/ch1/set/siren_on_alarm`);
 });
 
 test('Home Assistant birth message: discovery again, then state after a short delay', async ({ fx }) => {
@@ -192,8 +192,8 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8', 'ch1']) {
     await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
   }
-  const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight'), 5000, since);
-  assert.ok(JSON.parse(rec.payload).cmps.ch1_siren);
+  const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight_on_alarm'), 5000, since);
+  assert.ok(JSON.parse(rec.payload).cmps.ch1_siren_on_alarm);
   await sleep(300);
   assert.deepEqual([...configs(fx).keys()], [topicOf(fx, 'nvr')]);
 
@@ -203,7 +203,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   await fx.restartBridge(fx.makeConfig([{ id: 'nvr' }]));
   const back = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && !!m.payload, 5000, since);
   const cmps = JSON.parse(back.payload).cmps;
-  assert.deepEqual(cmps.ch1_floodlight, { p: 'switch' });
+  assert.deepEqual(cmps.ch1_floodlight_on_alarm, { p: 'switch' });
   assert.deepEqual(cmps.ch1_siren_volume, { p: 'number' });
   await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', 'ch1') && !!m.payload, 5000, since);
 });

@@ -164,7 +164,7 @@ test(`${COUNT} random payloads on set and request topics: no crash, no out-of-Ra
   // Still alive and working.
   const since = fx.recorder.count;
   await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren_volume: 7, siren: false }));
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 7 && j.siren === false, 5000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 7 && j.siren_on_alarm === false, 5000, since);
   assert.equal(handle.online, true);
 
   const sets = setsOf(sim).slice(setsBefore);

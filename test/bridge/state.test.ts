@@ -28,11 +28,11 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
     siren: false, siren_duration: 10, siren_volume: 5, siren_tone: 'Alarm1', disarmed: false, audio_in_volume: 50, audio_out_volume: 50,
   });
   const ch3 = json(r.last(`${fx.base}/nvr/ch3`));
-  assert.equal(ch3.floodlight, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');
-  assert.equal(ch3.siren, false);
+  assert.equal(ch3.floodlight_on_alarm, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');
+  assert.equal(ch3.siren_on_alarm, false);
   const ch4 = json(r.last(`${fx.base}/nvr/ch4`));
-  assert.equal(ch4.siren, undefined, 'CH4 has no siren');
-  assert.equal(ch4.floodlight, false);
+  assert.equal(ch4.siren_on_alarm, undefined, 'CH4 has no siren');
+  assert.equal(ch4.floodlight_on_alarm, false);
   assert.deepEqual(json(r.last(`${fx.base}/nvr/ip_ch6`)), { online: false });
   assert.deepEqual(json(r.last(`${fx.base}/nvr/availability`)), { state: 'online' });
   const info = json(r.last(`${fx.base}/bridge/info`)) as { version: string; devices: Array<Record<string, unknown>> };
@@ -58,7 +58,7 @@ test('a change on the device publishes exactly that topic, once', async ({ fx })
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
   sim.state['AlarmConfig/Deterrence'].channel_info!.CH2.flood_light_switch = true;
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight === true, 3000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight_on_alarm === true, 3000, since);
   await sleep(700);
   assert.deepEqual(fx.recorder.messages.slice(since).map((m) => m.topic), [`${fx.base}/nvr/ch2`]);
 });
@@ -73,13 +73,13 @@ test('a channel going offline publishes online:false and nothing else; back onli
   assert.equal(fx.recorder.messages.slice(since).filter((m) => m.topic.includes('ip_ch5/config')).length, 0);
   since = fx.recorder.count;
   sim.setOnline('IP_CH5', true);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === true && j.floodlight === false, 3000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === true && j.floodlight_on_alarm === false, 3000, since);
   // IP_CH6 comes online for the first time: Range now lists its fields, so its entities appear.
   since = fx.recorder.count;
   sim.setOnline('IP_CH6', true);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch6`, (j) => j.online === true && j.siren === false, 3000, since);
-  const cfg = await fx.recorder.waitFor((m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren"'), 3000, since);
-  assert.ok(JSON.parse(cfg.payload).cmps.floodlight);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch6`, (j) => j.online === true && j.siren_on_alarm === false, 3000, since);
+  const cfg = await fx.recorder.waitFor((m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren_on_alarm"'), 3000, since);
+  assert.ok(JSON.parse(cfg.payload).cmps.floodlight_on_alarm);
 });
 
 test('the retain setting applies to state topics', async ({ fx }) => {
