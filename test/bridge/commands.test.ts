@@ -29,7 +29,7 @@ test.after(async ({ fx }) => {
 test('set: JSON subset on a channel, confirmed state published', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren: true, siren_duration: 20, siren_tone: 'Alarm2' }));
+  await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren_on_alarm: true, siren_duration: 20, siren_tone: 'Alarm2' }));
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === true && j.siren_duration === 20 && j.siren_tone === 'Alarm2', 3000, since);
   const ch1 = sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1;
   assert.equal(ch1.siren_switch, true);

@@ -212,7 +212,7 @@ test('the table: one row per key and level, pages known, topics parse', () => {
   assert.equal(rowFor('channel', 'disarmed')?.platform, 'switch');
   const t = new Topics('nvr2mqtt', 'homeassistant');
   assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set'), { kind: 'set', device: 'nvr', channel: 'ch1' });
-  assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set/siren_on_alarm'), { kind: 'set', device: 'nvr', channel: 'ch1', key: 'siren' });
+  assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set/siren_on_alarm'), { kind: 'set', device: 'nvr', channel: 'ch1', key: 'siren_on_alarm' });
   assert.deepEqual(t.parse('nvr2mqtt/nvr/set/disarmed'), { kind: 'set', device: 'nvr', key: 'disarmed' });
   assert.deepEqual(t.parse('nvr2mqtt/nvr/get'), { kind: 'get', device: 'nvr' });
   assert.deepEqual(t.parse('nvr2mqtt/bridge/request/set'), { kind: 'request', op: 'set' });

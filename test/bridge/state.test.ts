@@ -24,8 +24,8 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
   assert.equal(dev.model, 'N7508');
   const ch1 = json(r.last(`${fx.base}/nvr/ch1`));
   assert.deepEqual(ch1, {
-    online: true, floodlight: false, floodlight_duration: 30, floodlight_mode: 'Warninglight', floodlight_strobe: 'Middle',
-    siren: false, siren_duration: 10, siren_volume: 5, siren_tone: 'Alarm1', disarmed: false, audio_in_volume: 50, audio_out_volume: 50,
+    online: true, floodlight_on_alarm: false, floodlight_duration: 30, floodlight_mode: 'Warninglight', floodlight_strobe: 'Middle',
+    siren_on_alarm: false, siren_duration: 10, siren_volume: 5, siren_tone: 'Alarm1', disarmed: false, audio_in_volume: 50, audio_out_volume: 50,
   });
   const ch3 = json(r.last(`${fx.base}/nvr/ch3`));
   assert.equal(ch3.floodlight_on_alarm, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');
