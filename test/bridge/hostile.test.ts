@@ -147,6 +147,23 @@ test('a QoS 1 command published while the bridge reconnects is applied after it 
   }
 });
 
+test('topics with an empty level do not disconnect the bridge (persistent session on the embedded aedes)', async () => {
+  const fx = await setup({ label: 'empty', devices: [{ id: 'nvr', poll: 30 }] });
+  try {
+    const r = fx.recorder;
+    const since = r.count;
+    for (const t of [`${fx.base}//set`, `${fx.base}//set/siren_volume`, `${fx.base}/nvr//set`, `${fx.base}/nvr//get`, `${fx.base}/nvr//set/x`]) {
+      await r.publish(t, '{"siren_volume": 4}', { qos: 1 });
+    }
+    await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '4', { qos: 1 });
+    await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 4, 5000, since);
+    assert.equal(fx.logs.filter((l) => /connection .* lost/.test(l)).length, 0, 'never disconnected');
+    assert.equal(r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/state`).length, 0, 'no last will, no reconnect');
+  } finally {
+    await fx.stop();
+  }
+});
+
 test('a command queued for the bridge while it was stopped is applied once the device answers', async () => {
   const fx = await setup({ label: 'queued', devices: [{ id: 'nvr', poll: 30 }] });
   try {
