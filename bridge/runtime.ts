@@ -88,7 +88,9 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   /** Resolves once the device answered its first poll (or failed it for good), or after `timeoutMs`. */
   async ready(timeoutMs: number): Promise<void> {
     if (this.started) return;
-    await Promise.race([this.firstOutcome, delay(timeoutMs, undefined, { ref: false }).catch(() => undefined)]);
+    const timer = new AbortController();
+    await Promise.race([this.firstOutcome, delay(timeoutMs, undefined, { signal: timer.signal }).catch(() => undefined)]);
+    timer.abort();
   }
 
   /**

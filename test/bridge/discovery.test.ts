@@ -80,6 +80,25 @@ test('at start, each device\'s discovery goes out before its state (state topics
   }
 });
 
+test('a recorder\'s config goes out before its channels\' (they name it in via_device)', ({ fx }) => {
+  const first = (topic: string) => fx.recorder.messages.findIndex((m) => m.topic === topic && !!m.payload);
+  const recorder = first(topicOf(fx, 'nvr'));
+  assert.ok(recorder >= 0);
+  for (const slug of ['ch1', 'ch2', 'ip_ch5', 'wifi_ch8']) {
+    const channel = first(topicOf(fx, 'nvr', slug));
+    assert.ok(channel > recorder, `${slug}: config at ${channel}, recorder at ${recorder}`);
+  }
+});
+
+test('entity names in has_entity_name style: the setting alone, the device name is Home Assistant\'s', ({ fx }) => {
+  const ch1 = configs(fx).get(topicOf(fx, 'nvr', 'ch1'))!;
+  assert.equal(ch1.cmps.floodlight_on_alarm.name, 'Floodlight on alarm');
+  assert.equal(ch1.cmps.floodlight_on_alarm.entity_category, 'config');
+  assert.equal(ch1.cmps.siren_on_alarm.name, 'Siren on alarm');
+  assert.equal(ch1.cmps.siren_on_alarm.command_topic, `${fx.base}/nvr/ch1/set/siren_on_alarm`);
+  for (const c of Object.values(ch1.cmps as Json)) assert.ok(!String(c.name).includes('Test nvr'), c.name);
+});
+
 test('unique ids are unique', ({ fx }) => {
   const ids: string[] = [];
   for (const cfg of configs(fx).values()) for (const c of Object.values(cfg.cmps as Json)) ids.push(c.unique_id);
