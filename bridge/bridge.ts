@@ -5,12 +5,13 @@
  * - `publisher.ts`  StatePublisher: everything published, change cache, gating of state behind discovery
  * - `discovery.ts`  Home Assistant discovery and ghost cleanup
  * - `commands.ts`, `requests.ts`  what arrives on `set`/`get` and `bridge/request/<op>`
+ * - `announcer.ts`  what goes out on every (re)connect and on Home Assistant's birth message
  * - `instance-probe.ts`  refuses a second instance on the same base topic before anything is published
  *
- * On every (re)connect: subscribe, publish `bridge/state` online, availability, `bridge/info`, discovery,
- * then the full state. `stop()` refuses new commands, lets those in flight finish (bounded), publishes
+ * `stop()` refuses new commands, lets those in flight finish (bounded), publishes
  * `bridge/state` offline, logs out of the devices and disconnects.
  */
+import { Announcer } from './announcer';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
 import { configSecrets, type BridgeConfig } from './config';
@@ -113,7 +114,6 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       readGapMs: opts.readGapMs,
     }));
   }
-  const devices = () => [...runtimes.values()].map((rt) => rt.device);
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   const discovery = new Discovery({
     link, topics, enabled: config.homeassistant.enabled, log: log.child('discovery'),
@@ -183,61 +183,21 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     rt.device.on('event', (type: string, data: Record<string, unknown>) => publisher.event(type, data));
   }
 
-  let haTimer: NodeJS.Timeout | undefined;
+  const announcer = new Announcer({
+    config, link, topics, runtimes, publisher, discovery, log, stale,
+    discoveryCleanupWindowMs: opts.discoveryCleanupWindowMs ?? 1500, haStateDelayMs: opts.haStateDelayMs ?? 2000,
+  });
+  announcer.start();
   link.onMessage((topic, payload, packet) => {
     if (publisher.isClosed) return;
     if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
-      if (stopping || payload.toString('utf8').trim() !== 'online') return;
-      log.info('Home Assistant is online: republishing discovery, then state');
-      discovery.republish(devices());
-      if (haTimer) clearTimeout(haTimer);
-      haTimer = setTimeout(() => {
-        haTimer = undefined;
-        for (const rt of runtimes.values()) publisher.state(rt, { force: true });
-      }, opts.haStateDelayMs ?? 2000);
+      if (!stopping) announcer.homeAssistantStatus(payload);
       return;
     }
     const parsed = topics.parse(topic);
     if (!parsed) return;
     if (parsed.kind === 'request') requests.handle(topic, parsed.op, payload, !!packet.retain);
     else commands.handle(topic, parsed, payload, !!packet.retain);
-  });
-
-  let subscribed = false;
-  const onConnect = async (sessionPresent: boolean) => {
-    publisher.reset();
-    discovery.reset();
-    try {
-      // The broker kept the session (and its subscriptions) across a reconnect: subscribing again would make it
-      // send every retained message on those topics again. After a restart the config may have changed: subscribe.
-      if (!subscribed || !sessionPresent) {
-        const subs = topics.commandSubscriptions([...runtimes.keys()]);
-        if (config.homeassistant.enabled) subs.push(config.homeassistant.status_topic);
-        await link.subscribe(subs, 1);
-        subscribed = true;
-      }
-      publisher.bridgeState(true);
-      // Devices no longer configured: their retained state would stay forever.
-      for (const topic of stale.splice(0)) {
-        log.info(`removing retained ${topic} (device no longer configured)`);
-        publisher.send(topic, '', { retain: true });
-      }
-      // Availability only once known: a restart must not flap a device offline before its first poll.
-      for (const rt of runtimes.values()) if (rt.started) publisher.availability(rt, true);
-      publisher.info(true);
-      await discovery.collect(devices(), opts.discoveryCleanupWindowMs ?? 1500);
-      if (!link.connected) return;
-      discovery.republish(devices());
-      publisher.open();
-      for (const rt of runtimes.values()) publisher.state(rt);
-    } catch (err) {
-      log.error(`after connecting: ${errorText(err)}`);
-    }
-  };
-  link.on('connect', (sessionPresent: boolean) => void onConnect(sessionPresent));
-  link.on('disconnect', () => {
-    publisher.reset();
-    discovery.reset();
   });
 
   // First polls spread over up to 2 s: a hundred devices do not all log in and read Ranges at once.
@@ -252,6 +212,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     await link.waitConnected(opts.connectTimeoutMs ?? 30_000);
   } catch (err) {
     stopping = true;
+    announcer.stop();
     publisher.close();
     await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
     await shutdown();
@@ -272,7 +233,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     stop() {
       stopped ??= (async () => {
         stopping = true;
-        if (haTimer) clearTimeout(haTimer);
+        announcer.stop();
         await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
         // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
         await settled([...inflight], opts.stopTimeoutMs ?? 5000);
