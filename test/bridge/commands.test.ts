@@ -1,7 +1,7 @@
 /** Every command path, every refusal, and concurrent writes to one page. */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { json, setsOf, setup, sleep, waitEvent, type Fixture } from './fixture';
+import { json, setsOf, settle, setup, until, waitEvent, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture }>('bridge commands');
 
@@ -147,7 +147,8 @@ const REFUSALS: Array<[string, string, string | Buffer, RegExp]> = [
 
 test('refusals: clear reason on bridge/event, device untouched', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
-  await sleep(300); // let earlier writes finish
+  const writes = fx.bridge.devices.get('nvr')!.device.writes;
+  await until(() => writes.size === 0, 'earlier writes finished');
   const setsBefore = setsOf(sim).length;
   for (const [name, topic, payload, reason] of REFUSALS) {
     const since = fx.recorder.count;
@@ -193,7 +194,7 @@ test('refusals: clear reason on bridge/event, device untouched', async ({ fx }) 
   await fx.recorder.publish(`${fx.base}/bridge/request/get`, 'not json');
   const bad = json(await fx.recorder.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.status === 'error', 3000, s));
   assert.match(String(bad.error), /not valid JSON/);
-  await sleep(200);
+  await settle(fx);
   assert.equal(setsOf(sim).length - setsBefore, beforeRestartSets - setsBefore, 'no Set reached the device for a refused command');
   for (const e of setsOf(sim)) assert.equal(e.status, 200, `every Set the device saw was accepted: ${JSON.stringify(e)}`);
 });
@@ -204,7 +205,9 @@ test('concurrent commands on one page all take effect (no lost update)', async (
   const det = () => sim.state['AlarmConfig/Deterrence'].channel_info!;
   await fx.recorder.publish(`${fx.base}/nvr/ch1/set/siren_on_alarm`, 'OFF');
   await fx.recorder.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '2');
-  await sleep(400);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_volume === 2, 3000);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === false, 3000);
+  await until(() => fx.bridge.devices.get('nvr')!.device.writes.size === 0, 'writes finished');
   const since = fx.recorder.count;
   const setsBefore = setsOf(sim).length;
   // Same page (VoiceAlarm), two channels, published together; plus five Deterrence changes at once.

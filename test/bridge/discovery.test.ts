@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import { NvrClient, descriptorAt } from '../../core';
 import { Recorder } from '../helpers/mqtt-broker';
 import { deviceDiscoveryProblems } from './homeassistant';
-import { sleep, setup, type Fixture } from './fixture';
+import { settle, setup, type Fixture } from './fixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -12,7 +12,11 @@ const test = suite<{ fx: Fixture }>('bridge discovery');
 
 test.before(async (ctx) => {
   ctx.fx = await setup({ label: 'disc', devices: [{ id: 'nvr' }, { id: 'cam', sim: { profile: 'ipc' } }] });
-  await sleep(500); // all channel configs
+  // Every channel's config is out once its state is (state follows discovery).
+  for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch5', 'nvr/ip_ch6', 'nvr/ip_ch7', 'nvr/wifi_ch8', 'cam/ch1']) {
+    await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);
+  }
+  await settle(ctx.fx);
 });
 
 test.after(async ({ fx }) => {
@@ -39,7 +43,7 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   assert.deepEqual([...all.keys()].sort(), expected.sort());
   // Retained: a client subscribing now gets every config.
   const late = await Recorder.start(fx.broker.url, [`${fx.prefix}/#`]);
-  await sleep(300);
+  for (const topic of expected) await late.waitFor((m) => m.topic === topic && m.retain, 3000, 0, topic);
   await late.stop();
   assert.deepEqual(late.messages.filter((m) => m.retain && m.payload).map((m) => m.topic).sort(), expected.sort());
   for (const [topic, cfg] of all) {
@@ -197,7 +201,7 @@ test('Home Assistant birth message: discovery again, then state after a short de
   // offline status does nothing
   const s2 = fx.recorder.count;
   await fx.recorder.publish(`${fx.prefix}/status`, 'offline');
-  await sleep(300);
+  await settle(fx);
   assert.equal(fx.recorder.messages.slice(s2).filter((m) => m.topic.startsWith(`${fx.prefix}/device/`)).length, 0);
 });
 
@@ -213,7 +217,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   }
   const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight_on_alarm'), 5000, since);
   assert.ok(JSON.parse(rec.payload).cmps.ch1_siren_on_alarm);
-  await sleep(300);
+  await settle(fx);
   assert.deepEqual([...configs(fx).keys()], [topicOf(fx, 'nvr')]);
 
   // Back to all channels: CH1's entities leave the recorder device, sent once as {"p": ...} (removal).
@@ -233,7 +237,7 @@ test('discovery switched off: the configs of earlier runs are removed, none publ
   const config = fx.makeConfig([{ id: 'nvr' }, { id: 'cam' }]);
   await fx.restartBridge({ ...config, homeassistant: { ...config.homeassistant, enabled: false } });
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, () => true, 5000, since);
-  await sleep(300);
+  await settle(fx);
   assert.deepEqual([...configs(fx).keys()], []);
   assert.ok(!fx.recorder.messages.slice(since).some((m) => m.topic.startsWith(`${fx.prefix}/`) && m.payload), 'no config published');
 });

@@ -49,6 +49,31 @@ export interface FixtureOptions {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves once `cond` holds (checked every 10 ms); fails after `timeoutMs`. */
+export async function until(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timeout waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/**
+ * A round trip through the bridge (a request it refuses at once): everything it published before has been
+ * recorded (one connection, QoS 1 messages in order). Replaces "wait and see that nothing came".
+ */
+export async function settle(fx: Pick<Fixture, 'recorder' | 'base'>, base = fx.base): Promise<void> {
+  const tag = `settle-${randomBytes(4).toString('hex')}`;
+  const since = fx.recorder.count;
+  await fx.recorder.publish(`${base}/bridge/request/refresh`, JSON.stringify({ device: 'no-such-device', transaction: tag }));
+  await fx.recorder.waitTopic(`${base}/bridge/response/refresh`, (j) => j.transaction === tag, 5000, since);
+}
+
+/** Polls a simulator answered since log index `since` (each poll reads the channel list once). */
+export function pollsSince(sim: Simulator, since: number): number {
+  return sim.log.slice(since).filter((e) => e.path.endsWith('/ChannelInfo/Get')).length;
+}
+
 export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
   const broker = await startTestBroker({ embedded: opts.embedded });
   const { base, prefix } = uniqueTopics(opts.label);

@@ -10,25 +10,9 @@ import { InstanceConflict, startBridge } from '../../bridge/bridge';
 import { parseConfig } from '../../bridge/config';
 import { createLogger } from '../../bridge/log';
 import { clearRetained } from '../helpers/mqtt-broker';
-import { json, setup, waitEvent, type Fixture } from './fixture';
+import { json, settle, setup, until, waitEvent } from './fixture';
 
 const test = suite('bridge hostile');
-
-/** Resolves once `cond` holds (checked every 10 ms), or fails after `timeoutMs`. */
-async function until(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timeout waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 10));
-  }
-}
-
-/** A round trip through the bridge: everything it published before answering has been recorded. */
-async function settle(fx: Fixture, tag: string): Promise<void> {
-  const since = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/bridge/request/refresh`, JSON.stringify({ device: 'none-such', transaction: tag }));
-  await fx.recorder.waitTopic(`${fx.base}/bridge/response/refresh`, (j) => j.transaction === tag, 5000, since);
-}
 
 test('a second instance on the same base topic refuses to start and publishes nothing', async () => {
   const fx = await setup({ label: 'dup' });
@@ -42,9 +26,9 @@ test('a second instance on the same base topic refuses to start and publishes no
       (err: Error) => err instanceof InstanceConflict && err.message.includes(fx.base) && /bridge\/state is online/.test(err.message),
     );
     // Nothing from the second one: no state, no will, no discovery clean-up; the first keeps working.
-    await settle(fx, 'dup-1');
+    await settle(fx);
     // (The round trip's own request, response and refusal event aside.)
-    const mine = r.messages.slice(since).filter((m) => !m.payload.includes('dup-1'));
+    const mine = r.messages.slice(since).filter((m) => !m.payload.includes('settle-'));
     assert.deepEqual(mine.map((m) => m.topic), [], 'the second instance published nothing');
     assert.equal(r.lastJson(`${fx.base}/bridge/state`)?.state, 'online');
     const s2 = r.count;
@@ -92,7 +76,7 @@ test('ON, OFF, ON, OFF: only the last command per key is reported, and it is con
     const rt = fx.bridge.devices.get('nvr')!;
     await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === false, 5000, since);
     await until(() => rt.device.writes.size === 0, 'writes done');
-    await settle(fx, 'sup-1');
+    await settle(fx);
     assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1.siren_switch, false);
     const events = r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/event`);
     assert.deepEqual(events.filter((m) => m.payload.includes('command_not_confirmed')).map((m) => m.payload), []);
@@ -198,7 +182,7 @@ test('a retained request is refused once per start, with its transaction, not ag
     (fx.bridge.link.client.stream as Socket).destroy();
     await r.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'offline', 5000, since);
     await r.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'online', 5000, r.count);
-    await settle(fx, 'req-1');
+    await settle(fx);
     assert.equal(r.messages.slice(since).filter((m) => m.topic.endsWith('/bridge/response/get') && m.payload.includes('"ret-1"')).length, 1, 'refused once');
     await r.publish(`${fx.base}/bridge/request/get`, '', { retain: true });
   } finally {

@@ -7,7 +7,7 @@ import { parseConfig } from '../../bridge/config';
 import { createLogger } from '../../bridge/log';
 import { startSimulator } from '../../simulator';
 import { clearRetained } from '../helpers/mqtt-broker';
-import { assertNoSecrets, setup, sleep } from './fixture';
+import { assertNoSecrets, settle, setup } from './fixture';
 
 const test = suite('bridge secrets');
 
@@ -47,7 +47,10 @@ test('all MQTT traffic and logs of a run with errors: zero hits for any password
       device: 'nvr', page: 'AlarmConfig/VoiceAlarm', data: { channel_info: { CH1: { siren_file_name: fx.passwords[0] } } }, transaction: 4,
     }));
     await r.waitTopic(`${fx.base}/bridge/response/refresh`, () => true, 5000);
-    await sleep(500);
+    await r.waitTopic(`${fx.base}/bridge/response/set`, (j) => j.transaction === 4, 5000);
+    await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 1, 5000);
+    await r.waitTopic(`${fx.base}/bridge/response/range`, (j) => j.transaction === 2, 5000);
+    await settle(fx);
     await bridge2.stop();
     const secrets = [mqttPassword, wrongPw, unreachablePw, ...fx.passwords];
     assert.ok(logs.some((l) => /login|refused|connection refused/i.test(l)), 'the errors were logged');

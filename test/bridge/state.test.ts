@@ -1,13 +1,14 @@
 /** State topics: values from Get, absent = unsupported, offline channels, change-only publishing. */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { json, sleep, setup, type Fixture } from './fixture';
+import { json, pollsSince, settle, setup, until, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture }>('bridge state');
 
 test.before(async (ctx) => {
   ctx.fx = await setup({ label: 'state', devices: [{ id: 'nvr', poll: 0.2 }] });
-  await sleep(600);
+  for (const slug of ['ch1', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/${slug}`, () => true, 5000);
+  await settle(ctx.fx);
 });
 
 test.after(async ({ fx }) => {
@@ -48,10 +49,9 @@ test('a poll that finds nothing new publishes nothing', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
   const gets = sim.log.length;
-  await sleep(1500); // about 7 polls
-  const polls = sim.log.slice(gets).filter((e) => e.path.endsWith('/ChannelInfo/Get')).length;
-  assert.ok(polls >= 4, `polls: ${polls}`);
-  assert.deepEqual(fx.recorder.messages.slice(since).map((m) => m.topic), []);
+  await until(() => pollsSince(sim, gets) >= 5, '5 polls');
+  await settle(fx);
+  assert.deepEqual(fx.recorder.messages.slice(since).filter((m) => !m.payload.includes('settle-')).map((m) => m.topic), []);
 });
 
 test('a change on the device publishes exactly that topic, once', async ({ fx }) => {
@@ -59,8 +59,10 @@ test('a change on the device publishes exactly that topic, once', async ({ fx })
   const since = fx.recorder.count;
   sim.state['AlarmConfig/Deterrence'].channel_info!.CH2.flood_light_switch = true;
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight_on_alarm === true, 3000, since);
-  await sleep(700);
-  assert.deepEqual(fx.recorder.messages.slice(since).map((m) => m.topic), [`${fx.base}/nvr/ch2`]);
+  const at = sim.log.length;
+  await until(() => pollsSince(sim, at) >= 3, '3 more polls');
+  await settle(fx);
+  assert.deepEqual(fx.recorder.messages.slice(since).filter((m) => !m.payload.includes('settle-')).map((m) => m.topic), [`${fx.base}/nvr/ch2`]);
 });
 
 test('a channel going offline publishes online:false and nothing else; back online: values again', async ({ fx }) => {
@@ -68,7 +70,9 @@ test('a channel going offline publishes online:false and nothing else; back onli
   let since = fx.recorder.count;
   sim.setOnline('IP_CH5', false);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === false && Object.keys(j).length === 1, 3000, since);
-  await sleep(400);
+  const at = sim.log.length;
+  await until(() => pollsSince(sim, at) >= 2, '2 more polls');
+  await settle(fx);
   // Entities stay (no flapping in Home Assistant): no discovery change for IP_CH5.
   assert.equal(fx.recorder.messages.slice(since).filter((m) => m.topic.includes('ip_ch5/config')).length, 0);
   since = fx.recorder.count;
