@@ -35,6 +35,13 @@ function isOutage(err: unknown): boolean {
   return err.kind === 'transport' || err.kind === 'session' || err.kind === 'lockout' || err.kind === 'busy';
 }
 
+/**
+ * What every poll read passes to the client: today nothing; with the transport's priorities (phase 2)
+ * `{ priority: 'poll' }`, so that commands overtake queued polls. The one place to change.
+ */
+type PollCallOptions = Record<string, never>;
+const POLL_CALL: PollCallOptions = {};
+
 export class Device extends EventEmitter {
   readonly id: string;
   readonly client: NvrClient;
@@ -91,7 +98,7 @@ export class Device extends EventEmitter {
 
   private async rangeOf(page: PageName, refresh = false): Promise<Json | null> {
     try {
-      return (await this.pollRead(page, 'Range', () => this.client.cachedRange(page, { refresh }))) as Json;
+      return (await this.pollRead(page, 'Range', (o) => this.client.cachedRange(page, { ...o, refresh }))) as Json;
     } catch (err) {
       if (err instanceof DeviceError && err.kind === 'unsupported') return null; // R2: no such page
       throw err;
@@ -126,7 +133,7 @@ export class Device extends EventEmitter {
       }
       const epoch = this.epochs.get(page) ?? 0;
       try {
-        const data = (await this.pollRead(page, 'Get', () => this.client.get(page, pageSpec(page)?.getData))) as Json;
+        const data = (await this.pollRead(page, 'Get', (_o) => this.client.get(page, pageSpec(page)?.getData /* , _o: once core's get takes options */))) as Json;
         if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
         else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
         this.reportedPageErrors.delete(page);
@@ -153,11 +160,11 @@ export class Device extends EventEmitter {
    * Every device read of a poll goes through here (phase 2 passes the transport's `{ priority: 'poll' }` in
    * this one place). At debug level each request is logged with its duration (never its body).
    */
-  private async pollRead<T>(page: string, op: string, call: () => Promise<T>): Promise<T> {
-    if (!this.log.enabled('debug')) return call();
+  private async pollRead<T>(page: string, op: string, call: (opts: PollCallOptions) => Promise<T>): Promise<T> {
+    if (!this.log.enabled('debug')) return call(POLL_CALL);
     const t0 = performance.now();
     try {
-      const out = await call();
+      const out = await call(POLL_CALL);
       this.log.debug(`poll ${page}/${op}: ${Math.round(performance.now() - t0)} ms`);
       return out;
     } catch (err) {
