@@ -38,6 +38,29 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/**
+ * aedes stores a QoS 1 message for each persistent session its topic matches, then delivers it and looks the
+ * stored copy up. Its store and its router disagree on topics with an empty level (`nvr2mqtt//set`): the
+ * router delivers, the store has no copy, and aedes then drops the subscriber's connection ("no such
+ * packet"), so one such message would disconnect the bridge (a persistent session) again and again. Here
+ * such a message is delivered without a stored copy (as to a clean session); the rest is unchanged.
+ */
+function tolerateUnstoredPackets(aedes: Aedes): void {
+  type Store = { outgoingUpdate(client: unknown, packet: unknown): Promise<unknown>; outgoingClearMessageId(client: unknown, packet: unknown): Promise<unknown> };
+  const store = (aedes as unknown as { persistence: Store }).persistence;
+  const update = store.outgoingUpdate.bind(store);
+  const clear = store.outgoingClearMessageId.bind(store);
+  const missing = (err: unknown) => err instanceof Error && /no such packet/i.test(err.message);
+  store.outgoingUpdate = (client, packet) => update(client, packet).catch((err: unknown) => {
+    if (missing(err)) return undefined;
+    throw err;
+  });
+  store.outgoingClearMessageId = (client, packet) => clear(client, packet).catch((err: unknown) => {
+    if (missing(err)) return undefined;
+    throw err;
+  });
+}
+
 export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<EmbeddedBroker> {
   const host = opts.host ?? '127.0.0.1';
   const first = opts.port ?? 1883;
@@ -45,6 +68,7 @@ export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<Emb
   // Loaded only when an embedded broker is wanted (demo, config without mqtt.url).
   const { Aedes: AedesClass } = await import('aedes');
   const aedes = await AedesClass.createBroker({ drainTimeout: 10_000 });
+  tolerateUnstoredPackets(aedes);
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);

@@ -5,16 +5,13 @@
  */
 import { DeviceError, NvrClient } from '../core';
 import type { BridgeConfig } from './config';
-import { configSecrets } from './config';
 import { deviceClientOptions } from './device';
-import { createLogger, errorText, Redactor } from './log';
+import { createLogger, errorText } from './log';
 import { MqttLink } from './mqtt';
 import { POLLED_PAGES } from './table';
 
 export async function runCheck(config: BridgeConfig, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<boolean> {
-  const redactor = new Redactor();
-  for (const s of configSecrets(config)) redactor.add(s);
-  const say = (line: string) => out(redactor.redact(line));
+  const say = out;
   let ok = true;
   say('config: valid');
   say(`  base topic ${config.mqtt.base_topic}; Home Assistant discovery ${config.homeassistant.enabled ? `on (prefix ${config.homeassistant.discovery_prefix})` : 'off'}; ${config.devices.length} device(s)`);
@@ -22,10 +19,10 @@ export async function runCheck(config: BridgeConfig, out: (line: string) => void
   if (!config.mqtt.url) {
     say('mqtt: no url: the bridge will start an embedded broker on 127.0.0.1:1883 (or the next free port)');
   } else {
-    const quiet = createLogger({ level: 'error', sink: () => undefined, redactor });
+    const quiet = createLogger({ level: 'error', sink: () => undefined });
     const link = new MqttLink({
       url: config.mqtt.url, username: config.mqtt.username, password: config.mqtt.password, tls: config.mqtt.tls,
-      clientId: `nvr2mqtt_check_${Math.random().toString(16).slice(2, 8)}`, log: quiet, redactor, reconnectPeriodMs: 1000,
+      log: quiet, reconnectPeriodMs: 1000,
     });
     try {
       await link.waitConnected(10_000);

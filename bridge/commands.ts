@@ -7,7 +7,7 @@
  * leaves the device untouched and is reported on `<base>/bridge/event`:
  * `{"type":"command_refused","data":{"topic","reason",...}}`. Accepted changes go to the page's write queue.
  */
-import { channelFromSlug, DeviceError, validateAgainstRange } from '../core';
+import { channelFromSlug, DeviceError, validateAgainstRange, type Violation } from '../core';
 import { isPlainObject } from '../core/json';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
@@ -23,25 +23,31 @@ type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
 
 export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
   const h = ctx.devices.get(id);
-  if (!h) throw new Refusal(`unknown device "${clip(id)}"`, { device: clip(id) });
+  if (!h) throw new Refusal(`unknown device "${ctx.quote(id)}"`, { device: ctx.quote(id) });
   return h;
 }
+
+/** How long a command that arrives before its device's first poll waits for it (then it is refused). */
+const FIRST_POLL_WAIT_MS = 15_000;
 
 /** Commands and requests need a device that answers. */
 export function requireOnline(h: DeviceHandle, details: Json = {}): void {
   if (h.online) return;
-  const why = h.poller.isOnline === undefined ? 'has not answered yet (starting)' : 'is offline';
+  const why = !h.started ? 'has not answered yet (starting)' : 'is offline';
   throw new Refusal(`device ${h.device.id} ${why}`, { device: h.device.id, ...details });
 }
 
 /** `ch1` -> `CH1`, when the device has that channel. */
-export function lookupChannel(h: DeviceHandle, slug: string): string {
+export function lookupChannel(h: DeviceHandle, slug: string, quote: Quote = clip): string {
   const ch = channelFromSlug(slug);
   if (!ch || slug !== slug.toLowerCase() || !h.device.channels().includes(ch)) {
-    throw new Refusal(`unknown channel "${clip(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: clip(slug) });
+    throw new Refusal(`unknown channel "${quote(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: quote(slug) });
   }
   return ch;
 }
+
+/** Makes text taken from a message fit to quote back (see BridgeContext.quote). */
+export type Quote = (text: string, max?: number) => string;
 
 export function clip(s: string, n = 64): string {
   return s.length > n ? `${s.slice(0, n)}...` : s;
@@ -59,14 +65,30 @@ export function parseObject(payload: Buffer): Json {
   if (!isPlainObject(doc)) {
     throw new Refusal(`payload must be a JSON object (got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc})`);
   }
+  // Every later step (Range check, meta check, masking) walks the document: bound its depth first.
+  if (nestedDeeperThan(doc, MAX_DEPTH)) throw new Refusal(`payload nested too deeply (more than ${MAX_DEPTH} levels)`);
   return doc;
+}
+
+const MAX_DEPTH = 32;
+
+/** True when objects/arrays nest deeper than `max` (iterative: a 30,000-deep document must not overflow). */
+export function nestedDeeperThan(doc: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[doc, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 const TRUE_WORDS = new Set(['ON', 'TRUE', '1', 'YES']);
 const FALSE_WORDS = new Set(['OFF', 'FALSE', '0', 'NO']);
 
-function describe(x: unknown): string {
-  if (typeof x === 'string') return JSON.stringify(clip(x, 40));
+function describe(x: unknown, quote: Quote): string {
+  if (typeof x === 'string') return JSON.stringify(quote(x, 40));
   if (x === null) return 'null';
   if (Array.isArray(x)) return 'an array';
   if (typeof x === 'object') return 'an object';
@@ -74,9 +96,9 @@ function describe(x: unknown): string {
 }
 
 /** A value as sent (JSON member or bare payload) to the type the Range descriptor asks for. */
-export function coerce(row: Row, type: string, raw: unknown, current: unknown): unknown {
+export function coerce(row: Row, type: string, raw: unknown, current: unknown, quote: Quote = clip): unknown {
   const fail = (expected: string): never => {
-    throw new Refusal(`${row.key}: wrong type: expected ${expected} (got ${describe(raw)})`, { key: row.key });
+    throw new Refusal(`${row.key}: wrong type: expected ${expected} (got ${describe(raw, quote)})`, { key: row.key });
   };
   if (type === 'bool') {
     if (typeof raw === 'boolean') return raw;
@@ -95,7 +117,7 @@ export function coerce(row: Row, type: string, raw: unknown, current: unknown): 
     if (typeof raw === 'number') n = raw;
     else if (typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw)) n = Number(raw);
     if (n === undefined || !Number.isFinite(n)) return fail('a number');
-    if (!Number.isInteger(n)) throw new Refusal(`${row.key}: must be a whole number (got ${describe(raw)})`, { key: row.key });
+    if (!Number.isInteger(n)) throw new Refusal(`${row.key}: must be a whole number (got ${describe(raw, quote)})`, { key: row.key });
     return n;
   }
   if (type === 'string') {
@@ -104,6 +126,16 @@ export function coerce(row: Row, type: string, raw: unknown, current: unknown): 
     return fail('a string');
   }
   throw new Refusal(`${row.key}: the device reports a ${type} here; not settable from MQTT`, { key: row.key });
+}
+
+/**
+ * Range violations as quoted back: core's messages repeat the value sent; a value containing a configured
+ * password is described by its problem only.
+ */
+export function shownViolations(violations: readonly Violation[], input: unknown, quote: Quote): Array<Pick<Violation, 'path' | 'problem' | 'message'>> {
+  const text = typeof input === 'string' ? input : JSON.stringify(input) ?? '';
+  if (quote(text, Infinity) === text) return violations.map(({ path, problem, message }) => ({ path, problem, message }));
+  return violations.map(({ path, problem }) => ({ path, problem, message: `not accepted (${problem}); the value contains a configured password, so it is not repeated` }));
 }
 
 /** A bare `set/<key>` payload: the text itself, or a JSON scalar when it is one ("5", "\"Alarm1\"", true). */
@@ -122,12 +154,14 @@ function bareValue(payload: Buffer): unknown {
 }
 
 /** Checks one key of a command against the table and the device's Range; returns the change to write. */
-export function checkKey(h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown): { row: PageRow; change: Change } {
+export function checkKey(
+  h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown, quote: Quote = clip,
+): { row: PageRow; change: Change } {
   const row = rowFor(level, key);
   if (!row) {
     const other = rowFor(level === 'device' ? 'channel' : 'device', key);
     const hint = other ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)` : '';
-    throw new Refusal(`unknown key "${clip(key)}"${hint}`, { key: clip(key) });
+    throw new Refusal(`unknown key "${quote(key)}"${hint}`, { key: quote(key) });
   }
   if (isReadOnlyRow(row) || !isPageRow(row)) throw new Refusal(`${key} is read-only`, { key });
   const model = h.device.model;
@@ -139,25 +173,31 @@ export function checkKey(h: DeviceHandle, level: Level, channel: string | undefi
   const base = row.level === 'channel' ? ['channel_info', channel!] : [];
   const path = [...base, ...row.source.field];
   const current = valueAt(model.gets.get(row.source.page), path);
-  const value = coerce(row, desc.type, raw, current);
+  const value = coerce(row, desc.type, raw, current, quote);
   const range = model.ranges.get(row.source.page);
   const payload: Json = {};
   setAt(payload, path, value);
   const violations = range ? validateAgainstRange(payload, range, { metaKeys: pageSpec(row.source.page)?.metaKeys }) : [];
   if (violations.length) {
-    throw new Refusal(`${key}: ${violations.map((v) => v.message).join('; ')}`, { key, violations });
+    const shown = shownViolations(violations, raw, quote);
+    throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown as never });
   }
   return { row, change: { path, value, channel } };
 }
 
 export class Commands {
+  /** Latest command per written field (`<device>/<page>/<path>`): only its outcome is reported. */
+  private readonly latest = new Map<string, number>();
+  private seq = 0;
+
   constructor(private readonly ctx: BridgeContext) {}
 
   private refuse(topic: string, err: unknown): void {
     const reason = err instanceof Refusal ? err.reason : errorText(err);
     const details = err instanceof Refusal ? err.details : {};
-    this.ctx.log.info(`command refused on ${topic}: ${reason}`);
-    this.ctx.event('command_refused', { topic, reason, ...details });
+    const shown = this.ctx.quote(topic, 256);
+    this.ctx.log.info(`command refused on ${shown}: ${reason}`);
+    this.ctx.event('command_refused', { topic: shown, reason, ...details });
   }
 
   /** `set` and `get` topics. Never throws; every problem becomes an event. */
@@ -166,8 +206,24 @@ export class Commands {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained command ignored (commands must not be retained: they would run again on every restart)');
       const h = lookupDevice(this.ctx, parsed.device);
+      // Delivered by the broker right after (re)connecting, before the device's first poll: wait for it.
+      if (!h.started) {
+        this.ctx.log.debug(`command on ${this.ctx.quote(topic, 256)}: waiting for ${h.id} to answer its first poll`);
+        void this.ctx.track(h.ready(FIRST_POLL_WAIT_MS).then(() => this.run(topic, h, parsed, payload)));
+        return;
+      }
+      this.run(topic, h, parsed, payload);
+    } catch (err) {
+      this.refuse(topic, err);
+    }
+  }
+
+  private run(topic: string, h: DeviceHandle, parsed: SetTopic | GetTopic, payload: Buffer): void {
+    try {
+      if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
+      this.ctx.log.debug(`command ${parsed.kind} on ${this.ctx.quote(topic, 256)} (${payload.length} bytes)`);
       if (parsed.kind === 'set') requireOnline(h);
-      const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel) : undefined;
+      const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel, this.ctx.quote) : undefined;
       if (parsed.kind === 'get') return this.get(topic, h, channel);
       if (channel && !channelOnline(h.device.model, channel)) {
         throw new Refusal(`channel ${channel} of ${h.device.id} is offline`, { device: h.device.id, channel });
@@ -178,7 +234,7 @@ export class Commands {
       const level: Level = channel ? 'channel' : 'device';
       const byPage = new Map<string, Change[]>();
       for (const key of keys) {
-        const { row, change } = checkKey(h, level, channel, key, input[key]);
+        const { row, change } = checkKey(h, level, channel, key, input[key], this.ctx.quote);
         const list = byPage.get(row.source.page) ?? [];
         list.push(change);
         byPage.set(row.source.page, list);
@@ -189,19 +245,25 @@ export class Commands {
     }
   }
 
+  /** `get`: a read of the device (coalesced with every other read asked for meanwhile), then the state. */
   private get(topic: string, h: DeviceHandle, channel?: string): void {
-    void this.ctx.track(h.poller.pollNow().then(
+    void this.ctx.track(h.read().then(
       () => this.ctx.publishState(h, { force: true, channel }),
       (err) => this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err) }),
     ));
   }
 
   private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
+    // Numbered before queueing: a later command on the same field supersedes this one's report.
+    const seq = ++this.seq;
+    const fieldKey = (c: Change) => `${h.id}/${page}/${c.path.join('.')}`;
+    for (const c of changes) this.latest.set(fieldKey(c), seq);
+    const isLatest = (c: Change) => this.latest.get(fieldKey(c)) === seq;
     try {
       const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
       for (const c of changes) {
         const got = valueAt(readBack, c.path);
-        if (got !== c.value) {
+        if (got !== c.value && isLatest(c)) {
           this.ctx.event('command_not_confirmed', {
             topic, device: h.device.id, field: c.path.join('.'), requested: c.value as never, reported: (got ?? null) as never,
           });
@@ -211,6 +273,8 @@ export class Commands {
       const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
       this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
       this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+    } finally {
+      for (const c of changes) if (isLatest(c)) this.latest.delete(fieldKey(c));
     }
   }
 }

@@ -389,7 +389,30 @@ function connectionSecrets(raw: Record<string, unknown>, baseDir: string, proble
     }
     return { password: secret(given(d), where, baseDir, problems, true), tls: tlsOf(d, where) };
   });
+  problems.push(...idCollisions([...seen.keys()], seen));
   return { mqtt, devices };
+}
+
+/** A channel slug right after `<id>_`: `ch1`, `ip_ch5`, `wifi_ch8` (alone or followed by `_...`). */
+const CHANNEL_SUFFIX = /^(?:ip_|wifi_)?ch\d+(?:_|$)/;
+
+/**
+ * Home Assistant ids are `<base>_<device>` and `<base>_<device>_<channel slug>` (plus `_<key>` per entity):
+ * device `garage_ch1` would take the ids of channel CH1 of device `garage`.
+ */
+export function idCollisions(ids: readonly string[], index: ReadonlyMap<string, number>): string[] {
+  const problems: string[] = [];
+  for (const a of ids) {
+    for (const b of ids) {
+      if (b === a || !b.startsWith(`${a}_`) || !CHANNEL_SUFFIX.test(b.slice(a.length + 1))) continue;
+      const slug = /^(?:ip_|wifi_)?ch\d+/.exec(b.slice(a.length + 1))![0];
+      problems.push(
+        `devices[${index.get(b)}].id: "${b}" collides with device "${a}" (devices[${index.get(a)}]): ` +
+        `Home Assistant ids of "${b}" are those of channel ${slug.toUpperCase()} of "${a}"; rename one of them`,
+      );
+    }
+  }
+  return problems;
 }
 
 /** Reads and validates a YAML config file. Throws ConfigError. */

@@ -1,17 +1,12 @@
 /** What command and request handlers need from the running bridge. */
-import type { Device } from './device';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import type { Poller } from './poller';
+import type { DeviceRuntime } from './runtime';
 import type { Json } from './state';
 import type { Topics } from './topics';
 
-export interface DeviceHandle {
-  device: Device;
-  poller: Poller;
-  /** Availability as published: true after a successful poll, false after repeated failures. */
-  readonly online: boolean;
-}
+/** A configured device as commands and requests see it. */
+export type DeviceHandle = DeviceRuntime;
 
 export interface BridgeContext {
   topics: Topics;
@@ -22,12 +17,17 @@ export interface BridgeContext {
   event(type: string, data: Json): void;
   /** Publish a device's state topics (`force`: even when unchanged). */
   publishState(handle: DeviceHandle, opts?: { force?: boolean; channel?: string }): void;
-  /** Re-read system info and Ranges, poll, republish discovery and state. */
+  /** Re-read system info and Ranges, poll, republish discovery and state (coalesced per device). */
   refresh(handle: DeviceHandle): Promise<void>;
   /** True once stop() began: commands and requests are refused. */
   readonly stopping: boolean;
   /** Work a command or request started: stop() waits for it before logging out of the devices. */
   track<T>(work: Promise<T>): Promise<T>;
+  /**
+   * Text taken from a command or request, fit to quote in an event, response or log line: clipped, and
+   * withheld when it contains a configured password (someone typed one into a command: not ours to repeat).
+   */
+  quote(text: string, max?: number): string;
 }
 
 /** A command was refused: nothing was sent to the device. */

@@ -56,7 +56,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   out(`MQTT broker: ${broker.url}`);
   out(`simulated recorder: ${sim.url} (user admin, random password)`);
   out(`watch:   mosquitto_sub -h 127.0.0.1 -p ${broker.port} -t 'nvr2mqtt/#' -v`);
-  out(`command: mosquitto_pub -h 127.0.0.1 -p ${broker.port} -t nvr2mqtt/demo_nvr/ch1/set/floodlight -m ON`);
+  out(`command: mosquitto_pub -h 127.0.0.1 -p ${broker.port} -t nvr2mqtt/demo_nvr/ch1/set/floodlight_on_alarm -m ON`);
   out('Ctrl-C stops the demo.');
 
   // Throttle: at most N lines per second, then one summary line.

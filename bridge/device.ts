@@ -35,6 +35,13 @@ function isOutage(err: unknown): boolean {
   return err.kind === 'transport' || err.kind === 'session' || err.kind === 'lockout' || err.kind === 'busy';
 }
 
+/**
+ * What every poll read passes to the client: today nothing; with the transport's priorities (phase 2)
+ * `{ priority: 'poll' }`, so that commands overtake queued polls. The one place to change.
+ */
+type PollCallOptions = Record<string, never>;
+const POLL_CALL: PollCallOptions = {};
+
 export class Device extends EventEmitter {
   readonly id: string;
   readonly client: NvrClient;
@@ -81,7 +88,7 @@ export class Device extends EventEmitter {
 
   /** System info and the Range of every polled page (`refresh` asks the device again, bypassing caches). */
   async load(refresh: boolean): Promise<void> {
-    const info = (await this.client.systemInfo()) as Json;
+    const info = (await this.pollRead('SystemInfo/Base', 'Get', () => this.client.systemInfo())) as Json;
     const ranges = new Map<PageName, Json | null>();
     await Promise.all(POLLED_PAGES.map(async (page) => ranges.set(page, await this.rangeOf(page, refresh))));
     this.model = { ...this.model, info, ranges };
@@ -91,7 +98,7 @@ export class Device extends EventEmitter {
 
   private async rangeOf(page: PageName, refresh = false): Promise<Json | null> {
     try {
-      return (await this.client.cachedRange(page, { refresh })) as Json;
+      return (await this.pollRead(page, 'Range', (o) => this.client.cachedRange(page, { ...o, refresh }))) as Json;
     } catch (err) {
       if (err instanceof DeviceError && err.kind === 'unsupported') return null; // R2: no such page
       throw err;
@@ -103,7 +110,8 @@ export class Device extends EventEmitter {
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
     try {
-      channelList = new Map((await this.client.channels()).map((c) => [c.channel, c.online]));
+      const list = await this.pollRead('Login/ChannelInfo', 'Get', () => this.client.channels());
+      channelList = new Map(list.map((c) => [c.channel, c.online]));
     } catch (err) {
       if (isOutage(err)) throw err;
       this.reportPageError('Login/ChannelInfo', err);
@@ -125,7 +133,7 @@ export class Device extends EventEmitter {
       }
       const epoch = this.epochs.get(page) ?? 0;
       try {
-        const data = (await this.client.get(page, pageSpec(page)?.getData)) as Json;
+        const data = (await this.pollRead(page, 'Get', (_o) => this.client.get(page, pageSpec(page)?.getData /* , _o: once core's get takes options */))) as Json;
         if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
         else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
         this.reportedPageErrors.delete(page);
@@ -148,6 +156,23 @@ export class Device extends EventEmitter {
     this.emit('update', { structure });
   }
 
+  /**
+   * Every device read of a poll goes through here (phase 2 passes the transport's `{ priority: 'poll' }` in
+   * this one place). At debug level each request is logged with its duration (never its body).
+   */
+  private async pollRead<T>(page: string, op: string, call: (opts: PollCallOptions) => Promise<T>): Promise<T> {
+    if (!this.log.enabled('debug')) return call(POLL_CALL);
+    const t0 = performance.now();
+    try {
+      const out = await call(POLL_CALL);
+      this.log.debug(`poll ${page}/${op}: ${Math.round(performance.now() - t0)} ms`);
+      return out;
+    } catch (err) {
+      this.log.debug(`poll ${page}/${op}: failed after ${Math.round(performance.now() - t0)} ms: ${errorText(err)}`);
+      throw err;
+    }
+  }
+
   private reportPageError(page: string, err: unknown): void {
     const text = errorText(err);
     if (this.reportedPageErrors.get(page) === text) return;
@@ -158,6 +183,7 @@ export class Device extends EventEmitter {
 
   /** Write executor of the queue: read, merge every queued change, Set, read back, publish. */
   private async write(page: string, batch: Job[]): Promise<Json> {
+    this.log.debug(`write ${page}: ${batch.length} queued change(s)`);
     const spec = pageSpec(page);
     const getData = spec?.getData;
     if (batch.length === 1 && batch[0].kind === 'raw') {

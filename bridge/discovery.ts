@@ -190,6 +190,10 @@ export class Discovery {
     const channels = device.channels();
     const single = channels.length === 1;
     const out = new Map<string, Json>();
+    // The recorder's config goes out first: its channels name it in `via_device`, and Home Assistant links a
+    // channel to its recorder only when that device is already known. (Its entry is filled in below.)
+    const recorderTopic = topics.discovery(node);
+    out.set(recorderTopic, {});
     const avty = [
       { t: topics.bridgeState, val_tpl: '{{ value_json.state }}' },
       { t: topics.availability(device.id), val_tpl: '{{ value_json.state }}' },
@@ -233,7 +237,7 @@ export class Discovery {
         out.set(topics.discovery(chNode), shared(dev, cmps));
       }
     }
-    out.set(topics.discovery(node), shared(recorder, deviceCmps));
+    out.set(recorderTopic, shared(recorder, deviceCmps));
     return out;
   }
 

@@ -4,25 +4,29 @@
  * handled them (parsed, checked, queued), TLS per connection with a CA file or a pinned certificate
  * fingerprint. Nothing here changes process-wide TLS settings.
  *
- * Every payload goes through the redactor: a configured secret is never published.
+ * A stable client id and a persistent session (`clean: false`) with QoS 1 subscriptions: while the bridge
+ * reconnects, the broker keeps the commands sent to it and delivers them afterwards.
+ *
+ * Payloads are sent as given, never rewritten: secrets stay out by construction (nothing the bridge publishes
+ * is built from a configured password).
  */
 import { EventEmitter } from 'node:events';
 import { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
 import mqtt, { MqttClient, type IClientOptions, type IPublishPacket } from 'mqtt';
 import type { TlsMaterial } from './config';
-import { errorText, type Logger, type Redactor } from './log';
+import { errorText, maskUrlCredentials, type Logger } from './log';
 
 export interface MqttLinkOptions {
   url: string;
   username?: string;
   password?: string;
+  /** Stable across restarts (the persistent session belongs to it); default: a random one, clean session. */
   clientId?: string;
   tls?: TlsMaterial;
   /** Last will (retained, QoS 1): the bridge's offline state. None for short-lived clients (--check). */
   will?: { topic: string; payload: string };
   log: Logger;
-  redactor: Redactor;
   /** Delay between reconnect attempts. Default 2000 ms. */
   reconnectPeriodMs?: number;
   keepaliveS?: number;
@@ -97,6 +101,14 @@ class PinnedTlsStream extends Duplex {
   }
 }
 
+/**
+ * The bridge's client id when `mqtt.client_id` is not set: derived from the base topic, so it is the same
+ * after every restart (the broker keeps the session, and the commands queued for it, under this id).
+ */
+export function clientIdFor(baseTopic: string): string {
+  return `nvr2mqtt_${baseTopic.replace(/[^A-Za-z0-9_-]+/g, '_')}`.slice(0, 64);
+}
+
 export class MqttLink extends EventEmitter {
   readonly client: MqttClient;
   private handler: MessageHandler = () => undefined;
@@ -107,7 +119,8 @@ export class MqttLink extends EventEmitter {
     super();
     const base: IClientOptions = {
       protocolVersion: 4,
-      clean: true,
+      // A persistent session needs a stable id; a random id gets a clean one (short-lived clients: --check, probes).
+      clean: !opts.clientId,
       resubscribe: false, // the bridge subscribes itself on every connect
       reconnectPeriod: opts.reconnectPeriodMs ?? 2000,
       connectTimeout: 10_000,
@@ -145,12 +158,12 @@ export class MqttLink extends EventEmitter {
       }
       done();
     };
-    this.client.on('connect', () => {
+    this.client.on('connect', (connack) => {
       // Commands and their confirmations are small packets: send them at once (no Nagle delay).
       (this.client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
       this.lastErrorText = '';
       opts.log.info(`MQTT connected to ${this.safeUrl}`);
-      this.emit('connect');
+      this.emit('connect', !!connack.sessionPresent);
     });
     this.client.on('close', () => {
       if (!this.closing) this.emit('disconnect');
@@ -168,7 +181,7 @@ export class MqttLink extends EventEmitter {
   }
 
   get safeUrl(): string {
-    return this.opts.redactor.redact(this.opts.url);
+    return maskUrlCredentials(this.opts.url);
   }
 
   get connected(): boolean {
@@ -204,12 +217,7 @@ export class MqttLink extends EventEmitter {
   /** Publishes when connected (returns false otherwise: the full republish after reconnect covers it), or queues. */
   publish(topic: string, payload: string, opts: PublishOptions = {}): boolean {
     if (this.closing || (!this.client.connected && !(opts.queue && opts.qos === 1))) return false;
-    let text = payload;
-    if (this.opts.redactor.contains(text)) {
-      this.opts.log.error(`refused to publish a secret on ${topic}; masked`);
-      text = this.opts.redactor.redact(text);
-    }
-    this.client.publish(topic, text, { qos: opts.qos ?? 0, retain: opts.retain ?? false }, (err) => {
+    this.client.publish(topic, payload, { qos: opts.qos ?? 0, retain: opts.retain ?? false }, (err) => {
       if (err && !this.closing) this.opts.log.debug(`publish ${topic}: ${errorText(err)}`);
     });
     return true;
@@ -220,7 +228,7 @@ export class MqttLink extends EventEmitter {
     if (!this.client.connected) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
-      this.client.publish(topic, this.opts.redactor.redact(payload), { qos: opts.qos ?? 1, retain: opts.retain ?? false }, () => {
+      this.client.publish(topic, payload, { qos: opts.qos ?? 1, retain: opts.retain ?? false }, () => {
         clearTimeout(timer);
         resolve();
       });

@@ -6,7 +6,7 @@
  */
 import { DeviceError, findOperation, validateAgainstRange } from '../core';
 import { isPlainObject } from '../core/json';
-import { clip, lookupDevice, parseObject, requireOnline } from './commands';
+import { clip, lookupDevice, parseObject, requireOnline, shownViolations } from './commands';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
@@ -26,6 +26,17 @@ export function maskSecrets(x: unknown, depth = 0): unknown {
     out[k] = /passw(or)?d|secret|token/i.test(k) && typeof v === 'string' && v !== '' ? '***' : maskSecrets(v, depth + 1);
   }
   return out;
+}
+
+/** The top level of a JSON object payload, whatever its problems further down; undefined when none. */
+function topLevelOf(payload: Buffer): Json | undefined {
+  if (payload.length > 64 * 1024) return undefined;
+  try {
+    const doc: unknown = JSON.parse(payload.toString('utf8'));
+    return isPlainObject(doc) ? doc : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function transactionOf(msg: Json | undefined): string | number | undefined {
@@ -61,24 +72,47 @@ export function checkMeta(data: Json, page: string, range: Json): string[] {
 export class Requests {
   constructor(private readonly ctx: BridgeContext) {}
 
+  /** Identical reads in flight (device, op, page, data): a flood of the same request shares one device call. */
+  private readonly reads = new Map<string, Promise<unknown>>();
+
   /** Never throws: every outcome is a response (and refusals also an event). */
   handle(topic: string, op: string, payload: Buffer, retained: boolean): void {
     const safeOp = /^[a-z_]{1,32}$/.test(op) ? op : 'invalid';
+    // Parsed first: every answer, refusals included, carries the request's transaction.
     let msg: Json | undefined;
+    let parseError: unknown;
+    try {
+      msg = parseObject(payload);
+    } catch (err) {
+      parseError = err;
+    }
+    // A request refused for its shape (nested too deeply...) still gets its transaction back.
+    const transaction = transactionOf(msg ?? topLevelOf(payload));
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained request ignored (requests must not be retained)');
-      msg = parseObject(payload);
-      if (!REQUEST_OPS.includes(op as never)) throw new Refusal(`unknown request "${clip(op)}" (expected ${REQUEST_OPS.join(', ')})`);
+      if (parseError) throw parseError;
+      if (!REQUEST_OPS.includes(op as never)) throw new Refusal(`unknown request "${this.ctx.quote(op)}" (expected ${REQUEST_OPS.join(', ')})`);
     } catch (err) {
-      this.fail(topic, safeOp, transactionOf(msg), err);
+      this.fail(topic, safeOp, transaction, err);
       return;
     }
-    const transaction = transactionOf(msg);
-    void this.ctx.track(this.run(op, msg).then(
+    this.ctx.log.debug(`request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quote(msg!.device)}` : ''}` +
+      `${typeof msg!.page === 'string' ? ` page ${this.ctx.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`);
+    void this.ctx.track(this.run(op, msg!).then(
       (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
       (err) => this.fail(topic, op, transaction, err),
     ));
+  }
+
+  /** Reads shared while in flight: one device call however many identical requests arrive meanwhile. */
+  private shared(key: string, read: () => Promise<unknown>): Promise<unknown> {
+    let p = this.reads.get(key);
+    if (!p) {
+      p = read().finally(() => this.reads.delete(key));
+      this.reads.set(key, p);
+    }
+    return p;
   }
 
   private respond(op: string, body: Json): void {
@@ -88,8 +122,9 @@ export class Requests {
   private fail(topic: string, op: string, transaction: string | number | undefined, err: unknown): void {
     const t = transaction !== undefined ? { transaction } : {};
     if (err instanceof Refusal) {
-      this.ctx.log.info(`request refused on ${topic}: ${err.reason}`);
-      this.ctx.event('command_refused', { topic, reason: err.reason, ...err.details, ...t });
+      const shown = this.ctx.quote(topic, 256);
+      this.ctx.log.info(`request refused on ${shown}: ${err.reason}`);
+      this.ctx.event('command_refused', { topic: shown, reason: err.reason, ...err.details, ...t });
       this.respond(op, { status: 'error', error: err.reason, error_code: 'refused', ...err.details, ...t });
       return;
     }
@@ -112,8 +147,10 @@ export class Requests {
     const data = (msg.data ?? {}) as Json;
     requireOnline(h, { page });
     const client = h.device.client;
-    if (op === 'range') return client.range(page, data);
-    if (op === 'get') return client.get(page, data);
+    if (op === 'range' || op === 'get') {
+      const key = `${h.id}\0${op}\0${page}\0${JSON.stringify(data)}`;
+      return this.shared(key, () => (op === 'range' ? client.range(page, data) : client.get(page, data)));
+    }
     // set: the whole payload is checked against the Range first; nothing is sent when it does not fit.
     if (!Object.keys(data).length) throw new Refusal('"data" is empty: nothing to set', { device: h.device.id, page });
     let range: Json;
@@ -130,8 +167,9 @@ export class Requests {
     if (metaProblems.length) throw new Refusal(metaProblems.join('; '), { device: h.device.id, page });
     const violations = validateAgainstRange(data, range, { metaKeys });
     if (violations.length) {
-      throw new Refusal(`outside the device's Range: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
-        device: h.device.id, page, violations: violations as never,
+      const shown = shownViolations(violations, data, this.ctx.quote);
+      throw new Refusal(`outside the device's Range: ${shown.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
+        device: h.device.id, page, violations: shown as never,
       });
     }
     return h.device.writes.enqueue(page, { kind: 'raw', data });

@@ -83,16 +83,18 @@ export const TABLE: readonly Row[] = [
   // ---- channel level -------------------------------------------------------------------------
   { key: 'online', level: 'channel', source: { kind: 'online' }, platform: 'binary_sensor', name: 'Online',
     category: 'diagnostic', deviceClass: 'connectivity' },
-  { key: 'floodlight', level: 'channel', source: page('AlarmConfig/Deterrence', 'flood_light_switch'), platform: 'switch',
-    name: 'Floodlight', icon: 'mdi:light-flood-down' },
+  // Alarm reaction (config entities): what the channel does when an alarm fires. The keys `floodlight` and
+  // `siren` are reserved for the live light and siren (PreviewChannel/Floodlight2AudioAlarm).
+  { key: 'floodlight_on_alarm', level: 'channel', source: page('AlarmConfig/Deterrence', 'flood_light_switch'), platform: 'switch',
+    name: 'Floodlight on alarm', icon: 'mdi:light-flood-down', category: 'config' },
   { key: 'floodlight_duration', level: 'channel', source: page('AlarmConfig/Deterrence', 'bright_time'), platform: 'number',
     name: 'Floodlight duration', unit: 's', icon: 'mdi:timer-outline', category: 'config', numberMode: 'box' },
   { key: 'floodlight_mode', level: 'channel', source: page('AlarmConfig/Deterrence', 'flood_light_mode'), platform: 'select',
     name: 'Floodlight mode', icon: 'mdi:lightbulb-on-outline', category: 'config' },
   { key: 'floodlight_strobe', level: 'channel', source: page('AlarmConfig/Deterrence', 'strobe_frequency'), platform: 'select',
     name: 'Floodlight strobe', icon: 'mdi:lightbulb-alert-outline', category: 'config' },
-  { key: 'siren', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_switch'), platform: 'switch',
-    name: 'Siren', icon: 'mdi:alarm-light-outline' },
+  { key: 'siren_on_alarm', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_switch'), platform: 'switch',
+    name: 'Siren on alarm', icon: 'mdi:alarm-light-outline', category: 'config' },
   { key: 'siren_duration', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_time'), platform: 'number',
     name: 'Siren duration', unit: 's', icon: 'mdi:timer-outline', category: 'config', numberMode: 'box' },
   { key: 'siren_volume', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_value'), platform: 'number',

@@ -55,12 +55,16 @@ export class Topics {
     return `${this.discoveryPrefix}/device/+/config`;
   }
 
-  /** Everything the bridge listens to (commands and requests). */
-  commandSubscriptions(): string[] {
+  /**
+   * Everything the bridge listens to (commands and requests). No two filters match the same topic: a broker
+   * delivers a message once per matching subscription, and `<base>/+/+/get` would also match
+   * `<base>/bridge/request/get`. So the channel-level `set` and `get` are subscribed per device.
+   */
+  commandSubscriptions(devices: readonly string[]): string[] {
     const b = this.base;
     return [
-      `${b}/+/set`, `${b}/+/set/+`, `${b}/+/get`,
-      `${b}/+/+/set`, `${b}/+/+/set/+`, `${b}/+/+/get`,
+      `${b}/+/set`, `${b}/+/set/+`, `${b}/+/get`, `${b}/+/+/set/+`,
+      ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`]),
       `${b}/bridge/request/+`,
     ];
   }

@@ -60,8 +60,8 @@ test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridg
     await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.online === true, 10_000);
     await rec.waitFor((m) => m.topic === 'homeassistant/device/nvr2mqtt_demo_nvr/config', 10_000);
     const since = rec.count;
-    await rec.publish('nvr2mqtt/demo_nvr/ch1/set/floodlight', 'ON');
-    await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.floodlight === true, 10_000, since);
+    await rec.publish('nvr2mqtt/demo_nvr/ch1/set/floodlight_on_alarm', 'ON');
+    await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.floodlight_on_alarm === true, 10_000, since);
     assert.match(out, /-> nvr2mqtt\/demo_nvr\/ch1/, 'prints what is published');
     const s2 = rec.count;
     child.kill('SIGINT');

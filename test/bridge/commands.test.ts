@@ -1,7 +1,7 @@
 /** Every command path, every refusal, and concurrent writes to one page. */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { json, setsOf, setup, sleep, waitEvent, type Fixture } from './fixture';
+import { json, setsOf, settle, setup, until, waitEvent, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture }>('bridge commands');
 
@@ -29,8 +29,8 @@ test.after(async ({ fx }) => {
 test('set: JSON subset on a channel, confirmed state published', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren: true, siren_duration: 20, siren_tone: 'Alarm2' }));
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren === true && j.siren_duration === 20 && j.siren_tone === 'Alarm2', 3000, since);
+  await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren_on_alarm: true, siren_duration: 20, siren_tone: 'Alarm2' }));
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === true && j.siren_duration === 20 && j.siren_tone === 'Alarm2', 3000, since);
   const ch1 = sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1;
   assert.equal(ch1.siren_switch, true);
   assert.equal(ch1.siren_time, 20);
@@ -40,8 +40,8 @@ test('set: JSON subset on a channel, confirmed state published', async ({ fx }) 
 test('set/<key>: bare values as Home Assistant sends them', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   let since = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/nvr/ch2/set/floodlight`, 'ON');
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight === true, 3000, since);
+  await fx.recorder.publish(`${fx.base}/nvr/ch2/set/floodlight_on_alarm`, 'ON');
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight_on_alarm === true, 3000, since);
   since = fx.recorder.count;
   await fx.recorder.publish(`${fx.base}/nvr/ch2/set/floodlight_duration`, '90.0');
   await fx.recorder.publish(`${fx.base}/nvr/ch2/set/floodlight_mode`, 'Smartlight');
@@ -118,36 +118,37 @@ test('request range/get/set/refresh with transaction', async ({ fx }) => {
 
 // Each refusal: the reason on bridge/event, nothing sent to the device.
 const REFUSALS: Array<[string, string, string | Buffer, RegExp]> = [
-  ['bad JSON', 'nvr/ch1/set', '{"siren": tru', /not valid JSON/],
+  ['bad JSON', 'nvr/ch1/set', '{"siren_on_alarm": tru', /not valid JSON/],
   ['not an object', 'nvr/ch1/set', '[1, 2]', /must be a JSON object/],
   ['not an object (number)', 'nvr/ch1/set', '42', /must be a JSON object/],
   ['empty object', 'nvr/ch1/set', '{}', /nothing to set/],
   ['unknown key', 'nvr/ch1/set', '{"bogus": 1}', /unknown key "bogus"/],
   ['device key on a channel', 'nvr/ch1/set', '{"disarm_siren": true}', /unknown key "disarm_siren".*device key/],
-  ['unsupported: CH3 floodlight', 'nvr/ch3/set/floodlight', 'ON', /floodlight is not supported/],
-  ['unsupported: CH4 siren', 'nvr/ch4/set', '{"siren": true}', /siren is not supported/],
+  ['unsupported: CH3 floodlight', 'nvr/ch3/set/floodlight_on_alarm', 'ON', /floodlight_on_alarm is not supported/],
+  ['unsupported: CH4 siren', 'nvr/ch4/set', '{"siren_on_alarm": true}', /siren_on_alarm is not supported/],
   ['unsupported: CH2 audio', 'nvr/ch2/set/audio_in_volume', '10', /not supported/],
   ['out of bounds: max', 'nvr/ch1/set', '{"siren_volume": 11}', /siren_volume: must be <= 10/],
   ['out of bounds: min', 'nvr/ch1/set/floodlight_duration', '4', /must be >= 5/],
   ['out of bounds: option', 'nvr/ch1/set/floodlight_mode', 'Disco', /must be one of/],
   ['option not on this channel', 'nvr/ip_ch7/set/floodlight_mode', 'Smartlight', /must be one of/],
-  ['wrong type: bool', 'nvr/ch1/set', '{"siren": "maybe"}', /wrong type/],
+  ['wrong type: bool', 'nvr/ch1/set', '{"siren_on_alarm": "maybe"}', /wrong type/],
   ['wrong type: number', 'nvr/ch1/set/siren_volume', 'loud', /wrong type/],
   ['wrong type: fraction', 'nvr/ch1/set', '{"siren_volume": 5.5}', /whole number/],
   ['wrong type: object', 'nvr/ch1/set', '{"siren_tone": {"a": 1}}', /wrong type/],
   ['read-only: online', 'nvr/ch1/set', '{"online": false}', /read-only/],
   ['read-only: model', 'nvr/set/model', 'X', /read-only/],
   ['unknown device', 'nodev/set', '{"disarmed": true}', /unknown device "nodev"/],
-  ['unknown channel', 'nvr/ch99/set', '{"siren": true}', /unknown channel "ch99"/],
-  ['channel slug in upper case', 'nvr/CH1/set', '{"siren": true}', /unknown channel/],
-  ['device offline', 'dead/ch1/set', '{"siren": true}', /device dead is offline/],
-  ['channel offline', 'nvr/ip_ch6/set/siren', 'ON', /channel IP_CH6 of nvr is offline/],
+  ['unknown channel', 'nvr/ch99/set', '{"siren_on_alarm": true}', /unknown channel "ch99"/],
+  ['channel slug in upper case', 'nvr/CH1/set', '{"siren_on_alarm": true}', /unknown channel/],
+  ['device offline', 'dead/ch1/set', '{"siren_on_alarm": true}', /device dead is offline/],
+  ['channel offline', 'nvr/ip_ch6/set/siren_on_alarm', 'ON', /channel IP_CH6 of nvr is offline/],
   ['huge payload', 'nvr/ch1/set', Buffer.alloc(70_000, 0x20), /too large/],
 ];
 
 test('refusals: clear reason on bridge/event, device untouched', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
-  await sleep(300); // let earlier writes finish
+  const writes = fx.bridge.devices.get('nvr')!.device.writes;
+  await until(() => writes.size === 0, 'earlier writes finished');
   const setsBefore = setsOf(sim).length;
   for (const [name, topic, payload, reason] of REFUSALS) {
     const since = fx.recorder.count;
@@ -193,7 +194,7 @@ test('refusals: clear reason on bridge/event, device untouched', async ({ fx }) 
   await fx.recorder.publish(`${fx.base}/bridge/request/get`, 'not json');
   const bad = json(await fx.recorder.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.status === 'error', 3000, s));
   assert.match(String(bad.error), /not valid JSON/);
-  await sleep(200);
+  await settle(fx);
   assert.equal(setsOf(sim).length - setsBefore, beforeRestartSets - setsBefore, 'no Set reached the device for a refused command');
   for (const e of setsOf(sim)) assert.equal(e.status, 200, `every Set the device saw was accepted: ${JSON.stringify(e)}`);
 });
@@ -202,22 +203,24 @@ test('concurrent commands on one page all take effect (no lost update)', async (
   const sim = fx.sims.get('nvr')!;
   const va = () => sim.state['AlarmConfig/VoiceAlarm'].channel_info!;
   const det = () => sim.state['AlarmConfig/Deterrence'].channel_info!;
-  await fx.recorder.publish(`${fx.base}/nvr/ch1/set/siren`, 'OFF');
+  await fx.recorder.publish(`${fx.base}/nvr/ch1/set/siren_on_alarm`, 'OFF');
   await fx.recorder.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '2');
-  await sleep(400);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_volume === 2, 3000);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === false, 3000);
+  await until(() => fx.bridge.devices.get('nvr')!.device.writes.size === 0, 'writes finished');
   const since = fx.recorder.count;
   const setsBefore = setsOf(sim).length;
   // Same page (VoiceAlarm), two channels, published together; plus five Deterrence changes at once.
   await Promise.all([
-    fx.recorder.publish(`${fx.base}/nvr/ch1/set/siren`, 'ON'),
+    fx.recorder.publish(`${fx.base}/nvr/ch1/set/siren_on_alarm`, 'ON'),
     fx.recorder.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '9'),
-    fx.recorder.publish(`${fx.base}/nvr/ch1/set`, '{"floodlight": true}'),
+    fx.recorder.publish(`${fx.base}/nvr/ch1/set`, '{"floodlight_on_alarm": true}'),
     fx.recorder.publish(`${fx.base}/nvr/ch2/set`, '{"floodlight_strobe": "High"}'),
     fx.recorder.publish(`${fx.base}/nvr/ch4/set/floodlight_duration`, '33'),
-    fx.recorder.publish(`${fx.base}/nvr/ip_ch5/set/floodlight`, 'ON'),
+    fx.recorder.publish(`${fx.base}/nvr/ip_ch5/set/floodlight_on_alarm`, 'ON'),
     fx.recorder.publish(`${fx.base}/nvr/ip_ch7/set/floodlight_mode`, 'Whitelight'),
   ]);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren === true && j.floodlight === true, 4000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === true && j.floodlight_on_alarm === true, 4000, since);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_volume === 9 && j.floodlight_strobe === 'High', 4000, since);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch7`, (j) => j.floodlight_mode === 'Whitelight', 4000, since);
   assert.equal(va().CH1.siren_switch, true);

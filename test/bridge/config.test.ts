@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import { ConfigError, loadConfigFile, parseConfig, parseDuration } from '../../bridge/config';
 import { TABLE, PAGES, POLLED_PAGES, rowFor } from '../../bridge/table';
+import { clientIdFor } from '../../bridge/mqtt';
 import { Topics } from '../../bridge/topics';
 
 const test = suite('bridge config');
@@ -69,6 +70,22 @@ test('every problem, by path', () => {
   for (const re of expect) assert.ok(p.some((x) => re.test(x)), `${re} in:\n${p.join('\n')}`);
   assert.match(problems({ devices: [] })[0], /^devices: at least one device/);
   assert.match(problems({})[0], /^devices: /);
+});
+
+test('device ids that collide in Home Assistant ids are refused, both named', () => {
+  const p = problems({ devices: [{ ...dev, id: 'garage' }, { ...dev, id: 'garage_ch1' }, { ...dev, id: 'garage_ip_ch5_x' }, { ...dev, id: 'garage_2' }, { ...dev, id: 'shed' }] });
+  assert.ok(p.some((x) => x.startsWith('devices[1].id: "garage_ch1" collides with device "garage" (devices[0])') && x.includes('channel CH1')), p.join('\n'));
+  assert.ok(p.some((x) => x.startsWith('devices[2].id: "garage_ip_ch5_x" collides with device "garage"') && x.includes('IP_CH5')), p.join('\n'));
+  assert.equal(p.length, 2, p.join('\n'));
+  assert.deepEqual(problems({ devices: [{ ...dev, id: 'garage' }, { ...dev, id: 'garage_2' }, { ...dev, id: 'garagech1' }] }), []);
+});
+
+test('MQTT client id: stable, from the base topic, unless mqtt.client_id', () => {
+  assert.equal(clientIdFor('nvr2mqtt'), 'nvr2mqtt_nvr2mqtt');
+  assert.equal(clientIdFor('home/cams'), 'nvr2mqtt_home_cams');
+  assert.ok(clientIdFor('x'.repeat(100)).length <= 64);
+  const { config } = parseConfig({ mqtt: { client_id: 'mine' }, devices: [dev] }, { env: {} });
+  assert.equal(config.mqtt.client_id, 'mine');
 });
 
 test('duplicate ids, reserved id, passwords', () => {
@@ -210,9 +227,14 @@ test('the table: one row per key and level, pages known, topics parse', () => {
   assert.deepEqual([...POLLED_PAGES].sort(), Object.keys(PAGES).sort());
   assert.equal(rowFor('device', 'disarmed')?.platform, 'alarm_control_panel');
   assert.equal(rowFor('channel', 'disarmed')?.platform, 'switch');
+  // Alarm reaction settings are config switches; `floodlight` and `siren` are kept for the live light and siren.
+  assert.equal(rowFor('channel', 'floodlight_on_alarm')?.name, 'Floodlight on alarm');
+  assert.equal(rowFor('channel', 'siren_on_alarm')?.category, 'config');
+  assert.equal(rowFor('channel', 'floodlight'), undefined);
+  assert.equal(rowFor('channel', 'siren'), undefined);
   const t = new Topics('nvr2mqtt', 'homeassistant');
   assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set'), { kind: 'set', device: 'nvr', channel: 'ch1' });
-  assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set/siren'), { kind: 'set', device: 'nvr', channel: 'ch1', key: 'siren' });
+  assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set/siren_on_alarm'), { kind: 'set', device: 'nvr', channel: 'ch1', key: 'siren_on_alarm' });
   assert.deepEqual(t.parse('nvr2mqtt/nvr/set/disarmed'), { kind: 'set', device: 'nvr', key: 'disarmed' });
   assert.deepEqual(t.parse('nvr2mqtt/nvr/get'), { kind: 'get', device: 'nvr' });
   assert.deepEqual(t.parse('nvr2mqtt/bridge/request/set'), { kind: 'request', op: 'set' });

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import { NvrClient, descriptorAt } from '../../core';
 import { Recorder } from '../helpers/mqtt-broker';
 import { deviceDiscoveryProblems } from './homeassistant';
-import { sleep, setup, type Fixture } from './fixture';
+import { settle, setup, type Fixture } from './fixture';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -12,7 +12,11 @@ const test = suite<{ fx: Fixture }>('bridge discovery');
 
 test.before(async (ctx) => {
   ctx.fx = await setup({ label: 'disc', devices: [{ id: 'nvr' }, { id: 'cam', sim: { profile: 'ipc' } }] });
-  await sleep(500); // all channel configs
+  // Every channel's config is out once its state is (state follows discovery).
+  for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch5', 'nvr/ip_ch6', 'nvr/ip_ch7', 'nvr/wifi_ch8', 'cam/ch1']) {
+    await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);
+  }
+  await settle(ctx.fx);
 });
 
 test.after(async ({ fx }) => {
@@ -39,7 +43,7 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   assert.deepEqual([...all.keys()].sort(), expected.sort());
   // Retained: a client subscribing now gets every config.
   const late = await Recorder.start(fx.broker.url, [`${fx.prefix}/#`]);
-  await sleep(300);
+  for (const topic of expected) await late.waitFor((m) => m.topic === topic && m.retain, 3000, 0, topic);
   await late.stop();
   assert.deepEqual(late.messages.filter((m) => m.retain && m.payload).map((m) => m.topic).sort(), expected.sort());
   for (const [topic, cfg] of all) {
@@ -78,6 +82,25 @@ test('at start, each device\'s discovery goes out before its state (state topics
       assert.ok(state > config, `${topic}: state at ${state}, discovery at ${config}`);
     }
   }
+});
+
+test('a recorder\'s config goes out before its channels\' (they name it in via_device)', ({ fx }) => {
+  const first = (topic: string) => fx.recorder.messages.findIndex((m) => m.topic === topic && !!m.payload);
+  const recorder = first(topicOf(fx, 'nvr'));
+  assert.ok(recorder >= 0);
+  for (const slug of ['ch1', 'ch2', 'ip_ch5', 'wifi_ch8']) {
+    const channel = first(topicOf(fx, 'nvr', slug));
+    assert.ok(channel > recorder, `${slug}: config at ${channel}, recorder at ${recorder}`);
+  }
+});
+
+test('entity names in has_entity_name style: the setting alone, the device name is Home Assistant\'s', ({ fx }) => {
+  const ch1 = configs(fx).get(topicOf(fx, 'nvr', 'ch1'))!;
+  assert.equal(ch1.cmps.floodlight_on_alarm.name, 'Floodlight on alarm');
+  assert.equal(ch1.cmps.floodlight_on_alarm.entity_category, 'config');
+  assert.equal(ch1.cmps.siren_on_alarm.name, 'Siren on alarm');
+  assert.equal(ch1.cmps.siren_on_alarm.command_topic, `${fx.base}/nvr/ch1/set/siren_on_alarm`);
+  for (const c of Object.values(ch1.cmps as Json)) assert.ok(!String(c.name).includes('Test nvr'), c.name);
 });
 
 test('unique ids are unique', ({ fx }) => {
@@ -138,8 +161,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     await client.close();
   }
   const keys = (c: string) => Object.keys(all.get(topicOf(fx, 'nvr', c))!.cmps).sort();
-  const FLOOD = ['floodlight', 'floodlight_duration', 'floodlight_mode', 'floodlight_strobe'];
-  const SIREN = ['siren', 'siren_duration', 'siren_volume', 'siren_tone'];
+  const FLOOD = ['floodlight_on_alarm', 'floodlight_duration', 'floodlight_mode', 'floodlight_strobe'];
+  const SIREN = ['siren_on_alarm', 'siren_duration', 'siren_volume', 'siren_tone'];
   const AUDIO = ['audio_in_volume', 'audio_out_volume'];
   assert.deepEqual(keys('ch1'), ['online', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO].sort());
   assert.deepEqual(keys('ch3'), ['online', ...SIREN, 'disarmed', ...AUDIO].sort(), 'CH3: no floodlight');
@@ -147,8 +170,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   assert.deepEqual(keys('ch2'), ['online', ...FLOOD, ...SIREN, 'disarmed'].sort(), 'CH2: no audio');
   assert.deepEqual(keys('wifi_ch8'), ['online', ...SIREN, 'disarmed'].sort(), 'WIFI_CH8: no floodlight, no audio');
   assert.deepEqual(keys('ip_ch6'), ['online'], 'IP_CH6 is offline: Range lists nothing for it');
-  const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight;
-  assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight`);
+  const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
+  assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);
   assert.equal(sw.payload_on, 'ON');
   assert.equal(sw.payload_off, 'OFF');
   assert.equal(all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.online.p, 'binary_sensor');
@@ -159,9 +182,9 @@ test('a single-channel camera is one Home Assistant device', ({ fx }) => {
   const cam = all.get(topicOf(fx, 'cam'))!;
   assert.ok(![...all.keys()].some((t) => t.includes(`${node(fx, 'cam')}_`)), 'no channel device for the IPC');
   assert.equal(cam.cmps.disarmed.p, 'alarm_control_panel');
-  assert.equal(cam.cmps.ch1_floodlight.p, 'switch');
-  assert.equal(cam.cmps.ch1_floodlight.state_topic, `${fx.base}/cam/ch1`);
-  assert.equal(cam.cmps.ch1_siren.command_topic, `${fx.base}/cam/ch1/set/siren`);
+  assert.equal(cam.cmps.ch1_floodlight_on_alarm.p, 'switch');
+  assert.equal(cam.cmps.ch1_floodlight_on_alarm.state_topic, `${fx.base}/cam/ch1`);
+  assert.equal(cam.cmps.ch1_siren_on_alarm.command_topic, `${fx.base}/cam/ch1/set/siren_on_alarm`);
 });
 
 test('Home Assistant birth message: discovery again, then state after a short delay', async ({ fx }) => {
@@ -178,7 +201,7 @@ test('Home Assistant birth message: discovery again, then state after a short de
   // offline status does nothing
   const s2 = fx.recorder.count;
   await fx.recorder.publish(`${fx.prefix}/status`, 'offline');
-  await sleep(300);
+  await settle(fx);
   assert.equal(fx.recorder.messages.slice(s2).filter((m) => m.topic.startsWith(`${fx.prefix}/device/`)).length, 0);
 });
 
@@ -192,9 +215,9 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8', 'ch1']) {
     await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
   }
-  const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight'), 5000, since);
-  assert.ok(JSON.parse(rec.payload).cmps.ch1_siren);
-  await sleep(300);
+  const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight_on_alarm'), 5000, since);
+  assert.ok(JSON.parse(rec.payload).cmps.ch1_siren_on_alarm);
+  await settle(fx);
   assert.deepEqual([...configs(fx).keys()], [topicOf(fx, 'nvr')]);
 
   // Back to all channels: CH1's entities leave the recorder device, sent once as {"p": ...} (removal).
@@ -203,7 +226,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   await fx.restartBridge(fx.makeConfig([{ id: 'nvr' }]));
   const back = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && !!m.payload, 5000, since);
   const cmps = JSON.parse(back.payload).cmps;
-  assert.deepEqual(cmps.ch1_floodlight, { p: 'switch' });
+  assert.deepEqual(cmps.ch1_floodlight_on_alarm, { p: 'switch' });
   assert.deepEqual(cmps.ch1_siren_volume, { p: 'number' });
   await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', 'ch1') && !!m.payload, 5000, since);
 });
@@ -214,7 +237,7 @@ test('discovery switched off: the configs of earlier runs are removed, none publ
   const config = fx.makeConfig([{ id: 'nvr' }, { id: 'cam' }]);
   await fx.restartBridge({ ...config, homeassistant: { ...config.homeassistant, enabled: false } });
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, () => true, 5000, since);
-  await sleep(300);
+  await settle(fx);
   assert.deepEqual([...configs(fx).keys()], []);
   assert.ok(!fx.recorder.messages.slice(since).some((m) => m.topic.startsWith(`${fx.prefix}/`) && m.payload), 'no config published');
 });

@@ -40,7 +40,7 @@ const FIELDS = ['siren_switch', 'siren_time', 'siren_value', 'siren_type', 'floo
 const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8', 'CH9', 'ch1', 'X'];
 
 const VALID: ReadonlyArray<[string, string | number]> = [
-  ['siren', 'ON'], ['siren', 'OFF'], ['floodlight', 'ON'], ['floodlight', 'OFF'], ['siren_volume', 1], ['siren_volume', 10],
+  ['siren_on_alarm', 'ON'], ['siren_on_alarm', 'OFF'], ['floodlight_on_alarm', 'ON'], ['floodlight_on_alarm', 'OFF'], ['siren_volume', 1], ['siren_volume', 10],
   ['siren_volume', 6], ['siren_duration', 5], ['siren_duration', 180], ['floodlight_duration', 60], ['floodlight_mode', 'Whitelight'],
   ['floodlight_strobe', 'Low'], ['siren_tone', 'Alarm2'], ['disarmed', 'true'], ['audio_in_volume', 0], ['audio_out_volume', 100],
   ['siren_volume', 11], ['floodlight_duration', 181], ['floodlight_mode', 'Smartlight'],
@@ -163,8 +163,8 @@ test(`${COUNT} random payloads on set and request topics: no crash, no out-of-Ra
 
   // Still alive and working.
   const since = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren_volume: 7, siren: false }));
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 7 && j.siren === false, 5000, since);
+  await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren_volume: 7, siren_on_alarm: false }));
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 7 && j.siren_on_alarm === false, 5000, since);
   assert.equal(handle.online, true);
 
   const sets = setsOf(sim).slice(setsBefore);

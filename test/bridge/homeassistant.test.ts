@@ -74,7 +74,7 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
   assert.equal(cmps.disarm_siren.p, 'binary_sensor');
   assert.equal(cmps.disarm_siren.entity_category, 'diagnostic');
   const ch1 = configs.get(topics.discovery('nvr2mqtt_nvr_ch1'))!.cmps as Record<string, Record<string, unknown>>;
-  assert.deepEqual(Object.keys(ch1).sort(), ['online', 'siren', 'siren_tone', 'siren_volume']);
+  assert.deepEqual(Object.keys(ch1).sort(), ['online', 'siren_on_alarm', 'siren_tone', 'siren_volume']);
   assert.equal(ch1.siren_volume.p, 'sensor');
 });
 

@@ -25,8 +25,8 @@ test('broker restart: reconnect, republish availability, discovery and state; co
     await r.waitTopic(`${fx.base}/bridge/info`, () => true, 5000, since);
     // A command after the reconnect works (subscriptions restored).
     const s2 = r.count;
-    await r.publish(`${fx.base}/nvr/ch1/set/floodlight`, 'ON');
-    await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.floodlight === true, 5000, s2);
+    await r.publish(`${fx.base}/nvr/ch1/set/floodlight_on_alarm`, 'ON');
+    await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.floodlight_on_alarm === true, 5000, s2);
   } finally {
     await fx.stop();
   }
@@ -70,12 +70,12 @@ test('device offline after repeated failures, back online by itself; others unaf
     await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'offline', 3000, since);
     // Commands to an offline device are refused, not queued.
     const s1 = r.count;
-    await r.publish(`${fx.base}/a/ch1/set/siren`, 'ON');
+    await r.publish(`${fx.base}/a/ch1/set/siren_on_alarm`, 'ON');
     await waitEvent(fx, 'command_refused', (d) => String(d.reason).includes('offline'), s1);
     // B keeps being polled (independent schedules) and accepts commands.
     const s2 = r.count;
-    await r.publish(`${fx.base}/b/ch1/set/siren`, 'ON');
-    await r.waitTopic(`${fx.base}/b/ch1`, (j) => j.siren === true, 3000, s2);
+    await r.publish(`${fx.base}/b/ch1/set/siren_on_alarm`, 'ON');
+    await r.waitTopic(`${fx.base}/b/ch1`, (j) => j.siren_on_alarm === true, 3000, s2);
     assert.equal(r.messages.slice(since).filter((m) => m.topic === `${fx.base}/b/availability`).length, 0);
     // Back: A answers again and is online by itself.
     since = r.count;
@@ -83,8 +83,8 @@ test('device offline after repeated failures, back online by itself; others unaf
     await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'online', 5000, since);
     await waitEvent(fx, 'device_online', (d) => d.device === 'a', since);
     const s3 = r.count;
-    await r.publish(`${fx.base}/a/ch1/set/siren`, 'ON');
-    await r.waitTopic(`${fx.base}/a/ch1`, (j) => j.siren === true, 3000, s3);
+    await r.publish(`${fx.base}/a/ch1/set/siren_on_alarm`, 'ON');
+    await r.waitTopic(`${fx.base}/a/ch1`, (j) => j.siren_on_alarm === true, 3000, s3);
 
     // The simulator process goes away and a new one (fresh sessions) comes up on the same port.
     const port = simA.port;
@@ -95,7 +95,7 @@ test('device offline after repeated failures, back online by itself; others unaf
     fx.sims.set('a', again);
     since = r.count;
     await r.waitTopic(`${fx.base}/a/availability`, (j) => j.state === 'online', 5000, since);
-    await r.waitTopic(`${fx.base}/a/ch1`, (j) => j.siren === false, 5000, since); // the new device's own state
+    await r.waitTopic(`${fx.base}/a/ch1`, (j) => j.siren_on_alarm === false, 5000, since); // the new device's own state
     assert.ok(simB.log.length > 0);
   } finally {
     await fx.stop();

@@ -1,13 +1,14 @@
 /** State topics: values from Get, absent = unsupported, offline channels, change-only publishing. */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { json, sleep, setup, type Fixture } from './fixture';
+import { json, pollsSince, settle, setup, until, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture }>('bridge state');
 
 test.before(async (ctx) => {
   ctx.fx = await setup({ label: 'state', devices: [{ id: 'nvr', poll: 0.2 }] });
-  await sleep(600);
+  for (const slug of ['ch1', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/${slug}`, () => true, 5000);
+  await settle(ctx.fx);
 });
 
 test.after(async ({ fx }) => {
@@ -24,15 +25,15 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
   assert.equal(dev.model, 'N7508');
   const ch1 = json(r.last(`${fx.base}/nvr/ch1`));
   assert.deepEqual(ch1, {
-    online: true, floodlight: false, floodlight_duration: 30, floodlight_mode: 'Warninglight', floodlight_strobe: 'Middle',
-    siren: false, siren_duration: 10, siren_volume: 5, siren_tone: 'Alarm1', disarmed: false, audio_in_volume: 50, audio_out_volume: 50,
+    online: true, floodlight_on_alarm: false, floodlight_duration: 30, floodlight_mode: 'Warninglight', floodlight_strobe: 'Middle',
+    siren_on_alarm: false, siren_duration: 10, siren_volume: 5, siren_tone: 'Alarm1', disarmed: false, audio_in_volume: 50, audio_out_volume: 50,
   });
   const ch3 = json(r.last(`${fx.base}/nvr/ch3`));
-  assert.equal(ch3.floodlight, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');
-  assert.equal(ch3.siren, false);
+  assert.equal(ch3.floodlight_on_alarm, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');
+  assert.equal(ch3.siren_on_alarm, false);
   const ch4 = json(r.last(`${fx.base}/nvr/ch4`));
-  assert.equal(ch4.siren, undefined, 'CH4 has no siren');
-  assert.equal(ch4.floodlight, false);
+  assert.equal(ch4.siren_on_alarm, undefined, 'CH4 has no siren');
+  assert.equal(ch4.floodlight_on_alarm, false);
   assert.deepEqual(json(r.last(`${fx.base}/nvr/ip_ch6`)), { online: false });
   assert.deepEqual(json(r.last(`${fx.base}/nvr/availability`)), { state: 'online' });
   const info = json(r.last(`${fx.base}/bridge/info`)) as { version: string; devices: Array<Record<string, unknown>> };
@@ -48,19 +49,20 @@ test('a poll that finds nothing new publishes nothing', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
   const gets = sim.log.length;
-  await sleep(1500); // about 7 polls
-  const polls = sim.log.slice(gets).filter((e) => e.path.endsWith('/ChannelInfo/Get')).length;
-  assert.ok(polls >= 4, `polls: ${polls}`);
-  assert.deepEqual(fx.recorder.messages.slice(since).map((m) => m.topic), []);
+  await until(() => pollsSince(sim, gets) >= 5, '5 polls');
+  await settle(fx);
+  assert.deepEqual(fx.recorder.messages.slice(since).filter((m) => !m.payload.includes('settle-')).map((m) => m.topic), []);
 });
 
 test('a change on the device publishes exactly that topic, once', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
   sim.state['AlarmConfig/Deterrence'].channel_info!.CH2.flood_light_switch = true;
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight === true, 3000, since);
-  await sleep(700);
-  assert.deepEqual(fx.recorder.messages.slice(since).map((m) => m.topic), [`${fx.base}/nvr/ch2`]);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight_on_alarm === true, 3000, since);
+  const at = sim.log.length;
+  await until(() => pollsSince(sim, at) >= 3, '3 more polls');
+  await settle(fx);
+  assert.deepEqual(fx.recorder.messages.slice(since).filter((m) => !m.payload.includes('settle-')).map((m) => m.topic), [`${fx.base}/nvr/ch2`]);
 });
 
 test('a channel going offline publishes online:false and nothing else; back online: values again', async ({ fx }) => {
@@ -68,18 +70,20 @@ test('a channel going offline publishes online:false and nothing else; back onli
   let since = fx.recorder.count;
   sim.setOnline('IP_CH5', false);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === false && Object.keys(j).length === 1, 3000, since);
-  await sleep(400);
+  const at = sim.log.length;
+  await until(() => pollsSince(sim, at) >= 2, '2 more polls');
+  await settle(fx);
   // Entities stay (no flapping in Home Assistant): no discovery change for IP_CH5.
   assert.equal(fx.recorder.messages.slice(since).filter((m) => m.topic.includes('ip_ch5/config')).length, 0);
   since = fx.recorder.count;
   sim.setOnline('IP_CH5', true);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === true && j.floodlight === false, 3000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === true && j.floodlight_on_alarm === false, 3000, since);
   // IP_CH6 comes online for the first time: Range now lists its fields, so its entities appear.
   since = fx.recorder.count;
   sim.setOnline('IP_CH6', true);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch6`, (j) => j.online === true && j.siren === false, 3000, since);
-  const cfg = await fx.recorder.waitFor((m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren"'), 3000, since);
-  assert.ok(JSON.parse(cfg.payload).cmps.floodlight);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch6`, (j) => j.online === true && j.siren_on_alarm === false, 3000, since);
+  const cfg = await fx.recorder.waitFor((m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren_on_alarm"'), 3000, since);
+  assert.ok(JSON.parse(cfg.payload).cmps.floodlight_on_alarm);
 });
 
 test('the retain setting applies to state topics', async ({ fx }) => {

@@ -1,0 +1,114 @@
+/**
+ * The state publisher: everything the bridge publishes goes out here, at QoS 1 (the broker acknowledges each,
+ * and handles one client's QoS 1 messages in order; aedes reorders QoS 0 messages, retained ones behind the
+ * others, and then drops the older ones as duplicates). It only diffs and publishes: device and channel state
+ * is built from the runtime's model (`state.ts`), the change cache keeps the last payload per topic.
+ *
+ * Gating: state goes out only after this connection's discovery (`open()`), because Home Assistant subscribes
+ * to a state topic when it discovers the entity and an unretained state sent before would be lost to it.
+ */
+import { channelSlug } from '../core';
+import type { BridgeConfig } from './config';
+import type { MqttLink, PublishOptions } from './mqtt';
+import type { DeviceRuntime } from './runtime';
+import { ChangeCache, channelOnline, channelState, deviceState, type Json } from './state';
+import type { Topics } from './topics';
+import { VERSION } from './version';
+
+export interface PublisherOptions {
+  link: MqttLink;
+  topics: Topics;
+  config: BridgeConfig;
+  runtimes: ReadonlyMap<string, DeviceRuntime>;
+  /** Called for every message published (demo output, tests). */
+  onPublish?: (topic: string, payload: string, retain: boolean) => void;
+}
+
+export class StatePublisher {
+  private readonly cache = new ChangeCache();
+  private statesReady = false;
+  private closed = false;
+  /** Messages published since start (all topics). */
+  count = 0;
+
+  constructor(private readonly opts: PublisherOptions) {}
+
+  /** Discovery of this connection is out: state may follow. */
+  open(): void {
+    this.statesReady = true;
+  }
+
+  /** Connection lost: the next connection republishes everything. */
+  reset(): void {
+    this.cache.clear();
+    this.statesReady = false;
+  }
+
+  /** Stopping: nothing is published any more (the final `bridge/state` offline goes out directly). */
+  close(): void {
+    this.closed = true;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Publish as is (QoS 1 unless given): counted and reported; false when not connected. */
+  send(topic: string, payload: string, o: PublishOptions = {}): boolean {
+    if (this.closed || !this.opts.link.publish(topic, payload, { ...o, qos: o.qos ?? 1 })) return false;
+    this.count++;
+    this.opts.onPublish?.(topic, payload, !!o.retain);
+    return true;
+  }
+
+  /** Publish when the payload differs from the last one on that topic (or `force`). */
+  publish(topic: string, payload: string, o: PublishOptions & { force?: boolean } = {}): void {
+    if (!this.cache.changed(topic, payload) && !o.force) return;
+    // Not connected: forget it, the full republish after connecting covers it.
+    if (!this.send(topic, payload, o)) this.cache.forget(topic);
+  }
+
+  /** `{"type", "data"}` on `<base>/bridge/event` (queued while disconnected: no republish restores it). */
+  event(type: string, data: Json): void {
+    this.publish(this.opts.topics.bridgeEvent, JSON.stringify({ type, data }), { force: true, queue: true });
+  }
+
+  bridgeState(online: boolean): void {
+    this.send(this.opts.topics.bridgeState, JSON.stringify({ state: online ? 'online' : 'offline' }), { retain: true });
+  }
+
+  info(force = false): void {
+    const { config, runtimes } = this.opts;
+    const body = {
+      version: VERSION,
+      base_topic: config.mqtt.base_topic,
+      homeassistant: { enabled: config.homeassistant.enabled, discovery_prefix: config.homeassistant.discovery_prefix },
+      devices: [...runtimes.values()].map((rt) => ({
+        id: rt.id,
+        name: rt.device.name,
+        model: rt.device.model.info?.device_type ?? null,
+        firmware: rt.device.model.info?.software_version ?? null,
+        channels: rt.device.channels().map((ch) => ({ id: ch, slug: channelSlug(ch), online: channelOnline(rt.device.model, ch) })),
+        online: rt.online,
+      })),
+    };
+    this.publish(this.opts.topics.bridgeInfo, JSON.stringify(body), { retain: true, force });
+  }
+
+  availability(rt: DeviceRuntime, force = false): void {
+    this.publish(this.opts.topics.availability(rt.id), JSON.stringify({ state: rt.online ? 'online' : 'offline' }), { retain: true, force });
+  }
+
+  /** A device's state topics (or one channel's); `force`: even when unchanged. */
+  state(rt: DeviceRuntime, o: { force?: boolean; channel?: string } = {}): void {
+    if (!this.statesReady || !rt.device.model.info) return;
+    const { topics, config } = this.opts;
+    const d = rt.device;
+    const retain = config.mqtt.retain;
+    if (!o.channel) this.publish(topics.state(d.id), JSON.stringify(deviceState(d.model)), { retain, force: o.force });
+    for (const ch of d.channels()) {
+      if (o.channel && o.channel !== ch) continue;
+      this.publish(topics.state(d.id, channelSlug(ch)), JSON.stringify(channelState(d.model, ch)), { retain, force: o.force });
+    }
+  }
+}

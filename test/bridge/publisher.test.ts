@@ -1,0 +1,70 @@
+/** StatePublisher with a fake MQTT link: state gated behind discovery, only changes published, force, close. */
+import * as assert from 'node:assert/strict';
+import { suite } from 'uvu';
+import { parseConfig } from '../../bridge/config';
+import type { MqttLink, PublishOptions } from '../../bridge/mqtt';
+import { StatePublisher } from '../../bridge/publisher';
+import type { DeviceRuntime } from '../../bridge/runtime';
+import { emptyModel } from '../../bridge/state';
+import { Topics } from '../../bridge/topics';
+
+const test = suite('bridge publisher');
+const config = parseConfig({ mqtt: { base_topic: 'b' }, devices: [{ id: 'nvr', url: 'http://h', username: 'u', password: 'p' }] }, { env: {} }).config;
+
+function fixture() {
+  const sent: Array<{ topic: string; payload: string; o: PublishOptions }> = [];
+  const link = { connected: true, publish: (topic: string, payload: string, o: PublishOptions) => (sent.push({ topic, payload, o }), link.connected) };
+  const model = { ...emptyModel(), info: { device_type: 'N1', software_version: 'V1' } };
+  const rt = { id: 'nvr', online: true, device: { id: 'nvr', name: 'NVR', model, channels: () => [] } } as unknown as DeviceRuntime;
+  const publisher = new StatePublisher({ link: link as unknown as MqttLink, topics: new Topics('b', 'ha'), config, runtimes: new Map([['nvr', rt]]) });
+  return { sent, link, rt, publisher, model };
+}
+
+test('state waits for open(); then only changes go out, unless forced', () => {
+  const { sent, rt, publisher } = fixture();
+  publisher.state(rt);
+  assert.equal(sent.length, 0, 'gated before discovery');
+  publisher.open();
+  publisher.state(rt);
+  assert.deepEqual(sent.map((m) => [m.topic, JSON.parse(m.payload)]), [['b/nvr', { model: 'N1', firmware: 'V1' }]]);
+  assert.equal(sent[0].o.qos, 1);
+  assert.equal(sent[0].o.retain, true);
+  publisher.state(rt);
+  assert.equal(sent.length, 1, 'unchanged: not again');
+  publisher.state(rt, { force: true });
+  assert.equal(sent.length, 2);
+  assert.equal(publisher.count, 2);
+});
+
+test('reset(): gated again and everything republished after; a failed send is retried next time', () => {
+  const { sent, link, rt, publisher } = fixture();
+  publisher.open();
+  publisher.state(rt);
+  publisher.reset();
+  publisher.state(rt);
+  assert.equal(sent.length, 1);
+  publisher.open();
+  link.connected = false;
+  publisher.state(rt); // not connected: forgotten
+  link.connected = true;
+  publisher.state(rt);
+  assert.equal(sent.filter((m) => m.topic === 'b/nvr').length, 3);
+  assert.equal(publisher.count, 2, 'the failed one is not counted');
+});
+
+test('events are always sent and queued; nothing after close()', () => {
+  const { sent, rt, publisher } = fixture();
+  publisher.event('x', { a: 1 });
+  publisher.event('x', { a: 1 });
+  assert.equal(sent.length, 2);
+  assert.equal(sent[0].o.queue, true);
+  publisher.availability(rt);
+  assert.deepEqual(JSON.parse(sent[2].payload), { state: 'online' });
+  publisher.close();
+  publisher.event('y', {});
+  publisher.open();
+  publisher.state(rt, { force: true });
+  assert.equal(sent.length, 3);
+});
+
+test.run();
