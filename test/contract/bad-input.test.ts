@@ -56,6 +56,28 @@ test('wrong password: one login attempt for 20 concurrent calls, lockout error w
   });
 });
 
+test('wrong password, explicit logins: verify_failed four times, then the device blocks (login_failed_or_block)', () => {
+  const wrong = 'Wr0ng-secret-5151';
+  return withRig({ lockoutMs: 60_000 }, { password: wrong }, async ({ sim, client }) => {
+    const codes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const err = await rejection(client.login()); // each explicit login() lifts the client's hold: one attempt each
+      assert.is(err.kind, 'lockout');
+      assert.not.match(everyText(err), wrong);
+      codes.push(err.error_code);
+    }
+    // Vendor: verify_failed below 5 failures; the 5th and every login while blocked: login_failed_or_block.
+    assert.equal(codes, ['verify_failed', 'verify_failed', 'verify_failed', 'verify_failed', 'login_failed_or_block', 'login_failed_or_block']);
+    const answers = entries(sim, LOGIN).filter((e) => e.error_code !== 'no_login');
+    assert.is(answers.length, 6, 'one answered attempt per explicit login, no retries');
+    assert.ok(answers.every((e) => e.status === 401));
+    // While blocked, calls fail from the client's hold without a login.
+    const before = sim.log.length;
+    assert.is((await rejection(client.invoke(voiceAlarmGet))).error_code, 'login_failed_or_block');
+    assert.is(sim.log.length, before, 'nothing sent while the login is held');
+  });
+});
+
 for (const how of ['expireSessions()', 'expire_session fault'] as const) {
   test(`expired session (${how}): 10 concurrent calls share one transparent re-login and all succeed`, () =>
     withRig({}, {}, async ({ sim, client }) => {
