@@ -109,9 +109,14 @@ function channelEvents(a: v.InferOutput<typeof ChannelAlarm>, time: string | und
     const subtype = a.motion_report.alarm_type;
     out.push({ kind: 'alarm', channel: a.channel, type: 'motion', active: a.motion_report.alarm_state, ...at, ...(subtype ? { subtype } : {}) });
   }
+  // A device may report one AI alarm in both forms (`int_alarm` and `alarm_state`) in the same entry: one change.
+  const reported = new Set<string>();
   for (const int of [...(a.int_alarm ? [a.int_alarm] : []), ...items(IntAlarm, a.alarm_state)]) {
     const type = alarmTypeOfSubtype(int.int_subtype);
-    if (type) out.push({ kind: 'alarm', channel: a.channel, type, active: int.alarm_val, ...at, subtype: int.int_subtype });
+    const key = `${int.int_subtype}:${int.alarm_val}`;
+    if (!type || reported.has(key)) continue;
+    reported.add(key);
+    out.push({ kind: 'alarm', channel: a.channel, type, active: int.alarm_val, ...at, subtype: int.int_subtype });
   }
   const live = a.Floodlight_AudioAlarm;
   if (live) {

@@ -6,7 +6,7 @@ import { DeviceError, holdsLogin } from './errors';
  *   `lockoutMs`; `have_login` (too many logins) for a backoff doubling from `busyLoginMs` up to `lockoutMs`;
  * - re-logins that follow each other are spaced by a gap doubling from 1 s up to 60 s, so that a device
  *   forgetting every session at once sees a few logins a minute; a session that lasts resets the gap.
- * An explicit login (`clear()`) lifts a hold.
+ * An explicit login (`clear()`: a reconnect, a redeploy) lifts a hold.
  */
 
 const RELOGIN_GAP_MS = 1_000;
@@ -38,7 +38,8 @@ export class LoginGuard {
     }
     return new DeviceError({
       ...h.error.toJSON(),
-      reason: `${h.error.reason}; login not retried until ${new Date(h.until).toISOString()} (call login() to retry now)`,
+      // User words (bridge logs, HA, Node-RED): when the next try happens, and that reconnecting tries now.
+      reason: `${h.error.reason}; logging in again after ${new Date(h.until).toISOString()}, or at once on a reconnect`,
     });
   }
 
@@ -71,7 +72,7 @@ export class LoginGuard {
     if (now < this.nextReloginAt) {
       return new DeviceError({
         ...cause.toJSON(), cause,
-        reason: `${cause.reason}; the session was lost again soon after a login, next login not before ${new Date(this.nextReloginAt).toISOString()}`,
+        reason: `${cause.reason}; the session was lost again soon after a login, logging in again after ${new Date(this.nextReloginAt).toISOString()}`,
       });
     }
     this.gap = this.gap ? Math.min(this.gap * 2, RELOGIN_GAP_MAX_MS) : RELOGIN_GAP_MS;

@@ -33,23 +33,48 @@ test('wrong password: one login attempt for 20 concurrent calls, lockout error w
   return withRig({}, { password: wrong }, async ({ sim, client }) => {
     const errors = await Promise.all(Array.from({ length: 20 }, () => rejection(client.invoke(voiceAlarmGet))));
     for (const err of errors) {
-      assert.equal([err.kind, err.error_code], ['lockout', 'login_failed_or_block']);
+      // Vendor: a wrong password below the 5th failure is `verify_failed` (bad credentials: stop, don't loop).
+      assert.equal([err.kind, err.error_code], ['lockout', 'verify_failed']);
       assert.ok(err.reason.length > 0);
       assert.not.match(everyText(err), wrong);
       assert.not.match(everyText(err), PASSWORD);
     }
     // Exactly one attempt: the challenge and one answer to it. No storm, no Get.
     assert.equal(paths(sim), [LOGIN, LOGIN]);
-    assert.equal(sim.log.map((e) => [e.status, e.error_code]), [[401, 'no_login'], [401, 'login_failed_or_block']]);
+    assert.equal(sim.log.map((e) => [e.status, e.error_code]), [[401, 'no_login'], [401, 'verify_failed']]);
     // Later calls fail fast from the held lock-out, still without touching the device.
     const again = await rejection(client.invoke(voiceAlarmGet));
     assert.is(again.kind, 'lockout');
-    assert.match(again.reason, /not retried until/);
+    // In user words: when the next login goes out, and that a reconnect tries at once (no library wording).
+    assert.match(again.reason, /logging in again after \d{4}-\d{2}-\d{2}T[\d:.]+Z, or at once on a reconnect/);
+    assert.not.match(again.reason, /login\(\)/);
     assert.is(sim.log.length, 2);
     assert.is(client.state, 'error');
     assert.is(client.lastError?.kind, 'lockout');
     assert.not.match(inspect(client, { depth: 5 }), wrong);
     assert.not.match(JSON.stringify(client), wrong);
+  });
+});
+
+test('wrong password, explicit logins: verify_failed four times, then the device blocks (login_failed_or_block)', () => {
+  const wrong = 'Wr0ng-secret-5151';
+  return withRig({ lockoutMs: 60_000 }, { password: wrong }, async ({ sim, client }) => {
+    const codes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const err = await rejection(client.login()); // each explicit login() lifts the client's hold: one attempt each
+      assert.is(err.kind, 'lockout');
+      assert.not.match(everyText(err), wrong);
+      codes.push(err.error_code);
+    }
+    // Vendor: verify_failed below 5 failures; the 5th and every login while blocked: login_failed_or_block.
+    assert.equal(codes, ['verify_failed', 'verify_failed', 'verify_failed', 'verify_failed', 'login_failed_or_block', 'login_failed_or_block']);
+    const answers = entries(sim, LOGIN).filter((e) => e.error_code !== 'no_login');
+    assert.is(answers.length, 6, 'one answered attempt per explicit login, no retries');
+    assert.ok(answers.every((e) => e.status === 401));
+    // While blocked, calls fail from the client's hold without a login.
+    const before = sim.log.length;
+    assert.is((await rejection(client.invoke(voiceAlarmGet))).error_code, 'login_failed_or_block');
+    assert.is(sim.log.length, before, 'nothing sent while the login is held');
   });
 });
 
@@ -82,7 +107,7 @@ test('expired session, one call: the call is repeated once after one re-login', 
     sim.expireSessions();
     await client.invoke(voiceAlarmGet);
     assert.equal(sim.log.map((e) => [e.path, e.status, e.error_code]), [
-      [`${VA}/Get`, 200, 'expired'], // some firmwares answer session errors with 200
+      [`${VA}/Get`, 400, 'expired'], // vendor: failures are HTTP 400
       [LOGIN, 401, 'no_login'],
       [LOGIN, 200, undefined],
       [`${VA}/Get`, 200, undefined],

@@ -81,3 +81,44 @@ export function obj(x: unknown, what: string): Obj {
   assert.ok(!!x && typeof x === 'object' && !Array.isArray(x), `${what} should be an object, got ${JSON.stringify(x)}`);
   return x as Obj;
 }
+
+/** What a per-variant contract case gets: the device variant, its simulator and a client logged in to it. */
+export interface Ctx {
+  v: Variant;
+  sim: Simulator;
+  client: NvrClient;
+  nvr: boolean;
+  legacy: boolean;
+  channels: string[];
+}
+
+/** One check of one registry operation, run against every variant. */
+export interface Case {
+  op: import('../../core/operation').OperationDef;
+  run(c: Ctx): Promise<void>;
+}
+
+/** Get shapes of channels a page does not cover (vendor samples): offline IP camera, empty slot, no such hardware. */
+export const OFFLINE = { status: 'Offline', reason: 'Not support' };
+export const NOT_CONFIGURED = { reason: 'Not configured' };
+export const NOT_SUPPORT = { reason: 'Not support' };
+/** The NVR profile's 8 slots (simulator/README.md): IP_CH6 offline, IP_CH7 empty, WIFI_CH8 the battery camera. */
+export const ALL_NVR = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'];
+
+/** The last request the simulator logged for `path`, which must exist and have succeeded. */
+export function lastOk(sim: Simulator, path: string): Obj {
+  const list = entries(sim, path);
+  assert.ok(list.length > 0, `no request to ${path} in the simulator log`);
+  const e = list[list.length - 1];
+  assert.is(e.status, 200, `${path} answered ${e.status} ${e.error_code ?? ''}`);
+  return obj(e.data, `${path} request data`);
+}
+
+/** Polls `cond` every 10 ms until it holds (fails after `ms`). */
+export async function until(cond: () => boolean, ms = 4_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`${what} not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
