@@ -203,7 +203,7 @@ export class Commands {
         const got = valueAt(readBack, c.path);
         if (got !== c.value) {
           this.ctx.event('command_not_confirmed', {
-            topic, device: h.device.id, field: c.path.join('.'), requested: c.value as never, reported: (got ?? null) as never,
+            topic, device: h.device.id, field: c.path.join('.'), requested: c.value, reported: (got ?? null),
           });
         }
       }

@@ -91,7 +91,7 @@ export class Device extends EventEmitter {
 
   private async rangeOf(page: PageName, refresh = false): Promise<Json | null> {
     try {
-      return (await this.client.cachedRange(page, { refresh })) as Json;
+      return (await this.client.cachedRange(page, { refresh }));
     } catch (err) {
       if (err instanceof DeviceError && err.kind === 'unsupported') return null; // R2: no such page
       throw err;
@@ -125,7 +125,7 @@ export class Device extends EventEmitter {
       }
       const epoch = this.epochs.get(page) ?? 0;
       try {
-        const data = (await this.client.get(page, pageSpec(page)?.getData)) as Json;
+        const data = (await this.client.get(page, pageSpec(page)?.getData));
         if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
         else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
         this.reportedPageErrors.delete(page);
@@ -175,7 +175,7 @@ export class Device extends EventEmitter {
     const polled = POLLED_PAGES.includes(page as PageName);
     let readBack: Json;
     try {
-      readBack = (await this.client.get(page, getData)) as Json;
+      readBack = (await this.client.get(page, getData));
     } catch (err) {
       if (polled) throw err;
       return {}; // a page without Get: the Set was accepted, nothing to read back

@@ -148,21 +148,21 @@ export class NvrClient extends EventEmitter {
     if (!answer.success) {
       throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
     }
-    return answer.output as ResponseOf<O>;
+    return answer.output;
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
   range(page: string, data?: object): Promise<Data> {
-    return this.invoke(this.operation(page, 'Range'), data as never) as Promise<Data>;
+    return this.invoke(this.operation(page, 'Range'), data) as Promise<Data>;
   }
 
   get(page: string, data?: object): Promise<Data> {
-    return this.invoke(this.operation(page, 'Get'), data as never) as Promise<Data>;
+    return this.invoke(this.operation(page, 'Get'), data) as Promise<Data>;
   }
 
   /** Set any page, checked against the device's cached Range first (see {@link InvokeOptions.skipRangeCheck}). */
   set(page: string, data: object, opts: InvokeOptions = {}): Promise<Data> {
-    return this.invoke(this.operation(page, 'Set'), data as never, opts) as Promise<Data>;
+    return this.invoke(this.operation(page, 'Set'), data, opts) as Promise<Data>;
   }
 
   /** The page's Range, cached for `rangeTtlMs` (shared by concurrent callers); `refresh` asks the device again. */

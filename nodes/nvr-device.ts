@@ -27,7 +27,7 @@ export = function (RED: RED) {
       clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log),
     );
     node.on('close', ((_removed, done) => {
-      node.session.close().finally(done);
+      void node.session.close().finally(done);
     }) as CloseHandler);
   }
 

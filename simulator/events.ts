@@ -36,7 +36,7 @@ const MAX_ALARMS_PER_ANSWER = 64;
 const MAX_READERS = 32;
 
 export class EventHub {
-  private readonly ring: Alarm[] = new Array(RING);
+  private readonly ring: Alarm[] = new Array<Alarm>(RING);
   private total = 0;
   private nextReaderId = 1;
   private readonly readers = new Map<number, Reader>();

@@ -147,7 +147,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clearLog: () => log.clear(),
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
-    expireSessions: () => auth!.expireAll(),
+    expireSessions: () => auth.expireAll(),
     raiseAlarm(channel, alarm_type, status) {
       if (!device.channel(channel)) throw new Error(`raiseAlarm: no channel ${channel} on this simulator`);
       events.raise({ channel, alarm_type, status });

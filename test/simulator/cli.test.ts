@@ -35,7 +35,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
     let out = '';
     let err = '';
     let url: string | undefined;
-    child.stdout.on('data', async (b: Buffer) => {
+    child.stdout.on('data', (b: Buffer) => void (async () => {
       out += b.toString();
       const m = /listening on (http\S+)/.exec(out);
       if (m && !url) {
@@ -49,7 +49,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
         }
         child.kill('SIGTERM');
       }
-    });
+    })());
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, out, err, url }));
