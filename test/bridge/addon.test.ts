@@ -4,11 +4,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import { fetchMqttService, settingsFromAddonOptions, type MqttService } from '../../bridge/addon';
 import { ConfigError, parseConfig } from '../../bridge/config';
+import { parse as parseYaml } from 'yaml';
 
 const test = suite('bridge: Home Assistant add-on options');
 
@@ -89,6 +92,54 @@ test('bad options: the config parser reports them by path, without the password'
   assert.match(problems({ password: undefined }).join('\n'), /^devices\[0\]\.password: required/);
   assert.throws(() => settingsFromAddonOptions({ devices: [device] }, undefined), /no MQTT broker: set mqtt.url/);
   assert.throws(() => settingsFromAddonOptions([], SERVICE), /expected a mapping/);
+});
+
+const repo = join(__dirname, '..', '..', '..');
+
+/** A value of the add-on schema's type (https://developers.home-assistant.io/docs/add-ons/configuration#options--schema). */
+function sample(type: string): unknown {
+  const t = type.replace(/\?$/, '');
+  if (t === 'bool') return true;
+  if (t === 'url') return 'https://192.168.1.30';
+  if (t === 'password') return 'pw-secret-5';
+  if (t.startsWith('list(')) return t.slice(5, -1).split('|')[0];
+  return 'x';
+}
+
+test('addon/config.yaml: same version as the package, needs the MQTT service, every option a bridge setting', () => {
+  const addon = parseYaml(readFileSync(join(repo, 'addon', 'config.yaml'), 'utf8')) as Record<string, any>;
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
+  assert.equal(addon.version, pkg.version);
+  assert.match(
+    readFileSync(join(repo, 'addon', 'Dockerfile'), 'utf8'),
+    new RegExp(`ARG NVR2MQTT_VERSION=${pkg.version.replace(/\./g, '\\.')}\n`),
+  );
+  assert.ok(addon.services.includes('mqtt:need'));
+  // The default options, with a password given, are a valid configuration.
+  const defaults = structuredClone(addon.options);
+  defaults.devices[0].password = 'pw-secret-5';
+  assert.equal(bridgeConfig(defaults, SERVICE).devices.length, 1);
+  // Every option of the schema, set: the bridge knows each one (a setting renamed in one place only shows here).
+  const schema = addon.schema as Record<string, any>;
+  const every: Record<string, unknown> = {};
+  for (const [key, type] of Object.entries(schema)) {
+    if (Array.isArray(type)) every[key] = [Object.fromEntries(Object.entries(type[0] as object).map(([k, t]) => [k, sample(t as string)]))];
+    else if (typeof type === 'object')
+      every[key] = Object.fromEntries(Object.entries(type as object).map(([k, t]) => [k, sample(t as string)]));
+    else every[key] = sample(type as string);
+  }
+  const { settings, env } = settingsFromAddonOptions(every, SERVICE);
+  let problems: string[] = [];
+  try {
+    parseConfig(settings, { env });
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    problems = err.problems;
+  }
+  assert.deepEqual(
+    problems.filter((p) => p.includes('unknown setting')),
+    [],
+  );
 });
 
 async function supervisor(
