@@ -194,7 +194,7 @@ export class FakeDevice {
         line.error_code = f.fail;
         return this.send(res, line, f.status ?? 400, { result: 'failed', reason: f.fail, error_code: f.fail, ch_error_code: f.ch_error_code, data: {} }, headers);
       }
-      if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, (out).raw, headers);
+      if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, out.raw, headers);
       return this.send(res, line, 200, { result: 'success', data: out ?? {} }, headers);
     } catch {
       if (!res.headersSent) res.destroy();

@@ -37,7 +37,7 @@ const optionValues = (page: Page, selector: string) =>
 async function waitForOptions(page: Page, selector: string, wanted: string[], timeout = 15_000): Promise<string[]> {
   await page.waitForFunction(
     ({ selector, wanted }) => {
-      const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => (o).value);
+      const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => o.value);
       return wanted.every((w) => values.includes(w));
     },
     { selector, wanted }, { timeout },
