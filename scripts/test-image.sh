@@ -237,5 +237,28 @@ run_bridge "nvr2mqtt-img-addon-$run_id" "add-on" -v "$WORK/data:/data:ro" \
   -e SUPERVISOR_TOKEN="$supervisor_token" -e SUPERVISOR_URL="http://127.0.0.1:$(cat "$WORK/supervisor.port")"
 kill "$supervisor_pid" 2>/dev/null
 
+# ---- 3: stopped while still waiting for the broker: PID 1 must not ignore SIGTERM ----------------
+step "stop while starting"
+node -e '
+  require("node:net").createServer(() => console.log("connected")).listen(0, "127.0.0.1", function () { console.log(this.address().port); });
+' >"$WORK/silent.log" &
+silent_pid=$!
+for _ in $(seq 1 50); do [ -s "$WORK/silent.log" ] && break; sleep 0.1; done
+mkdir -p "$WORK/silent"
+sed "s#url: mqtt://.*#url: mqtt://127.0.0.1:$(head -1 "$WORK/silent.log")#" "$WORK/config/config.yaml" >"$WORK/silent/config.yaml"
+cp "$WORK/config/sim.password" "$WORK/silent/"
+chmod 755 "$WORK/silent" && chmod 644 "$WORK/silent"/*
+starting=nvr2mqtt-img-starting-$run_id
+containers+=("$starting")
+podman run -d --name "$starting" --network host -v "$WORK/silent:/config:ro" "$IMAGE" >/dev/null
+# A broker that accepts and never answers: the bridge waits for CONNACK (30 s) when SIGTERM comes.
+for _ in $(seq 1 100); do grep -q connected "$WORK/silent.log" && break; sleep 0.1; done
+t0=$(date +%s%N)
+podman stop -t 10 "$starting" >/dev/null
+ms=$((($(date +%s%N) - t0) / 1000000))
+code=$(podman inspect -f '{{.State.ExitCode}}' "$starting")
+check "stop while waiting for the broker: exits at once (code $code, ${ms} ms), not killed after 10 s" test "$code" = 143 -a "$ms" -lt 5000
+kill "$silent_pid" 2>/dev/null
+
 podman stop -t 10 "$sim" >/dev/null
 check "simulator stops cleanly" test "$(podman inspect -f '{{.State.ExitCode}}' "$sim")" = 0
