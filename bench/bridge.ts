@@ -50,7 +50,7 @@ async function startFarm(devices: number, channels: number, password: string, br
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, NVR2MQTT_BENCH_PASSWORD: password },
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('sim-farm did not start within 60 s')), 60_000);
     lines.once('line', (l) => {
@@ -83,9 +83,9 @@ async function scale(devices: number, channels: number, seconds: number): Promis
     base: `nvr2mqtt_bench_${randomBytes(3).toString('hex')}`, prefix: `ha_bench_${randomBytes(3).toString('hex')}`,
   };
   try {
-    child.stdin!.write(`${JSON.stringify(job)}\n`);
+    child.stdin.write(`${JSON.stringify(job)}\n`);
     const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
+      createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`bridge-scale exited (${code})`)));
     });
     return { scale_channels_per_device: channels, ...(JSON.parse(line) as Record<string, number>) };

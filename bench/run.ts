@@ -37,4 +37,4 @@ async function main() {
   if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(out, null, 2));
 }
 
-main().then(() => setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref());
+void main().then(() => setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref());

@@ -180,7 +180,7 @@ export function checkKey(
   const violations = range ? validateAgainstRange(payload, range, { metaKeys: pageSpec(row.source.page)?.metaKeys }) : [];
   if (violations.length) {
     const shown = shownViolations(violations, raw, quote);
-    throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown as never });
+    throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });
   }
   return { row, change: { path, value, channel } };
 }
@@ -265,7 +265,7 @@ export class Commands {
         const got = valueAt(readBack, c.path);
         if (got !== c.value && isLatest(c)) {
           this.ctx.event('command_not_confirmed', {
-            topic, device: h.device.id, field: c.path.join('.'), requested: c.value as never, reported: (got ?? null) as never,
+            topic, device: h.device.id, field: c.path.join('.'), requested: c.value, reported: (got ?? null),
           });
         }
       }

@@ -245,12 +245,12 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
     const value = env[name];
     if (value === undefined) continue;
     const tokens = name.slice('NVR2MQTT_'.length).toLowerCase().split('_');
-    const found = resolveEnvPath(ConfigSchema as unknown as AnySchema, tokens);
+    const found = resolveEnvPath(ConfigSchema, tokens);
     if (!found) {
       warnings.push(`environment ${name}: no such setting (ignored)`);
       continue;
     }
-    let node: Record<string | number, unknown> = out as Record<string, unknown>;
+    let node: Record<string | number, unknown> = out;
     const path = found.path;
     for (let i = 0; i < path.length - 1; i++) {
       const k = path[i];
@@ -333,7 +333,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   if (!result.success) {
     for (const issue of result.issues) {
       const unknownKey = issue.kind === 'schema' && issue.expected === 'never';
-      problems.push(`${formatPath(issue.path as never)}: ${unknownKey ? 'unknown setting (check the spelling)' : issue.message}`);
+      problems.push(`${formatPath(issue.path)}: ${unknownKey ? 'unknown setting (check the spelling)' : issue.message}`);
     }
   }
   // The checks beyond the schema read what was given, valid or not: one run lists every problem.

@@ -94,7 +94,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   const every = opts.changeEveryMs ?? 20_000;
   const timer = every > 0 ? setInterval(() => {
     try {
-      const block = sim!.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
+      const block = sim.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
       if (block && typeof block.flood_light_switch === 'boolean') {
         block.flood_light_switch = !block.flood_light_switch;
         out(`   demo: floodlight of CH1 switched ${block.flood_light_switch ? 'on' : 'off'} on the device itself`);
@@ -117,8 +117,8 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
         flush();
         await bridge.stop();
         out(`-> ${bridge.topics.bridgeState} (retained) {"state":"offline"}`);
-        await sim!.stop();
-        await broker!.stop();
+        await sim.stop();
+        await broker.stop();
       })();
       return stopped;
     },

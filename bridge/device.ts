@@ -201,7 +201,7 @@ export class Device extends EventEmitter {
     const polled = POLLED_PAGES.includes(page as PageName);
     let readBack: Json;
     try {
-      readBack = (await this.client.get(page, getData)) as Json;
+      readBack = (await this.client.get(page, getData));
     } catch (err) {
       if (polled) throw err;
       return {}; // a page without Get: the Set was accepted, nothing to read back

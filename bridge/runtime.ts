@@ -101,7 +101,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     if (refresh) this.refreshWanted = true;
     if (this.queued) return this.queued;
     const previous = this.reading;
-    // eslint-disable-next-line prefer-const -- read inside the closure before the assignment completes
+     
     let next!: Promise<void>;
     next = (async () => {
       await previous?.catch(() => undefined);

@@ -99,7 +99,7 @@ export function supportedRows(model: DeviceModel, level: Level, channel?: string
       if (!rowDescriptor(model, row, channel)) continue;
       if (online) {
         const get = model.gets.get(row.source.page);
-        if (get && isMarker(channelBlock(get, channel!))) continue;
+        if (get && isMarker(channelBlock(get, channel))) continue;
       }
       out.push(row);
     }

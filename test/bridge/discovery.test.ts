@@ -6,7 +6,7 @@ import { Recorder } from '../helpers/mqtt-broker';
 import { deviceDiscoveryProblems } from './homeassistant';
 import { settle, setup, type Fixture } from './fixture';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 const test = suite<{ fx: Fixture }>('bridge discovery');
 

@@ -7,7 +7,7 @@
  * Sources: homeassistant/components/mqtt/{abbreviations,schemas,discovery,number,select,alarm_control_panel}.py.
  */
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 /** The abbreviations this bridge may use (Home Assistant knows many more). */
 const ABBREVIATIONS: Record<string, string> = {
@@ -88,7 +88,7 @@ export function componentProblems(id: string, raw: Json): string[] {
     if (c.device_class === undefined) return;
     const units = NUMERIC_CLASS_UNITS[c.device_class];
     if (!units) bad(`device_class ${c.device_class} not known to this check`);
-    else if (!units.includes(String(unit))) bad(`device_class ${c.device_class} does not take the unit ${unit}`);
+    else if (!units.includes(String(unit))) bad(`device_class ${String(c.device_class)} does not take the unit ${String(unit)}`);
   };
   switch (platform) {
     case 'switch':

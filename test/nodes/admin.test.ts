@@ -20,7 +20,7 @@ const empty = () => load([{ id: 'tab1', type: 'tab', label: 'empty' }]);
 
 async function post(route: string, body: object) {
   const res = await helper.request().post(`/nvr-device/${route}`).send(body).set('content-type', 'application/json');
-  return { status: res.status as number, body: res.body as any, text: res.text as string };
+  return { status: res.status as number, body: res.body, text: res.text as string };
 }
 
 test('routes are registered once, at module load, with nvr-device.read / nvr-device.write', () => {

@@ -11,7 +11,6 @@ import nvrRequest from '../../nodes/nvr-request';
 import nvrUpgrade from '../../nodes/nvr-upgrade';
 import nvrEvent from '../../nodes/nvr-event';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const helper = require('node-red-node-test-helper');
 helper.init(require.resolve('node-red'));
 

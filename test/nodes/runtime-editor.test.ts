@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../simulator';
 import { availableRuntimes, startNodeRed, repoRoot, type NodeRedRuntime, type RuntimeTarget } from '../helpers/nodered-runtime';
 import { browserSkipReason, launchChromium } from '../helpers/browser';
+import { missingSuite } from '../helpers/missing';
 
 const PAGE = 'AlarmConfig/Deterrence';
 /** A path the page registry does not know. */
@@ -36,7 +37,7 @@ const optionValues = (page: Page, selector: string) =>
 async function waitForOptions(page: Page, selector: string, wanted: string[], timeout = 15_000): Promise<string[]> {
   await page.waitForFunction(
     ({ selector, wanted }) => {
-      const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => (o as any).value);
+      const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => o.value);
       return wanted.every((w) => values.includes(w));
     },
     { selector, wanted }, { timeout },
@@ -215,9 +216,9 @@ function editorSuite(target: RuntimeTarget, shot: string) {
 }
 
 if (skip) {
-  console.log(`SKIP editor in a real browser: ${skip}`);
+  missingSuite('editor in a real browser', skip);
 } else {
   const { targets, skipped } = availableRuntimes();
-  for (const s of skipped) console.log('SKIP editor on ' + s);
+  for (const s of skipped) missingSuite('editor in a real browser', s);
   targets.forEach((t, i) => editorSuite(t, i === 0 ? 'editor.png' : `editor-nr${t.name.match(/Node-RED (\d+)/)?.[1] ?? i}.png`));
 }

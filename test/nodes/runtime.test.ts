@@ -12,13 +12,14 @@ import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../simulator';
 import { NvrClient } from '../../core';
 import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntime } from '../helpers/nodered-runtime';
+import { missingSuite } from '../helpers/missing';
 
 const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event'];
 const PAGE = 'AlarmConfig/Deterrence';
 const EXAMPLES = ['react-to-alarm-events', 'read-deterrence-state', 'request-upgrade-token', 'switch-siren-with-range-check'];
 
 const { targets, skipped } = availableRuntimes();
-for (const s of skipped) console.log('SKIP ' + s);
+for (const s of skipped) missingSuite('nodes: real Node-RED runtime', s);
 
 interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; client?: NvrClient; password: string }
 
