@@ -71,7 +71,7 @@ test('POST test: ok with the model and firmware; wrong password: 502 with the co
   assert.type(ok.body.software_version, 'string');
   const bad = await post('test', { url: sim!.url, username: 'admin', password: 'wrong-' + password });
   assert.is(bad.status, 502);
-  assert.equal(bad.body, { ok: false, error: { kind: 'lockout', error_code: 'login_failed_or_block', reason: bad.body.error.reason } });
+  assert.equal(bad.body, { ok: false, error: { kind: 'lockout', error_code: 'verify_failed', reason: bad.body.error.reason } });
   assert.not.ok(bad.text.includes(password));
 });
 

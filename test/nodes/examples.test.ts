@@ -142,7 +142,7 @@ test('react-to-alarm-events: motion on CH1 switches CH1\'s floodlight on', async
   await loadExample(ctx, 'react-to-alarm-events');
   await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
   const switched = new Promise<any>((resolve) => node('ex4.sd').once('input', resolve));
-  ctx.sim!.raiseAlarm('CH1', 'motion_alarm', true);
+  ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
   const msg = await switched;
   assert.is(msg.channel, 'CH1');
   assert.is((ctx.sim!.state as any)['AlarmConfig/Deterrence'].channel_info.CH1.flood_light_switch, true);

@@ -46,8 +46,8 @@ function flow(simUrl: string, password: string): object[] {
     { id: 'in4', z: 'tab1', type: 'http in', url: '/nvr/typed', method: 'post', wires: [['set2']] },
     { id: 'set2', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: 'req.body.page', pageType: 'msg', channel: 'req.body.channel', channelType: 'msg',
       data: 'req.body.data', dataType: 'msg', output: 'payload', ignoreMsg: true, wires: [['out1']] },
-    // A filtered nvr-event: PIR alarms of CH2 that start, kept in flow context; /alarms answers them
-    { id: 'ev1', z: 'tab1', type: 'nvr-event', name: '', device: 'dev1', channels: 'CH2', types: ['pir'], startOnly: true, wires: [['keep1']] },
+    // A filtered nvr-event: PIR alarms of IP_CH5 that start, kept in flow context; /alarms answers them
+    { id: 'ev1', z: 'tab1', type: 'nvr-event', name: '', device: 'dev1', channels: 'IP_CH5', types: ['pir'], startOnly: true, wires: [['keep1']] },
     { id: 'keep1', z: 'tab1', type: 'function', outputs: 1, wires: [],
       func: 'const a = flow.get("alarms") || []; a.push(msg.payload); flow.set("alarms", a); return null;' },
     { id: 'in5', z: 'tab1', type: 'http in', url: '/alarms', method: 'post', wires: [['list1']] },
@@ -189,17 +189,17 @@ for (const target of targets) {
 
   test('an alarm raised at the simulator reaches a filtered nvr-event; others are filtered out', async ({ nr, sim }) => {
     for (let i = 0; i < 200 && !sim!.log.some((e) => e.path === '/API/Event/Check'); i++) await new Promise((r) => setTimeout(r, 25));
-    sim!.raiseAlarm('CH1', 'pir_alarm', true); // other channel
-    sim!.raiseAlarm('CH2', 'motion_alarm', true); // other type
-    sim!.raiseAlarm('CH2', 'pir_alarm', true);
-    sim!.raiseAlarm('CH2', 'pir_alarm', false); // an end, with start only
-    sim!.raiseAlarm('CH2', 'pir_alarm', true); // in order after the others: when it is there, all were seen
+    sim!.raiseAlarm({ channel: 'CH1', type: 'pir', active: true }); // other channel
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'motion', active: true }); // other type
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true });
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: false }); // an end, with start only
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true }); // in order after the others: when it is there, all were seen
     let alarms: any[] = [];
     for (let i = 0; i < 200 && alarms.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 50));
       alarms = (await postJson(nr!.url + '/alarms', {})).body;
     }
-    assert.equal(alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`), ['simulator CH2 pir true', 'simulator CH2 pir true']);
+    assert.equal(alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`), ['simulator IP_CH5 pir true', 'simulator IP_CH5 pir true']);
     assert.ok(alarms.every((a) => !Number.isNaN(Date.parse(a.time))));
   });
 
