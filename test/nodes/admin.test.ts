@@ -39,6 +39,7 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
     'GET /nvr-device/pages nvr-device.read',
     'POST /nvr-device/channels nvr-device.write',
     'POST /nvr-device/form nvr-device.write',
+    'POST /nvr-device/hardware nvr-device.write',
     'POST /nvr-device/test nvr-device.write',
   ]);
 });
