@@ -80,7 +80,8 @@ export const CONTROL_MODES: Readonly<Record<ControlMode, ModeRow>> = {
   },
 };
 
-export const CONTROL_MODE_NAMES = Object.keys(CONTROL_MODES) as ControlMode[];
+/** The channel parts of the table, for "it has: siren, red/blue light". */
+const CHANNEL_PARTS = Object.values(CONTROL_MODES).flatMap((m) => (m.target.kind === 'channel' ? [m.target] : []));
 
 export const isControlMode = (x: unknown): x is ControlMode => typeof x === 'string' && Object.hasOwn(CONTROL_MODES, x);
 
@@ -149,11 +150,11 @@ export function checkChannel(mode: ControlMode, channel: string, model: readonly
   if (!ch || !ch.configured) {
     return invalidRequest('unknown_channel', `${channel} is not a configured channel of this device`);
   }
-  if (!ch.hardware[target.hardware]) {
-    const has = (['floodlight', 'siren', 'redBlueLight'] as const).filter((h) => ch.hardware[h]).map((h) => CONTROL_MODES[h].target).map((t) => (t.kind === 'channel' ? t.label : ''));
-    return invalidRequest('no_hardware', `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}; nothing was sent`);
-  }
-  return undefined;
+  if (ch.hardware[target.hardware]) return undefined;
+  // An offline camera lists no abilities: say it is offline rather than that it lacks the part.
+  if (!ch.online) return invalidRequest('channel_offline', `${channel} is ${ch.status}; nothing was sent`);
+  const has = CHANNEL_PARTS.filter((m) => ch.hardware[m.hardware]).map((m) => m.label);
+  return invalidRequest('no_hardware', `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}; nothing was sent`);
 }
 
 /** Channels the editor offers for a mode: those whose hardware has the part. */

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startSimulator } from '../../simulator';
-import { credentials, DEV, exchange, flowWith, helper, load, newPassword, nextMessage, paths, timerCount, waitFor, useSimulator, type SimulatorContext } from './harness';
+import { credentials, DEV, exchange, flowWith, helper, load, newPassword, nextMessage, paths, statusesOf, timerCount, waitFor, useSimulator, type SimulatorContext } from './harness';
 
 type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: nvr-control', { password: newPassword() });
@@ -101,6 +101,10 @@ test('a channel without the hardware is refused before anything is sent, in word
   assert.not.ok(paths(ctx.sim!).some((p) => p.includes(LIVE)), 'not even the live page was read');
   const empty = await exchange('c1', { payload: true, channel: 'IP_CH7' });
   assert.is(empty.caught?.error.code, 'unknown_channel');
+  const offline = await exchange('c1', { payload: true, channel: 'IP_CH6' });
+  assert.is(offline.caught?.error.code, 'channel_offline');
+  assert.match(offline.caught!.error.message, /IP_CH6 is Offline; nothing was sent/);
+  await waitFor(() => statusesOf('c1').at(-1)?.text === 'channel offline', 'the node says it in a few words');
   assert.equal(sets(ctx), []);
 });
 
