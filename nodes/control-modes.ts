@@ -24,9 +24,9 @@ export interface Command {
 
 /** The node's own settings, used where the payload does not give them. */
 export interface ControlDefaults {
-  brightness?: number;
-  volume?: number;
-  duration?: number;
+  brightness?: unknown;
+  volume?: unknown;
+  duration?: unknown;
 }
 
 type Setting = 'brightness' | 'volume' | 'duration';
@@ -85,11 +85,11 @@ const CHANNEL_PARTS = Object.values(CONTROL_MODES).flatMap((m) => (m.target.kind
 
 export const isControlMode = (x: unknown): x is ControlMode => typeof x === 'string' && Object.hasOwn(CONTROL_MODES, x);
 
-/** A setting typed in the dialog: empty means "not set"; anything else must be a whole number >= 0. */
-export function settingOf(raw: unknown): number | undefined {
+/** A setting typed in the dialog: empty means "not set"; a number as such; anything else kept, to be refused in words. */
+export function settingOf(raw: unknown): unknown {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
   const n = Number(raw);
-  return Number.isFinite(n) ? n : NaN;
+  return Number.isFinite(n) ? n : raw;
 }
 
 function describe(x: unknown): string {

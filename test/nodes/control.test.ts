@@ -6,6 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startSimulator } from '../../simulator';
+import { parseCommand, settingOf } from '../../nodes/control-modes';
 import { credentials, DEV, exchange, flowWith, helper, load, newPassword, nextMessage, paths, statusesOf, timerCount, waitFor, useSimulator, type SimulatorContext } from './harness';
 
 type Ctx = SimulatorContext;
@@ -28,6 +29,24 @@ async function control(ctx: Ctx, props: Record<string, unknown>, simUrl = ctx.si
     { id: 'caught', type: 'helper' },
   ]), credentials(password));
 }
+
+test('payloads: switch values, objects with the mode\'s settings, the node\'s settings filling the gaps', () => {
+  assert.equal(parseCommand('floodlight', true, {}), { on: true });
+  assert.equal(parseCommand('floodlight', ' Off ', {}), { on: false });
+  assert.equal(parseCommand('floodlight', 'on', { brightness: settingOf('40'), duration: settingOf('') }), { on: true, brightness: 40 });
+  assert.equal(parseCommand('siren', { on: 'on', volume: 2, duration: 5 }, { volume: 7 }), { on: true, volume: 2, duration: 5 });
+  assert.equal(parseCommand('disarm', 'disarm', {}), { on: true });
+  assert.equal(parseCommand('disarm', 'ARM', {}), { on: false });
+  const refusal = (f: () => unknown) => {
+    try { f(); } catch (e: any) { return `${e.error_code}: ${e.reason}`; }
+    return 'accepted';
+  };
+  assert.is(refusal(() => parseCommand('floodlight', 1, {})), 'bad_payload: msg.payload must be true, false, "on", "off" (got 1)');
+  assert.is(refusal(() => parseCommand('disarm', 'on', {})), 'bad_payload: msg.payload must be true, false, "disarm", "arm" (got "on")');
+  assert.is(refusal(() => parseCommand('siren', { on: true, brightness: 3 }, {})), 'bad_payload: msg.payload has "brightness"; in siren mode it takes on, volume, duration');
+  assert.is(refusal(() => parseCommand('floodlight', true, { brightness: settingOf('bright') })), 'bad_payload: brightness must be a whole number (got "bright")');
+  assert.is(refusal(() => parseCommand('siren', { on: true, duration: -1 }, {})), 'bad_payload: duration must be a whole number of seconds (got -1)');
+});
 
 test('a dashboard switch\'s true / false switches the floodlight; the answer is the live state read back', async (ctx) => {
   await control(ctx, { mode: 'floodlight', channel: 'CH1' });
