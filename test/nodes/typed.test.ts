@@ -70,7 +70,7 @@ test('nvr-set writes through update(): values the channel already has send no Se
   const first = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH2' }, { payload: { siren_value: 4 } });
   assert.ok(first.out, JSON.stringify(first.caught?.error));
   ctx.sim!.clearLog();
-  const again = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH2' }, { payload: { siren_value: 4 } });
+  const again = await exchange('n1', { payload: { siren_value: 4 } });
   assert.ok(again.out, JSON.stringify(again.caught?.error));
   assert.is(again.out!.payload.siren_value, 4);
   assert.not.ok(paths(ctx.sim!).some((p) => p.endsWith('/Set')), paths(ctx.sim!).join(' '));
