@@ -31,6 +31,9 @@ export interface ControlDefaults {
 
 type Setting = 'brightness' | 'volume' | 'duration';
 
+/** Longest switch-off delay: a day (a timer is no schedule; Node-RED timers also stop at a redeploy). */
+export const MAX_DURATION_S = 86_400;
+
 interface ModeRow {
   /** What the target is: a channel with this hardware, an alarm output name, or the whole recorder. */
   target: { kind: 'channel'; hardware: keyof Pick<ChannelHardware, 'floodlight' | 'siren' | 'redBlueLight'>; label: string } | { kind: 'output' } | { kind: 'device' };
@@ -134,6 +137,7 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
       throw invalidRequest('bad_payload', `${s} must be a whole number${s === 'duration' ? ' of seconds' : ''} (got ${describe(value)})`);
     }
+    if (s === 'duration' && value > MAX_DURATION_S) throw invalidRequest('bad_payload', `duration must be at most ${MAX_DURATION_S} seconds (a day; got ${value})`);
     cmd[s] = value;
   }
   return cmd;

@@ -46,6 +46,7 @@ test('payloads: switch values, objects with the mode\'s settings, the node\'s se
   assert.is(refusal(() => parseCommand('siren', { on: true, brightness: 3 }, {})), 'bad_payload: msg.payload has "brightness"; in siren mode it takes on, volume, duration');
   assert.is(refusal(() => parseCommand('floodlight', true, { brightness: settingOf('bright') })), 'bad_payload: brightness must be a whole number (got "bright")');
   assert.is(refusal(() => parseCommand('siren', { on: true, duration: -1 }, {})), 'bad_payload: duration must be a whole number of seconds (got -1)');
+  assert.is(refusal(() => parseCommand('siren', { on: true, duration: 86_401 }, {})), 'bad_payload: duration must be at most 86400 seconds (a day; got 86401)');
 });
 
 test('a dashboard switch\'s true / false switches the floodlight; the answer is the live state read back', async (ctx) => {
