@@ -10,11 +10,14 @@ import { normaliseChannel } from './request-node';
 /** How long the node trusts the device's channel model (which channel has which hardware). */
 const MODEL_TTL_MS = 60_000;
 
-/** The channel model, read at most once per MODEL_TTL_MS and shared by the messages in flight. */
+/** A refusal by the cached model is checked again with a model at most this old (a camera back online). */
+const RECHECK_AGE_MS = 1_000;
+
+/** The channel model, read at most once per `maxAgeMs` (MODEL_TTL_MS) and shared by the messages in flight. */
 function modelCache(client: () => NvrClient) {
   let cached: { at: number; model: Promise<ChannelModel[]> } | undefined;
-  return (): Promise<ChannelModel[]> => {
-    if (!cached || Date.now() - cached.at > MODEL_TTL_MS) {
+  return (maxAgeMs = MODEL_TTL_MS): Promise<ChannelModel[]> => {
+    if (!cached || Date.now() - cached.at > maxAgeMs) {
       const model = client().channelModel();
       const entry = (cached = { at: Date.now(), model });
       model.catch(() => {
@@ -91,7 +94,7 @@ export = function (RED: RED) {
       const target = targetOf(mode, msg);
       const cmd = parseCommand(mode, msg.payload, defaults);
       if (CONTROL_MODES[mode].target.kind === 'channel') {
-        const refused = checkChannel(mode, target, await model!());
+        const refused = checkChannel(mode, target, await model!()) && checkChannel(mode, target, await model!(RECHECK_AGE_MS));
         if (refused) throw refused;
       }
       // A later command for the same target cancels a pending switch-off, whatever it asks.

@@ -126,6 +126,20 @@ test('a channel without the hardware is refused before anything is sent, in word
   assert.match(offline.caught!.error.message, /IP_CH6 is Offline; nothing was sent/);
   await waitFor(() => statusesOf('c1').at(-1)?.text === 'channel offline', 'the node says it in a few words');
   assert.equal(sets(ctx), []);
+  // The camera comes back: a refusal is checked again against a fresh channel list (at most one read a second).
+  ctx.sim!.setOnline('IP_CH6', true);
+  try {
+    let answer: any;
+    for (const until = Date.now() + 4000; !answer?.out && Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      answer = await exchange('c1', { payload: true, channel: 'IP_CH6' });
+    }
+    assert.ok(answer?.out, JSON.stringify(answer?.caught?.error));
+    assert.is(live(ctx, 'IP_CH6').floodlight_switch, true);
+    const channelReads = paths(ctx.sim!).filter((p) => p === '/API/Login/ChannelInfo/Get').length;
+    assert.ok(channelReads <= 4, `${channelReads} channel list reads`);
+  } finally {
+    ctx.sim!.setOnline('IP_CH6', false);
+  }
 });
 
 test('out-of-range brightness, a fixed siren volume and unreadable payloads are refused with nothing sent', async (ctx) => {
