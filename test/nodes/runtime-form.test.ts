@@ -35,6 +35,7 @@ function formSuite(target: RuntimeTarget) {
       { id: 'inj', type: 'inject', z: 'tab1', name: 'go', props: [{ p: 'payload' }], payload: '', payloadType: 'date', repeat: '', once: false, x: 120, y: 100, wires: [['s1']] },
       { id: 's1', type: 'nvr-set', z: 'tab1', name: '', device: 'dev1', page: VOICE, channel: 'CH1', data: '', x: 360, y: 100, wires: [[]] },
       { id: 'ev', type: 'nvr-event', z: 'tab1', name: '', device: 'dev1', x: 120, y: 300, wires: [[]] },
+      { id: 'ctl', type: 'nvr-control', z: 'tab1', name: '', device: 'dev1', mode: 'floodlight', channel: 'CH1', output: '', brightness: '', volume: '', duration: '', x: 120, y: 400, wires: [[]] },
       // A device the editor cannot reach (nothing listens on port 9 here): the form falls back to JSON.
       { id: 'dev2', type: 'nvr-device', name: 'unreachable', url: 'http://127.0.0.1:9', heartbeat: '0', credentials: { username: 'admin', password: 'x' } },
       { id: 's2', type: 'nvr-set', z: 'tab1', name: '', device: 'dev2', page: VOICE, channel: 'CH1', data: '{"siren_value":3}', x: 360, y: 200, wires: [[]] },
@@ -161,6 +162,27 @@ function formSuite(target: RuntimeTarget) {
     const saved = await p.evaluate(() => { const n = (globalThis as any).RED.nodes.node('ev'); return { channels: n.channels, types: n.types, startOnly: n.startOnly, valid: n.valid }; });
     assert.equal(saved, { channels: 'CH1, IP_CH5', types: ['person', 'vehicle'], startOnly: true, valid: true });
     await p.waitForSelector('#node-input-channels', { state: 'detached' });
+  });
+
+  test('nvr-control dialog: the channel dropdown lists only channels with the mode\'s hardware; saved on the node', async ({ page }) => {
+    const p = page!;
+    await p.waitForSelector('#node-input-channels', { state: 'detached' });
+    await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('ctl')));
+    const options = async () => p.$$eval('#node-input-channel option', (os) => os.map((o) => (o as any).value).filter(Boolean));
+    await p.waitForFunction(() => (globalThis as any).document.querySelectorAll('#node-input-channel option').length > 1);
+    assert.equal(await options(), ['CH1', 'CH2', 'CH4', 'IP_CH5'], 'floodlight channels');
+    assert.ok(await p.isVisible('#node-input-brightness'));
+    await p.selectOption('#node-input-mode', 'siren');
+    await p.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('#node-input-channel option')].some((o: any) => o.value === 'CH3'));
+    assert.equal(await options(), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'WIFI_CH8'], 'siren channels');
+    assert.not.ok(await p.isVisible('#node-input-brightness'), 'no brightness for a siren');
+    assert.ok(await p.isVisible('#node-input-volume'));
+    await p.selectOption('#node-input-channel', 'CH3');
+    await p.fill('#node-input-duration', '30');
+    await p.click('#node-dialog-ok');
+    const saved = await p.evaluate(() => { const n = (globalThis as any).RED.nodes.node('ctl'); return { mode: n.mode, channel: n.channel, duration: n.duration, valid: n.valid }; });
+    assert.equal(saved, { mode: 'siren', channel: 'CH3', duration: '30', valid: true });
+    await p.waitForSelector('#node-input-mode', { state: 'detached' });
   });
 
   test('the example flows imported one after another share one nvr-device; no two nodes overlap', async (ctx) => {

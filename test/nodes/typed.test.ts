@@ -66,6 +66,16 @@ test('nvr-set answers the channel\'s state read back after the Set (not {}), in 
   assert.is(writes.filter((p) => p.endsWith('/Set')).length, 1);
 });
 
+test('nvr-set writes through update(): values the channel already has send no Set, only the read', async (ctx) => {
+  const first = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH2' }, { payload: { siren_value: 4 } });
+  assert.ok(first.out, JSON.stringify(first.caught?.error));
+  ctx.sim!.clearLog();
+  const again = await exchange('n1', { payload: { siren_value: 4 } });
+  assert.ok(again.out, JSON.stringify(again.caught?.error));
+  assert.is(again.out!.payload.siren_value, 4);
+  assert.not.ok(paths(ctx.sim!).some((p) => p.endsWith('/Set')), paths(ctx.sim!).join(' '));
+});
+
 test('page from msg, channel from env, data from JSONata; the answer goes to the chosen output property', async (ctx) => {
   process.env.NVR2MQTT_TEST_CHANNEL = 'CH2';
   try {
