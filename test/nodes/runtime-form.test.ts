@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../simulator';
 import { availableRuntimes, startNodeRed, repoRoot, type NodeRedRuntime, type RuntimeTarget } from '../helpers/nodered-runtime';
 import { browserSkipReason, launchChromium } from '../helpers/browser';
+import { missingSuite } from '../helpers/missing';
 
 const VOICE = 'AlarmConfig/VoiceAlarm';
 interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; browser?: Browser; page?: Page; password: string; errors: string[] }
@@ -228,9 +229,9 @@ function formSuite(target: RuntimeTarget) {
 }
 
 if (skip) {
-  console.log(`SKIP typed Set form in a real browser: ${skip}`);
+  missingSuite('typed Set form in a real browser', skip);
 } else {
   const { targets, skipped } = availableRuntimes();
-  for (const s of skipped) console.log('SKIP form on ' + s);
+  for (const s of skipped) missingSuite('typed Set form in a real browser', s);
   targets.forEach(formSuite);
 }
