@@ -133,6 +133,12 @@ const DeviceSchema = v.strictObject({
     ),
   ),
   tls: v.optional(DeviceTls),
+  /** Alarms, live light/siren changes and disk problems from the device's event check (Event/Check). */
+  events: v.optional(v.boolean(), true),
+  /** Least time between two event checks (parsed to milliseconds); each check is one device request. */
+  event_interval: v.optional(Duration(500, 60_000), 1),
+  /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
+  alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
 });
 
 export const ConfigSchema = v.strictObject({

@@ -18,6 +18,10 @@ export interface DeviceSpec {
   channels?: string[];
   /** The device password (default: a random one). */
   password?: string;
+  /** Config `events`, `event_interval`, `alarm_clear_after` (default: the config's defaults). */
+  events?: boolean;
+  eventInterval?: number | string;
+  alarmClearAfter?: number | string;
 }
 
 export interface Fixture {
@@ -92,6 +96,9 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
       id: d.id, name: `Test ${d.id}`, url: sims.get(d.id)!.url, username: 'admin',
       password: passwords[specs.findIndex((s) => s.id === d.id)], poll_interval: d.poll ?? 0.3,
       ...(d.channels ? { channels: d.channels } : {}),
+      ...(d.events !== undefined ? { events: d.events } : {}),
+      ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
+      ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
     })),
     log_level: 'debug',
   }, { env: {} }).config;
