@@ -6,6 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { ALARM_TYPES } from '../../core';
+import { runDemo } from '../../bridge/demo';
+import { Recorder } from '../helpers/mqtt-broker';
 import { json, pollsSince, settle, setup, until, type Fixture } from './fixture';
 import { deviceDiscoveryProblems } from './homeassistant';
 
@@ -142,3 +144,44 @@ test('a disk alarm: disk_problem true; the disk Ok again: false; the entity is a
 });
 
 test.run();
+
+const idle = suite('bridge events: cost and demo');
+
+idle('at idle, polls and event checks together cost the device at most 1.5 requests a second (defaults)', async () => {
+  // Default poll interval and event interval: measured between two poll starts, so the window holds one poll.
+  const fx = await setup({ label: 'idle', devices: [{ id: 'nvr', poll: null }], bridge: { deviceTimeoutMs: 10_000 } });
+  try {
+    const sim = fx.sims.get('nvr')!;
+    const pollStarts = () => sim.log.filter((e) => e.path.endsWith('/ChannelInfo/Get')).map((e) => e.time);
+    const first = pollStarts().length;
+    await until(() => pollStarts().length >= first + 2, 'two more polls', 40_000);
+    const [t0, t1] = pollStarts().slice(first, first + 2);
+    const window = sim.log.filter((e) => e.time >= t0 && e.time < t1);
+    const perSecond = (window.length * 1000) / (t1 - t0);
+    const checks = window.filter((e) => e.path === '/API/Event/Check').length;
+    assert.ok(t1 - t0 >= 14_000, `polls ${t1 - t0} ms apart (default 15 s with events on)`);
+    assert.ok(checks >= ((t1 - t0) / 1000) * 0.9, `${checks} event checks in ${t1 - t0} ms: the stream runs`);
+    assert.ok(perSecond <= 1.5, `${perSecond.toFixed(2)} requests/s (${window.length} in ${t1 - t0} ms)`);
+  } finally {
+    await fx.stop();
+  }
+});
+
+idle('the demo raises alarms now and then: alarm sensors flip on and off, edges go out', async () => {
+  const demo = await runDemo({ port: 0, alarmEveryMs: 400, changeEveryMs: 0, out: () => undefined, logLevel: 'warn' });
+  const rec = await Recorder.start(demo.brokerUrl, ['nvr2mqtt/demo_nvr/+', 'nvr2mqtt/demo_nvr/+/event']);
+  try {
+    const isAlarmKey = (k: string) => k in ALARM_TYPES;
+    const on = await rec.waitFor((m) => /^nvr2mqtt\/demo_nvr\/[a-z_0-9]+$/.test(m.topic) && m.payload.startsWith('{')
+      && Object.entries(JSON.parse(m.payload) as Record<string, unknown>).some(([k, v]) => isAlarmKey(k) && v === true), 8000, 0, 'an alarm key true');
+    const topic = on.topic;
+    const key = Object.entries(JSON.parse(on.payload) as Record<string, unknown>).find(([k, v]) => isAlarmKey(k) && v === true)![0];
+    await rec.waitTopic(topic, (j) => j[key] === false, 8000, rec.messages.indexOf(on));
+    await rec.waitTopic(`${topic}/event`, (j) => j.type === key && j.active === true, 8000);
+  } finally {
+    await rec.stop();
+    await demo.stop();
+  }
+});
+
+idle.run();
