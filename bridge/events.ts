@@ -51,6 +51,8 @@ export class DeviceEvents {
   /** Apply one event as if the device had sent it (the stream's path; unit tests). */
   apply(e: DeviceEvent): void {
     this.received++;
+    // A channel the config leaves out (`channels`) is not published: neither are its events.
+    if (e.kind !== 'disk' && !this.device.channels().includes(e.channel)) return;
     const change = this.state.apply(e);
     if (change) this.o.onChange(change);
   }
