@@ -67,6 +67,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
       offlineAfter: opts.offlineAfter,
       log: opts.log,
     }, (online, err) => this.availability(online, err));
+    // `?.`: unit tests build the runtime around a fake device without a model.
     if (cfg.events && this.device.model?.events) {
       this.events = new DeviceEvents(this.device, {
         intervalMs: cfg.event_interval, clearAfterMs: cfg.alarm_clear_after, log: opts.log, retryMs: opts.eventRetryMs,
