@@ -1,8 +1,8 @@
 /**
  * Bridge figures (printed by bench/run.ts, never asserted):
  * 1. scale: N simulated devices x C channels (simulators and broker in a child process, so that the bridge's
- *    CPU and memory are measured alone), 1 s poll interval, BENCH_SECONDS (default 60): bridge CPU in % of one
- *    core, peak RSS, polls completed vs due;
+ *    CPU and memory are measured alone), 1 s poll interval, events on (1 s checks), BENCH_SECONDS (default 60):
+ *    bridge CPU in % of one core, peak RSS, polls completed vs due;
  * 2. command latency: MQTT `set` published -> Set received by the simulator (its log time) -> confirmed state
  *    on MQTT, p50 and p99 over ~200 commands, each also as a ratio to a bare HTTP Set+Get round-trip (raw
  *    fetch with the session cookie and CSRF token) measured in the same run;

@@ -3,10 +3,12 @@
  * and Get of the table's pages), one poll, and the page writes (read, merge, Set, read back).
  */
 import { EventEmitter } from 'node:events';
-import { DeviceError, NvrClient, type ClientOptions } from '../core';
+import { channelList as parseChannelList, channelModels, DeviceError, NvrClient, type ClientOptions } from '../core';
 import type { DeviceConfig } from './config';
+import { emptyEventValues } from './event-state';
+import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from './log';
-import { channelIds, emptyModel, isMarker, valueAt, type DeviceModel, type Json } from './state';
+import { channelIds, channelOnline, emptyModel, isMarker, valueAt, type DeviceModel, type Json } from './state';
 import { pageSpec, POLLED_PAGES, type PageName } from './table';
 import { buildSetBody, WriteQueue, type Change, type Job } from './write-queue';
 
@@ -57,6 +59,8 @@ export class Device extends EventEmitter {
   /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
   private structurePending = true;
   private channelCache?: { model: DeviceModel; ids: string[] };
+  /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
+  private recorderInputs?: number;
   readonly writes: WriteQueue;
   private readonly log: Logger;
 
@@ -69,6 +73,7 @@ export class Device extends EventEmitter {
       log: (level, msg) => this.log[level](msg),
     });
     this.writes = new WriteQueue((page, batch) => this.write(page, batch));
+    if (cfg.events) this.model.events = emptyEventValues();
   }
 
   get name(): string {
@@ -91,6 +96,7 @@ export class Device extends EventEmitter {
     const info = (await this.pollRead('SystemInfo/Base', 'Get', () => this.client.systemInfo())) as Json;
     const ranges = new Map<PageName, Json | null>();
     await Promise.all(POLLED_PAGES.map(async (page) => ranges.set(page, await this.rangeOf(page, refresh))));
+    if (this.model.events && this.recorderInputs === undefined) this.recorderInputs = await this.alarmInputs();
     this.model = { ...this.model, info, ranges };
     this.loaded = true;
     this.structurePending = true;
@@ -107,11 +113,15 @@ export class Device extends EventEmitter {
 
   /** One poll: channel list and Get of every supported page. Throws when the device is not answering. */
   async poll(): Promise<void> {
+    const started = Date.now();
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
+    let models: DeviceModel['channelModels'];
     try {
-      const list = await this.pollRead('Login/ChannelInfo', 'Get', () => this.client.channels());
-      channelList = new Map(list.map((c) => [c.channel, c.online]));
+      // One answer, two views: the channel list (online flags) and the channel models (status, abilities).
+      const data = await this.pollRead('Login/ChannelInfo', 'Get', () => this.client.get('Login/ChannelInfo'));
+      channelList = new Map(parseChannelList(data).map((c) => [c.channel, c.online]));
+      models = channelModels(data);
     } catch (err) {
       if (isOutage(err)) throw err;
       this.reportPageError('Login/ChannelInfo', err);
@@ -150,9 +160,11 @@ export class Device extends EventEmitter {
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     if (!listChanged && !rangesChanged && !getsChanged) return;
-    this.model = { info: prev.info, channelList: list, ranges, gets };
+    // Spread: what events wrote meanwhile stays.
+    this.model = { ...prev, channelList: list, ranges, gets, readAt: started, ...(models ? { channelModels: models } : {}) };
     const structure = this.markersChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
+    if (structure) this.updateAlarmKeys();
     this.emit('update', { structure });
   }
 
@@ -170,6 +182,25 @@ export class Device extends EventEmitter {
     } catch (err) {
       this.log.debug(`poll ${page}/${op}: failed after ${Math.round(performance.now() - t0)} ms: ${errorText(err)}`);
       throw err;
+    }
+  }
+
+  /** Alarm keys per channel (the alarm entities) from the channel models; with events on. */
+  private updateAlarmKeys(): void {
+    const ev = this.model.events;
+    if (!ev) return;
+    const keys = alarmKeys(this.channels(), this.model.channelModels, this.recorderInputs ?? 0, ev.keys, (ch) => channelOnline(this.model, ch));
+    this.model = { ...this.model, events: { ...this.model.events!, keys } };
+  }
+
+  /** `local_alarmin_num` of `Login/DeviceInfo`; 0 when the device does not say. */
+  private async alarmInputs(): Promise<number> {
+    try {
+      const n = (await this.pollRead('Login/DeviceInfo', 'Get', () => this.client.deviceInfo())).local_alarmin_num;
+      return typeof n === 'number' && n > 0 ? n : 0;
+    } catch (err) {
+      if (isOutage(err)) throw err;
+      return 0;
     }
   }
 
@@ -199,6 +230,7 @@ export class Device extends EventEmitter {
     }
     this.epochs.set(page, (this.epochs.get(page) ?? 0) + 1);
     const polled = POLLED_PAGES.includes(page as PageName);
+    const readAt = Date.now();
     let readBack: Json;
     try {
       readBack = (await this.client.get(page, getData));
@@ -209,7 +241,7 @@ export class Device extends EventEmitter {
     if (polled) {
       const gets = new Map(this.model.gets);
       gets.set(page as PageName, readBack);
-      this.model = { ...this.model, gets };
+      this.model = { ...this.model, gets, readAt };
       this.emit('update', { structure: this.markersChanged() });
     }
     return readBack;

@@ -6,8 +6,10 @@
  * with `{reason}` has no values on that page; an offline channel publishes `{"online": false}` only.
  * Change detection lives in {@link ChangeCache}: a topic is published only when its JSON changes.
  */
-import { descriptorAt, isChannelId, type RangeDescriptor } from '../core';
+import { descriptorAt, isChannelId, type ChannelModel, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
+import { channelEventState, type EventValues } from './event-state';
+import { DISK_PROBLEM_KEY } from './event-sensors';
 import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type PageName, type Row } from './table';
 
 export type Json = Record<string, unknown>;
@@ -21,6 +23,12 @@ export interface DeviceModel {
   ranges: Map<PageName, Json | null>;
   /** Last Get `data` per page. */
   gets: Map<PageName, Json>;
+  /** Every channel slot with status and abilities (from the same `Login/ChannelInfo` answer as `channelList`). */
+  channelModels?: ChannelModel[];
+  /** What the device's events said (alarms, live light and siren, disk); undefined with `events: false`. */
+  events?: EventValues;
+  /** Epoch ms the read behind `gets` started (poll or write read-back): live events after it stand over it. */
+  readAt?: number;
 }
 
 export function emptyModel(): DeviceModel {
@@ -136,13 +144,12 @@ export function deviceState(model: DeviceModel): Json {
     const value = rowValue(model, row);
     if (value !== undefined) out[row.key] = value;
   }
+  if (model.events) out[DISK_PROBLEM_KEY] = model.events.diskProblem;
   return out;
 }
 
-/** `<base>/<dev>/<ch>` payload; an offline channel carries `online: false` and nothing else. */
-export function channelState(model: DeviceModel, ch: string): Json {
-  const online = channelOnline(model, ch);
-  if (!online) return { online: false };
+/** The table's keys of an online channel (what polls and writes say, without events). */
+export function channelRowState(model: DeviceModel, ch: string): Json {
   const out: Json = {};
   for (const row of TABLE) {
     if (row.level !== 'channel') continue;
@@ -150,6 +157,14 @@ export function channelState(model: DeviceModel, ch: string): Json {
     if (value !== undefined) out[row.key] = value;
   }
   return out;
+}
+
+/** `<base>/<dev>/<ch>` payload; an offline channel carries `online: false` and nothing else. */
+export function channelState(model: DeviceModel, ch: string): Json {
+  const online = channelOnline(model, ch);
+  if (!online) return { online: false };
+  const out = channelRowState(model, ch);
+  return model.events ? Object.assign(out, channelEventState(model.events, ch, out, model.readAt)) : out;
 }
 
 /** Last published payload per topic: publish only what changed; cleared on every (re)connect. */
