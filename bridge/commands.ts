@@ -5,14 +5,17 @@
  *
  * Every value is checked against the device's Range before anything is sent (R1, R2). A refused command
  * leaves the device untouched and is reported on `<base>/bridge/event`:
- * `{"type":"command_refused","data":{"topic","reason",...}}`. Accepted changes go to the page's write queue.
+ * `{"type":"command_refused","data":{"topic","reason",...}}`. How an accepted command is written follows from its
+ * row's source: configuration pages through the page's write queue (`client.update()`), live rows through
+ * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
-import { channelFromSlug, DeviceError, validateAgainstRange, type Violation } from '../core';
+import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange, type Violation } from '../core';
 import { isPlainObject } from '../core/json';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
-import { channelOnline, rowDescriptor, valueAt, type Json } from './state';
-import { isPageRow, isReadOnlyRow, pageSpec, rowFor, type Level, type PageRow, type Row } from './table';
+import { planLive, type LivePlan } from './live-commands';
+import { channelOnline, rowDescriptor, rowSupported, rowValue, valueAt, type Json } from './state';
+import { isLiveRow, isPageRow, isReadOnlyRow, rowsFor, type Level, type LiveRow, type PageRow, type Row } from './table';
 import type { ParsedTopic } from './topics';
 import { setAt, type Change } from './write-queue';
 
@@ -153,22 +156,33 @@ function bareValue(payload: Buffer): unknown {
   return t;
 }
 
-/** Checks one key of a command against the table and the device's Range; returns the change to write. */
+/** A checked command key: what to write and how (by the row's source). */
+export type Planned =
+  | { kind: 'page'; row: PageRow; change: Change }
+  | { kind: 'live'; row: LiveRow; plan: LivePlan }
+  | { kind: 'disarm'; row: Row; value: boolean };
+
+/** Checks one key of a command against the table and the device's Range (or live page); returns what to write. */
 export function checkKey(
   h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown, quote: Quote = clip,
-): { row: PageRow; change: Change } {
-  const row = rowFor(level, key);
-  if (!row) {
-    const other = rowFor(level === 'device' ? 'channel' : 'device', key);
+): Planned {
+  const rows = rowsFor(level, key);
+  if (!rows.length) {
+    const other = rowsFor(level === 'device' ? 'channel' : 'device', key)[0];
     const hint = other ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)` : '';
     throw new Refusal(`unknown key "${quote(key)}"${hint}`, { key: quote(key) });
   }
-  if (isReadOnlyRow(row) || !isPageRow(row)) throw new Refusal(`${key} is read-only`, { key });
   const model = h.device.model;
-  const desc = rowDescriptor(model, row, channel);
-  if (!desc) {
+  const row = rows.find((r) => rowSupported(model, r, channel));
+  if (rows.every(isReadOnlyRow)) throw new Refusal(`${key} is read-only`, { key });
+  if (!row) {
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   }
+  if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw) };
+  if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), quote) as boolean };
+  if (!isPageRow(row)) throw new Refusal(`${key} is read-only`, { key });
+  const desc = rowDescriptor(model, row, channel);
+  if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   if (desc.mode === 'r') throw new Refusal(`${key} is read-only on this device (Range mode "r")`, { key });
   const base = row.level === 'channel' ? ['channel_info', channel!] : [];
   const path = [...base, ...row.source.field];
@@ -177,20 +191,29 @@ export function checkKey(
   const range = model.ranges.get(row.source.page);
   const payload: Json = {};
   setAt(payload, path, value);
-  const violations = range ? validateAgainstRange(payload, range, { metaKeys: pageSpec(row.source.page)?.metaKeys }) : [];
+  const def = findPage(row.source.page);
+  const violations = range ? validateAgainstRange(payload, range, { metaKeys: def ? metaKeysOf(def) : [] }) : [];
   if (violations.length) {
     const shown = shownViolations(violations, raw, quote);
     throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown as never });
   }
-  return { row, change: { path, value, channel } };
+  return { kind: 'page', row, change: { path, value, channel } };
 }
 
 export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
   private seq = 0;
+  /** Sirens switched on with a duration: the timer that switches each off again, by `<device>/<channel>`. */
+  private readonly sirenTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly ctx: BridgeContext) {}
+
+  /** Stopping: no siren timer fires any more. */
+  close(): void {
+    for (const t of this.sirenTimers.values()) clearTimeout(t);
+    this.sirenTimers.clear();
+  }
 
   private refuse(topic: string, err: unknown): void {
     const reason = err instanceof Refusal ? err.reason : errorText(err);
@@ -232,14 +255,19 @@ export class Commands {
       const keys = Object.keys(input);
       if (!keys.length) throw new Refusal('nothing to set (empty object)');
       const level: Level = channel ? 'channel' : 'device';
+      // Every key is checked before anything is written: one bad key refuses the whole command.
+      const planned = keys.map((key) => checkKey(h, level, channel, key, input[key], this.ctx.quote));
       const byPage = new Map<string, Change[]>();
-      for (const key of keys) {
-        const { row, change } = checkKey(h, level, channel, key, input[key], this.ctx.quote);
-        const list = byPage.get(row.source.page) ?? [];
-        list.push(change);
-        byPage.set(row.source.page, list);
+      const live: LivePlan = { change: {} };
+      for (const p of planned) {
+        if (p.kind === 'page') byPage.set(p.row.source.page, [...(byPage.get(p.row.source.page) ?? []), p.change]);
+        else if (p.kind === 'live') {
+          Object.assign(live.change, p.plan.change);
+          live.durationS ??= p.plan.durationS;
+        } else void this.ctx.track(this.disarm(topic, h, p.value));
       }
       for (const [page, changes] of byPage) void this.ctx.track(this.write(topic, h, page, changes));
+      if (Object.keys(live.change).length) void this.ctx.track(this.live(topic, h, channel!, live));
     } catch (err) {
       this.refuse(topic, err);
     }
@@ -253,6 +281,16 @@ export class Commands {
     ));
   }
 
+  private failed(topic: string, h: DeviceHandle, err: unknown): void {
+    const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
+    this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
+    this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+  }
+
+  private notConfirmed(topic: string, h: DeviceHandle, field: string, requested: unknown, reported: unknown): void {
+    this.ctx.event('command_not_confirmed', { topic, device: h.device.id, field, requested: requested as never, reported: (reported ?? null) as never });
+  }
+
   private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
     // Numbered before queueing: a later command on the same field supersedes this one's report.
     const seq = ++this.seq;
@@ -263,18 +301,48 @@ export class Commands {
       const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
       for (const c of changes) {
         const got = valueAt(readBack, c.path);
-        if (got !== c.value && isLatest(c)) {
-          this.ctx.event('command_not_confirmed', {
-            topic, device: h.device.id, field: c.path.join('.'), requested: c.value as never, reported: (got ?? null) as never,
-          });
-        }
+        if (got !== c.value && isLatest(c)) this.notConfirmed(topic, h, c.path.join('.'), c.value, got);
       }
     } catch (err) {
-      const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
-      this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
-      this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+      this.failed(topic, h, err);
     } finally {
       for (const c of changes) if (isLatest(c)) this.latest.delete(fieldKey(c));
+    }
+  }
+
+  /** Live change through `setLive` (core serialises a channel's live writes); a siren duration arms its off timer. */
+  private async live(topic: string, h: DeviceHandle, channel: string, plan: LivePlan): Promise<void> {
+    const timerKey = `${h.id}/${channel}`;
+    // Any later siren command on the channel replaces the pending switch-off.
+    if (plan.change.siren !== undefined) {
+      clearTimeout(this.sirenTimers.get(timerKey));
+      this.sirenTimers.delete(timerKey);
+    }
+    try {
+      const state = await h.device.writeLive(channel, plan.change);
+      for (const [k, v] of Object.entries(plan.change) as Array<[keyof LiveChange, unknown]>) {
+        if (state[k] !== v) this.notConfirmed(topic, h, `live.${channel}.${k}`, v, state[k]);
+      }
+      if (plan.durationS !== undefined && state.siren === true && !this.ctx.stopping) {
+        const timer = setTimeout(() => {
+          this.sirenTimers.delete(timerKey);
+          if (this.ctx.stopping) return;
+          this.ctx.log.debug(`siren ${h.id} ${channel}: duration over, switching off`);
+          void this.ctx.track(h.device.writeLive(channel, { siren: false }).catch((err: unknown) => this.failed(topic, h, err)));
+        }, plan.durationS * 1000);
+        this.sirenTimers.set(timerKey, timer);
+      }
+    } catch (err) {
+      this.failed(topic, h, err);
+    }
+  }
+
+  private async disarm(topic: string, h: DeviceHandle, value: boolean): Promise<void> {
+    try {
+      const got = await h.device.writeDisarmed(value);
+      if (got !== value) this.notConfirmed(topic, h, 'disarmed', value, got);
+    } catch (err) {
+      this.failed(topic, h, err);
     }
   }
 }

@@ -4,13 +4,12 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
-import { DeviceError, findOperation, validateAgainstRange } from '../core';
+import { DeviceError, findOperation, findPage, validateAgainstRange } from '../core';
 import { isPlainObject } from '../core/json';
 import { clip, lookupDevice, parseObject, requireOnline, shownViolations } from './commands';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
-import { pageSpec } from './table';
 import { REQUEST_OPS } from './topics';
 
 const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
@@ -50,7 +49,7 @@ function transactionOf(msg: Json | undefined): string | number | undefined {
  */
 export function checkMeta(data: Json, page: string, range: Json): string[] {
   const problems: string[] = [];
-  const pageType = pageSpec(page)?.setData?.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
+  const pageType = findPage(page)?.getRequest?.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
   if (Object.hasOwn(data, 'page_type') && data.page_type !== pageType) {
     problems.push(pageType === undefined ? 'page_type: this page takes none' : `page_type: must be "${String(pageType)}"`);
   }
