@@ -100,6 +100,9 @@ export function channelIds(model: DeviceModel, only?: readonly string[]): string
 /** Online from the channel list; without one, a channel is online when some page answers parameters for it. */
 export function channelOnline(model: DeviceModel, ch: string): boolean {
   const listed = model.channelList?.get(ch);
+  // A page read after the channel list may already say `{status: "Offline"}`: the newer word wins (a channel
+  // seen "online" without its pages' values would lose its entities).
+  if (listed) return !POLLED_PAGES.some((page) => valueAt(channelBlock(model.gets.get(page), ch), ['status']) === 'Offline');
   if (listed !== undefined) return listed;
   if (model.channelList) return false;
   for (const page of POLLED_PAGES) {
