@@ -324,4 +324,3 @@ export class Device extends EventEmitter {
   }
 }
 
-export { sameJson } from './model-compare';

@@ -6,7 +6,8 @@
  */
 import { DeviceError, findOperation, findPage, validateAgainstRange } from '../core';
 import { isPlainObject } from '../core/json';
-import { clip, lookupDevice, parseObject, requireOnline, shownViolations } from './commands';
+import { lookupDevice, requireOnline } from './commands';
+import { clip, parseObject, shownViolations } from './payload';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
