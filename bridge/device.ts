@@ -273,7 +273,6 @@ export class Device extends EventEmitter {
   /** Switch the light, siren or red/blue light of a channel now; the state read back is the model's. */
   async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
     const state = await this.client.setLive(channel, change);
-    this.bump(`live ${channel}`);
     this.applyLive(channel, state);
     return state;
   }
@@ -283,6 +282,8 @@ export class Device extends EventEmitter {
    * the model and published.
    */
   applyLive(channel: string, change: Partial<LiveState>): void {
+    // A poll read that left before this is older: it must not undo it.
+    this.bump(`live ${channel}`);
     const live = new Map(this.model.live);
     const before = live.get(channel) ?? { channel };
     const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) } as LiveState;

@@ -125,6 +125,16 @@ test('a light switched on at the device shows on at the next poll', async ({ fx 
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight === false, 3000, since);
 });
 
+test('live state reported by the device between polls (Device.applyLive, fed by Floodlight_AudioAlarm events) shows at once', async ({ fx }) => {
+  const device = fx.bridge.devices.get('nvr')!.device;
+  const since = fx.recorder.count;
+  device.applyLive('CH4', { floodlight: true, brightness: 64 });
+  const m = await fx.recorder.waitTopic(`${fx.base}/nvr/ch4`, (j) => j.floodlight === true && j.floodlight_brightness === 64, 1000, since);
+  assert.ok(m);
+  // The next poll reads the live page again: the device's word wins.
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch4`, (j) => j.floodlight === false, 3000, since);
+});
+
 test('alarm panel: DISARM / ARM_AWAY through AlarmConfig/Disarming', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const r = fx.recorder;

@@ -72,6 +72,8 @@ test('a channel going offline publishes online:false and nothing else; back onli
   let since = fx.recorder.count;
   sim.setOnline('IP_CH5', false);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === false && Object.keys(j).length === 1, 3000, since);
+  // Its entities show unavailable in Home Assistant: the channel device follows this topic.
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5/availability`, (j) => j.state === 'offline', 3000, since);
   const at = sim.log.length;
   await until(() => pollsSince(sim, at) >= 2, '2 more polls');
   await settle(fx);
@@ -80,6 +82,7 @@ test('a channel going offline publishes online:false and nothing else; back onli
   since = fx.recorder.count;
   sim.setOnline('IP_CH5', true);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === true && j.floodlight_on_alarm === false, 3000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5/availability`, (j) => j.state === 'online', 3000, since);
   // IP_CH6 comes online for the first time: Range now lists its fields, so its entities appear.
   since = fx.recorder.count;
   sim.setOnline('IP_CH6', true);
