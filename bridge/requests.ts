@@ -4,7 +4,7 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
-import { DeviceError, findOperation, findPage, validateAgainstRange } from '../core';
+import { DeviceError, findOperation, findPage, META_KEYS, validateAgainstRange } from '../core';
 import { isPlainObject } from '../core/json';
 import { lookupDevice, requireOnline } from './commands';
 import { clip, parseObject, shownViolations } from './payload';
@@ -14,7 +14,6 @@ import type { Json } from './state';
 import { REQUEST_OPS } from './topics';
 
 const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
-const GENERIC_META = ['page_type', 'chn_index'];
 
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
 export function maskSecrets(x: unknown, depth = 0): unknown {
@@ -162,7 +161,7 @@ export class Requests {
       }
       throw err;
     }
-    const metaKeys = findOperation(page, 'Set')?.metaKeys ?? GENERIC_META;
+    const metaKeys = findOperation(page, 'Set')?.metaKeys ?? META_KEYS;
     const metaProblems = checkMeta(data, page, range);
     if (metaProblems.length) throw new Refusal(metaProblems.join('; '), { device: h.device.id, page });
     const violations = validateAgainstRange(data, range, { metaKeys });
