@@ -119,12 +119,11 @@ export class Device extends EventEmitter {
   async poll(): Promise<void> {
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
-    let hardware = this.model.hardware;
+    let models = this.model.channelModels;
     try {
-      const models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.pollClient));
-      const configured = models.filter((m) => m.configured);
-      channelList = new Map(configured.map((m) => [m.id, m.online]));
-      hardware = new Map(configured.map((m) => [m.id, m.hardware]));
+      models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.pollClient));
+      // An empty slot (NotConfigured) is no channel: it never gets entities.
+      channelList = new Map(models.filter((m) => m.configured).map((m) => [m.id, m.online]));
     } catch (err) {
       if (isOutage(err)) throw err;
       this.reportPageError('Login/ChannelInfo', err);
@@ -139,7 +138,7 @@ export class Device extends EventEmitter {
     const [, disarmPage, live] = await Promise.all([
       Promise.all(POLLED_PAGES.map((page) => this.pollPage(page, ranges, gets))),
       this.pollDisarmPage(),
-      this.pollLive(channelList, hardware),
+      this.pollLive(channelList, models),
     ]);
     // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
     const prev = this.model;
@@ -149,7 +148,7 @@ export class Device extends EventEmitter {
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
     if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && disarmPage === prev.disarmPage) return;
-    this.model = { info: prev.info, channelList: list, hardware, ranges, gets, live, disarmPage };
+    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage };
     const structure = this.structureChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
     this.emit('update', { structure });
@@ -190,11 +189,11 @@ export class Device extends EventEmitter {
   }
 
   /** The live page of every online channel with a floodlight, siren or red/blue light. */
-  private async pollLive(list: Map<string, boolean> | undefined, hardware: DeviceModel['hardware']): Promise<Map<string, LiveState>> {
+  private async pollLive(list: Map<string, boolean> | undefined, models: DeviceModel['channelModels']): Promise<Map<string, LiveState>> {
     const out = new Map<string, LiveState>();
     const channels = [...(list ?? [])].filter(([ch, online]) => {
-      const hw = hardware?.get(ch);
-      return online && (!hardware || hw?.floodlight || hw?.siren || hw?.redBlueLight) && (!this.cfg.channels || this.cfg.channels.includes(ch));
+      const hw = models?.find((m) => m.id === ch)?.hardware;
+      return online && (!models || hw?.floodlight || hw?.siren || hw?.redBlueLight) && (!this.cfg.channels || this.cfg.channels.includes(ch));
     }).map(([ch]) => ch);
     await Promise.all(channels.map(async (ch) => {
       const key = `live ${ch}`;

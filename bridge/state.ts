@@ -7,7 +7,7 @@
  * answers a page with `{reason}` has no values on that page; an offline channel publishes `{"online": false}` only;
  * a `NotConfigured` slot is no channel at all. Change detection lives in {@link ChangeCache}.
  */
-import { descriptorAt, DISARM_MEMBER, isChannelId, type ChannelHardware, type DisarmPage, type LiveState, type RangeDescriptor } from '../core';
+import { descriptorAt, DISARM_MEMBER, isChannelId, type ChannelHardware, type ChannelModel, type DisarmPage, type LiveState, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
 import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type LiveControl, type Row } from './table';
 
@@ -19,8 +19,8 @@ export interface DeviceModel {
   info?: Json;
   /** Configured channel id -> online, in the device's order. Undefined when the device has no channel list. */
   channelList?: Map<string, boolean>;
-  /** Hardware per configured channel (channel model). */
-  hardware?: Map<string, ChannelHardware>;
+  /** Every channel slot with status, hardware and abilities (`client.channelModel()`). */
+  channelModels?: ChannelModel[];
   /** Range `data` per page; `null` = the device has no such page (R2). */
   ranges: Map<string, Json | null>;
   /** Last Get `data` per page. */
@@ -128,7 +128,7 @@ export function rowSupported(model: DeviceModel, row: Row, channel?: string): bo
       const state = model.live.get(channel);
       if (state) return state[field] !== undefined;
       // Not read (yet): the channel model's hardware says whether the light or siren exists.
-      return !!hardware && !!model.hardware?.get(channel)?.[hardware];
+      return !!hardware && !!model.channelModels?.find((m) => m.id === channel)?.hardware[hardware];
     }
     case 'page': {
       if (!rowDescriptor(model, row, channel)) return false;
