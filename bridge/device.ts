@@ -117,6 +117,7 @@ export class Device extends EventEmitter {
 
   /** One poll: channel model, Get of every supported page, disarm state, live page of each live channel. */
   async poll(): Promise<void> {
+    const started = Date.now();
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
     let models = this.model.channelModels;
@@ -148,7 +149,7 @@ export class Device extends EventEmitter {
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
     if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && disarmPage === prev.disarmPage) return;
-    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage };
+    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage, readAt: started };
     const structure = this.structureChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
     this.emit('update', { structure });
@@ -244,6 +245,7 @@ export class Device extends EventEmitter {
   private async writePage(page: string, batch: Job[]): Promise<Json> {
     this.log.debug(`write ${page}: ${batch.length} queued change(s)`);
     let readBack: Json;
+    const readAt = Date.now();
     if (batch.length === 1 && batch[0].kind === 'raw') {
       await this.client.set(page, batch[0].data);
       this.bump(page);
@@ -263,7 +265,7 @@ export class Device extends EventEmitter {
     if (POLLED_PAGES.includes(page)) {
       const gets = new Map(this.model.gets);
       gets.set(page, readBack);
-      this.model = { ...this.model, gets };
+      this.model = { ...this.model, gets, readAt: Math.max(readAt, this.model.readAt ?? 0) };
       this.emit('update', { structure: this.structureChanged() });
     }
     return readBack;
@@ -271,7 +273,9 @@ export class Device extends EventEmitter {
 
   /** Switch the light, siren or red/blue light of a channel now; the state read back is the model's. */
   async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
+    const readAt = Date.now();
     const state = await this.client.setLive(channel, change);
+    this.model = { ...this.model, readAt: Math.max(readAt, this.model.readAt ?? 0) };
     this.applyLive(channel, state);
     return state;
   }

@@ -29,6 +29,8 @@ export interface DeviceModel {
   live: Map<string, LiveState>;
   /** The page the device disarms through (Disarming where it has it, LinkageManage otherwise). */
   disarmPage?: DisarmPage;
+  /** Epoch ms the latest read behind `gets` / `live` started (a poll, a command's read-back): events after it are newer. */
+  readAt?: number;
 }
 
 export function emptyModel(): DeviceModel {
