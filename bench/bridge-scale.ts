@@ -1,7 +1,8 @@
 /**
  * Child process of the bridge benchmark: runs the bridge alone (devices and broker live in the sim-farm
  * process) and measures itself: CPU (process.cpuUsage) in % of one core, peak RSS (sampled every 250 ms),
- * polls completed vs due, MQTT messages published. Reads its job as one JSON line on stdin
+ * polls completed vs due, MQTT messages published; every device with its event stream on (1 s checks), as by
+ * default (BENCH_NO_EVENTS=1: off). Reads its job as one JSON line on stdin
  * `{urls, password, broker, seconds, base, prefix}`; prints one JSON line with the figures.
  */
 import { createInterface } from 'node:readline';
@@ -24,7 +25,9 @@ async function main() {
   const { config } = parseConfig({
     mqtt: { url: job.broker, base_topic: job.base },
     homeassistant: { discovery_prefix: job.prefix, status_topic: `${job.prefix}/status` },
-    devices: job.urls.map((url, i) => ({ id: `d${i}`, url, username: 'admin', password: job.password, poll_interval: 1 })),
+    devices: job.urls.map((url, i) => ({
+      id: `d${i}`, url, username: 'admin', password: job.password, poll_interval: 1, events: !process.env.BENCH_NO_EVENTS,
+    })),
     log_level: 'warn',
   }, { env: {} });
   let peakRss = process.memoryUsage().rss;
@@ -81,6 +84,7 @@ async function main() {
     idle_mqtt_messages_per_poll: completed ? published / completed : NaN,
     scale_warnings_logged: warnings.n,
     scale_v8_optimize_for_size: tuned ? 1 : 0,
+    scale_events_on: process.env.BENCH_NO_EVENTS ? 0 : 1,
   };
   if (process.env.BENCH_DEBUG) {
     for (const sp of getHeapSpaceStatistics()) {

@@ -1,8 +1,8 @@
 /**
  * Bridge figures (printed by bench/run.ts, never asserted):
  * 1. scale: N simulated devices x C channels (simulators and broker in a child process, so that the bridge's
- *    CPU and memory are measured alone), 1 s poll interval, BENCH_SECONDS (default 60): bridge CPU in % of one
- *    core, peak RSS, polls completed vs due;
+ *    CPU and memory are measured alone), 1 s poll interval, events on (1 s checks), BENCH_SECONDS (default 60):
+ *    bridge CPU in % of one core, peak RSS, polls completed vs due;
  * 2. command latency: MQTT `set` published -> Set received by the simulator (its log time) -> confirmed state
  *    on MQTT, p50 and p99 over ~200 commands, each also as a ratio to a bare HTTP Set+Get round-trip (raw
  *    fetch with the session cookie and CSRF token) measured in the same run; for a config key (`siren_volume`,
@@ -52,7 +52,7 @@ async function startFarm(devices: number, channels: number, password: string, br
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, NVR2MQTT_BENCH_PASSWORD: password },
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('sim-farm did not start within 60 s')), 60_000);
     lines.once('line', (l) => {
@@ -85,9 +85,9 @@ async function scale(devices: number, channels: number, seconds: number): Promis
     base: `nvr2mqtt_bench_${randomBytes(3).toString('hex')}`, prefix: `ha_bench_${randomBytes(3).toString('hex')}`,
   };
   try {
-    child.stdin!.write(`${JSON.stringify(job)}\n`);
+    child.stdin.write(`${JSON.stringify(job)}\n`);
     const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
+      createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`bridge-scale exited (${code})`)));
     });
     return { scale_channels_per_device: channels, ...(JSON.parse(line) as Record<string, number>) };

@@ -5,6 +5,9 @@
  *   `loop` keeps N messages circulating inside the runtime (function -> nvr-get -> function -> back),
  *   the fair comparison with the bare client's N concurrent callers; `http` drives
  *   `http in -> nvr-get -> http response` from outside, which adds an HTTP hop per message.
+ * - Live commands per second through `nvr-control` (floodlight of one channel per caller, toggled each time so
+ *   every command is a real Set) vs the bare client's `setLive` with the same channels, and their ratio (goal
+ *   >= 0.9); the `loop` form as above.
  * - Memory per configured device: RSS of a runtime with 20 `nvr-device` config nodes (each used by an
  *   `nvr-get` that has run once, so every session is open) minus one with none, divided by 20.
  * The simulator runs in its own process so that the client side (bench process or runtime) does not
@@ -104,6 +107,27 @@ function throughputFlow(simUrl: string, password: string): object[] {
       msg.payload = { count: flow.get('count'), finished: flow.get('finished'), t0: flow.get('t0'), t1: flow.get('t1'), errors: flow.get('errors') || 0, lastError: flow.get('lastError') };
       return msg;` },
     { id: 'l_out', z: 'tab', type: 'http response', wires: [] },
+    // nvr-control loop: one message per channel, each answer (the live state) switches the floodlight the other way
+    { id: 'c_start', z: 'tab', type: 'http in', url: '/control/start', method: 'post', wires: [['c_fan']] },
+    { id: 'c_fan', z: 'tab', type: 'function', outputs: 2, wires: [['c_ctl'], ['c_ack']], func: `
+      const { channels, ms } = msg.payload;
+      flow.set('c_count', 0); flow.set('c_finished', 0); flow.set('c_t0', Date.now()); flow.set('c_t1', 0);
+      const until = Date.now() + ms;
+      return [channels.map((channel) => ({ channel, payload: true, until })), { req: msg.req, res: msg.res, payload: { started: true } }];` },
+    { id: 'c_ack', z: 'tab', type: 'http response', wires: [] },
+    { id: 'c_ctl', z: 'tab', type: 'nvr-control', device: 'dev', mode: 'floodlight', channel: '', output: '', brightness: '', volume: '', duration: '', wires: [['c_again']] },
+    { id: 'c_again', z: 'tab', type: 'function', outputs: 1, wires: [['c_ctl']], func: `
+      flow.set('c_count', flow.get('c_count') + 1);
+      if (Date.now() < msg.until) { msg.payload = !msg.payload.floodlight; return msg; }
+      flow.set('c_finished', flow.get('c_finished') + 1); flow.set('c_t1', Date.now());
+      return null;` },
+    { id: 'c_catch', z: 'tab', type: 'catch', scope: ['c_ctl'], wires: [['c_err']] },
+    { id: 'c_err', z: 'tab', type: 'function', outputs: 1, wires: [[]], func: `flow.set('c_errors', (flow.get('c_errors') || 0) + 1); flow.set('c_lastError', msg.error && msg.error.message); return null;` },
+    { id: 'c_read', z: 'tab', type: 'http in', url: '/control/count', method: 'get', wires: [['c_count']] },
+    { id: 'c_count', z: 'tab', type: 'function', outputs: 1, wires: [['c_out']], func: `
+      msg.payload = { count: flow.get('c_count'), finished: flow.get('c_finished'), t0: flow.get('c_t0'), t1: flow.get('c_t1'), errors: flow.get('c_errors') || 0, lastError: flow.get('c_lastError') };
+      return msg;` },
+    { id: 'c_out', z: 'tab', type: 'http response', wires: [] },
   ];
 }
 
@@ -116,21 +140,39 @@ async function httpRate(nr: NodeRedRuntime, ms: number): Promise<number> {
   });
 }
 
-async function loopRate(nr: NodeRedRuntime, ms: number): Promise<number> {
-  const r = await fetch(nr.url + '/loop/start', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ concurrency: CONCURRENCY, ms, request: REQUEST }),
+/** Starts a loop inside the runtime (`/<route>/start`), waits for all its messages to finish; completions per second. */
+async function runLoop(nr: NodeRedRuntime, route: 'loop' | 'control', ms: number, body: object, callers: number): Promise<number> {
+  const r = await fetch(`${nr.url}/${route}/start`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, ms }),
   });
-  if (!r.ok) throw new Error(`loop start: HTTP ${r.status}`);
+  if (!r.ok) throw new Error(`${route} start: HTTP ${r.status}`);
   await r.arrayBuffer();
   await sleep(ms);
   for (let i = 0; i < 200; i++) {
-    const s = (await (await fetch(nr.url + '/loop/count')).json()) as { count: number; finished: number; t0: number; t1: number; errors: number; lastError?: string };
-    if (s.errors) throw new Error(`loop variant: ${s.errors} errors reached the catch node, last: ${s.lastError}`);
-    if (s.finished === CONCURRENCY) return s.count / ((s.t1 - s.t0) / 1000);
+    const s = (await (await fetch(`${nr.url}/${route}/count`)).json()) as { count: number; finished: number; t0: number; t1: number; errors: number; lastError?: string };
+    if (s.errors) throw new Error(`${route} variant: ${s.errors} errors reached the catch node, last: ${s.lastError}`);
+    if (s.finished === callers) return s.count / ((s.t1 - s.t0) / 1000);
     await sleep(50);
   }
-  throw new Error('loop variant did not finish');
+  throw new Error(`${route} variant did not finish`);
+}
+
+const loopRate = (nr: NodeRedRuntime, ms: number) => runLoop(nr, 'loop', ms, { concurrency: CONCURRENCY, request: REQUEST }, CONCURRENCY);
+const controlRate = (nr: NodeRedRuntime, ms: number, channels: string[]) => runLoop(nr, 'control', ms, { channels }, channels.length);
+
+/** One caller per channel, each switching its own channel's floodlight the other way, back to back. */
+async function bareControl(client: NvrClient, channels: string[], ms: number): Promise<number> {
+  const t0 = performance.now();
+  const until = t0 + ms;
+  let count = 0;
+  await Promise.all(channels.map(async (channel) => {
+    let on = true;
+    while (performance.now() < until) {
+      on = !(await client.setLive(channel, { floodlight: on })).floodlight;
+      count++;
+    }
+  }));
+  return count / ((performance.now() - t0) / 1000);
 }
 
 /** Median of a few RSS samples after the runtime settled. */
@@ -187,31 +229,37 @@ export async function benchNodes(): Promise<Record<string, number>> {
     nr = await startNodeRed({ nodeRedDir: join(repoRoot, 'node_modules', 'node-red') });
     await nr.deploy(throughputFlow(sim.url, password));
 
+    // One online floodlight channel per caller (the simulator's layout decides which).
+    const channels = (await client.channelModel()).filter((c) => c.online && c.hardware.floodlight).map((c) => c.id).slice(0, CONCURRENCY);
+
     // Warm-up (JIT, sessions, Range caches, keep-alive connections) for each variant.
     await closedLoop(CONCURRENCY, 1000, bare);
     await loopRate(nr, 1000);
     await httpRate(nr, 1000);
+    await bareControl(client, channels, 1000);
+    await controlRate(nr, 1000, channels);
 
     // Rounds alternate the variants so that drift (simulator JIT, GC, other load) hits all of them.
-    const rates = { bare: [] as number[], loop: [] as number[], http: [] as number[] };
+    const rates = { bare: [] as number[], loop: [] as number[], http: [] as number[], bareControl: [] as number[], control: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       rates.bare.push(await closedLoop(CONCURRENCY, ms, bare));
       rates.loop.push(await loopRate(nr, ms));
       rates.http.push(await httpRate(nr, ms));
+      rates.bareControl.push(await bareControl(client, channels, ms));
+      rates.control.push(await controlRate(nr, ms, channels));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const bareRate = median(rates.bare);
     const loop = median(rates.loop);
     const http = median(rates.http);
+    const bareControlRate = median(rates.bareControl);
+    const control = median(rates.control);
     await nr.stop();
     nr = undefined;
     await client.close();
     client = undefined;
 
-    const rss0 = await rssWithDevices(sim.url, password, 0);
-    const rss20 = await rssWithDevices(sim.url, password, DEVICES);
-    const MB = 1024 * 1024;
-    return {
+    const throughput = {
       concurrency: CONCURRENCY,
       seconds_per_variant: seconds * ROUNDS, // median of ROUNDS measurements each
       bare_client_get_per_s: bareRate,
@@ -220,6 +268,18 @@ export async function benchNodes(): Promise<Record<string, number>> {
       // The loop variant is the fair one: same N concurrent Gets, no extra HTTP hop.
       ratio_loop_vs_bare: loop / bareRate,
       ratio_http_vs_bare: http / bareRate,
+      control_channels: channels.length,
+      bare_client_set_live_per_s: bareControlRate,
+      nodered_loop_control_per_s: control,
+      ratio_control_vs_bare: control / bareControlRate,
+    };
+    // BENCH_NODES_MEMORY=0 measures throughput only (two more runtimes and 20 sessions otherwise).
+    if (process.env.BENCH_NODES_MEMORY === '0') return throughput;
+    const rss0 = await rssWithDevices(sim.url, password, 0);
+    const rss20 = await rssWithDevices(sim.url, password, DEVICES);
+    const MB = 1024 * 1024;
+    return {
+      ...throughput,
       rss_0_devices_mb: rss0 / MB,
       rss_20_devices_mb: rss20 / MB,
       mb_per_device: (rss20 - rss0) / DEVICES / MB,

@@ -30,11 +30,11 @@ async function main() {
     await broker?.stop();
     process.exit(0);
   };
-  process.stdin.on('end', stop);
-  process.stdin.on('close', stop);
+  process.stdin.on('end', () => void stop());
+  process.stdin.on('close', () => void stop());
   process.stdin.resume();
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
 }
 
 main().catch((err) => {

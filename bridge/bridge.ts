@@ -181,6 +181,13 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       publisher.state(rt);
     });
     rt.device.on('event', (type: string, data: Record<string, unknown>) => publisher.event(type, data));
+    // Device events: published at once (state first, then the edge), without waiting for a poll.
+    rt.on('events', (change) => {
+      if (publisher.isClosed) return;
+      if (change.structure) discovery.update(rt.device);
+      publisher.state(rt, change.channel ? { channel: change.channel } : {});
+      if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
+    });
   }
 
   const announcer = new Announcer({

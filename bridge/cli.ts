@@ -96,7 +96,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
   const file = args.config ?? process.env.NVR2MQTT_CONFIG;
   // The bridge must survive anything a payload or a device does; a stray rejection is logged, not fatal.
-  process.on('unhandledRejection', (err) => process.stderr.write(`unhandled rejection: ${(err as Error)?.stack ?? err}\n`));
+  process.on('unhandledRejection', (err) => process.stderr.write(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}\n`));
   if (!file) {
     if (args.check) {
       process.stderr.write('nvr2mqtt: --check needs --config <file.yaml>\n');

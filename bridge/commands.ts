@@ -86,7 +86,7 @@ export function checkKey(
   const violations = range ? validateAgainstRange(payload, range, { metaKeys: def ? metaKeysOf(def) : [] }) : [];
   if (violations.length) {
     const shown = shownViolations(violations, raw, quote);
-    throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown as never });
+    throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });
   }
   return { kind: 'page', row, change: { path, value, channel } };
 }

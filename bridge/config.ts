@@ -120,8 +120,11 @@ const DeviceSchema = v.strictObject({
   username: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
   password: v.optional(Password),
   password_file: v.optional(v.string()),
-  /** Seconds or a duration string; the parsed value is in milliseconds. */
-  poll_interval: v.optional(Duration(100, 86_400_000), 10),
+  /**
+   * Seconds or a duration string; the parsed value is in milliseconds. Default 10 s, or 15 s with events on
+   * (alarms and live changes come as events; polls catch configuration changes), see {@link pollIntervalOf}.
+   */
+  poll_interval: v.optional(Duration(100, 86_400_000)),
   /** Publish only these channels (ids such as CH1, IP_CH5, or their slugs ch1, ip_ch5). */
   channels: v.optional(
     v.array(
@@ -133,6 +136,12 @@ const DeviceSchema = v.strictObject({
     ),
   ),
   tls: v.optional(DeviceTls),
+  /** Alarms, live light/siren changes and disk problems from the device's event check (Event/Check). */
+  events: v.optional(v.boolean(), true),
+  /** Least time between two event checks (parsed to milliseconds); each check is one device request. */
+  event_interval: v.optional(Duration(500, 60_000), 1),
+  /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
+  alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
 });
 
 export const ConfigSchema = v.strictObject({
@@ -143,7 +152,17 @@ export const ConfigSchema = v.strictObject({
 });
 
 type Parsed = v.InferOutput<typeof ConfigSchema>;
-type ParsedDevice = Parsed['devices'][number];
+type ParsedDevice = Omit<Parsed['devices'][number], 'poll_interval'> & { poll_interval: number };
+
+/**
+ * Default poll interval: with events on, the event checks (one a second) and the polls share the device's budget
+ * of about 1.5 requests a second at idle; a poll is 5 requests, so polls every 15 s (0.33/s) instead of 10 s.
+ */
+export const DEFAULT_POLL_MS = { events: 15_000, noEvents: 10_000 } as const;
+
+function pollIntervalOf(d: Parsed['devices'][number]): number {
+  return d.poll_interval ?? (d.events ? DEFAULT_POLL_MS.events : DEFAULT_POLL_MS.noEvents);
+}
 
 export interface TlsMaterial {
   ca?: string;
@@ -245,12 +264,12 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
     const value = env[name];
     if (value === undefined) continue;
     const tokens = name.slice('NVR2MQTT_'.length).toLowerCase().split('_');
-    const found = resolveEnvPath(ConfigSchema as unknown as AnySchema, tokens);
+    const found = resolveEnvPath(ConfigSchema, tokens);
     if (!found) {
       warnings.push(`environment ${name}: no such setting (ignored)`);
       continue;
     }
-    let node: Record<string | number, unknown> = out as Record<string, unknown>;
+    let node: Record<string | number, unknown> = out;
     const path = found.path;
     for (let i = 0; i < path.length - 1; i++) {
       const k = path[i];
@@ -333,7 +352,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   if (!result.success) {
     for (const issue of result.issues) {
       const unknownKey = issue.kind === 'schema' && issue.expected === 'never';
-      problems.push(`${formatPath(issue.path as never)}: ${unknownKey ? 'unknown setting (check the spelling)' : issue.message}`);
+      problems.push(`${formatPath(issue.path)}: ${unknownKey ? 'unknown setting (check the spelling)' : issue.message}`);
     }
   }
   // The checks beyond the schema read what was given, valid or not: one run lists every problem.
@@ -342,7 +361,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   const parsed = result.output;
   const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
     const { password: _p, password_file: _f, tls: _t, ...rest } = d;
-    return { ...rest, name: d.name ?? d.id, password: secrets.devices[i].password ?? '', tls: secrets.devices[i].tls };
+    return { ...rest, poll_interval: pollIntervalOf(d), name: d.name ?? d.id, password: secrets.devices[i].password ?? '', tls: secrets.devices[i].tls };
   });
   const { password: _mp, password_file: _mf, tls: _mt, ...mqttRest } = parsed.mqtt;
   const mqtt: MqttConfig = { ...mqttRest, password: secrets.mqtt.password, tls: secrets.mqtt.tls };

@@ -1,7 +1,7 @@
 /**
  * `nvr2mqtt` without a config: an embedded MQTT broker (127.0.0.1, port 1883 or the next free one), a
  * simulated 8-channel recorder with a random password, and the bridge between them, so that a newcomer
- * sees topics flow at once. Prints the broker URL and (throttled) what is published.
+ * sees topics flow at once (the recorder raises an alarm now and then: motion and person sensors flip). Prints the broker URL and (throttled) what is published.
  */
 import { randomBytes } from 'node:crypto';
 import { startSimulator, type Simulator } from '../simulator';
@@ -19,6 +19,8 @@ export interface DemoOptions {
   linesPerSecond?: number;
   /** Toggle a floodlight on the simulated device every so often, so that changes flow (default 20000 ms; 0 = off). */
   changeEveryMs?: number;
+  /** The simulated recorder raises a random alarm (start, then end) this often (default 15000 ms; 0 = off). */
+  alarmEveryMs?: number;
   logLevel?: LogLevel;
 }
 
@@ -41,7 +43,9 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   let sim: Simulator | undefined;
   try {
     broker = await startEmbeddedBroker({ port: opts.port ?? 1883 });
-    sim = await startSimulator({ password, channels: 8, profile: 'nvr' });
+    // Alarms now and then, so that motion and person sensors flip without anyone walking past a camera.
+    const alarmEveryMs = opts.alarmEveryMs ?? 15_000;
+    sim = await startSimulator({ password, channels: 8, profile: 'nvr', ...(alarmEveryMs > 0 ? { alarmEveryMs } : {}) });
   } catch (err) {
     await broker?.stop();
     throw err;
@@ -94,7 +98,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   const every = opts.changeEveryMs ?? 20_000;
   const timer = every > 0 ? setInterval(() => {
     try {
-      const block = sim!.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
+      const block = sim.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
       if (block && typeof block.flood_light_switch === 'boolean') {
         block.flood_light_switch = !block.flood_light_switch;
         out(`   demo: floodlight of CH1 switched ${block.flood_light_switch ? 'on' : 'off'} on the device itself`);
@@ -117,8 +121,8 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
         flush();
         await bridge.stop();
         out(`-> ${bridge.topics.bridgeState} (retained) {"state":"offline"}`);
-        await sim!.stop();
-        await broker!.stop();
+        await sim.stop();
+        await broker.stop();
       })();
       return stopped;
     },

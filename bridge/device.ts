@@ -6,13 +6,15 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  DeviceError, DISARM_MEMBER, findOperation, findPage, NvrClient, readChannelModel, readDisarm, readIdentity, readLive,
+  deviceInfoGet, DeviceError, DISARM_MEMBER, findOperation, findPage, NvrClient, readChannelModel, readDisarm, readIdentity, readLive,
   type ClientOptions, type DisarmPage, type Invoker, type LiveChange, type LiveState,
 } from '../core';
 import type { DeviceConfig } from './config';
+import { emptyEventValues } from './event-state';
+import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from './log';
 import { sameChannelList, sameJson, structureSignature } from './model-compare';
-import { channelIds, emptyModel, type DeviceModel, type Json } from './state';
+import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
 import { POLLED_PAGES } from './table';
 import { setAt, WriteQueue, type Change, type Job } from './write-queue';
 
@@ -63,6 +65,13 @@ export class Device extends EventEmitter {
   /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
   private structurePending = true;
   private channelCache?: { model: DeviceModel; ids: string[] };
+  /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
+  private recorderInputs?: number;
+  /**
+   * The live pages are due for a read: always without events; with events only after a (re)load, since the device
+   * reports live changes as events then (and polling them would break the idle request budget).
+   */
+  private liveDue = true;
   /** Configuration page writes: changes queued meanwhile merge into one `update()`. */
   readonly writes: WriteQueue;
   private readonly log: Logger;
@@ -78,6 +87,7 @@ export class Device extends EventEmitter {
     const client = this.client;
     this.pollClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...POLL_CALL }) };
     this.writes = new WriteQueue((page, batch) => this.writePage(page, batch));
+    if (cfg.events) this.model.events = emptyEventValues();
   }
 
   get name(): string {
@@ -100,9 +110,11 @@ export class Device extends EventEmitter {
     const identity = await this.pollRead('identity', 'Get', () => readIdentity(this.pollClient));
     const ranges = new Map<string, Json | null>();
     await Promise.all(POLLED_PAGES.map(async (page) => ranges.set(page, await this.rangeOf(page, refresh))));
+    if (this.model.events && this.recorderInputs === undefined) this.recorderInputs = await this.alarmInputs();
     this.model = { ...this.model, info: { ...identity }, ranges };
     this.loaded = true;
     this.structurePending = true;
+    this.liveDue = true;
   }
 
   private async rangeOf(page: string, refresh = false): Promise<Json | null> {
@@ -115,9 +127,11 @@ export class Device extends EventEmitter {
     }
   }
 
-  /** One poll: channel model, Get of every supported page, disarm state, live page of each live channel. */
+  /**
+   * One poll: channel model, Get of every supported page, disarm state, and (when due, see `liveDue`) the live page
+   * of each live channel. Throws when the device is not answering.
+   */
   async poll(): Promise<void> {
-    const started = Date.now();
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
     let models = this.model.channelModels;
@@ -136,22 +150,26 @@ export class Device extends EventEmitter {
 
     const ranges = new Map(this.model.ranges);
     const gets = new Map(this.model.gets);
-    const [, disarmPage, live] = await Promise.all([
+    const [, disarmPage, polledLive] = await Promise.all([
       Promise.all(POLLED_PAGES.map((page) => this.pollPage(page, ranges, gets))),
       this.pollDisarmPage(),
-      this.pollLive(channelList, models),
+      this.liveDue || !this.model.events ? this.pollLive(channelList, models) : undefined,
     ]);
+    if (polledLive) this.liveDue = false;
     // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
     const prev = this.model;
+    const live = polledLive ?? prev.live;
     const list = channelList ?? prev.channelList;
     const listChanged = !sameChannelList(list, prev.channelList);
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
     if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && disarmPage === prev.disarmPage) return;
-    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage, readAt: started };
+    // Spread: what events wrote meanwhile (alarms, disk) stays.
+    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage };
     const structure = this.structureChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
+    if (structure) this.updateAlarmKeys();
     this.emit('update', { structure });
   }
 
@@ -229,6 +247,25 @@ export class Device extends EventEmitter {
     }
   }
 
+  /** Alarm keys per channel (the alarm entities) from the channel models; with events on. */
+  private updateAlarmKeys(): void {
+    const ev = this.model.events;
+    if (!ev) return;
+    const keys = alarmKeys(this.channels(), this.model.channelModels, this.recorderInputs ?? 0, ev.keys, (ch) => channelOnline(this.model, ch));
+    this.model = { ...this.model, events: { ...ev, keys } };
+  }
+
+  /** `local_alarmin_num` of `Login/DeviceInfo`; 0 when the device does not say. */
+  private async alarmInputs(): Promise<number> {
+    try {
+      const n = (await this.pollRead('Login/DeviceInfo', 'Get', () => this.pollClient.invoke(deviceInfoGet))).local_alarmin_num;
+      return typeof n === 'number' && n > 0 ? n : 0;
+    } catch (err) {
+      if (isOutage(err)) throw err;
+      return 0;
+    }
+  }
+
   private reportPageError(page: string, err: unknown): void {
     const text = errorText(err);
     if (this.reportedPageErrors.get(page) === text) return;
@@ -245,7 +282,6 @@ export class Device extends EventEmitter {
   private async writePage(page: string, batch: Job[]): Promise<Json> {
     this.log.debug(`write ${page}: ${batch.length} queued change(s)`);
     let readBack: Json;
-    const readAt = Date.now();
     if (batch.length === 1 && batch[0].kind === 'raw') {
       await this.client.set(page, batch[0].data);
       this.bump(page);
@@ -265,7 +301,7 @@ export class Device extends EventEmitter {
     if (POLLED_PAGES.includes(page)) {
       const gets = new Map(this.model.gets);
       gets.set(page, readBack);
-      this.model = { ...this.model, gets, readAt: Math.max(readAt, this.model.readAt ?? 0) };
+      this.model = { ...this.model, gets };
       this.emit('update', { structure: this.structureChanged() });
     }
     return readBack;
@@ -273,16 +309,14 @@ export class Device extends EventEmitter {
 
   /** Switch the light, siren or red/blue light of a channel now; the state read back is the model's. */
   async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
-    const readAt = Date.now();
     const state = await this.client.setLive(channel, change);
-    this.model = { ...this.model, readAt: Math.max(readAt, this.model.readAt ?? 0) };
     this.applyLive(channel, state);
     return state;
   }
 
   /**
-   * What a channel's live page says now, from a read-back or (phase 2) a `Floodlight_AudioAlarm` event: merged into
-   * the model and published.
+   * What a channel's live page says now, from a command's read-back or a `{kind:'live'}` event (the device's own
+   * `Floodlight_AudioAlarm` report): merged into the model (`model.live`, the one place live state lives) and published.
    */
   applyLive(channel: string, change: Partial<LiveState>): void {
     // A poll read that left before this is older: it must not undo it.

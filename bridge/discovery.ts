@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { boundsOf, channelKind, channelSlug, macColon, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
 import type { Device } from './device';
+import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './event-sensors';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
 import { channelOnline, liveBounds, rowDescriptor, supportedRows, type DeviceModel, type Json } from './state';
@@ -247,6 +248,7 @@ export class Discovery {
       const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`);
       if (c) deviceCmps[row.key] = c;
     }
+    if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
     for (const ch of channels) {
       const slug = channelSlug(ch);
       const key = `${device.id}/${ch}`;
@@ -267,6 +269,10 @@ export class Discovery {
         if (row.source.kind === 'online' && !single) c.avty = avty;
         cmps[single ? `${slug}_${row.key}` : row.key] = c;
       }
+      // Device events: one binary_sensor per alarm the channel can raise, and the channel's `event` entity.
+      const alarms = model.events?.keys.get(ch) ?? [];
+      for (const key of alarms) cmps[single ? `${slug}_${key}` : key] = component(alarmRow(key), undefined, chTopic, `${chNode}_${key}`);
+      if (alarms.length) cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
       if (single) Object.assign(deviceCmps, cmps);
       else {
         const dev: Json = { ids: [chNode], name: `${device.name} ${ch}`, mf: MANUFACTURER, mdl: KIND_LABEL[channelKind(ch)], via_device: node };

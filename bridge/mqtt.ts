@@ -77,7 +77,7 @@ class PinnedTlsStream extends Duplex {
       if (!this.push(d)) this.socket.pause();
     });
     this.socket.on('end', () => this.push(null));
-    this.socket.on('error', (err) => this.destroy(err));
+    this.socket.on('error', (err: Error) => this.destroy(err));
     this.socket.on('close', () => this.destroy());
   }
 

@@ -10,6 +10,7 @@
 import { channelSlug } from '../core';
 import type { BridgeConfig } from './config';
 import type { MqttLink, PublishOptions } from './mqtt';
+import type { AlarmEdge } from './event-state';
 import type { DeviceRuntime } from './runtime';
 import { ChangeCache, channelOnline, channelState, deviceState, type Json } from './state';
 import type { Topics } from './topics';
@@ -97,6 +98,12 @@ export class StatePublisher {
 
   availability(rt: DeviceRuntime, force = false): void {
     this.publish(this.opts.topics.availability(rt.id), JSON.stringify({ state: rt.online ? 'online' : 'offline' }), { retain: true, force });
+  }
+
+  /** An alarm edge on `<dev>/<ch>/event` (not retained; gated like state, after the channel's state). */
+  alarmEdge(rt: DeviceRuntime, channel: string, edge: AlarmEdge): void {
+    if (!this.statesReady || !rt.device.model.info) return;
+    this.send(this.opts.topics.event(rt.id, channelSlug(channel)), JSON.stringify(edge));
   }
 
   /** A device's state topics (or one channel's); `force`: even when unchanged. */

@@ -154,7 +154,7 @@ export class Requests {
     if (!Object.keys(data).length) throw new Refusal('"data" is empty: nothing to set', { device: h.device.id, page });
     let range: Json;
     try {
-      range = (await client.cachedRange(page)) as Json;
+      range = (await client.cachedRange(page));
     } catch (err) {
       if (err instanceof DeviceError && err.kind === 'unsupported') {
         throw new Refusal(`${page} has no Range on ${h.device.id}, so a Set cannot be checked`, { device: h.device.id, page });
@@ -168,7 +168,7 @@ export class Requests {
     if (violations.length) {
       const shown = shownViolations(violations, data, this.ctx.quote);
       throw new Refusal(`outside the device's Range: ${shown.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
-        device: h.device.id, page, violations: shown as never,
+        device: h.device.id, page, violations: shown,
       });
     }
     return h.device.writes.enqueue(page, { kind: 'raw', data });
@@ -176,7 +176,7 @@ export class Requests {
 
   private async refresh(msg: Json): Promise<unknown> {
     if (msg.device !== undefined && typeof msg.device !== 'string') throw new Refusal('"device" must be a device id');
-    const handles = msg.device !== undefined ? [lookupDevice(this.ctx, msg.device as string)] : [...this.ctx.devices.values()];
+    const handles = msg.device !== undefined ? [lookupDevice(this.ctx, msg.device)] : [...this.ctx.devices.values()];
     await Promise.all(handles.map((h) => this.ctx.refresh(h)));
     return { devices: handles.map((h) => ({ id: h.device.id, online: h.online, channels: h.device.channels() })) };
   }

@@ -9,6 +9,8 @@ import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DeviceConfig } from './config';
 import { Device, type DeviceOptions } from './device';
+import type { EventChange } from './event-state';
+import { DeviceEvents } from './events';
 import { errorText, type Logger } from './log';
 import { Poller } from './poller';
 
@@ -21,6 +23,8 @@ export interface RuntimeOptions {
   offlineAfter?: number;
   /** Least time between the starts of two reads asked for from outside. Default 1000 ms. */
   readGapMs?: number;
+  /** Wait before the event stream starts again after it ended with an error. Default 30 s. */
+  eventRetryMs?: number;
   /** Build the device (unit tests: a fake); default `new Device(cfg, ...)`. */
   deviceFactory?: (cfg: DeviceConfig, opts: DeviceOptions) => Device;
 }
@@ -28,11 +32,15 @@ export interface RuntimeOptions {
 export interface DeviceRuntimeEvents {
   /** The published availability changed: a poll succeeded after failures, or `offlineAfter` polls failed. */
   availability: [online: boolean, error?: unknown];
+  /** The device's events changed its state (publish at once); with `events` on. */
+  events: [change: EventChange];
 }
 
 export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   readonly device: Device;
   readonly poller: Poller;
+  /** The event stream (config `events`, default on): started when the device first answers. */
+  readonly events?: DeviceEvents;
   /** Availability as published: true after a successful poll, false after repeated failures. */
   online = false;
   private readonly readGapMs: number;
@@ -59,6 +67,13 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
       offlineAfter: opts.offlineAfter,
       log: opts.log,
     }, (online, err) => this.availability(online, err));
+    // `?.`: unit tests build the runtime around a fake device without a model.
+    if (cfg.events && this.device.model?.events) {
+      this.events = new DeviceEvents(this.device, {
+        intervalMs: cfg.event_interval, clearAfterMs: cfg.alarm_clear_after, log: opts.log, retryMs: opts.eventRetryMs,
+        onChange: (change) => this.emit('events', change),
+      });
+    }
   }
 
   get id(): string {
@@ -77,7 +92,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   async stop(): Promise<void> {
     this.stopper.abort();
     this.answered();
-    await this.poller.stop();
+    await Promise.all([this.poller.stop(), this.events?.stop()]);
   }
 
   /** Stop polling and log out (after stop()). */
@@ -101,7 +116,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     if (refresh) this.refreshWanted = true;
     if (this.queued) return this.queued;
     const previous = this.reading;
-    // eslint-disable-next-line prefer-const -- read inside the closure before the assignment completes
+     
     let next!: Promise<void>;
     next = (async () => {
       await previous?.catch(() => undefined);
@@ -126,6 +141,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   private availability(online: boolean, err?: unknown): void {
     this.answered();
     this.online = online;
+    // Events from the first answer on; the stream then runs by itself (its own pacing and backoff).
+    if (online) this.events?.start();
     if (online) this.opts.log.info('online');
     else {
       this.opts.log.warn(`offline: ${errorText(err)}`);

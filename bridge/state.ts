@@ -9,11 +9,13 @@
  */
 import { descriptorAt, DISARM_MEMBER, isChannelId, type ChannelHardware, type ChannelModel, type DisarmPage, type LiveState, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
+import { channelEventState, type EventValues } from './event-state';
+import { DISK_PROBLEM_KEY } from './event-sensors';
 import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type LiveControl, type Row } from './table';
 
 export type Json = Record<string, unknown>;
 
-/** What the bridge knows about one device; replaced piecewise by polls, writes and (phase 2) events. */
+/** What the bridge knows about one device; replaced piecewise by polls, writes and events. */
 export interface DeviceModel {
   /** `client.identity()`: model, firmware, serial, MAC. Set once the device answered. */
   info?: Json;
@@ -29,8 +31,8 @@ export interface DeviceModel {
   live: Map<string, LiveState>;
   /** The page the device disarms through (Disarming where it has it, LinkageManage otherwise). */
   disarmPage?: DisarmPage;
-  /** Epoch ms the latest read behind `gets` / `live` started (a poll, a command's read-back): events after it are newer. */
-  readAt?: number;
+  /** What the device's events said (alarms, disk); undefined with `events: false`. Live state is `live`'s. */
+  events?: EventValues;
 }
 
 export function emptyModel(): DeviceModel {
@@ -179,13 +181,12 @@ export function deviceState(model: DeviceModel): Json {
     const value = rowValue(model, row);
     if (value !== undefined) out[row.key] = value;
   }
+  if (model.events) out[DISK_PROBLEM_KEY] = model.events.diskProblem;
   return out;
 }
 
-/** `<base>/<dev>/<ch>` payload; an offline channel carries `online: false` and nothing else. */
-export function channelState(model: DeviceModel, ch: string): Json {
-  const online = channelOnline(model, ch);
-  if (!online) return { online: false };
+/** The table's keys of an online channel (what polls and writes say, without events). */
+export function channelRowState(model: DeviceModel, ch: string): Json {
   const out: Json = {};
   for (const row of TABLE) {
     if (row.level !== 'channel' || Object.hasOwn(out, row.key)) continue;
@@ -193,6 +194,14 @@ export function channelState(model: DeviceModel, ch: string): Json {
     if (value !== undefined) out[row.key] = value;
   }
   return out;
+}
+
+/** `<base>/<dev>/<ch>` payload; an offline channel carries `online: false` and nothing else. */
+export function channelState(model: DeviceModel, ch: string): Json {
+  const online = channelOnline(model, ch);
+  if (!online) return { online: false };
+  const out = channelRowState(model, ch);
+  return model.events ? Object.assign(out, channelEventState(model.events, ch)) : out;
 }
 
 /** Last published payload per topic: publish only what changed; cleared on every (re)connect. */

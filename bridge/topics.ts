@@ -37,6 +37,10 @@ export class Topics {
   state(device: string, slug?: string): string {
     return slug ? `${this.base}/${device}/${slug}` : `${this.base}/${device}`;
   }
+  /** Alarm edges of a channel (not retained). */
+  event(device: string, slug: string): string {
+    return `${this.state(device, slug)}/event`;
+  }
   set(device: string, slug?: string, key?: string): string {
     return `${this.state(device, slug)}/set${key ? `/${key}` : ''}`;
   }

@@ -42,7 +42,7 @@ export class WriteQueue {
       q = { waiting: [], running: false };
       this.queues.set(page, q);
     }
-    const promise = new Promise<Json>((resolve, reject) => q!.waiting.push({ job, resolve, reject }));
+    const promise = new Promise<Json>((resolve, reject) => q.waiting.push({ job, resolve, reject }));
     if (!q.running) void this.drain(page, q);
     return promise;
   }

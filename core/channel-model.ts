@@ -75,8 +75,8 @@ function legacyStatus(e: Record<string, unknown>): ConnectStatus {
 /** The entries of `channel_param` in either form; undefined when the answer has none. */
 function channelParam(data: Record<string, unknown>): unknown[] | undefined {
   const p = data.channel_param;
-  if (Array.isArray(p)) return p;
-  if (isPlainObject(p) && Array.isArray(p.items)) return p.items;
+  if (Array.isArray(p)) return p as unknown[];
+  if (isPlainObject(p) && Array.isArray(p.items)) return p.items as unknown[];
   return undefined;
 }
 

@@ -174,7 +174,7 @@ export class NvrClient extends EventEmitter {
     if (!answer.success) {
       throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
     }
-    return answer.output as ResponseOf<O>;
+    return answer.output;
   }
 
   /**
@@ -207,22 +207,22 @@ export class NvrClient extends EventEmitter {
     let range: Data | undefined;
     if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, [...(setOp.metaKeys ?? []), ...metaKeys]);
     const data = buildSet(def, current, diff, range, [...META_KEYS, ...metaKeys]);
-    await this.invoke(setOp, data as never, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
+    await this.invoke(setOp, data, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
     return this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
   range(page: string, data?: object): Promise<Data> {
-    return this.invoke(this.operation(page, 'Range'), data as never) as Promise<Data>;
+    return this.invoke(this.operation(page, 'Range'), data) as Promise<Data>;
   }
 
   get(page: string, data?: object): Promise<Data> {
-    return this.invoke(this.operation(page, 'Get'), data as never) as Promise<Data>;
+    return this.invoke(this.operation(page, 'Get'), data) as Promise<Data>;
   }
 
   /** Set any page, checked against the device's cached Range first (see {@link InvokeOptions.skipRangeCheck}). */
   set(page: string, data: object, opts: InvokeOptions = {}): Promise<Data> {
-    return this.invoke(this.operation(page, 'Set'), data as never, opts) as Promise<Data>;
+    return this.invoke(this.operation(page, 'Set'), data, opts) as Promise<Data>;
   }
 
   /** The page's Range, cached for `rangeTtlMs` (shared by concurrent callers); `refresh` asks the device again. */

@@ -25,6 +25,8 @@ export interface EventStreamOptions {
   /** Backoff after a failure: starts here (at least `intervalMs`), doubles, capped at `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** Called after every Event/Check the device answered (keep-alives too): the stream works. */
+  onAnswer?: () => void;
   log?: LogFn;
 }
 
@@ -103,6 +105,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
       continue;
     }
     backoff = 0;
+    opts.onAnswer?.();
     // A poll repeated after a re-login answered for the old subscription: subscribe next time.
     const stale = polled && session.generation !== cursorGeneration;
     const next = stale ? undefined : cursorOf(data, cursor);

@@ -126,7 +126,7 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
   }
   if (violations.length || parts.size === 0) return { violations };
   const operation_type: OperationType = parts.size > 1 ? 'All' : [...parts][0];
-  return { violations, data: { ...a, ...fields, channel: a.channel ?? channel, operation_type } as LiveSetRequest };
+  return { violations, data: { ...a, ...fields, channel: a.channel ?? channel, operation_type } };
 }
 
 /** A refused change (the error message lists every violation); nothing was sent. */

@@ -27,6 +27,7 @@ const descriptorFields = {
   default_value_multi: v.optional(v.unknown()),
   description: v.optional(v.string()),
 };
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a schema kept for its inferred type
 const DescriptorBase = v.looseObject(descriptorFields);
 
 /**

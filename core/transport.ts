@@ -59,7 +59,7 @@ export class WireHeaders {
   constructor(init?: Iterable<[string, string]> | Record<string, string | string[] | undefined> | WireHeaders) {
     if (!init) return;
     const entries = init instanceof WireHeaders ? init.map.entries()
-      : Symbol.iterator in init ? (init as Iterable<[string, string]>) : Object.entries(init);
+      : Symbol.iterator in init ? init : Object.entries(init);
     for (const [k, v] of entries) if (v !== undefined) this.map.set(k.toLowerCase(), v);
   }
   get(name: string): string | null {

@@ -174,7 +174,7 @@ function checkArray(value: unknown, d: Desc): void {
     // One element descriptor applies to every element; several form a tuple (elements past its end: size rules only).
     const single = items.length === 1;
     for (let i = 0; i < n; i++) {
-      const ed = single ? items[0] : items[i];
+      const ed: unknown = single ? items[0] : items[i];
       if (!isDesc(ed)) continue;
       stack[depth++] = i;
       checkValue(value[i], ed);
@@ -269,7 +269,7 @@ export function writableSubset<T>(payload: T, rangeData: Record<string, unknown>
       const d = members[key];
       if (!isDesc(d)) res[key] = value[key];
       else if (d.mode === 'r') continue;
-      else if (d.type === 'object' && isPlainObject(d.items) && isPlainObject(value[key])) res[key] = pick(value[key] as Map, d.items);
+      else if (d.type === 'object' && isPlainObject(d.items) && isPlainObject(value[key])) res[key] = pick(value[key], d.items);
       else res[key] = value[key];
     }
     return res;

@@ -2,6 +2,7 @@ import { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
 import { pages } from '../core/pages';
 import type { DeviceNode } from './bind-device';
+import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
@@ -21,6 +22,8 @@ interface DialogValues extends DeviceProps {
   /** The form route: which page and channel. */
   page?: unknown;
   channel?: unknown;
+  /** The hardware route: nvr-control's mode. */
+  mode?: unknown;
   username?: unknown;
   password?: unknown;
 }
@@ -113,6 +116,19 @@ export function registerAdminRoutes(RED: RED): void {
       if (!page) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_page', reason: 'choose a page' });
       if (channel === null) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_channel', reason: 'not a channel id' });
       return { ok: true, ...(await pageForm(client, page, channel)) };
+    }),
+  );
+
+  // nvr-control's dialog: the channels whose hardware has the mode's part, or the alarm outputs.
+  RED.httpAdmin.post(
+    '/nvr-device/hardware',
+    write,
+    deviceRoute(RED, async (client, body) => {
+      if (!isControlMode(body.mode)) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_mode', reason: 'choose a mode' });
+      const kind = CONTROL_MODES[body.mode].target.kind;
+      const channels = kind === 'channel' ? channelsFor(body.mode, await client.channelModel()) : [];
+      const outputs = kind === 'output' ? Object.keys(await client.manualAlarm()) : [];
+      return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online })), outputs };
     }),
   );
 

@@ -48,7 +48,7 @@ export function bindDevice(
   if (!device?.session) {
     node.status(NO_DEVICE_STATUS);
     node.on('close', ((removed, done) => {
-      runOnClose(removed).finally(done);
+      void runOnClose(removed).finally(done);
     }) as CloseHandler);
     return undefined;
   }
@@ -91,7 +91,7 @@ export function bindDevice(
   return Object.defineProperty(binding, 'client', {
     enumerable: true,
     get() {
-      if (!client) throw setupError;
+      if (!client) throw setupError!; // acquire() either returned a client or threw
       return client;
     },
   }) as DeviceBinding;

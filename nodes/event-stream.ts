@@ -82,11 +82,14 @@ export class SharedEventStream {
       try {
         const client = this.client();
         if (!client) return;
-        for await (const raw of client.events({ signal })) {
-          if (signal.aborted) return;
+        // The first answer after a failure (a keep-alive will do) ends the failure streak, not the next alarm.
+        const answered = () => {
           retryMs = FIRST_RETRY_MS;
           if (failing) this.each((s) => s.recovered());
           failing = false;
+        };
+        for await (const raw of client.events({ signal, onAnswer: answered })) {
+          if (signal.aborted) return;
           const e = alarmEventOf(raw);
           if (e) this.each((s) => s.event(e));
         }

@@ -3,7 +3,7 @@ import { channelFromSlug, isChannelId } from '../core/channels';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
 import { isPlainObject } from '../core/json';
-import { findOperation, pageName } from '../core/pages';
+import { findOperation, findPage, pageName } from '../core/pages';
 import { isDescriptor } from '../core/range';
 import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
@@ -123,10 +123,44 @@ function readBackRequest(data: Data): Data {
   return out;
 }
 
+/**
+ * One message's device work. A Set of a declared page goes through core's `update()` (reads, checks the
+ * changed paths, writes per the page's rule, reads back); other Sets are sent as given and read back
+ * with a Get where the registry knows one. The answer is cut down to the channel's block.
+ */
+async function perform(operation: RequestOperation, client: NvrClient, page: string, channel: string | undefined, data: Data): Promise<Data> {
+  const op = OPERATIONS[operation];
+  if (operation === 'Set' && updatable(page, data)) {
+    const changes = channel && !('channel_info' in data) ? { channel_info: { [channel]: withoutTopLevel(data) } } : data;
+    const after = await client.update(page, changes);
+    return (channel ? OPERATIONS.Get.scopeAnswer(page, after, channel) : after) as Data;
+  }
+  const request = channel ? op.scopeRequest(page, data, channel) : data;
+  const answer = await op.call(client, page, request);
+  if (operation === 'Set' && findOperation(page, 'Get')) {
+    const after = await OPERATIONS.Get.call(client, page, readBackRequest(request));
+    return (channel ? OPERATIONS.Get.scopeAnswer(page, after, channel) : after) as Data;
+  }
+  return (channel ? op.scopeAnswer(page, answer, channel) : answer) as Data;
+}
+
+/**
+ * Whether `update()` can write `data` to `page`: a declared, writable page with a Get, and no `page_type`
+ * other than the one its declaration reads (Deterrence has one Get per page type).
+ */
+function updatable(page: string, data: Data): boolean {
+  const def = findPage(page);
+  if (!def || def.readOnly || !def.operations.Set || !def.operations.Get) return false;
+  return !('page_type' in data) || data.page_type === def.getRequest?.page_type;
+}
+
+/** `data` without the keys that address the request (`page_type`): the channel block's own fields. */
+function withoutTopLevel(data: Data): Data {
+  return Object.fromEntries(Object.entries(data).filter(([k]) => !TOP_LEVEL_KEYS.has(k)));
+}
+
 /** Registers `nvr-range`, `nvr-get` or `nvr-set`: one behaviour, parameterised by the operation. */
 export function registerRequestNode(RED: RED, type: string, operation: RequestOperation): void {
-  const op = OPERATIONS[operation];
-
   function RequestNode(this: RedNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -172,20 +206,11 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
       const channel = normaliseChannel(values.channel);
       if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
       if (values.data !== undefined && !isData(values.data)) throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
-      let data: Data = (values.data as Data | undefined) ?? {};
+      const data: Data = (values.data as Data | undefined) ?? {};
       if (operation === 'Set' && Object.keys(data).length === 0) {
         throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
       }
-      if (channel) data = op.scopeRequest(page, data, channel);
-      let answer = await op.call(binding.client, page, data);
-      // A Set answers `{}`: pass on the page's state read back instead (pages the registry knows with a Get).
-      if (operation === 'Set' && findOperation(page, 'Get')) {
-        answer = await OPERATIONS.Get.call(binding.client, page, readBackRequest(data));
-        if (closed) return;
-        answer = (channel ? OPERATIONS.Get.scopeAnswer(page, answer, channel) : answer) as Data;
-      } else if (channel) {
-        answer = op.scopeAnswer(page, answer, channel) as Data;
-      }
+      const answer = await perform(operation, binding.client, page, channel, data);
       if (closed) return;
       RED.util.setMessageProperty(msg, props.output, answer, true);
       msg.page = page;

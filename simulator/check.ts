@@ -124,12 +124,12 @@ class Checker {
     if (d.min_size !== undefined && n < d.min_size) return this.bad(path, `array size ${n} is below min_size ${d.min_size}`);
     if (d.max_size !== undefined && n > d.max_size) return this.bad(path, `array size ${n} is above max_size ${d.max_size}`);
     if (!Array.isArray(d.items) || d.items.length === 0) return;
-    const first = d.items[0];
+    const first: unknown = d.items[0];
     if (isDescriptor(first)) {
       // One element descriptor applies to every element; several form a tuple.
       const single = d.items.length === 1;
       for (let i = 0; i < n; i++) {
-        const el = single ? first : d.items[i];
+        const el: unknown = single ? first : d.items[i];
         if (isDescriptor(el)) this.value(v[i], el, join(path, i), undefined, false);
       }
     } else {

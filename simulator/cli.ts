@@ -79,7 +79,7 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     channels: num('channels'),
     username: values.username ?? 'admin',
     password: values.password ?? env.NVR2MQTT_SIM_PASSWORD ?? '',
-    digestAlgorithm: digest as SimulatorOptions['digestAlgorithm'],
+    digestAlgorithm: digest,
     tokenInBody: flags.has('--token-in-body'),
     largeCapacity: flags.has('--large-capacity'),
     quiet: flags.has('--quiet'),

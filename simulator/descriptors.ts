@@ -58,7 +58,7 @@ export function defaultOf(d: Descriptor): unknown {
     case 'object':
       return isPlainObject(d.items) ? defaultsOf(d.items) : {};
     case 'array': {
-      const el = Array.isArray(d.items) ? d.items[0] : undefined;
+      const el: unknown = Array.isArray(d.items) ? d.items[0] : undefined;
       if (!d.size || !isDescriptor(el)) return [];
       return Array.from({ length: d.size }, () => defaultOf(el));
     }

@@ -168,10 +168,10 @@ function snapshotGet(s: DeviceServices, data: Record<string, unknown>): Reply {
 function streamUrl(s: DeviceServices, ctx: Ctx): Reply {
   const { device } = s;
   let chans = device.profile.channels.filter((c) => c.configured);
-  const wanted = ctx.data.channel;
+  const wanted: unknown = ctx.data.channel;
   if (wanted !== undefined) {
     if (!Array.isArray(wanted)) return paramError('channel: must be an array of channel names');
-    const bad = wanted.find((w) => typeof w !== 'string' || !device.channel(w)?.configured);
+    const bad: unknown = wanted.find((w: unknown) => typeof w !== 'string' || !device.channel(w)?.configured);
     if (bad !== undefined) return paramError(`channel: unknown channel ${JSON.stringify(bad)}`);
     chans = chans.filter((c) => wanted.includes(c.id));
   }

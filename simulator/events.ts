@@ -80,7 +80,7 @@ function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean }
       if (!Array.isArray(values)) return `ext_data.subscribe_type.${i}.${key}: must be an array`;
       const allowed = key === 'event' ? EVENT_VALUES : key === 'aipushpic' ? ['all'] : undefined;
       if (!allowed) return `ext_data.subscribe_type.${i}.${key}: unknown subscription (event, aipushpic)`;
-      const bad = values.find((v) => !allowed.includes(v as string));
+      const bad: unknown = values.find((v: unknown) => !allowed.includes(v as string));
       if (bad !== undefined) return `ext_data.subscribe_type.${i}.${key}: ${JSON.stringify(bad)} is not one of ${allowed.join(', ')}`;
       for (const v of values as string[]) {
         if (key === 'aipushpic') classes.add('int');

@@ -201,7 +201,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clearLog: () => log.clear(),
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
-    expireSessions: () => auth!.expireAll(),
+    expireSessions: () => auth.expireAll(),
     raiseAlarm(a: AlarmRequest | string, member?: string, status?: boolean) {
       activity.raise(typeof a === 'string' ? { channel: a, type: LEGACY_MEMBERS[member ?? ''] ?? (member as AlarmType), active: status! } : a);
     },

@@ -25,7 +25,7 @@ export function redact(x: unknown): unknown {
   if (Array.isArray(x)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      const el = x[i];
+      const el: unknown = x[i];
       if (typeof el !== 'object' || el === null) continue;
       const r = redact(el);
       if (r !== el) (copy ??= x.slice())[i] = r;

@@ -147,7 +147,7 @@ function developerModeChannel(_ch: ChannelSpec, p: Profile): RangeMap {
   return m;
 }
 
-function linkageManageChannel(ch: ChannelSpec, p: Profile): RangeMap {
+function linkageManageChannel(ch: ChannelSpec, _p: Profile): RangeMap {
   const has: Record<(typeof LINKAGE_KEYS)[number], boolean> = {
     linkage_siren: ch.siren,
     linkage_floodlight: ch.floodlight,

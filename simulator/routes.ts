@@ -20,7 +20,7 @@ export interface Ctx {
   data: Record<string, unknown>;
   /** Present on routes with auth 'session'. */
   session?: Session;
-  onAbort(cb: () => void): void;
+  onAbort: (cb: () => void) => void;
 }
 
 export interface Route {

@@ -124,7 +124,7 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
 export function requestListener(front: Front) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const entry: LogEntry = { time: Date.now(), path: (req.url ?? '/').split('?')[0], data: undefined, status: 0 };
-    handle(front, req, res, entry)
+    void handle(front, req, res, entry)
       .catch((err: unknown): Reply => {
         // A simulator bug: make it visible, answer like a device would.
         console.error(`simulator: ${entry.path}: ${err instanceof Error ? err.stack : String(err)}`);

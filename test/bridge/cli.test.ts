@@ -37,8 +37,8 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: nu
 test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridge/state offline', async () => {
   const child = spawn(process.execPath, [CLI], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NVR2MQTT_CONFIG: '' } });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   let rec: Recorder | undefined;
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -47,11 +47,11 @@ test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridg
         const m = /MQTT broker: (mqtt:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (m) {
           clearTimeout(timer);
-          child.stdout!.off('data', check);
+          child.stdout.off('data', check);
           resolve(m[1]);
         }
       };
-      child.stdout!.on('data', check);
+      child.stdout.on('data', check);
       child.once('exit', (code) => reject(new Error(`demo exited (${code}):\n${out}`)));
     });
     rec = await Recorder.start(url, ['nvr2mqtt/#', 'homeassistant/#']);

@@ -29,9 +29,31 @@ test('defaults', () => {
   assert.equal(config.mqtt.base_topic, 'nvr2mqtt');
   assert.equal(config.mqtt.retain, true);
   assert.deepEqual(config.homeassistant, { enabled: true, discovery_prefix: 'homeassistant', status_topic: 'homeassistant/status' });
-  assert.equal(config.devices[0].poll_interval, 10_000);
+  assert.equal(config.devices[0].poll_interval, 15_000, 'events on: polls every 15 s');
   assert.equal(config.devices[0].name, 'nvr');
   assert.equal(config.log_level, 'info');
+});
+
+test('events: on by default, 1 s checks, alarms cleared after 60 s; polls every 10 s with events off', () => {
+  const d = parseConfig({ devices: [dev] }, { env: {} }).config.devices[0];
+  assert.equal(d.events, true);
+  assert.equal(d.event_interval, 1000);
+  assert.equal(d.alarm_clear_after, 60_000);
+  const off = parseConfig({ devices: [{ ...dev, events: false }] }, { env: {} }).config.devices[0];
+  assert.equal(off.events, false);
+  assert.equal(off.poll_interval, 10_000);
+  const set = parseConfig({ devices: [{ ...dev, event_interval: '2s', alarm_clear_after: '5m', poll_interval: 4 }] }, { env: {} }).config.devices[0];
+  assert.deepEqual([set.event_interval, set.alarm_clear_after, set.poll_interval], [2000, 300_000, 4000]);
+  const env = parseConfig({ devices: [dev] }, { env: { NVR2MQTT_DEVICES_0_EVENTS: 'false', NVR2MQTT_DEVICES_0_ALARM_CLEAR_AFTER: '90s' } }).config.devices[0];
+  assert.equal(env.events, false);
+  assert.equal(env.alarm_clear_after, 90_000);
+});
+
+test('events: bad values are refused by path, a faster check than 0.5 s too (it would flood the device)', () => {
+  const p = problems({ devices: [{ ...dev, events: 'yes', event_interval: 0.1, alarm_clear_after: 'soon' }] });
+  assert.ok(p.some((x) => /^devices\[0\]\.events: /.test(x)), p.join('\n'));
+  assert.ok(p.some((x) => /^devices\[0\]\.event_interval: must be between 0.5 s and 60 s/.test(x)), p.join('\n'));
+  assert.ok(p.some((x) => /^devices\[0\]\.alarm_clear_after: expected seconds/.test(x)), p.join('\n'));
 });
 
 test('durations', () => {

@@ -6,12 +6,12 @@ import { Recorder } from '../helpers/mqtt-broker';
 import { deviceDiscoveryProblems } from './homeassistant';
 import { settle, setup, type Fixture } from './fixture';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 const test = suite<{ fx: Fixture }>('bridge discovery');
 
 test.before(async (ctx) => {
-  ctx.fx = await setup({ label: 'disc', devices: [{ id: 'nvr' }, { id: 'cam', sim: { profile: 'ipc' } }] });
+  ctx.fx = await setup({ label: 'disc', devices: [{ id: 'nvr', events: false }, { id: 'cam', sim: { profile: 'ipc' }, events: false }] }); // events: events.test.ts
   // Every channel's config is out once its state is (state follows discovery).
   for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch5', 'nvr/ip_ch6', 'nvr/wifi_ch8', 'cam/ch1']) {
     await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);

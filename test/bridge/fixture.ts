@@ -14,10 +14,15 @@ import { clearRetained, Recorder, startTestBroker, uniqueTopics, type TestBroker
 export interface DeviceSpec {
   id: string;
   sim?: Omit<SimulatorOptions, 'password'>;
-  poll?: number | string;
+  /** Poll interval (default 0.3 s); null: the config default. */
+  poll?: number | string | null;
   channels?: string[];
   /** The device password (default: a random one). */
   password?: string;
+  /** Config `events`, `event_interval`, `alarm_clear_after` (default: the config's defaults). */
+  events?: boolean;
+  eventInterval?: number | string;
+  alarmClearAfter?: number | string;
 }
 
 export interface Fixture {
@@ -90,8 +95,11 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
     homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
     devices: devices.map((d) => ({
       id: d.id, name: `Test ${d.id}`, url: sims.get(d.id)!.url, username: 'admin',
-      password: passwords[specs.findIndex((s) => s.id === d.id)], poll_interval: d.poll ?? 0.3,
+      password: passwords[specs.findIndex((s) => s.id === d.id)], ...(d.poll === null ? {} : { poll_interval: d.poll ?? 0.3 }),
       ...(d.channels ? { channels: d.channels } : {}),
+      ...(d.events !== undefined ? { events: d.events } : {}),
+      ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
+      ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
     })),
     log_level: 'debug',
   }, { env: {} }).config;

@@ -17,9 +17,9 @@ const test = suite('bridge home assistant payloads');
 
 /** A Range descriptor of the kind the row's platform needs. */
 function descriptorFor(platform: string, extra: Partial<RangeDescriptor> = {}): RangeDescriptor {
-  if (platform === 'number') return { type: 'int32', min: 1, max: 10, ...extra } as RangeDescriptor;
-  if (platform === 'select') return { type: 'string', items: ['A', 'B'], ...extra } as RangeDescriptor;
-  return { type: 'bool', ...extra } as RangeDescriptor;
+  if (platform === 'number') return { type: 'int32', min: 1, max: 10, ...extra };
+  if (platform === 'select') return { type: 'string', items: ['A', 'B'], ...extra };
+  return { type: 'bool', ...extra };
 }
 
 test('every row of the table, writable and read-only, is a component Home Assistant accepts', () => {
@@ -30,7 +30,7 @@ test('every row of the table, writable and read-only, is a component Home Assist
       const c = component(row, desc, 'nvr2mqtt/nvr/ch1', `nvr2mqtt_nvr_${row.key}`, { brightness: { min: 1, max: 100 }, volume: { min: 1, max: 10 } });
       assert.ok(c, `${row.level} ${row.key}`);
       assert.deepEqual(componentProblems(`${row.level} ${row.key} ${mode ?? 'rw'}`, c), []);
-      if (mode === 'r' && row.source.kind === 'page') assert.ok(c.p === 'sensor' || c.p === 'binary_sensor', `${row.key} read-only: ${c.p}`);
+      if (mode === 'r' && row.source.kind === 'page') assert.ok(c.p === 'sensor' || c.p === 'binary_sensor', `${row.key} read-only: ${String(c.p)}`);
     }
   }
 });
@@ -53,7 +53,7 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
       ['AlarmConfig/VoiceAlarm', { channel_info: ch({
         siren_switch: { type: 'bool' }, siren_time: { type: 'int32', min: 5, max: 5 },
         siren_value: { type: 'int32', min: 1, max: 10, mode: 'r' }, siren_type: { type: 'string', items: ['Alarm1'], mode: 'r' },
-      } as Record<string, RangeDescriptor>) }],
+      }) }],
       ['LinkageConfig/LinkageManage', { enable: { type: 'bool' }, linkage_info: { type: 'object', items: { linkage_siren: { type: 'bool', mode: 'r' } } } }],
     ]),
     gets: new Map<string, unknown>([

@@ -8,13 +8,13 @@
  * light/schema_basic.py (the default schema: no `value_template`, state and brightness each with their own template).
  */
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** The abbreviations this bridge may use (Home Assistant knows many more). */
 const ABBREVIATIONS: Record<string, string> = {
   avty: 'availability', avty_mode: 'availability_mode', avty_t: 'availability_topic', avty_tpl: 'availability_template',
   cmd_t: 'command_topic', cmps: 'components', dev: 'device', dev_cla: 'device_class', ent_cat: 'entity_category',
-  ic: 'icon', o: 'origin', ops: 'options', p: 'platform', pl_arm_away: 'payload_arm_away', pl_disarm: 'payload_disarm',
+  ic: 'icon', evt_typ: 'event_types', o: 'origin', ops: 'options', p: 'platform', pl_arm_away: 'payload_arm_away', pl_disarm: 'payload_disarm',
   pl_off: 'payload_off', pl_on: 'payload_on', stat_t: 'state_topic', sup_feat: 'supported_features', t: 'topic',
   uniq_id: 'unique_id', unit_of_meas: 'unit_of_measurement', val_tpl: 'value_template', cod_arm_req: 'code_arm_required',
   cod_dis_req: 'code_disarm_required',
@@ -35,7 +35,7 @@ const DEVICE_KEYS = new Set([
 ]);
 const SHARED_OPTIONS = ['availability', 'availability_mode', 'availability_template', 'availability_topic', 'command_topic',
   'payload_available', 'payload_not_available', 'state_topic'];
-const PLATFORMS = new Set(['alarm_control_panel', 'binary_sensor', 'button', 'light', 'number', 'select', 'sensor', 'siren', 'switch', 'text']);
+const PLATFORMS = new Set(['alarm_control_panel', 'binary_sensor', 'button', 'event', 'light', 'number', 'select', 'sensor', 'siren', 'switch', 'text']);
 const ALARM_FEATURES = new Set(['arm_home', 'arm_away', 'arm_night', 'arm_vacation', 'arm_custom_bypass', 'trigger']);
 const BINARY_SENSOR_CLASSES = new Set(['battery', 'battery_charging', 'carbon_monoxide', 'cold', 'connectivity', 'door',
   'garage_door', 'gas', 'heat', 'light', 'lock', 'moisture', 'motion', 'moving', 'occupancy', 'opening', 'plug', 'power',
@@ -84,12 +84,12 @@ export function componentProblems(id: string, raw: Json): string[] {
   const readOnly = platform === 'sensor' || platform === 'binary_sensor';
   if (readOnly && c.entity_category === 'config') bad(`a ${platform} cannot be in the config category`);
   if (readOnly && c.state_topic === undefined) bad('state_topic is required');
-  if (!readOnly && c.command_topic === undefined) bad('command_topic is required');
+  if (!readOnly && platform !== 'event' && c.command_topic === undefined) bad('command_topic is required');
   const numericClass = (unit: unknown) => {
     if (c.device_class === undefined) return;
     const units = NUMERIC_CLASS_UNITS[c.device_class];
     if (!units) bad(`device_class ${c.device_class} not known to this check`);
-    else if (!units.includes(String(unit))) bad(`device_class ${c.device_class} does not take the unit ${unit}`);
+    else if (!units.includes(String(unit))) bad(`device_class ${String(c.device_class)} does not take the unit ${String(unit)}`);
   };
   switch (platform) {
     case 'switch':
@@ -115,6 +115,12 @@ export function componentProblems(id: string, raw: Json): string[] {
     }
     case 'sensor':
       numericClass(c.unit_of_measurement);
+      break;
+    case 'event':
+      // homeassistant/components/mqtt/event.py: state_topic and a non-empty event_types list are required.
+      if (c.state_topic === undefined) bad('state_topic is required');
+      if (!Array.isArray(c.event_types) || !c.event_types.length || !c.event_types.every((t: unknown) => typeof t === 'string')) bad('event_types must be a non-empty list of text');
+      if (c.entity_category === 'config') bad('an event cannot be in the config category');
       break;
     case 'select':
       if (!Array.isArray(c.options) || !c.options.length || !c.options.every((o: unknown) => typeof o === 'string')) bad('options must be a non-empty list of text');

@@ -16,7 +16,8 @@ const LIVE = 'PreviewChannel/Floodlight2AudioAlarm';
 test.before(async (ctx) => {
   ctx.fx = await setup({
     label: 'live',
-    devices: [{ id: 'nvr', poll: 0.3 }, { id: 'old', poll: 0.3, sim: { disarming: false } }],
+    // Events off: every poll reads the live page (with events on, live changes arrive as events: events.test.ts).
+    devices: [{ id: 'nvr', poll: 0.3, events: false }, { id: 'old', poll: 0.3, events: false, sim: { disarming: false } }],
   });
   for (const id of ['nvr', 'old']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${id}/wifi_ch8`, () => true, 5000);
   await settle(ctx.fx);

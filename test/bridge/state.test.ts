@@ -6,7 +6,7 @@ import { json, pollsSince, settle, setup, until, type Fixture } from './fixture'
 const test = suite<{ fx: Fixture }>('bridge state');
 
 test.before(async (ctx) => {
-  ctx.fx = await setup({ label: 'state', devices: [{ id: 'nvr', poll: 0.2 }] });
+  ctx.fx = await setup({ label: 'state', devices: [{ id: 'nvr', poll: 0.2, events: false }] }); // events: events.test.ts
   for (const slug of ['ch1', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/${slug}`, () => true, 5000);
   await settle(ctx.fx);
 });

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * its own Digest check (node:crypto), cookie, CSRF and session handling.
  */
 
-export type Handler = (data: Record<string, unknown>, req: http.IncomingMessage) => unknown | Promise<unknown>;
+export type Handler = (data: Record<string, unknown>, req: http.IncomingMessage) => unknown;
 export type Fault = 'hang' | 'html' | 'http500' | 'truncated' | 'cut' | 'html200';
 
 export interface FakeOptions {
@@ -135,7 +135,7 @@ export class FakeDevice {
     for await (const c of req) chunks.push(c as Buffer);
     const path = (req.url ?? '').split('?')[0];
     const line: LogLine = { path, status: 0, auth: !!req.headers.authorization, csrf: req.headers['x-csrftoken'] as string | undefined };
-    let data: Record<string, unknown> = {};
+    let data: Record<string, unknown>;
     try {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (body.version !== '1.0' || typeof body.data !== 'object') return this.fail(res, line, 400, 'param_error');
@@ -204,7 +204,7 @@ export class FakeDevice {
         line.error_code = f.fail;
         return this.send(res, line, f.status ?? 400, { result: 'failed', reason: f.fail, error_code: f.fail, ch_error_code: f.ch_error_code, data: {} }, headers);
       }
-      if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, (out as { raw: unknown }).raw, headers);
+      if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, (out).raw, headers);
       if (out && typeof out === 'object' && 'rawText' in out) {
         // A body JSON.stringify cannot write (integers beyond 2^53, exact vendor text).
         const text = (out as { rawText: string }).rawText;

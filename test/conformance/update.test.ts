@@ -80,9 +80,9 @@ test('VoiceAlarm: out-of-Range and unsupported changes are refused with clear er
   assert.equal(high.violations?.map((x) => [x.path, x.problem]), [['channel_info.CH1.siren_value', 'max']]);
   const typo = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_volume: 3 } } }));
   assert.equal(typo.violations?.map((x) => x.path), ['channel_info.CH1.siren_volume']);
-  assert.match(typo.violations![0].message, /did you mean siren_value\?/);
+  assert.match(typo.violations[0].message, /did you mean siren_value\?/);
   const offline = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { IP_CH1: { siren_value: 3 } } }));
-  assert.match(offline.violations![0].message, /IP_CH1 has no parameters here \(Offline, Not support\)/);
+  assert.match(offline.violations[0].message, /IP_CH1 has no parameters here \(Offline, Not support\)/);
   const absent = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH9: { siren_value: 3 }, ch1: { siren_value: 3 } } }));
   assert.equal(absent.violations?.map((x) => x.problem), ['channel', 'channel']);
   const readOnly = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_support_format: ['.mp3'] } } }));

@@ -60,7 +60,7 @@ export async function rejection(p: Promise<unknown>): Promise<DeviceError> {
   try {
     await p;
   } catch (err) {
-    if (!(err instanceof DeviceError)) throw new Error(`expected a DeviceError, got ${String(err)}`);
+    if (!(err instanceof DeviceError)) throw new Error(`expected a DeviceError, got ${String(err)}`, { cause: err });
     return err;
   }
   assert.unreachable('expected a rejection, but the call succeeded');

@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { OperationDef, RequestOf } from '../../core/operation';
+import type { OperationDef } from '../../core/operation';
 import {
   LINKAGE_KEYS, type ChannelMarker, audioGet, audioRange, audioSet, channelInfoGet, crossCountingGet, crossCountingRange,
   crossCountingSet, deterrenceGet, deterrenceRange, deterrenceSet, developerModeGet,
@@ -35,7 +35,7 @@ function params<T>(x: T | undefined, what: string): Exclude<T, ChannelMarker> {
 function fieldsOf(range: Obj, ch: string) {
   const f = channelFields(range, ch);
   assert.ok(f, `Range has no channel ${ch}`);
-  return f!;
+  return f;
 }
 
 // --- one check per registry operation ------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ const PAGE_CASES: Case[] = [
         assert.is(idx.items, undefined, '8.2.3: plain int index');
       } else {
         assert.ok(isPtzHex(idx.items), `8.2.4: 256-bit hex preset set, got ${JSON.stringify(idx.items)}`);
-        assert.equal(ptzPresetIndices(idx.items as string), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        assert.equal(ptzPresetIndices(idx.items), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
         assert.equal(boundsOf(idx).options, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
       }
       const ch1 = fieldsOf(r, 'CH1');
@@ -543,7 +543,7 @@ const SETS = {
         CH1: { log_collect_mode: 'FTP', remote_server: { username: 'ftpuser', password: 'Ftp-secret-9', server_address: '192.168.1.100' } },
       };
     }
-    await client.invoke(developerModeSet, data as RequestOf<typeof developerModeSet>);
+    await client.invoke(developerModeSet, data);
     const sent = sentSet(sim, 'Maintenance/DeveloperMode');
     assert.is(sent[key], !before[key]);
     const after = await client.invoke(developerModeGet);

@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
 
-/** Why a browser test cannot run here, or undefined when it can. */
+/** Why a browser test cannot run here, or undefined when it can (helpers/missing: skipped, or failed under CI=true). */
 export function browserSkipReason(): string | undefined {
   return existsSync(chromiumPath) ? undefined : `${chromiumPath} not found (apt-get install -y chromium)`;
 }

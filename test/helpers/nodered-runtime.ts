@@ -30,7 +30,10 @@ export interface RuntimeTarget {
   nodeRedDir: string;
 }
 
-/** Node-RED 4 on this Node (20) always; Node-RED 5 on Node 22 when installed (scripts/install-test-runtimes.sh). */
+/**
+ * Node-RED 4 on this Node (20) always; Node-RED 5 on Node 22 when installed (scripts/install-test-runtimes.sh).
+ * `skipped` says what is missing: callers pass it to helpers/missing (skipped, or failed under CI=true).
+ */
 export function availableRuntimes(): { targets: RuntimeTarget[]; skipped: string[] } {
   const targets: RuntimeTarget[] = [
     { name: `Node-RED 4 on Node ${process.versions.node}`, nodeBinary: process.execPath, nodeRedDir: join(repoRoot, 'node_modules', 'node-red') },

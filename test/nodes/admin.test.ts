@@ -20,7 +20,7 @@ const empty = () => load([{ id: 'tab1', type: 'tab', label: 'empty' }]);
 
 async function post(route: string, body: object) {
   const res = await helper.request().post(`/nvr-device/${route}`).send(body).set('content-type', 'application/json');
-  return { status: res.status as number, body: res.body as any, text: res.text as string };
+  return { status: res.status as number, body: res.body, text: res.text as string };
 }
 
 test('routes are registered once, at module load, with nvr-device.read / nvr-device.write', () => {
@@ -39,6 +39,7 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
     'GET /nvr-device/pages nvr-device.read',
     'POST /nvr-device/channels nvr-device.write',
     'POST /nvr-device/form nvr-device.write',
+    'POST /nvr-device/hardware nvr-device.write',
     'POST /nvr-device/test nvr-device.write',
   ]);
 });
@@ -71,7 +72,7 @@ test('POST test: ok with the model and firmware; wrong password: 502 with the co
   assert.type(ok.body.software_version, 'string');
   const bad = await post('test', { url: sim!.url, username: 'admin', password: 'wrong-' + password });
   assert.is(bad.status, 502);
-  assert.equal(bad.body, { ok: false, error: { kind: 'lockout', error_code: 'login_failed_or_block', reason: bad.body.error.reason } });
+  assert.equal(bad.body, { ok: false, error: { kind: 'lockout', error_code: 'verify_failed', reason: bad.body.error.reason } });
   assert.not.ok(bad.text.includes(password));
 });
 

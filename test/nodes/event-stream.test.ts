@@ -11,23 +11,25 @@ import type { DeviceEvent } from '../../core/events';
 import type { AlarmEvent } from '../../nodes/alarm-event';
 import { SharedEventStream, type EventSubscriber } from '../../nodes/event-stream';
 
-/** A client whose event stream the test feeds: `push` an event, `fail` the current stream. */
+/** A client whose event stream the test feeds: an event, an error (fails the stream), or a keep-alive answer. */
 function fakeClient() {
   const calls: AbortSignal[] = [];
   let wake: (() => void) | undefined;
-  const queue: Array<DeviceEvent | Error> = [];
+  const queue: Array<DeviceEvent | Error | 'keep-alive'> = [];
   const client = {
-    async *events({ signal }: { signal: AbortSignal }) {
+    async *events({ signal, onAnswer }: { signal: AbortSignal; onAnswer?: () => void }) {
       calls.push(signal);
       while (!signal.aborted) {
         const next = queue.shift();
         if (next instanceof Error) throw next;
+        if (next) onAnswer?.(); // like core: every answered Event/Check, before its events
+        if (next === 'keep-alive') continue;
         if (next) { yield next; continue; }
         await new Promise<void>((r) => { wake = r; signal.addEventListener('abort', () => r(), { once: true }); });
       }
     },
   };
-  const feed = (x: DeviceEvent | Error) => { queue.push(x); wake?.(); };
+  const feed = (x: DeviceEvent | Error | 'keep-alive') => { queue.push(x); wake?.(); };
   return { client: client as unknown as NvrClient, calls, feed };
 }
 
@@ -67,7 +69,7 @@ test('one stream for every subscriber: started by the first, kept by the others,
   assert.is(calls.length, 1);
 });
 
-test('a failure reaches every subscriber; the first event after it says the stream recovered', async () => {
+test('a failure reaches every subscriber; the first answer after it (a keep-alive) says the stream recovered', async () => {
   const { client, calls, feed } = fakeClient();
   const stream = new SharedEventStream(() => client);
   const a = recorder();
@@ -76,6 +78,9 @@ test('a failure reaches every subscriber; the first event after it says the stre
   feed(new DeviceError({ kind: 'transport', error_code: 'ECONNREFUSED', reason: 'refused' }));
   await until(() => a.log.includes('failed ECONNREFUSED'), 'failure reported');
   await until(() => calls.length === 2, 'listening again after the first pause (1 s)');
+  feed('keep-alive');
+  await until(() => a.log.length === 2, 'recovered without an alarm');
+  assert.equal(a.log, ['failed ECONNREFUSED', 'recovered']);
   feed({ kind: 'alarm', channel: 'CH1', type: 'io', active: true });
   await until(() => a.log.length === 3, 'event after the failure');
   assert.equal(a.log, ['failed ECONNREFUSED', 'recovered', 'CH1 io true']);

@@ -42,16 +42,16 @@ test('two nvr-event nodes on one device: one event stream; each passes what its 
   const ch1: any[] = [];
   node('outAll').on('input', (m: any) => all.push(m.payload));
   node('outCh1').on('input', (m: any) => ch1.push(m.payload));
-  sim!.raiseAlarm('CH1', 'motion_alarm', true);
-  sim!.raiseAlarm('CH2', 'motion_alarm', true);
-  sim!.raiseAlarm('CH1', 'pir_alarm', true);
-  sim!.raiseAlarm('CH1', 'motion_alarm', false);
-  sim!.raiseAlarm('CH1', 'motion_alarm', true);
+  sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+  sim!.raiseAlarm({ channel: 'CH2', type: 'motion', active: true });
+  sim!.raiseAlarm({ channel: 'CH1', type: 'pir', active: true });
+  sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
+  sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
   await waitFor(() => all.length >= 5, 'five alarms on the unfiltered node');
   assert.equal(all.map((p) => `${p.channel} ${p.type} ${p.active}`), ['CH1 motion true', 'CH2 motion true', 'CH1 pir true', 'CH1 motion false', 'CH1 motion true']);
   assert.equal(ch1.map((p) => `${p.channel} ${p.type} ${p.active}`), ['CH1 motion true', 'CH1 motion true']);
   // One reader for both nodes: every Event/Check continues the same subscription.
-  const subscribes = sim!.log.filter((e) => e.path === EVENT_PATH && JSON.stringify(e.data) === '{}');
+  const subscribes = sim!.log.filter((e) => e.path === EVENT_PATH && (e.data as { reader_id?: unknown } | undefined)?.reader_id === undefined);
   assert.is(subscribes.length, 1, JSON.stringify(sim!.log.filter((e) => e.path === EVENT_PATH).map((e) => e.data)));
   // One long poll at a time, not one per node.
   const loginCount = sim!.log.filter((e) => e.path.includes('Login')).length;
@@ -71,7 +71,7 @@ test('a lost device: each nvr-event node reports once per failure streak (status
   // The stream retries after 1 s and 2 s (documented backoff); nothing more reaches the Catch node.
   await new Promise((r) => setTimeout(r, 3500));
   assert.equal(caught.map((m) => m.error.source.id).sort(), ['e1', 'e2']);
-  assert.is(caught[0].error.code, 'login_failed_or_block');
+  assert.is(caught[0].error.code, 'verify_failed');
   for (const id of ['e1', 'e2']) assert.equal(statusesOf(id).at(-1), { fill: 'red', shape: 'ring', text: 'wrong username or password' });
 });
 

@@ -12,7 +12,10 @@ import { helper, NODES, newPassword, node, statusesOf, waitFor, useSimulator, ty
 
 const root = join(__dirname, '..', '..', '..');
 const examplesDir = join(root, 'examples');
-const EXPECTED = ['react-to-alarm-events', 'read-deterrence-state', 'request-upgrade-token', 'switch-siren-with-range-check'];
+const EXPECTED = [
+  'dashboard-switch-floodlight', 'disarm-on-arrival', 'motion-at-night-floodlight', 'react-to-alarm-events', 'read-deterrence-state',
+  'request-upgrade-token', 'switch-siren-with-range-check',
+];
 
 const core = (p: string) => require(join(root, 'node_modules', '@node-red', 'nodes', 'core', p));
 const CORE_NODES = {
@@ -20,6 +23,7 @@ const CORE_NODES = {
   debug: core('common/21-debug.js'),
   comment: core('common/90-comment.js'),
   change: core('function/15-change.js'),
+  function: core('function/10-function.js'),
   switch: core('function/10-switch.js'),
   'file in': core('storage/10-file.js'),
 };
@@ -31,6 +35,7 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-set': REQUEST_PROPS,
   'nvr-upgrade': ['name', 'device', 'file', 'large_capacity'],
   'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly'],
+  'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
 };
 const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g']);
 
@@ -54,7 +59,7 @@ test('every example carries the same nvr-device (one id, global): importing seve
   }
 });
 
-test('the four example flows are there and well formed, without credentials', () => {
+test('the example flows are there and well formed, without credentials', () => {
   const names = readdirSync(examplesDir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
   for (const e of EXPECTED) assert.ok(names.includes(e), `examples/${e}.json missing`);
   for (const name of EXPECTED) {
@@ -142,10 +147,62 @@ test('react-to-alarm-events: motion on CH1 switches CH1\'s floodlight on', async
   await loadExample(ctx, 'react-to-alarm-events');
   await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
   const switched = new Promise<any>((resolve) => node('ex4.sd').once('input', resolve));
-  ctx.sim!.raiseAlarm('CH1', 'motion_alarm', true);
+  ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
   const msg = await switched;
   assert.is(msg.channel, 'CH1');
   assert.is((ctx.sim!.state as any)['AlarmConfig/Deterrence'].channel_info.CH1.flood_light_switch, true);
+});
+
+const LIVE = 'PreviewChannel/Floodlight2AudioAlarm';
+const liveOf = (ctx: Ctx, ch: string) => (ctx.sim!.state as any)[LIVE].channel_info[ch];
+
+test('dashboard-switch-floodlight: "switch on" / "switch off" switch CH1\'s floodlight; the switch position comes back', async (ctx) => {
+  await loadExample(ctx, 'dashboard-switch-floodlight');
+  for (const [inject, on] of [['ex5.on', true], ['ex5.off', false]] as const) {
+    const got = first(['ex5.d', 'ex5.errd']);
+    node(inject).receive({});
+    const msg = await got;
+    assert.is(msg.from, 'ex5.d', JSON.stringify(msg.error));
+    assert.is(msg.payload, on, 'a boolean, as a dashboard switch wants it');
+    assert.is(liveOf(ctx, 'CH1').floodlight_switch, on);
+  }
+});
+
+test('motion-at-night-floodlight: the night filter, then motion switches that channel\'s floodlight on and off again', async (ctx) => {
+  const night = readExample('motion-at-night-floodlight').find((n) => n.id === 'ex6.night').func as string;
+  const at = (hour: number) => class extends Date { override getHours() { return hour; } };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const filter = (hour: number) => new Function('msg', 'Date', night)({ payload: 1 }, at(hour));
+  assert.equal([22, 3, 6, 7, 12, 19, 20].map((h) => filter(h) !== null), [true, true, true, false, false, false, true]);
+  assert.is(readExample('motion-at-night-floodlight').find((n) => n.id === 'ex6.ctl').duration, '60');
+  ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false }); // the earlier test's alarm ends
+  // Always night, and 1 s instead of 60 s, for the test.
+  await loadExample(ctx, 'motion-at-night-floodlight', (n) => {
+    if (n.id === 'ex6.night') n.func = 'return msg;';
+    if (n.id === 'ex6.ctl') n.duration = '1';
+  });
+  await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
+  const on = first(['ex6.d', 'ex6.errd']);
+  ctx.sim!.raiseAlarm({ channel: 'IP_CH5', type: 'motion', active: true });
+  const msg = await on;
+  assert.is(msg.from, 'ex6.d', JSON.stringify(msg.error));
+  assert.is(msg.payload.channel, 'IP_CH5');
+  assert.is(liveOf(ctx, 'IP_CH5').floodlight_switch, true);
+  const off = await first(['ex6.d', 'ex6.errd'], 3000);
+  assert.is(off.cause, 'duration');
+  assert.is(liveOf(ctx, 'IP_CH5').floodlight_switch, false);
+});
+
+test('disarm-on-arrival: "arrived home" disarms, "left home" arms', async (ctx) => {
+  await loadExample(ctx, 'disarm-on-arrival');
+  for (const [inject, disarmed] of [['ex7.home', true], ['ex7.away', false]] as const) {
+    const got = first(['ex7.d', 'ex7.errd']);
+    node(inject).receive({});
+    const msg = await got;
+    assert.is(msg.from, 'ex7.d', JSON.stringify(msg.error));
+    assert.is(msg.payload.disarmed, disarmed);
+    assert.is((ctx.sim!.state as any)['AlarmConfig/Disarming'].disarming, disarmed);
+  }
 });
 
 test.run();

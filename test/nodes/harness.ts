@@ -1,6 +1,6 @@
 /**
  * Shared set-up of the node-red-node-test-helper suites: the real `node-red` runtime (in process),
- * the four node modules (six node types), a simulator, and small waiting helpers. Every suite stops
+ * the five node modules (seven node types), a simulator, and small waiting helpers. Every suite stops
  * what it starts.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,12 +10,12 @@ import nvrDevice from '../../nodes/nvr-device';
 import nvrRequest from '../../nodes/nvr-request';
 import nvrUpgrade from '../../nodes/nvr-upgrade';
 import nvrEvent from '../../nodes/nvr-event';
+import nvrControl from '../../nodes/nvr-control';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const helper = require('node-red-node-test-helper');
 helper.init(require.resolve('node-red'));
 
-export const NODES = [nvrDevice, nvrRequest, nvrUpgrade, nvrEvent];
+export const NODES = [nvrDevice, nvrRequest, nvrUpgrade, nvrEvent, nvrControl];
 
 export type Msg = Record<string, any>;
 export type Status = { fill?: string; shape?: string; text?: string };

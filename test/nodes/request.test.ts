@@ -34,12 +34,12 @@ useSimulator(test);
 test('nvr-get: the whole page; msg.page and msg.operation set; other properties pass through', async (ctx) => {
   const r = await run(ctx, 'nvr-get', {}, { payload: 'tick', topic: 't', keep: { x: 1 } });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.page, DETERRENCE);
-  assert.is(r.out!.operation, 'Get');
-  assert.is(r.out!.topic, 't');
-  assert.equal(r.out!.keep, { x: 1 });
-  assert.equal(r.out!.payload.channel_info.CH1.flood_light_switch, state(ctx.sim!, DETERRENCE).channel_info.CH1.flood_light_switch);
-  assert.type(r.out!.payload.channel_info.CH3.reason, 'string', 'CH3 has no floodlight: a reason marker');
+  assert.is(r.out.page, DETERRENCE);
+  assert.is(r.out.operation, 'Get');
+  assert.is(r.out.topic, 't');
+  assert.equal(r.out.keep, { x: 1 });
+  assert.equal(r.out.payload.channel_info.CH1.flood_light_switch, state(ctx.sim!, DETERRENCE).channel_info.CH1.flood_light_switch);
+  assert.type(r.out.payload.channel_info.CH3.reason, 'string', 'CH3 has no floodlight: a reason marker');
   const get = ctx.sim!.log.find((e) => e.path === `/API/${DETERRENCE}/Get`);
   assert.equal(get?.data, { page_type: 'ChannelConfig' }, 'the page_type the page needs was filled in');
 });
@@ -47,9 +47,9 @@ test('nvr-get: the whole page; msg.page and msg.operation set; other properties 
 test('nvr-get with a channel: the channel block only; a channel without the feature answers its reason', async (ctx) => {
   const r = await run(ctx, 'nvr-get', { channel: 'CH1' });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.channel, 'CH1');
-  assert.type(r.out!.payload.flood_light_switch, 'boolean');
-  assert.is(r.out!.payload.channel_info, undefined);
+  assert.is(r.out.channel, 'CH1');
+  assert.type(r.out.payload.flood_light_switch, 'boolean');
+  assert.is(r.out.payload.channel_info, undefined);
   const r3 = await exchange('n1', { channel: 'CH3' });
   assert.type(r3.out!.payload.reason, 'string');
 });
@@ -57,16 +57,16 @@ test('nvr-get with a channel: the channel block only; a channel without the feat
 test('nvr-range with a channel: that channel\'s descriptor', async (ctx) => {
   const r = await run(ctx, 'nvr-range', { channel: 'CH1' });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.operation, 'Range');
-  assert.is(r.out!.payload.type, 'object');
-  assert.is(r.out!.payload.items.bright_time.type, 'int32');
+  assert.is(r.out.operation, 'Range');
+  assert.is(r.out.payload.type, 'object');
+  assert.is(r.out.payload.items.bright_time.type, 'int32');
 });
 
 test('nvr-range: a channel the page lacks fails with unknown_channel', async (ctx) => {
   const r = await run(ctx, 'nvr-range', { page: VOICE, channel: 'CH4' });
   assert.ok(r.caught, 'CH4 has no siren: expected an error');
-  assert.is(r.caught!.error.code, 'unknown_channel');
-  assert.is(r.caught!.error.cause.kind, 'unsupported');
+  assert.is(r.caught.error.code, 'unknown_channel');
+  assert.is(r.caught.error.cause.kind, 'unsupported');
 });
 
 test('nvr-range: pages whose request names a channel get it filled in', async (ctx) => {
@@ -78,7 +78,7 @@ test('nvr-range: pages whose request names a channel get it filled in', async (c
 test('nvr-set with a channel: data wrapped in channel_info, device changed, answer passed on', async (ctx) => {
   const r = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH1' }, { payload: { siren_switch: true, siren_time: 30 } });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.operation, 'Set');
+  assert.is(r.out.operation, 'Set');
   const sent = ctx.sim!.log.find((e) => e.path === `/API/${VOICE}/Set`);
   assert.equal(sent?.data, { channel_info: { CH1: { siren_switch: true, siren_time: 30 } } });
   assert.is(state(ctx.sim!, VOICE).channel_info.CH1.siren_switch, true);
@@ -99,7 +99,7 @@ test('nvr-set on Deterrence: the wrapped block names its channel (chn_index), pa
 test('nvr-set outside the Range: Catch gets out_of_range with every violation; nothing sent', async (ctx) => {
   const r = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH1' }, { payload: { siren_time: 999, siren_value: 0, siren_type: 'Horn' } });
   assert.ok(r.caught, 'expected a Catch message');
-  const error = r.caught!.error;
+  const error = r.caught.error;
   assert.is(error.code, 'out_of_range');
   assert.is(error.source.id, 'n1');
   assert.is(error.cause.error_code, 'out_of_range');
@@ -115,24 +115,24 @@ test('nvr-set outside the Range: Catch gets out_of_range with every violation; n
 test('a page the device lacks: Catch gets not_found (kind unsupported)', async (ctx) => {
   const r = await run(ctx, 'nvr-get', { page: 'AlarmConfig/NoSuchPage' });
   assert.ok(r.caught, 'expected a Catch message');
-  assert.is(r.caught!.error.code, 'not_found');
-  assert.is(r.caught!.error.cause.kind, 'unsupported');
-  assert.is(r.caught!.error.cause.page, 'AlarmConfig/NoSuchPage');
+  assert.is(r.caught.error.code, 'not_found');
+  assert.is(r.caught.error.cause.kind, 'unsupported');
+  assert.is(r.caught.error.cause.page, 'AlarmConfig/NoSuchPage');
 });
 
 test('msg.page, msg.channel and msg.payload override the properties', async (ctx) => {
   await load(flow(ctx.sim!, 'nvr-get', { page: 'AlarmConfig/NoSuchPage', channel: 'CH3' }), credentials(ctx.password));
   const r = await exchange('n1', { page: VOICE, channel: 'CH2', payload: {} });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.page, VOICE);
-  assert.is(r.out!.channel, 'CH2');
-  assert.type(r.out!.payload.siren_switch, 'boolean');
+  assert.is(r.out.page, VOICE);
+  assert.is(r.out.channel, 'CH2');
+  assert.type(r.out.payload.siren_switch, 'boolean');
   // payload as request data, page typed the long way
   const r2 = await exchange('n1', { page: `/API/${DETERRENCE}/Get`, channel: 'ch1', payload: { page_type: 'ChannelConfig' } });
   assert.ok(r2.out, JSON.stringify(r2.caught?.error));
-  assert.is(r2.out!.page, DETERRENCE);
-  assert.is(r2.out!.channel, 'CH1');
-  assert.type(r2.out!.payload.bright_time, 'number');
+  assert.is(r2.out.page, DETERRENCE);
+  assert.is(r2.out.channel, 'CH1');
+  assert.type(r2.out.payload.bright_time, 'number');
 });
 
 test('nvr-set: msg.payload without channel is the whole page data', async (ctx) => {

@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../simulator';
 import { availableRuntimes, startNodeRed, repoRoot, type NodeRedRuntime, type RuntimeTarget } from '../helpers/nodered-runtime';
 import { browserSkipReason, launchChromium } from '../helpers/browser';
+import { missingSuite } from '../helpers/missing';
 
 const PAGE = 'AlarmConfig/Deterrence';
 /** A path the page registry does not know. */
@@ -36,7 +37,7 @@ const optionValues = (page: Page, selector: string) =>
 async function waitForOptions(page: Page, selector: string, wanted: string[], timeout = 15_000): Promise<string[]> {
   await page.waitForFunction(
     ({ selector, wanted }) => {
-      const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => (o as any).value);
+      const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => o.value);
       return wanted.every((w) => values.includes(w));
     },
     { selector, wanted }, { timeout },
@@ -77,17 +78,17 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     await ctx.sim2?.stop();
   });
 
-  test('the palette has an nvr2mqtt category with the five node types, their icons, and help for all six', async ({ page }) => {
+  test('the palette has an nvr2mqtt category with the six node types, their icons, and help for all seven', async ({ page }) => {
     const p = page!;
     assert.match(await p.textContent('#red-ui-palette-header-nvr2mqtt') ?? '', 'nvr2mqtt');
     const inCategory = await p.$$eval('#red-ui-palette-container-nvr2mqtt .red-ui-palette-node', (ns) =>
       ns.map((n) => `${(n as any).dataset.paletteType} ${(n as any).querySelector('.red-ui-palette-icon')?.style.backgroundImage ?? ''}`));
     const types = inCategory.map((s) => s.split(' ')[0]).sort();
-    assert.equal(types, ['nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-upgrade']);
+    assert.equal(types, ['nvr-control', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-upgrade']);
     for (const entry of inCategory) assert.match(entry, /icons\/nvr2mqtt\/nvr2mqtt-\w+\.svg/, entry);
     // Help text for every type, including the config node, as the editor's help sidebar reads it.
     const help = await p.evaluate((types) => types.map((t) => String((globalThis as any).RED.nodes.getNodeHelp(t) ?? '')),
-      ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event']);
+      ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control']);
     for (const h of help) assert.ok(h.length > 300 && h.includes('<h3>'), h.slice(0, 80));
   });
 
@@ -215,9 +216,9 @@ function editorSuite(target: RuntimeTarget, shot: string) {
 }
 
 if (skip) {
-  console.log(`SKIP editor in a real browser: ${skip}`);
+  missingSuite('editor in a real browser', skip);
 } else {
   const { targets, skipped } = availableRuntimes();
-  for (const s of skipped) console.log('SKIP editor on ' + s);
+  for (const s of skipped) missingSuite('editor in a real browser', s);
   targets.forEach((t, i) => editorSuite(t, i === 0 ? 'editor.png' : `editor-nr${t.name.match(/Node-RED (\d+)/)?.[1] ?? i}.png`));
 }

@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../simulator';
 import { availableRuntimes, startNodeRed, repoRoot, type NodeRedRuntime, type RuntimeTarget } from '../helpers/nodered-runtime';
 import { browserSkipReason, launchChromium } from '../helpers/browser';
+import { missingSuite } from '../helpers/missing';
 
 const VOICE = 'AlarmConfig/VoiceAlarm';
 interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; browser?: Browser; page?: Page; password: string; errors: string[] }
@@ -35,6 +36,7 @@ function formSuite(target: RuntimeTarget) {
       { id: 'inj', type: 'inject', z: 'tab1', name: 'go', props: [{ p: 'payload' }], payload: '', payloadType: 'date', repeat: '', once: false, x: 120, y: 100, wires: [['s1']] },
       { id: 's1', type: 'nvr-set', z: 'tab1', name: '', device: 'dev1', page: VOICE, channel: 'CH1', data: '', x: 360, y: 100, wires: [[]] },
       { id: 'ev', type: 'nvr-event', z: 'tab1', name: '', device: 'dev1', x: 120, y: 300, wires: [[]] },
+      { id: 'ctl', type: 'nvr-control', z: 'tab1', name: '', device: 'dev1', mode: 'floodlight', channel: 'CH1', output: '', brightness: '', volume: '', duration: '', x: 120, y: 400, wires: [[]] },
       // A device the editor cannot reach (nothing listens on port 9 here): the form falls back to JSON.
       { id: 'dev2', type: 'nvr-device', name: 'unreachable', url: 'http://127.0.0.1:9', heartbeat: '0', credentials: { username: 'admin', password: 'x' } },
       { id: 's2', type: 'nvr-set', z: 'tab1', name: '', device: 'dev2', page: VOICE, channel: 'CH1', data: '{"siren_value":3}', x: 360, y: 200, wires: [[]] },
@@ -163,6 +165,27 @@ function formSuite(target: RuntimeTarget) {
     await p.waitForSelector('#node-input-channels', { state: 'detached' });
   });
 
+  test('nvr-control dialog: the channel dropdown lists only channels with the mode\'s hardware; saved on the node', async ({ page }) => {
+    const p = page!;
+    await p.waitForSelector('#node-input-channels', { state: 'detached' });
+    await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('ctl')));
+    const options = async () => p.$$eval('#node-input-channel option', (os) => os.map((o) => (o as any).value).filter(Boolean));
+    await p.waitForFunction(() => (globalThis as any).document.querySelectorAll('#node-input-channel option').length > 1);
+    assert.equal(await options(), ['CH1', 'CH2', 'CH4', 'IP_CH5'], 'floodlight channels');
+    assert.ok(await p.isVisible('#node-input-brightness'));
+    await p.selectOption('#node-input-mode', 'siren');
+    await p.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('#node-input-channel option')].some((o: any) => o.value === 'CH3'));
+    assert.equal(await options(), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'WIFI_CH8'], 'siren channels');
+    assert.not.ok(await p.isVisible('#node-input-brightness'), 'no brightness for a siren');
+    assert.ok(await p.isVisible('#node-input-volume'));
+    await p.selectOption('#node-input-channel', 'CH3');
+    await p.fill('#node-input-duration', '30');
+    await p.click('#node-dialog-ok');
+    const saved = await p.evaluate(() => { const n = (globalThis as any).RED.nodes.node('ctl'); return { mode: n.mode, channel: n.channel, duration: n.duration, valid: n.valid }; });
+    assert.equal(saved, { mode: 'siren', channel: 'CH3', duration: '30', valid: true });
+    await p.waitForSelector('#node-input-mode', { state: 'detached' });
+  });
+
   test('the example flows imported one after another share one nvr-device; no two nodes overlap', async (ctx) => {
     const p = ctx.page!;
     const dir = join(repoRoot, 'examples');
@@ -206,9 +229,9 @@ function formSuite(target: RuntimeTarget) {
 }
 
 if (skip) {
-  console.log(`SKIP typed Set form in a real browser: ${skip}`);
+  missingSuite('typed Set form in a real browser', skip);
 } else {
   const { targets, skipped } = availableRuntimes();
-  for (const s of skipped) console.log('SKIP form on ' + s);
+  for (const s of skipped) missingSuite('typed Set form in a real browser', s);
   targets.forEach(formSuite);
 }

@@ -12,13 +12,17 @@ import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../simulator';
 import { NvrClient } from '../../core';
 import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntime } from '../helpers/nodered-runtime';
+import { missingSuite } from '../helpers/missing';
 
-const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event'];
+const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control'];
 const PAGE = 'AlarmConfig/Deterrence';
-const EXAMPLES = ['react-to-alarm-events', 'read-deterrence-state', 'request-upgrade-token', 'switch-siren-with-range-check'];
+const EXAMPLES = [
+  'dashboard-switch-floodlight', 'disarm-on-arrival', 'motion-at-night-floodlight', 'react-to-alarm-events', 'read-deterrence-state',
+  'request-upgrade-token', 'switch-siren-with-range-check',
+];
 
 const { targets, skipped } = availableRuntimes();
-for (const s of skipped) console.log('SKIP ' + s);
+for (const s of skipped) missingSuite('nodes: real Node-RED runtime', s);
 
 interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; client?: NvrClient; password: string }
 
@@ -39,19 +43,22 @@ function flow(simUrl: string, password: string): object[] {
     { id: 'in2', z: 'tab1', type: 'http in', url: '/nvr/set', method: 'post', wires: [['set1']] },
     { id: 'set1', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: PAGE, channel: 'CH1', data: '', wires: [['out1']] },
     // Errors: a Catch node answers the request with what it received
-    { id: 'catch1', z: 'tab1', type: 'catch', scope: ['get1', 'set1', 'set2'], uncaught: false, wires: [['err1']] },
+    { id: 'catch1', z: 'tab1', type: 'catch', scope: ['get1', 'set1', 'set2', 'ctl1'], uncaught: false, wires: [['err1']] },
     { id: 'err1', z: 'tab1', type: 'function', outputs: 1, wires: [['out1']],
       func: 'msg.statusCode = 500; msg.payload = { caught: msg.error }; return msg;' },
     // Version 2 properties: page, channel and data from the request body (msg), msg overrides ignored
     { id: 'in4', z: 'tab1', type: 'http in', url: '/nvr/typed', method: 'post', wires: [['set2']] },
     { id: 'set2', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: 'req.body.page', pageType: 'msg', channel: 'req.body.channel', channelType: 'msg',
       data: 'req.body.data', dataType: 'msg', output: 'payload', ignoreMsg: true, wires: [['out1']] },
-    // A filtered nvr-event: PIR alarms of CH2 that start, kept in flow context; /alarms answers them
-    { id: 'ev1', z: 'tab1', type: 'nvr-event', name: '', device: 'dev1', channels: 'CH2', types: ['pir'], startOnly: true, wires: [['keep1']] },
+    // A filtered nvr-event: PIR alarms of IP_CH5 that start, kept in flow context; /alarms answers them
+    { id: 'ev1', z: 'tab1', type: 'nvr-event', name: '', device: 'dev1', channels: 'IP_CH5', types: ['pir'], startOnly: true, wires: [['keep1']] },
     { id: 'keep1', z: 'tab1', type: 'function', outputs: 1, wires: [],
       func: 'const a = flow.get("alarms") || []; a.push(msg.payload); flow.set("alarms", a); return null;' },
     { id: 'in5', z: 'tab1', type: 'http in', url: '/alarms', method: 'post', wires: [['list1']] },
     { id: 'list1', z: 'tab1', type: 'function', outputs: 1, wires: [['out1']], func: 'msg.payload = flow.get("alarms") || []; return msg;' },
+    // Live control: http in -> nvr-control (floodlight of CH1) -> http response (the state read back)
+    { id: 'in6', z: 'tab1', type: 'http in', url: '/control', method: 'post', wires: [['ctl1']] },
+    { id: 'ctl1', z: 'tab1', type: 'nvr-control', name: '', device: 'dev1', mode: 'floodlight', channel: 'CH1', output: '', brightness: '', volume: '', duration: '', wires: [['out1']] },
     // core nodes only, to tell a harness failure from a node failure
     { id: 'in3', z: 'tab1', type: 'http in', url: '/echo', method: 'post', wires: [['tpl1']] },
     { id: 'tpl1', z: 'tab1', type: 'template', field: 'payload', template: '{"got": {{payload.x}} }', output: 'json', syntax: 'mustache', wires: [['out1']] },
@@ -113,7 +120,7 @@ for (const target of targets) {
     }
   });
 
-  test('Import > Examples lists the four example flows, and nothing else (GET /library/examples/flows/)', async ({ nr }) => {
+  test('Import > Examples lists the example flows, and nothing else (GET /library/examples/flows/)', async ({ nr }) => {
     const modules = (await (await nr!.admin('/library/examples/flows/')).json()) as string[];
     assert.ok(modules.includes('nvr2mqtt'), JSON.stringify(modules));
     const r = await nr!.admin('/library/examples/flows/nvr2mqtt');
@@ -189,18 +196,38 @@ for (const target of targets) {
 
   test('an alarm raised at the simulator reaches a filtered nvr-event; others are filtered out', async ({ nr, sim }) => {
     for (let i = 0; i < 200 && !sim!.log.some((e) => e.path === '/API/Event/Check'); i++) await new Promise((r) => setTimeout(r, 25));
-    sim!.raiseAlarm('CH1', 'pir_alarm', true); // other channel
-    sim!.raiseAlarm('CH2', 'motion_alarm', true); // other type
-    sim!.raiseAlarm('CH2', 'pir_alarm', true);
-    sim!.raiseAlarm('CH2', 'pir_alarm', false); // an end, with start only
-    sim!.raiseAlarm('CH2', 'pir_alarm', true); // in order after the others: when it is there, all were seen
+    sim!.raiseAlarm({ channel: 'CH1', type: 'pir', active: true }); // other channel
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'motion', active: true }); // other type
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true });
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: false }); // an end, with start only
+    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true }); // in order after the others: when it is there, all were seen
     let alarms: any[] = [];
     for (let i = 0; i < 200 && alarms.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 50));
       alarms = (await postJson(nr!.url + '/alarms', {})).body;
     }
-    assert.equal(alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`), ['simulator CH2 pir true', 'simulator CH2 pir true']);
+    assert.equal(alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`), ['simulator IP_CH5 pir true', 'simulator IP_CH5 pir true']);
     assert.ok(alarms.every((a) => !Number.isNaN(Date.parse(a.time))));
+  });
+
+  test('nvr-control switches the simulator\'s live floodlight and answers the state read back; a refusal reaches the Catch', async ({ nr, sim }) => {
+    const live = () => (sim!.state as any)['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1;
+    const on = await postJson(nr!.url + '/control', { on: true, brightness: 70 });
+    assert.is(on.status, 200, JSON.stringify(on.body));
+    assert.is(on.body.floodlight, true);
+    assert.is(on.body.brightness, 70);
+    assert.is(live().floodlight_switch, true);
+    assert.is(live().floodlight_value, 70);
+    const off = await postJson(nr!.url + '/control', { on: false });
+    assert.is(off.body.floodlight, false);
+    assert.is(live().floodlight_switch, false);
+    sim!.clearLog();
+    const bad = await postJson(nr!.url + '/control', { on: true, brightness: 101 });
+    assert.is(bad.status, 500);
+    assert.is(bad.body.caught.code, 'out_of_range', JSON.stringify(bad.body));
+    assert.match(bad.body.caught.message, /brightness must be <= 100/);
+    assert.not.ok(sim!.log.some((e) => e.path.endsWith('/Set')), 'nothing was sent');
+    assert.is(live().floodlight_switch, false);
   });
 
   test('no password in the exported flow, the flow file, or the credentials API', async ({ nr, password }) => {

@@ -23,7 +23,8 @@ test('every error kind with a code the catalogue does not know reads as words, n
 });
 
 test('codes a user meets have their own words; statuses come from the catalogue', () => {
-  assert.is(shortReason(new DeviceError({ error_code: 'login_failed_or_block', reason: 'x' })), 'wrong username or password');
+  assert.is(shortReason(new DeviceError({ error_code: 'verify_failed', reason: 'x' })), 'wrong username or password');
+  assert.is(shortReason(new DeviceError({ error_code: 'login_failed_or_block', reason: 'x' })), 'login blocked: too many failures');
   assert.is(shortReason(new DeviceError({ kind: 'invalid_request', error_code: 'unknown_channel', reason: 'x' })), 'channel not on this page');
   assert.equal(connectionStatus('connected'), { fill: 'green', shape: 'dot', text: 'connected' });
   assert.equal(upgradeStatus('failed', new DeviceError({ kind: 'invalid_request', error_code: 'invalid_firmware', reason: 'x' })),

@@ -58,12 +58,22 @@ test('an old flow (version 1 properties only) still sets from its data property 
 test('nvr-set answers the channel\'s state read back after the Set (not {}), in one Set and one Get', async (ctx) => {
   const r = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH1' }, { payload: { siren_value: 3, siren_switch: true } });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.payload.siren_value, 3);
-  assert.is(r.out!.payload.siren_switch, true);
-  assert.type(r.out!.payload.siren_time, 'number');
+  assert.is(r.out.payload.siren_value, 3);
+  assert.is(r.out.payload.siren_switch, true);
+  assert.type(r.out.payload.siren_time, 'number');
   const writes = paths(ctx.sim!).filter((p) => p.startsWith(`/API/${VOICE}/`));
   assert.equal(writes.slice(-2), [`/API/${VOICE}/Set`, `/API/${VOICE}/Get`]);
   assert.is(writes.filter((p) => p.endsWith('/Set')).length, 1);
+});
+
+test('nvr-set writes through update(): values the channel already has send no Set, only the read', async (ctx) => {
+  const first = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH2' }, { payload: { siren_value: 4 } });
+  assert.ok(first.out, JSON.stringify(first.caught?.error));
+  ctx.sim!.clearLog();
+  const again = await exchange('n1', { payload: { siren_value: 4 } });
+  assert.ok(again.out, JSON.stringify(again.caught?.error));
+  assert.is(again.out!.payload.siren_value, 4);
+  assert.not.ok(paths(ctx.sim!).some((p) => p.endsWith('/Set')), paths(ctx.sim!).join(' '));
 });
 
 test('page from msg, channel from env, data from JSONata; the answer goes to the chosen output property', async (ctx) => {
@@ -75,9 +85,9 @@ test('page from msg, channel from env, data from JSONata; the answer goes to the
     }, { target: VOICE, level: 5, payload: 'untouched' });
     assert.ok(r.out, JSON.stringify(r.caught?.error));
     assert.is(state(ctx.sim!, VOICE).channel_info.CH2.siren_value, 6);
-    assert.is(r.out!.result.voice.siren_value, 6);
-    assert.is(r.out!.payload, 'untouched');
-    assert.is(r.out!.channel, 'CH2');
+    assert.is(r.out.result.voice.siren_value, 6);
+    assert.is(r.out.payload, 'untouched');
+    assert.is(r.out.channel, 'CH2');
   } finally {
     delete process.env.NVR2MQTT_TEST_CHANNEL;
   }
@@ -89,8 +99,8 @@ test('page and data from flow and global context', async (ctx) => {
   node('n1').context().global.set('nvrData', {});
   const r = await exchange('n1', {});
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.ok(r.out!.payload.channel_info.CH1, JSON.stringify(r.out!.payload));
-  assert.is(r.out!.page, DETERRENCE);
+  assert.ok(r.out.payload.channel_info.CH1, JSON.stringify(r.out.payload));
+  assert.is(r.out.page, DETERRENCE);
 });
 
 test('ignore msg overrides: a chained message\'s page, channel and payload do not leak into the node', async (ctx) => {
@@ -98,23 +108,23 @@ test('ignore msg overrides: a chained message\'s page, channel and payload do no
   const chained = () => ({ page: DETERRENCE, channel: 'CH3', payload: {} });
   const r = await run(ctx, 'nvr-get', { page: VOICE, channel: 'CH1', data: '', ignoreMsg: true }, chained());
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.page, VOICE);
-  assert.is(r.out!.channel, 'CH1');
-  assert.type(r.out!.payload.siren_time, 'number');
+  assert.is(r.out.page, VOICE);
+  assert.is(r.out.channel, 'CH1');
+  assert.type(r.out.payload.siren_time, 'number');
   assert.not.ok(paths(ctx.sim!).some((p) => p.includes('Deterrence')));
   // Without the option the same message overrides (version 1 behaviour).
   await helper.unload();
   const o = await run(ctx, 'nvr-get', { page: VOICE, channel: 'CH1', data: '' }, chained());
   assert.ok(o.out, JSON.stringify(o.caught?.error));
-  assert.is(o.out!.page, DETERRENCE);
-  assert.is(o.out!.channel, 'CH3');
+  assert.is(o.out.page, DETERRENCE);
+  assert.is(o.out.channel, 'CH3');
 });
 
 test('a typed input that cannot be read fails at the Catch with a clear error; nothing sent', async (ctx) => {
   const r = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH1', data: '{"siren_value": (', dataType: 'jsonata' }, { payload: 'x' });
   assert.ok(r.caught);
-  assert.is(r.caught!.error.code, 'bad_data');
-  assert.match(r.caught!.error.message, /data property could not be read \(jsonata\)/);
+  assert.is(r.caught.error.code, 'bad_data');
+  assert.match(r.caught.error.message, /data property could not be read \(jsonata\)/);
   await helper.unload();
   const missing = await run(ctx, 'nvr-get', { page: 'nothing.here', pageType: 'msg' }, {});
   assert.is(missing.caught!.error.code, 'bad_page');

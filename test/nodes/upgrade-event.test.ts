@@ -54,11 +54,11 @@ test('nvr-upgrade: a firmware buffer -> upgrade token; auth sent; status shows e
   const firmware = randomBytes(5000);
   const r = await exchange('u1', { payload: firmware, file_name: 'fw_v2.sw', auth: { seq: 7, cipher: 'abc' } });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.type(r.out!.payload.upgrade_token, 'string');
-  assert.type(r.out!.payload.upgrade_timeout, 'number');
-  assert.equal(Object.keys(r.out!.payload).sort(), ['upgrade_timeout', 'upgrade_token']);
-  assert.is(r.out!.page, 'Maintenance/SystemUpgrade');
-  assert.is(r.out!.operation, 'Token');
+  assert.type(r.out.payload.upgrade_token, 'string');
+  assert.type(r.out.payload.upgrade_timeout, 'number');
+  assert.equal(Object.keys(r.out.payload).sort(), ['upgrade_timeout', 'upgrade_token']);
+  assert.is(r.out.page, 'Maintenance/SystemUpgrade');
+  assert.is(r.out.operation, 'Token');
   const sent = sim!.log.find((e) => e.path === TOKEN_PATH)!.data as any;
   assert.is(sent.file_name, 'fw_v2.sw');
   assert.is(sent.file_size, 5000);
@@ -86,9 +86,9 @@ test('nvr-upgrade: an oversized file is refused before any request; large_capaci
   sim!.clearLog();
   const r = await exchange('u1', { payload: big, auth: AUTH });
   assert.ok(r.caught, 'expected a refusal');
-  assert.is(r.caught!.error.code, 'invalid_firmware');
-  assert.is(r.caught!.error.cause.kind, 'invalid_request');
-  assert.ok(r.caught!.error.message.includes('100 MiB'), r.caught!.error.message);
+  assert.is(r.caught.error.code, 'invalid_firmware');
+  assert.is(r.caught.error.cause.kind, 'invalid_request');
+  assert.ok(r.caught.error.message.includes('100 MiB'), r.caught.error.message);
   assert.equal(paths(sim!), [], 'nothing sent');
   assert.equal(statusesOf('u1').at(-1), { fill: 'red', shape: 'ring', text: 'failed: firmware file refused' });
   await helper.unload();
@@ -129,9 +129,9 @@ test('nvr-event: one message per alarm raised on the simulator; stops on close',
   await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
   const received: any[] = [];
   node('out').on('input', (m: any) => received.push(m));
-  sim!.raiseAlarm('CH1', 'motion_alarm', true);
-  sim!.raiseAlarm('IP_CH5', 'pir_alarm', true);
-  sim!.raiseAlarm('CH1', 'motion_alarm', false);
+  sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+  sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true });
+  sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
   await waitFor(() => received.length >= 3, 'three events');
   assert.equal(received.map((m) => m.topic), ['CH1/motion', 'IP_CH5/pir', 'CH1/motion']);
   assert.equal(alarm(received[0].payload), { device: 'sim', channel: 'CH1', type: 'motion', active: true, state: true });
@@ -157,8 +157,8 @@ test('nvr-event: keeps listening across keep-alives and after the device drops t
   await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check' && e.status === 200), 'polling again', 6000);
   await new Promise((r) => setTimeout(r, 100));
   const next = nextMessage('out');
-  sim!.raiseAlarm('CH2', 'io_alarm', true);
-  assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH2', type: 'io', active: true, state: true });
+  sim!.raiseAlarm({ channel: 'CH1', type: 'io', active: true });
+  assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH1', type: 'io', active: true, state: true });
 });
 
 test('nvr-event: subscribes again when the device forgets its reader (readerID_invalid)', async ({ sim, password }) => {
@@ -175,11 +175,11 @@ test('nvr-event: subscribes again when the device forgets its reader (readerID_i
   await waitFor(() => sim!.log.slice(invalid).some((e) => e.path === EVENT_PATH && e.status === 200), 'subscribed again', 6000);
   await new Promise((r) => setTimeout(r, 100));
   const next = nextMessage('out');
-  sim!.raiseAlarm('CH4', 'motion_alarm', true);
+  sim!.raiseAlarm({ channel: 'CH4', type: 'motion', active: true });
   assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH4', type: 'motion', active: true, state: true });
 });
 
-test('nvr-event: a device refusing the event poll shows a red ring with the reason; the next alarm clears it', async ({ sim, password }) => {
+test('nvr-event: a device refusing the event poll shows a red ring with the reason; the first answered poll clears it', async ({ sim, password }) => {
   sim!.fault({ path: EVENT_PATH, kind: 'not_found' });
   try {
     await load(flowWith(sim!.url, [
@@ -197,10 +197,12 @@ test('nvr-event: a device refusing the event poll shows a red ring with the reas
     sim!.clearFaults();
   }
   await waitFor(() => sim!.log.some((e) => e.path === EVENT_PATH && e.status === 200), 'listening again', 5000);
-  const next = nextMessage('out');
-  sim!.raiseAlarm('CH1', 'motion_alarm', true);
-  await next;
+  // The first answered Event/Check clears the failure, before any alarm.
+  await waitFor(() => statusesOf('e1').at(-1)?.fill === 'green', 'status cleared by the first answer', 3000);
   assert.equal(statusesOf('e1').at(-1), { fill: 'green', shape: 'dot', text: 'connected' });
+  const next = nextMessage('out');
+  sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+  await next;
 });
 
 test('nvr-event: a failing event stream reaches a Catch node once per failure streak, with the code', async ({ sim }) => {
@@ -214,11 +216,11 @@ test('nvr-event: a failing event stream reaches a Catch node once per failure st
   node('caught').on('input', (m: any) => caught.push(m));
   await waitFor(() => caught.length > 0, 'a Catch message');
   const { error, payload } = caught[0];
-  assert.is(error.code, 'login_failed_or_block');
+  assert.is(error.code, 'verify_failed');
   assert.is(error.cause.kind, 'lockout');
   assert.type(error.cause.reason, 'string');
   assert.is(error.source.id, 'e1');
-  assert.is(payload.error_code, 'login_failed_or_block');
+  assert.is(payload.error_code, 'verify_failed');
   // The node retries after 1 s and 2 s; the same failure is not reported again.
   await new Promise((r) => setTimeout(r, 3500));
   assert.is(caught.length, 1);

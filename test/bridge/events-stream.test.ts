@@ -1,0 +1,110 @@
+/** DeviceEvents with a fake client: events applied and reported, restart after a failure, end without Event/Check. */
+import * as assert from 'node:assert/strict';
+import { suite } from 'uvu';
+import { DeviceError, type DeviceEvent } from '../../core';
+import type { Device } from '../../bridge/device';
+import { emptyEventValues, type EventChange } from '../../bridge/event-state';
+import { DeviceEvents } from '../../bridge/events';
+import { createLogger } from '../../bridge/log';
+import { emptyModel } from '../../bridge/state';
+
+const test = suite('bridge event stream');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A device whose event streams are scripted: each call of `client.events()` plays the next script. */
+function fakeDevice(scripts: Array<(signal: AbortSignal) => AsyncGenerator<DeviceEvent>>) {
+  let calls = 0;
+  const device = {
+    model: { ...emptyModel(), events: emptyEventValues(new Map([['CH1', ['motion', 'person']], ['CH2', ['motion']]])) },
+    channels: () => ['CH1', 'CH2'],
+    client: {
+      events: (o: { signal: AbortSignal }) => {
+        const script = scripts[Math.min(calls++, scripts.length - 1)];
+        return script(o.signal);
+      },
+    },
+  };
+  return { device: device as unknown as Device, calls: () => calls };
+}
+
+function harness(scripts: Array<(signal: AbortSignal) => AsyncGenerator<DeviceEvent>>, retryMs = 20) {
+  const fake = fakeDevice(scripts);
+  const changes: EventChange[] = [];
+  const lines: string[] = [];
+  const log = createLogger({ level: 'debug', sink: (level, line) => lines.push(`${level} ${line}`) });
+  const events = new DeviceEvents(fake.device, { intervalMs: 1000, clearAfterMs: 60_000, log, retryMs, onChange: (c) => changes.push(c) });
+  return { ...fake, events, changes, lines };
+}
+
+async function waitFor(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await sleep(5);
+  assert.ok(cond(), what);
+}
+
+/** Yields the events, then stays open until aborted (a stream with nothing more to say). */
+const play = (...events: DeviceEvent[]) => async function* (signal: AbortSignal) {
+  for (const e of events) yield e;
+  await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
+};
+
+test('events are applied to the model and reported at once; a channel left out by the config is ignored', async () => {
+  const h = harness([play(
+    { kind: 'alarm', channel: 'CH1', type: 'person', active: true, time: '2026-11-23T15:00:00' },
+    { kind: 'alarm', channel: 'CH9', type: 'motion', active: true },
+    { kind: 'disk', ok: false, info: 'Full' },
+  )]);
+  h.events.start();
+  h.events.start(); // once only
+  await waitFor(() => h.changes.length >= 2, 'two changes');
+  assert.deepEqual(h.changes, [
+    { channel: 'CH1', edge: { type: 'person', active: true, time: '2026-11-23T15:00:00' } },
+    {},
+  ]);
+  assert.ok(h.device.model.events!.active.get('CH1')!.has('person'));
+  assert.equal(h.device.model.events!.active.get('CH9'), undefined);
+  assert.equal(h.device.model.events!.diskProblem, true);
+  assert.equal(h.calls(), 1);
+  await h.events.stop();
+});
+
+test('a stream that fails starts again after retryMs; one without Event/Check ends with one line', async () => {
+  const h = harness([
+    // eslint-disable-next-line require-yield
+    async function* () {
+      throw new DeviceError({ kind: 'lockout', error_code: 'login_failed_or_block', reason: 'blocked' });
+    },
+    // eslint-disable-next-line require-yield
+    async function* () {
+      throw new DeviceError({ kind: 'unsupported', error_code: 'not_found', reason: 'no such page' });
+    },
+  ]);
+  h.events.start();
+  await waitFor(() => h.calls() === 2, 'started again after the lock-out');
+  await sleep(60);
+  assert.equal(h.calls(), 2, 'no Event/Check: not tried again');
+  assert.equal(h.lines.filter((l) => /starting again/.test(l)).length, 1);
+  assert.equal(h.lines.filter((l) => /has no event check/.test(l)).length, 1);
+  await h.events.stop();
+});
+
+test('stop() ends a stream waiting for events, and a retry wait, at once', async () => {
+  const h = harness([play()]);
+  h.events.start();
+  await waitFor(() => h.calls() === 1, 'stream started');
+  const t0 = Date.now();
+  await h.events.stop();
+  assert.ok(Date.now() - t0 < 100);
+  const failing = harness([
+    // eslint-disable-next-line require-yield
+    async function* () {
+      throw new Error('socket hang up');
+    },
+  ], 60_000);
+  failing.events.start();
+  await waitFor(() => failing.lines.some((l) => /starting again in 60 s/.test(l)), 'waiting to retry');
+  const t1 = Date.now();
+  await failing.events.stop();
+  assert.ok(Date.now() - t1 < 100);
+});
+
+test.run();
