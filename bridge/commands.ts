@@ -179,7 +179,7 @@ export class Commands {
   }
 
   private notConfirmed(topic: string, h: DeviceHandle, field: string, requested: unknown, reported: unknown): void {
-    this.ctx.event('command_not_confirmed', { topic, device: h.device.id, field, requested: requested as never, reported: (reported ?? null) as never });
+    this.ctx.event('command_not_confirmed', { topic, device: h.device.id, field, requested, reported: reported ?? null });
   }
 
   private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {

@@ -16,7 +16,7 @@ import { errorText, type Logger } from './log';
 import { sameChannelList, sameJson, structureSignature } from './model-compare';
 import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
 import { POLLED_PAGES } from './table';
-import { setAt, WriteQueue, type Change, type Job } from './write-queue';
+import { setAt, WriteQueue, type Job } from './write-queue';
 
 export interface DeviceOptions {
   log: Logger;
@@ -120,7 +120,7 @@ export class Device extends EventEmitter {
   private async rangeOf(page: string, refresh = false): Promise<Json | null> {
     try {
       // Ranges are cached by core (TTL): on the wire once per five minutes, so not worth a poll priority of their own.
-      return (await this.pollRead(page, 'Range', () => this.client.cachedRange(page, { refresh }))) as Json;
+      return await this.pollRead<Json>(page, 'Range', () => this.client.cachedRange(page, { refresh }));
     } catch (err) {
       if (isUnsupported(err)) return null; // R2: no such page
       throw err;
@@ -294,8 +294,8 @@ export class Device extends EventEmitter {
       }
     } else {
       const changes: Json = {};
-      for (const c of batch.flatMap((j) => (j.kind === 'changes' ? j.changes : [])) as Change[]) setAt(changes, c.path, c.value);
-      readBack = (await this.client.update(page, changes)) as Json;
+      for (const c of batch.flatMap((j) => (j.kind === 'changes' ? j.changes : []))) setAt(changes, c.path, c.value);
+      readBack = await this.client.update(page, changes);
       this.bump(page);
     }
     if (POLLED_PAGES.includes(page)) {
@@ -323,7 +323,7 @@ export class Device extends EventEmitter {
     this.bump(`live ${channel}`);
     const live = new Map(this.model.live);
     const before = live.get(channel) ?? { channel };
-    const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) } as LiveState;
+    const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
     if (sameJson(before, after) && live.has(channel)) return;
     live.set(channel, after);
     this.model = { ...this.model, live };

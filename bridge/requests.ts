@@ -79,11 +79,11 @@ export class Requests {
     const safeOp = /^[a-z_]{1,32}$/.test(op) ? op : 'invalid';
     // Parsed first: every answer, refusals included, carries the request's transaction.
     let msg: Json | undefined;
-    let parseError: unknown;
+    let parseError: Error | undefined;
     try {
       msg = parseObject(payload);
     } catch (err) {
-      parseError = err;
+      parseError = err instanceof Error ? err : new Error(String(err));
     }
     // A request refused for its shape (nested too deeply...) still gets its transaction back.
     const transaction = transactionOf(msg ?? topLevelOf(payload));

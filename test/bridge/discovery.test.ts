@@ -81,7 +81,7 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   const id = await identityOf(fx, 'nvr');
   assert.ok(id.serial && id.mac);
   assert.equal(recorder.dev.sn, id.serial);
-  assert.deepEqual(recorder.dev.cns, [['mac', id.mac!.toLowerCase().replaceAll('-', ':')]]);
+  assert.deepEqual(recorder.dev.cns, [['mac', id.mac.toLowerCase().replaceAll('-', ':')]]);
   const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!;
   assert.equal(ch1.dev.via_device, node(fx, 'nvr'));
   assert.equal(ch1.dev.name, 'Test nvr CH1');
