@@ -67,11 +67,13 @@ export class Device extends EventEmitter {
   private channelCache?: { model: DeviceModel; ids: string[] };
   /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
   private recorderInputs?: number;
-  /**
-   * The live pages are due for a read: always without events; with events only after a (re)load, since the device
-   * reports live changes as events then (and polling them would break the idle request budget).
-   */
+  /** The live pages are due for a read: after a (re)load, and on every poll while `liveEveryPoll`. */
   private liveDue = true;
+  /**
+   * Without events every poll reads the live pages; with events the device reports live changes itself (polling
+   * them would break the idle request budget), unless it turns out to have no event check.
+   */
+  private liveEveryPoll: boolean;
   /** Configuration page writes: changes queued meanwhile merge into one `update()`. */
   readonly writes: WriteQueue;
   private readonly log: Logger;
@@ -88,6 +90,7 @@ export class Device extends EventEmitter {
     this.pollClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...POLL_CALL }) };
     this.writes = new WriteQueue((page, batch) => this.writePage(page, batch));
     if (cfg.events) this.model.events = emptyEventValues();
+    this.liveEveryPoll = !cfg.events;
   }
 
   get name(): string {
@@ -153,7 +156,7 @@ export class Device extends EventEmitter {
     const [, disarmPage, polledLive] = await Promise.all([
       Promise.all(POLLED_PAGES.map((page) => this.pollPage(page, ranges, gets))),
       this.pollDisarmPage(),
-      this.liveDue || !this.model.events ? this.pollLive(channelList, models) : undefined,
+      this.liveDue || this.liveEveryPoll ? this.pollLive(channelList, models) : undefined,
     ]);
     if (polledLive) this.liveDue = false;
     // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
@@ -328,6 +331,11 @@ export class Device extends EventEmitter {
     live.set(channel, after);
     this.model = { ...this.model, live };
     this.emit('update', { structure: this.structureChanged() });
+  }
+
+  /** The device has no event check (Event/Check): live changes are only seen by reading the live pages every poll. */
+  readLiveEveryPoll(): void {
+    this.liveEveryPoll = true;
   }
 
   /** Disarm (true) or arm (false) through the page the device has; the value read back lands in the model. */

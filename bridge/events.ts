@@ -73,7 +73,8 @@ export class DeviceEvents {
       } catch (err) {
         if (signal.aborted) return;
         if (err instanceof DeviceError && err.kind === 'unsupported') {
-          this.o.log.info('the device has no event check (Event/Check): no alarm events');
+          this.o.log.info('the device has no event check (Event/Check): no alarm events; live light and siren read every poll');
+          this.device.readLiveEveryPoll();
           return;
         }
         const retryMs = this.o.retryMs ?? 30_000;
