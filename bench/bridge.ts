@@ -5,9 +5,11 @@
  *    bridge CPU in % of one core, peak RSS, polls completed vs due;
  * 2. command latency: MQTT `set` published -> Set received by the simulator (its log time) -> confirmed state
  *    on MQTT, p50 and p99 over ~200 commands, each also as a ratio to a bare HTTP Set+Get round-trip (raw
- *    fetch with the session cookie and CSRF token) measured in the same run;
+ *    fetch with the session cookie and CSRF token) measured in the same run; for a config key (`siren_volume`,
+ *    AlarmConfig/VoiceAlarm) and for the live floodlight (`floodlight` ON/OFF, the live page). Goal: p50 <= 2x bare;
  * 3. idle traffic: MQTT messages per poll when nothing changed (from the scale run).
  * BENCH_MQTT_URL: use that broker (e.g. the local Mosquitto) instead of an aedes in the child process.
+ * BENCH_BRIDGE_ONLY=latency skips the scale run; BENCH_COMMANDS sets the number of commands (default 200).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +20,7 @@ import { startEmbeddedBroker } from '../bridge/broker';
 import { parseConfig } from '../bridge/config';
 import { createLogger } from '../bridge/log';
 import { digestAuthorization, pickDigestChallenge } from '../core';
-import { startSimulator } from '../simulator';
+import { startSimulator, type Simulator } from '../simulator';
 import { clearRetained, Recorder } from '../test/helpers/mqtt-broker';
 
 export interface BenchBridgeOptions {
@@ -124,6 +126,39 @@ async function rawSession(url: string, password: string) {
   return { post };
 }
 
+interface Measured {
+  toDevice: number[];
+  confirmed: number[];
+  bare: number[];
+}
+
+/** One command kind: MQTT command -> Set at the simulator -> confirmed state, then the bare round-trip, `n` times. */
+async function measure(n: number, sim: Simulator, rec: Recorder, kind: {
+  command: (i: number) => { topic: string; payload: string; confirmed: (j: Record<string, unknown>) => boolean };
+  devicePath: string;
+  bare: (i: number) => Promise<void>;
+}): Promise<Measured> {
+  const out: Measured = { toDevice: [], confirmed: [], bare: [] };
+  const stateTopic = (t: string) => t.slice(0, t.lastIndexOf('/set/'));
+  for (let i = 0; i < n; i++) {
+    const { topic, payload, confirmed } = kind.command(i);
+    const logIndex = sim.log.length;
+    const since = rec.count;
+    const t0 = Date.now();
+    const p0 = performance.now();
+    await rec.publish(topic, payload, { qos: 0 });
+    await rec.waitTopic(stateTopic(topic), confirmed, 10_000, since);
+    out.confirmed.push(performance.now() - p0);
+    const set = sim.log.slice(logIndex).find((e) => e.path.endsWith(kind.devicePath));
+    if (set) out.toDevice.push(set.time - t0);
+    const p1 = performance.now();
+    await kind.bare(i);
+    out.bare.push(performance.now() - p1);
+    await sleep(5);
+  }
+  return out;
+}
+
 /** (2): command latency against one simulator, and the bare HTTP round-trip in the same run. */
 async function latency(commands: number, channels: number): Promise<Record<string, number>> {
   const password = randomBytes(12).toString('base64url');
@@ -146,44 +181,52 @@ async function latency(commands: number, channels: number): Promise<Record<strin
     bridge = await startBridge(config, { log: quietLog(counter), discoveryCleanupWindowMs: 200 });
     await rec.waitTopic(`${base}/nvr/ch1`, () => true, 10_000);
     const raw = await rawSession(sim.url, password);
-    const toDevice: number[] = [];
-    const confirmed: number[] = [];
-    const bare: number[] = [];
-    let value = (rec.lastJson(`${base}/nvr/ch1`)?.siren_volume as number) ?? 5;
-    for (let i = 0; i < commands; i++) {
-      // MQTT command: a new siren volume on CH1 each time (so the confirmed state always changes).
-      value = (value % 10) + 1;
-      const logIndex = sim.log.length;
-      const since = rec.count;
-      const t0 = Date.now();
-      const p0 = performance.now();
-      await rec.publish(`${base}/nvr/ch1/set/siren_volume`, String(value), { qos: 0 });
-      const v = value;
-      await rec.waitTopic(`${base}/nvr/ch1`, (j) => j.siren_volume === v, 10_000, since);
-      confirmed.push(performance.now() - p0);
-      const set = sim.log.slice(logIndex).find((e) => e.path.endsWith('/VoiceAlarm/Set'));
-      if (set) toDevice.push(set.time - t0);
-      // Bare HTTP round-trip: Set then Get on the same page, another channel.
-      const p1 = performance.now();
-      await raw.post('/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH2: { siren_value: v } } });
-      await raw.post('/API/AlarmConfig/VoiceAlarm/Get', {});
-      bare.push(performance.now() - p1);
-      await sleep(5);
-    }
+    // Config key: a new siren volume on CH1 each time (so the confirmed state always changes); bare: Set+Get of CH2.
+    let volume = (rec.lastJson(`${base}/nvr/ch1`)?.siren_volume as number) ?? 5;
+    const cfgKey = await measure(commands, sim, rec, {
+      command: () => {
+        volume = (volume % 10) + 1;
+        const v = volume;
+        return { topic: `${base}/nvr/ch1/set/siren_volume`, payload: String(v), confirmed: (j) => j.siren_volume === v };
+      },
+      devicePath: '/VoiceAlarm/Set',
+      bare: async (i) => {
+        await raw.post('/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH2: { siren_value: (i % 10) + 1 } } });
+        await raw.post('/API/AlarmConfig/VoiceAlarm/Get', {});
+      },
+    });
+    // Live floodlight: CH1 on, off, on...; bare: the live Set (operation_type Floodlight) and Get of CH2.
+    const live = await measure(commands, sim, rec, {
+      command: (i) => {
+        const on = i % 2 === 0;
+        return { topic: `${base}/nvr/ch1/set/floodlight`, payload: on ? 'ON' : 'OFF', confirmed: (j) => j.floodlight === on };
+      },
+      devicePath: '/Floodlight2AudioAlarm/Set',
+      bare: async (i) => {
+        await raw.post('/API/PreviewChannel/Floodlight2AudioAlarm/Set', { channel: 'CH2', floodlight_switch: i % 2 === 0, operation_type: 'Floodlight' });
+        await raw.post('/API/PreviewChannel/Floodlight2AudioAlarm/Get', { channel: 'CH2', command_flag: false });
+      },
+    });
     const p50 = (xs: number[]) => percentile(xs, 50);
     const p99 = (xs: number[]) => percentile(xs, 99);
     return {
       latency_commands: commands,
-      latency_set_to_device_p50_ms: p50(toDevice),
-      latency_set_to_device_p99_ms: p99(toDevice),
-      latency_confirmed_p50_ms: p50(confirmed),
-      latency_confirmed_p99_ms: p99(confirmed),
-      bare_http_set_get_p50_ms: p50(bare),
-      bare_http_set_get_p99_ms: p99(bare),
-      latency_set_to_device_p50_ratio_to_bare: p50(toDevice) / p50(bare),
-      latency_set_to_device_p99_ratio_to_bare: p99(toDevice) / p99(bare),
-      latency_confirmed_p50_ratio_to_bare: p50(confirmed) / p50(bare),
-      latency_confirmed_p99_ratio_to_bare: p99(confirmed) / p99(bare),
+      latency_set_to_device_p50_ms: p50(cfgKey.toDevice),
+      latency_set_to_device_p99_ms: p99(cfgKey.toDevice),
+      latency_confirmed_p50_ms: p50(cfgKey.confirmed),
+      latency_confirmed_p99_ms: p99(cfgKey.confirmed),
+      bare_http_set_get_p50_ms: p50(cfgKey.bare),
+      bare_http_set_get_p99_ms: p99(cfgKey.bare),
+      latency_set_to_device_p50_ratio_to_bare: p50(cfgKey.toDevice) / p50(cfgKey.bare),
+      latency_set_to_device_p99_ratio_to_bare: p99(cfgKey.toDevice) / p99(cfgKey.bare),
+      latency_confirmed_p50_ratio_to_bare: p50(cfgKey.confirmed) / p50(cfgKey.bare),
+      latency_confirmed_p99_ratio_to_bare: p99(cfgKey.confirmed) / p99(cfgKey.bare),
+      live_floodlight_confirmed_p50_ms: p50(live.confirmed),
+      live_floodlight_confirmed_p99_ms: p99(live.confirmed),
+      bare_http_live_set_get_p50_ms: p50(live.bare),
+      bare_http_live_set_get_p99_ms: p99(live.bare),
+      live_floodlight_confirmed_p50_ratio_to_bare: p50(live.confirmed) / p50(live.bare),
+      live_floodlight_confirmed_p99_ratio_to_bare: p99(live.confirmed) / p99(live.bare),
       latency_warnings_logged: counter.warn,
     };
   } finally {
@@ -200,8 +243,8 @@ export async function benchBridge(opts: BenchBridgeOptions = {}): Promise<Record
   const channels = opts.channels ?? 16;
   const seconds = opts.seconds ?? Number(process.env.BENCH_SECONDS ?? 60);
   // Scale first: its peak RSS must not include the latency run's leftovers.
-  const sc = await scale(devices, channels, seconds);
-  const lat = await latency(opts.commands ?? 200, 8);
+  const sc = process.env.BENCH_BRIDGE_ONLY === 'latency' ? {} : await scale(devices, channels, seconds);
+  const lat = await latency(opts.commands ?? Number(process.env.BENCH_COMMANDS ?? 200), 8);
   return { ...sc, ...lat };
 }
 

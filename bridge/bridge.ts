@@ -241,6 +241,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       stopped ??= (async () => {
         stopping = true;
         announcer.stop();
+        commands.close();
         await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
         // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
         await settled([...inflight], opts.stopTimeoutMs ?? 5000);

@@ -5,18 +5,19 @@
  *
  * Every value is checked against the device's Range before anything is sent (R1, R2). A refused command
  * leaves the device untouched and is reported on `<base>/bridge/event`:
- * `{"type":"command_refused","data":{"topic","reason",...}}`. Accepted changes go to the page's write queue.
+ * `{"type":"command_refused","data":{"topic","reason",...}}`. How an accepted command is written follows from its
+ * row's source: configuration pages through the page's write queue (`client.update()`), live rows through
+ * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
-import { channelFromSlug, DeviceError, validateAgainstRange, type Violation } from '../core';
-import { isPlainObject } from '../core/json';
+import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange } from '../core';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
-import { channelOnline, rowDescriptor, valueAt, type Json } from './state';
-import { isPageRow, isReadOnlyRow, pageSpec, rowFor, type Level, type PageRow, type Row } from './table';
+import { planLive, type LivePlan } from './live-commands';
+import { bareValue, clip, coerce, parseObject, shownViolations, type Quote } from './payload';
+import { channelOnline, rowDescriptor, rowSupported, rowValue, valueAt, type Json } from './state';
+import { isLiveRow, isPageRow, isReadOnlyRow, rowsFor, type Level, type LiveRow, type PageRow, type Row } from './table';
 import type { ParsedTopic } from './topics';
 import { setAt, type Change } from './write-queue';
-
-const MAX_PAYLOAD = 64 * 1024;
 
 type SetTopic = Extract<ParsedTopic, { kind: 'set' }>;
 type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
@@ -46,129 +47,33 @@ export function lookupChannel(h: DeviceHandle, slug: string, quote: Quote = clip
   return ch;
 }
 
-/** Makes text taken from a message fit to quote back (see BridgeContext.quote). */
-export type Quote = (text: string, max?: number) => string;
+/** A checked command key: what to write and how (by the row's source). */
+export type Planned =
+  | { kind: 'page'; row: PageRow; change: Change }
+  | { kind: 'live'; row: LiveRow; plan: LivePlan }
+  | { kind: 'disarm'; row: Row; value: boolean };
 
-export function clip(s: string, n = 64): string {
-  return s.length > n ? `${s.slice(0, n)}...` : s;
-}
-
-/** Parses a JSON payload that must be an object. */
-export function parseObject(payload: Buffer): Json {
-  if (payload.length > MAX_PAYLOAD) throw new Refusal(`payload too large (${payload.length} bytes, at most ${MAX_PAYLOAD})`);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(payload.toString('utf8'));
-  } catch {
-    throw new Refusal('payload is not valid JSON');
-  }
-  if (!isPlainObject(doc)) {
-    throw new Refusal(`payload must be a JSON object (got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc})`);
-  }
-  // Every later step (Range check, meta check, masking) walks the document: bound its depth first.
-  if (nestedDeeperThan(doc, MAX_DEPTH)) throw new Refusal(`payload nested too deeply (more than ${MAX_DEPTH} levels)`);
-  return doc;
-}
-
-const MAX_DEPTH = 32;
-
-/** True when objects/arrays nest deeper than `max` (iterative: a 30,000-deep document must not overflow). */
-export function nestedDeeperThan(doc: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[doc, 1]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-const TRUE_WORDS = new Set(['ON', 'TRUE', '1', 'YES']);
-const FALSE_WORDS = new Set(['OFF', 'FALSE', '0', 'NO']);
-
-function describe(x: unknown, quote: Quote): string {
-  if (typeof x === 'string') return JSON.stringify(quote(x, 40));
-  if (x === null) return 'null';
-  if (Array.isArray(x)) return 'an array';
-  if (typeof x === 'object') return 'an object';
-  return String(x);
-}
-
-/** A value as sent (JSON member or bare payload) to the type the Range descriptor asks for. */
-export function coerce(row: Row, type: string, raw: unknown, current: unknown, quote: Quote = clip): unknown {
-  const fail = (expected: string): never => {
-    throw new Refusal(`${row.key}: wrong type: expected ${expected} (got ${describe(raw, quote)})`, { key: row.key });
-  };
-  if (type === 'bool') {
-    if (typeof raw === 'boolean') return raw;
-    if (typeof raw === 'number' && (raw === 0 || raw === 1)) return raw === 1;
-    if (typeof raw === 'string') {
-      const w = raw.trim().toUpperCase();
-      if (row.words && Object.hasOwn(row.words, w)) return row.words[w];
-      if (TRUE_WORDS.has(w)) return true;
-      if (FALSE_WORDS.has(w)) return false;
-      if (w === 'TOGGLE' && typeof current === 'boolean') return !current;
-    }
-    return fail(row.words ? `${Object.keys(row.words).join('/')} or true/false` : 'ON/OFF or true/false');
-  }
-  if (type === 'int32') {
-    let n: number | undefined;
-    if (typeof raw === 'number') n = raw;
-    else if (typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw)) n = Number(raw);
-    if (n === undefined || !Number.isFinite(n)) return fail('a number');
-    if (!Number.isInteger(n)) throw new Refusal(`${row.key}: must be a whole number (got ${describe(raw, quote)})`, { key: row.key });
-    return n;
-  }
-  if (type === 'string') {
-    if (typeof raw === 'string') return raw;
-    if (typeof raw === 'number') return String(raw);
-    return fail('a string');
-  }
-  throw new Refusal(`${row.key}: the device reports a ${type} here; not settable from MQTT`, { key: row.key });
-}
-
-/**
- * Range violations as quoted back: core's messages repeat the value sent; a value containing a configured
- * password is described by its problem only.
- */
-export function shownViolations(violations: readonly Violation[], input: unknown, quote: Quote): Array<Pick<Violation, 'path' | 'problem' | 'message'>> {
-  const text = typeof input === 'string' ? input : JSON.stringify(input) ?? '';
-  if (quote(text, Infinity) === text) return violations.map(({ path, problem, message }) => ({ path, problem, message }));
-  return violations.map(({ path, problem }) => ({ path, problem, message: `not accepted (${problem}); the value contains a configured password, so it is not repeated` }));
-}
-
-/** A bare `set/<key>` payload: the text itself, or a JSON scalar when it is one ("5", "\"Alarm1\"", true). */
-function bareValue(payload: Buffer): unknown {
-  if (payload.length > MAX_PAYLOAD) throw new Refusal(`payload too large (${payload.length} bytes)`);
-  const text = payload.toString('utf8');
-  const t = text.trim();
-  if (t.startsWith('"') || t.startsWith('{') || t.startsWith('[')) {
-    try {
-      return JSON.parse(t);
-    } catch {
-      // not JSON: the text as it is
-    }
-  }
-  return t;
-}
-
-/** Checks one key of a command against the table and the device's Range; returns the change to write. */
+/** Checks one key of a command against the table and the device's Range (or live page); returns what to write. */
 export function checkKey(
   h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown, quote: Quote = clip,
-): { row: PageRow; change: Change } {
-  const row = rowFor(level, key);
-  if (!row) {
-    const other = rowFor(level === 'device' ? 'channel' : 'device', key);
+): Planned {
+  const rows = rowsFor(level, key);
+  if (!rows.length) {
+    const other = rowsFor(level === 'device' ? 'channel' : 'device', key)[0];
     const hint = other ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)` : '';
     throw new Refusal(`unknown key "${quote(key)}"${hint}`, { key: quote(key) });
   }
-  if (isReadOnlyRow(row) || !isPageRow(row)) throw new Refusal(`${key} is read-only`, { key });
   const model = h.device.model;
-  const desc = rowDescriptor(model, row, channel);
-  if (!desc) {
+  const row = rows.find((r) => rowSupported(model, r, channel));
+  if (rows.every(isReadOnlyRow)) throw new Refusal(`${key} is read-only`, { key });
+  if (!row) {
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   }
+  if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw) };
+  if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), quote) as boolean };
+  if (!isPageRow(row)) throw new Refusal(`${key} is read-only`, { key });
+  const desc = rowDescriptor(model, row, channel);
+  if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   if (desc.mode === 'r') throw new Refusal(`${key} is read-only on this device (Range mode "r")`, { key });
   const base = row.level === 'channel' ? ['channel_info', channel!] : [];
   const path = [...base, ...row.source.field];
@@ -177,20 +82,29 @@ export function checkKey(
   const range = model.ranges.get(row.source.page);
   const payload: Json = {};
   setAt(payload, path, value);
-  const violations = range ? validateAgainstRange(payload, range, { metaKeys: pageSpec(row.source.page)?.metaKeys }) : [];
+  const def = findPage(row.source.page);
+  const violations = range ? validateAgainstRange(payload, range, { metaKeys: def ? metaKeysOf(def) : [] }) : [];
   if (violations.length) {
     const shown = shownViolations(violations, raw, quote);
     throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });
   }
-  return { row, change: { path, value, channel } };
+  return { kind: 'page', row, change: { path, value, channel } };
 }
 
 export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
   private seq = 0;
+  /** Sirens switched on with a duration: the timer that switches each off again, by `<device>/<channel>`. */
+  private readonly sirenTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly ctx: BridgeContext) {}
+
+  /** Stopping: no siren timer fires any more. */
+  close(): void {
+    for (const t of this.sirenTimers.values()) clearTimeout(t);
+    this.sirenTimers.clear();
+  }
 
   private refuse(topic: string, err: unknown): void {
     const reason = err instanceof Refusal ? err.reason : errorText(err);
@@ -232,14 +146,19 @@ export class Commands {
       const keys = Object.keys(input);
       if (!keys.length) throw new Refusal('nothing to set (empty object)');
       const level: Level = channel ? 'channel' : 'device';
+      // Every key is checked before anything is written: one bad key refuses the whole command.
+      const planned = keys.map((key) => checkKey(h, level, channel, key, input[key], this.ctx.quote));
       const byPage = new Map<string, Change[]>();
-      for (const key of keys) {
-        const { row, change } = checkKey(h, level, channel, key, input[key], this.ctx.quote);
-        const list = byPage.get(row.source.page) ?? [];
-        list.push(change);
-        byPage.set(row.source.page, list);
+      const live: LivePlan = { change: {} };
+      for (const p of planned) {
+        if (p.kind === 'page') byPage.set(p.row.source.page, [...(byPage.get(p.row.source.page) ?? []), p.change]);
+        else if (p.kind === 'live') {
+          Object.assign(live.change, p.plan.change);
+          live.durationS ??= p.plan.durationS;
+        } else void this.ctx.track(this.disarm(topic, h, p.value));
       }
       for (const [page, changes] of byPage) void this.ctx.track(this.write(topic, h, page, changes));
+      if (Object.keys(live.change).length) void this.ctx.track(this.live(topic, h, channel!, live));
     } catch (err) {
       this.refuse(topic, err);
     }
@@ -253,6 +172,16 @@ export class Commands {
     ));
   }
 
+  private failed(topic: string, h: DeviceHandle, err: unknown): void {
+    const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
+    this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
+    this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+  }
+
+  private notConfirmed(topic: string, h: DeviceHandle, field: string, requested: unknown, reported: unknown): void {
+    this.ctx.event('command_not_confirmed', { topic, device: h.device.id, field, requested, reported: reported ?? null });
+  }
+
   private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
     // Numbered before queueing: a later command on the same field supersedes this one's report.
     const seq = ++this.seq;
@@ -263,18 +192,48 @@ export class Commands {
       const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
       for (const c of changes) {
         const got = valueAt(readBack, c.path);
-        if (got !== c.value && isLatest(c)) {
-          this.ctx.event('command_not_confirmed', {
-            topic, device: h.device.id, field: c.path.join('.'), requested: c.value, reported: (got ?? null),
-          });
-        }
+        if (got !== c.value && isLatest(c)) this.notConfirmed(topic, h, c.path.join('.'), c.value, got);
       }
     } catch (err) {
-      const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
-      this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
-      this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+      this.failed(topic, h, err);
     } finally {
       for (const c of changes) if (isLatest(c)) this.latest.delete(fieldKey(c));
+    }
+  }
+
+  /** Live change through `setLive` (core serialises a channel's live writes); a siren duration arms its off timer. */
+  private async live(topic: string, h: DeviceHandle, channel: string, plan: LivePlan): Promise<void> {
+    const timerKey = `${h.id}/${channel}`;
+    // Any later siren command on the channel replaces the pending switch-off.
+    if (plan.change.siren !== undefined) {
+      clearTimeout(this.sirenTimers.get(timerKey));
+      this.sirenTimers.delete(timerKey);
+    }
+    try {
+      const state = await h.device.writeLive(channel, plan.change);
+      for (const [k, v] of Object.entries(plan.change) as Array<[keyof LiveChange, unknown]>) {
+        if (state[k] !== v) this.notConfirmed(topic, h, `live.${channel}.${k}`, v, state[k]);
+      }
+      if (plan.durationS !== undefined && state.siren === true && !this.ctx.stopping) {
+        const timer = setTimeout(() => {
+          this.sirenTimers.delete(timerKey);
+          if (this.ctx.stopping) return;
+          this.ctx.log.debug(`siren ${h.id} ${channel}: duration over, switching off`);
+          void this.ctx.track(h.device.writeLive(channel, { siren: false }).catch((err: unknown) => this.failed(topic, h, err)));
+        }, plan.durationS * 1000);
+        this.sirenTimers.set(timerKey, timer);
+      }
+    } catch (err) {
+      this.failed(topic, h, err);
+    }
+  }
+
+  private async disarm(topic: string, h: DeviceHandle, value: boolean): Promise<void> {
+    try {
+      const got = await h.device.writeDisarmed(value);
+      if (got !== value) this.notConfirmed(topic, h, 'disarmed', value, got);
+    } catch (err) {
+      this.failed(topic, h, err);
     }
   }
 }

@@ -27,7 +27,7 @@ export interface BridgeContext {
    * Text taken from a command or request, fit to quote in an event, response or log line: clipped, and
    * withheld when it contains a configured password (someone typed one into a command: not ours to repeat).
    */
-  quote(text: string, max?: number): string;
+  quote: (text: string, max?: number) => string;
 }
 
 /** A command was refused: nothing was sent to the device. */

@@ -1,16 +1,22 @@
 /**
- * One configured device: its NvrClient, what the bridge knows about it (model: info, channel list, Range
- * and Get of the table's pages), one poll, and the page writes (read, merge, Set, read back).
+ * One configured device: its NvrClient, what the bridge knows about it (`model`: identity, channel model, Range and
+ * Get of the table's pages, the live page per channel, the disarm state), one poll, and the writes. Every write goes
+ * through core (`update`, `setLive`, `setDisarmed`), which reads, checks, sends and reads back; the read-back lands
+ * in the model. Nothing here knows how a page is requested or written.
  */
 import { EventEmitter } from 'node:events';
-import { channelList as parseChannelList, channelModels, DeviceError, NvrClient, type ClientOptions } from '../core';
+import {
+  deviceInfoGet, DeviceError, DISARM_MEMBER, findOperation, findPage, NvrClient, readChannelModel, readDisarm, readIdentity, readLive,
+  type ClientOptions, type DisarmPage, type Invoker, type LiveChange, type LiveState,
+} from '../core';
 import type { DeviceConfig } from './config';
 import { emptyEventValues } from './event-state';
 import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from './log';
-import { channelIds, channelOnline, emptyModel, isMarker, valueAt, type DeviceModel, type Json } from './state';
-import { pageSpec, POLLED_PAGES, type PageName } from './table';
-import { buildSetBody, WriteQueue, type Change, type Job } from './write-queue';
+import { sameChannelList, sameJson, structureSignature } from './model-compare';
+import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
+import { POLLED_PAGES } from './table';
+import { setAt, WriteQueue, type Job } from './write-queue';
 
 export interface DeviceOptions {
   log: Logger;
@@ -37,30 +43,38 @@ function isOutage(err: unknown): boolean {
   return err.kind === 'transport' || err.kind === 'session' || err.kind === 'lockout' || err.kind === 'busy';
 }
 
-/**
- * What every poll read passes to the client: today nothing; with the transport's priorities (phase 2)
- * `{ priority: 'poll' }`, so that commands overtake queued polls. The one place to change.
- */
-type PollCallOptions = Record<string, never>;
-const POLL_CALL: PollCallOptions = {};
+const isUnsupported = (err: unknown) => err instanceof DeviceError && err.kind === 'unsupported';
+
+/** What every poll read passes to the client: commands overtake queued polls (the one place it is said). */
+const POLL_CALL = { priority: 'poll' } as const;
 
 export class Device extends EventEmitter {
   readonly id: string;
   readonly client: NvrClient;
   model: DeviceModel = emptyModel();
-  /** Static info (system info and Ranges) loaded at least once since the device last came online. */
+  /** Every read of a poll goes through this: the client with `POLL_CALL` added to each call. */
+  private readonly pollClient: Invoker;
+  /** Static info (identity and Ranges) loaded at least once since the device last came online. */
   private loaded = false;
   private onlineKey?: string;
-  /** Bumped by every write: a poll's Get that started before a write must not overwrite its read-back. */
+  /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
-  /** Which channels answer which page with a `{reason}` marker: entities depend on it. */
-  private markers = '';
+  /** Markers, live parts, disarm page: entities depend on them. */
+  private structure = '';
   /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
   private structurePending = true;
   private channelCache?: { model: DeviceModel; ids: string[] };
   /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
   private recorderInputs?: number;
+  /** The live pages are due for a read: after a (re)load, and on every poll while `liveEveryPoll`. */
+  private liveDue = true;
+  /**
+   * Without events every poll reads the live pages; with events the device reports live changes itself (polling
+   * them would break the idle request budget), unless it turns out to have no event check.
+   */
+  private liveEveryPoll: boolean;
+  /** Configuration page writes: changes queued meanwhile merge into one `update()`. */
   readonly writes: WriteQueue;
   private readonly log: Logger;
 
@@ -72,56 +86,62 @@ export class Device extends EventEmitter {
       ...deviceClientOptions(cfg, opts.timeoutMs),
       log: (level, msg) => this.log[level](msg),
     });
-    this.writes = new WriteQueue((page, batch) => this.write(page, batch));
+    const client = this.client;
+    this.pollClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...POLL_CALL }) };
+    this.writes = new WriteQueue((page, batch) => this.writePage(page, batch));
     if (cfg.events) this.model.events = emptyEventValues();
+    this.liveEveryPoll = !cfg.events;
   }
 
   get name(): string {
     return this.cfg.name;
   }
 
-  /** Channels the bridge publishes for this device (config `channels` applied). */
+  /** Channels the bridge publishes for this device (config `channels` applied; no empty slots). */
   channels(): string[] {
     if (this.channelCache?.model !== this.model) this.channelCache = { model: this.model, ids: channelIds(this.model, this.cfg.channels) };
     return this.channelCache.ids;
   }
 
-  /** Forget static info: the next poll reads system info and Ranges again (device back online, refresh). */
+  /** Forget static info: the next poll reads identity and Ranges again (device back online, refresh). */
   invalidate(): void {
     this.loaded = false;
   }
 
-  /** System info and the Range of every polled page (`refresh` asks the device again, bypassing caches). */
+  /** Identity and the Range of every polled page (`refresh` asks the device again, bypassing caches). */
   async load(refresh: boolean): Promise<void> {
-    const info = (await this.pollRead('SystemInfo/Base', 'Get', () => this.client.systemInfo())) as Json;
-    const ranges = new Map<PageName, Json | null>();
+    const identity = await this.pollRead('identity', 'Get', () => readIdentity(this.pollClient));
+    const ranges = new Map<string, Json | null>();
     await Promise.all(POLLED_PAGES.map(async (page) => ranges.set(page, await this.rangeOf(page, refresh))));
     if (this.model.events && this.recorderInputs === undefined) this.recorderInputs = await this.alarmInputs();
-    this.model = { ...this.model, info, ranges };
+    this.model = { ...this.model, info: { ...identity }, ranges };
     this.loaded = true;
     this.structurePending = true;
+    this.liveDue = true;
   }
 
-  private async rangeOf(page: PageName, refresh = false): Promise<Json | null> {
+  private async rangeOf(page: string, refresh = false): Promise<Json | null> {
     try {
-      return (await this.pollRead(page, 'Range', (o) => this.client.cachedRange(page, { ...o, refresh }))) as Json;
+      // Ranges are cached by core (TTL): on the wire once per five minutes, so not worth a poll priority of their own.
+      return await this.pollRead<Json>(page, 'Range', () => this.client.cachedRange(page, { refresh }));
     } catch (err) {
-      if (err instanceof DeviceError && err.kind === 'unsupported') return null; // R2: no such page
+      if (isUnsupported(err)) return null; // R2: no such page
       throw err;
     }
   }
 
-  /** One poll: channel list and Get of every supported page. Throws when the device is not answering. */
+  /**
+   * One poll: channel model, Get of every supported page, disarm state, and (when due, see `liveDue`) the live page
+   * of each live channel. Throws when the device is not answering.
+   */
   async poll(): Promise<void> {
-    const started = Date.now();
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
-    let models: DeviceModel['channelModels'];
+    let models = this.model.channelModels;
     try {
-      // One answer, two views: the channel list (online flags) and the channel models (status, abilities).
-      const data = await this.pollRead('Login/ChannelInfo', 'Get', () => this.client.get('Login/ChannelInfo'));
-      channelList = new Map(parseChannelList(data).map((c) => [c.channel, c.online]));
-      models = channelModels(data);
+      models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.pollClient));
+      // An empty slot (NotConfigured) is no channel: it never gets entities.
+      channelList = new Map(models.filter((m) => m.configured).map((m) => [m.id, m.online]));
     } catch (err) {
       if (isOutage(err)) throw err;
       this.reportPageError('Login/ChannelInfo', err);
@@ -133,50 +153,95 @@ export class Device extends EventEmitter {
 
     const ranges = new Map(this.model.ranges);
     const gets = new Map(this.model.gets);
-    await Promise.all(POLLED_PAGES.map(async (page) => {
-      // cachedRange re-reads a Range after its TTL: Ranges follow device changes without a restart.
-      const range = await this.rangeOf(page);
-      ranges.set(page, range);
-      if (!range) {
-        gets.delete(page);
-        return;
-      }
-      const epoch = this.epochs.get(page) ?? 0;
-      try {
-        const data = (await this.pollRead(page, 'Get', (_o) => this.client.get(page, pageSpec(page)?.getData /* , _o: once core's get takes options */))) as Json;
-        if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
-        else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
-        this.reportedPageErrors.delete(page);
-      } catch (err) {
-        if (isOutage(err)) throw err;
-        if (err instanceof DeviceError && err.kind === 'unsupported') gets.delete(page);
-        this.reportPageError(page, err);
-      }
-    }));
+    const [, disarmPage, polledLive] = await Promise.all([
+      Promise.all(POLLED_PAGES.map((page) => this.pollPage(page, ranges, gets))),
+      this.pollDisarmPage(),
+      this.liveDue || this.liveEveryPoll ? this.pollLive(channelList, models) : undefined,
+    ]);
+    if (polledLive) this.liveDue = false;
     // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
     const prev = this.model;
+    const live = polledLive ?? prev.live;
     const list = channelList ?? prev.channelList;
     const listChanged = !sameChannelList(list, prev.channelList);
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
-    if (!listChanged && !rangesChanged && !getsChanged) return;
-    // Spread: what events wrote meanwhile stays.
-    this.model = { ...prev, channelList: list, ranges, gets, readAt: started, ...(models ? { channelModels: models } : {}) };
-    const structure = this.markersChanged() || listChanged || rangesChanged || this.structurePending;
+    const liveChanged = !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
+    if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && disarmPage === prev.disarmPage) return;
+    // Spread: what events wrote meanwhile (alarms, disk) stays.
+    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage };
+    const structure = this.structureChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
     if (structure) this.updateAlarmKeys();
     this.emit('update', { structure });
   }
 
+  private async pollPage(page: string, ranges: Map<string, Json | null>, gets: Map<string, Json>): Promise<void> {
+    // cachedRange re-reads a Range after its TTL: Ranges follow device changes without a restart.
+    const range = await this.rangeOf(page);
+    ranges.set(page, range);
+    const op = findOperation(page, 'Get');
+    if (!range || !op) {
+      gets.delete(page);
+      return;
+    }
+    const epoch = this.epochs.get(page) ?? 0;
+    try {
+      const data = (await this.pollRead(page, 'Get', () => this.pollClient.invoke(op, findPage(page)?.getRequest ?? {}))) as Json;
+      if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
+      else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
+      this.reportedPageErrors.delete(page);
+    } catch (err) {
+      if (isOutage(err)) throw err;
+      if (isUnsupported(err)) gets.delete(page);
+      this.reportPageError(page, err);
+    }
+  }
+
+  /** Which page the device disarms through (core's rule: Disarming where it has it); its Get is polled with the pages. */
+  private async pollDisarmPage(): Promise<DisarmPage | undefined> {
+    if (this.model.disarmPage) return this.model.disarmPage;
+    try {
+      return (await this.pollRead('disarm', 'Get', () => readDisarm(this.pollClient))).page;
+    } catch (err) {
+      if (isOutage(err)) throw err;
+      if (!isUnsupported(err)) this.reportPageError('disarm', err);
+      return undefined;
+    }
+  }
+
+  /** The live page of every online channel with a floodlight, siren or red/blue light. */
+  private async pollLive(list: Map<string, boolean> | undefined, models: DeviceModel['channelModels']): Promise<Map<string, LiveState>> {
+    const out = new Map<string, LiveState>();
+    const channels = [...(list ?? [])].filter(([ch, online]) => {
+      const hw = models?.find((m) => m.id === ch)?.hardware;
+      return online && (!models || hw?.floodlight || hw?.siren || hw?.redBlueLight) && (!this.cfg.channels || this.cfg.channels.includes(ch));
+    }).map(([ch]) => ch);
+    await Promise.all(channels.map(async (ch) => {
+      const key = `live ${ch}`;
+      const epoch = this.epochs.get(key) ?? 0;
+      try {
+        const state = await this.pollRead(`live ${ch}`, 'Get', () => readLive(this.pollClient, ch));
+        const newer = (this.epochs.get(key) ?? 0) !== epoch ? this.model.live.get(ch) : undefined;
+        out.set(ch, newer ?? state);
+        this.reportedPageErrors.delete(key);
+      } catch (err) {
+        if (isOutage(err)) throw err;
+        if (!isUnsupported(err) && !(err instanceof DeviceError && err.error_code === 'no_support')) this.reportPageError(key, err);
+      }
+    }));
+    return out;
+  }
+
   /**
-   * Every device read of a poll goes through here (phase 2 passes the transport's `{ priority: 'poll' }` in
-   * this one place). At debug level each request is logged with its duration (never its body).
+   * Every device read of a poll goes through here (the reads themselves carry `POLL_CALL`). At debug level each
+   * read is logged with its duration (never its body).
    */
-  private async pollRead<T>(page: string, op: string, call: (opts: PollCallOptions) => Promise<T>): Promise<T> {
-    if (!this.log.enabled('debug')) return call(POLL_CALL);
+  private async pollRead<T>(page: string, op: string, call: () => Promise<T>): Promise<T> {
+    if (!this.log.enabled('debug')) return call();
     const t0 = performance.now();
     try {
-      const out = await call(POLL_CALL);
+      const out = await call();
       this.log.debug(`poll ${page}/${op}: ${Math.round(performance.now() - t0)} ms`);
       return out;
     } catch (err) {
@@ -190,13 +255,13 @@ export class Device extends EventEmitter {
     const ev = this.model.events;
     if (!ev) return;
     const keys = alarmKeys(this.channels(), this.model.channelModels, this.recorderInputs ?? 0, ev.keys, (ch) => channelOnline(this.model, ch));
-    this.model = { ...this.model, events: { ...this.model.events!, keys } };
+    this.model = { ...this.model, events: { ...ev, keys } };
   }
 
   /** `local_alarmin_num` of `Login/DeviceInfo`; 0 when the device does not say. */
   private async alarmInputs(): Promise<number> {
     try {
-      const n = (await this.pollRead('Login/DeviceInfo', 'Get', () => this.client.deviceInfo())).local_alarmin_num;
+      const n = (await this.pollRead('Login/DeviceInfo', 'Get', () => this.pollClient.invoke(deviceInfoGet))).local_alarmin_num;
       return typeof n === 'number' && n > 0 ? n : 0;
     } catch (err) {
       if (isOutage(err)) throw err;
@@ -212,46 +277,85 @@ export class Device extends EventEmitter {
     this.emit('event', 'device_error', { device: this.id, page, error: text, error_code: (err as DeviceError).error_code });
   }
 
-  /** Write executor of the queue: read, merge every queued change, Set, read back, publish. */
-  private async write(page: string, batch: Job[]): Promise<Json> {
+  private bump(key: string): void {
+    this.epochs.set(key, (this.epochs.get(key) ?? 0) + 1);
+  }
+
+  /** Write executor of the page queue: merged changes through `client.update()`, a raw Set as given; read back. */
+  private async writePage(page: string, batch: Job[]): Promise<Json> {
     this.log.debug(`write ${page}: ${batch.length} queued change(s)`);
-    const spec = pageSpec(page);
-    const getData = spec?.getData;
+    let readBack: Json;
     if (batch.length === 1 && batch[0].kind === 'raw') {
       await this.client.set(page, batch[0].data);
+      this.bump(page);
+      const op = findOperation(page, 'Get');
+      try {
+        readBack = op ? ((await this.client.invoke(op, findPage(page)?.getRequest ?? {}, { fresh: true })) as Json) : {};
+      } catch (err) {
+        if (POLLED_PAGES.includes(page)) throw err;
+        return {}; // a page without Get: the Set was accepted, nothing to read back
+      }
     } else {
-      if (!spec) throw new Error(`no Set shape for page ${page}`);
-      const changes: Change[] = batch.flatMap((j) => (j.kind === 'changes' ? j.changes : []));
-      const [get, range] = await Promise.all([
-        this.client.get(page, getData) as Promise<Json>,
-        this.client.cachedRange(page) as Promise<Json>,
-      ]);
-      await this.client.set(page, buildSetBody(spec, get, range, changes));
+      const changes: Json = {};
+      for (const c of batch.flatMap((j) => (j.kind === 'changes' ? j.changes : []))) setAt(changes, c.path, c.value);
+      readBack = await this.client.update(page, changes);
+      this.bump(page);
     }
-    this.epochs.set(page, (this.epochs.get(page) ?? 0) + 1);
-    const polled = POLLED_PAGES.includes(page as PageName);
-    const readAt = Date.now();
-    let readBack: Json;
-    try {
-      readBack = (await this.client.get(page, getData));
-    } catch (err) {
-      if (polled) throw err;
-      return {}; // a page without Get: the Set was accepted, nothing to read back
-    }
-    if (polled) {
+    if (POLLED_PAGES.includes(page)) {
       const gets = new Map(this.model.gets);
-      gets.set(page as PageName, readBack);
-      this.model = { ...this.model, gets, readAt };
-      this.emit('update', { structure: this.markersChanged() });
+      gets.set(page, readBack);
+      this.model = { ...this.model, gets };
+      this.emit('update', { structure: this.structureChanged() });
     }
     return readBack;
   }
 
-  /** Records which channels now answer a page with a `{reason}` marker; true when that changed. */
-  private markersChanged(): boolean {
-    const markers = markerSignature(this.model);
-    const changed = markers !== this.markers;
-    this.markers = markers;
+  /** Switch the light, siren or red/blue light of a channel now; the state read back is the model's. */
+  async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
+    const state = await this.client.setLive(channel, change);
+    this.applyLive(channel, state);
+    return state;
+  }
+
+  /**
+   * What a channel's live page says now, from a command's read-back or a `{kind:'live'}` event (the device's own
+   * `Floodlight_AudioAlarm` report): merged into the model (`model.live`, the one place live state lives) and published.
+   */
+  applyLive(channel: string, change: Partial<LiveState>): void {
+    // A poll read that left before this is older: it must not undo it.
+    this.bump(`live ${channel}`);
+    const live = new Map(this.model.live);
+    const before = live.get(channel) ?? { channel };
+    const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
+    if (sameJson(before, after) && live.has(channel)) return;
+    live.set(channel, after);
+    this.model = { ...this.model, live };
+    this.emit('update', { structure: this.structureChanged() });
+  }
+
+  /** The device has no event check (Event/Check): live changes are only seen by reading the live pages every poll. */
+  readLiveEveryPoll(): void {
+    this.liveEveryPoll = true;
+  }
+
+  /** Disarm (true) or arm (false) through the page the device has; the value read back lands in the model. */
+  async writeDisarmed(disarmed: boolean): Promise<boolean | undefined> {
+    const s = await this.client.setDisarmed(disarmed);
+    this.bump(s.page);
+    const gets = new Map(this.model.gets);
+    const data = { ...(gets.get(s.page) ?? {}) };
+    if (s.disarmed !== undefined) data[DISARM_MEMBER[s.page]] = s.disarmed;
+    gets.set(s.page, data);
+    this.model = { ...this.model, gets, disarmPage: s.page };
+    this.emit('update', { structure: this.structureChanged() });
+    return s.disarmed;
+  }
+
+  /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
+  private structureChanged(): boolean {
+    const sig = structureSignature(this.model);
+    const changed = sig !== this.structure;
+    this.structure = sig;
     return changed;
   }
 
@@ -266,44 +370,3 @@ export class Device extends EventEmitter {
   }
 }
 
-/** Deep equality of JSON values (Get answers), without allocating. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  let n = 0;
-  for (const k in ao) {
-    if (!Object.hasOwn(bo, k) || !sameJson(ao[k], bo[k])) return false;
-    n++;
-  }
-  for (const k in bo) if (Object.hasOwn(bo, k)) n--;
-  return n === 0;
-}
-
-/** Same channels, same online flags, same order (what a poll compares every time, without allocating arrays). */
-function sameChannelList(a: Map<string, boolean> | undefined, b: Map<string, boolean> | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b || a.size !== b.size) return false;
-  const other = b.entries();
-  for (const [ch, online] of a) {
-    const [otherCh, otherOnline] = other.next().value!;
-    if (ch !== otherCh || online !== otherOnline) return false;
-  }
-  return true;
-}
-
-function markerSignature(model: DeviceModel): string {
-  let sig = '';
-  for (const page of POLLED_PAGES) {
-    const ci = valueAt(model.gets.get(page), ['channel_info']);
-    if (ci && typeof ci === 'object') for (const [ch, block] of Object.entries(ci)) if (isMarker(block)) sig += `${page}:${ch};`;
-  }
-  return sig;
-}

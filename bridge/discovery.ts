@@ -14,14 +14,14 @@
  *   Assistant's way to remove one component of a device).
  */
 import { createHash } from 'node:crypto';
-import { boundsOf, channelKind, channelSlug, type RangeDescriptor } from '../core';
+import { boundsOf, channelKind, channelSlug, macColon, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
 import type { Device } from './device';
 import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './event-sensors';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import { channelOnline, rowDescriptor, supportedRows, type DeviceModel, type Json } from './state';
-import type { Row } from './table';
+import { channelOnline, liveBounds, rowDescriptor, supportedRows, type DeviceModel, type Json } from './state';
+import type { Platform, Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
 
@@ -29,13 +29,16 @@ export const MANUFACTURER = 'Raysharp-based';
 const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
 const KIND_LABEL = { analog: 'Analog channel', digital: 'IP channel', wifi: 'Wi-Fi channel' } as const;
 
+/** Template yielding ON / OFF from a boolean state key, `None` (unknown in Home Assistant) when the key is absent. */
+const onOffTemplate = (key: string) => `{% if value_json.${key} is not defined %}None{% elif value_json.${key} %}ON{% else %}OFF{% endif %}`;
+
 /** Value template that yields `None` (unknown in Home Assistant) when the key is absent. */
-function template(row: Row): string {
+function template(row: Row, platform: Platform): string {
   const v = `value_json.${row.key}`;
-  switch (row.platform) {
+  switch (platform) {
     case 'switch':
     case 'binary_sensor':
-      return `{% if ${v} is not defined %}None{% elif ${v} %}ON{% else %}OFF{% endif %}`;
+      return onOffTemplate(row.key);
     case 'alarm_control_panel':
       return `{% if ${v} is not defined %}None{% elif ${v} %}disarmed{% else %}armed_away{% endif %}`;
     default:
@@ -43,19 +46,30 @@ function template(row: Row): string {
   }
 }
 
+/** Bounds of the live page that shape the light and siren entities (absent: not adjustable). */
+export interface LiveBounds {
+  brightness?: { min: number; max: number };
+  volume?: { min: number; max: number };
+}
+
+/** The light's brightness state key (a row of its own, without an entity). */
+const BRIGHTNESS_KEY = 'floodlight_brightness';
+
 /**
  * One Home Assistant component for a table row, reading `stateTopic` and commanding `<stateTopic>/set/<key>`;
- * undefined when Range gives no usable bounds.
+ * undefined when Range gives no usable bounds. Commands arrive in Home Assistant's default payloads (ON/OFF, the
+ * siren's JSON, DISARM/ARM_AWAY): no command template is needed.
  */
-export function component(row: Row, desc: RangeDescriptor | undefined, stateTopic: string, uniqueId: string): Json | undefined {
+export function component(row: Row, desc: RangeDescriptor | undefined, stateTopic: string, uniqueId: string, live: LiveBounds = {}): Json | undefined {
+  if (!row.platform) return undefined;
   const bounds = desc ? boundsOf(desc) : undefined;
   // A field the device reports read-only is shown, not offered for change.
-  let platform = row.platform;
+  let platform: Platform = row.platform;
   if (bounds?.readOnly) platform = platform === 'switch' ? 'binary_sensor' : platform === 'binary_sensor' ? platform : 'sensor';
   const readOnly = platform === 'sensor' || platform === 'binary_sensor';
   // A read-only alarm panel keeps its template: the sensor shows disarmed / armed_away.
-  const shown = row.platform === 'alarm_control_panel' ? row : { ...row, platform };
-  const c: Json = { p: platform, name: row.name, unique_id: uniqueId, state_topic: stateTopic, value_template: template(shown) };
+  const c: Json = { p: platform, name: row.name, unique_id: uniqueId, state_topic: stateTopic };
+  if (platform !== 'light' && platform !== 'siren') c.value_template = template(row, row.platform === 'alarm_control_panel' ? row.platform : platform);
   // Home Assistant refuses a sensor or binary_sensor in the `config` category (it cannot change anything).
   if (row.category) c.entity_category = readOnly && row.category === 'config' ? 'diagnostic' : row.category;
   if (row.icon) c.icon = row.icon;
@@ -84,6 +98,22 @@ export function component(row: Row, desc: RangeDescriptor | undefined, stateTopi
         code_arm_required: false, code_disarm_required: false, supported_features: ['arm_away'],
       });
       break;
+    case 'light':
+      // Default schema: ON/OFF on the command topic, the brightness (scale = the device's maximum) on its own topic.
+      Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF', state_value_template: onOffTemplate(row.key) });
+      if (live.brightness) {
+        Object.assign(c, {
+          brightness_command_topic: `${stateTopic}/set/${BRIGHTNESS_KEY}`, brightness_state_topic: stateTopic,
+          brightness_scale: live.brightness.max, brightness_value_template: `{{ value_json.${BRIGHTNESS_KEY} | default('') }}`,
+        });
+      }
+      break;
+    case 'siren':
+      // No command template: Home Assistant sends {"state":"ON","duration":..,"volume_level":..} and {"state":"OFF"}.
+      Object.assign(c, {
+        command_topic: command, state_value_template: onOffTemplate(row.key), support_duration: true, support_volume_set: !!live.volume,
+      });
+      break;
     case 'sensor':
       break;
   }
@@ -108,7 +138,7 @@ export class Discovery {
   /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
   private readonly retained = new Map<string, { device?: string; payload: Json }>();
   /** Rows and Ranges of a channel last seen online: an offline channel keeps its entities (no flapping). */
-  private readonly sticky = new Map<string, { rows: Row[]; ranges: DeviceModel['ranges'] }>();
+  private readonly sticky = new Map<string, { rows: Row[]; model: DeviceModel }>();
   /** Topics published per device (to clear what a device no longer has). */
   private readonly byDevice = new Map<string, Set<string>>();
   private collected?: Promise<void>;
@@ -201,14 +231,16 @@ export class Discovery {
     ];
     const shared = (dev: Json, cmps: Json): Json => ({ dev, o: ORIGIN, avty, avty_mode: 'all', qos: 1, cmps });
     const recorder: Json = {
-      ids: [node], name: device.name, mf: MANUFACTURER, mdl: info.device_type, sw: info.software_version,
-      hw: info.hardware_version, sn: info.serial_number, cu: device.cfg.url,
+      ids: [node], name: device.name, mf: MANUFACTURER, mdl: info.model, sw: info.firmware,
+      hw: info.hardware, sn: info.serial, cu: device.cfg.url,
     };
     // Home Assistant takes only text here: one null or object would void the whole device config.
     for (const [k, v] of Object.entries(recorder)) {
       if (typeof v === 'number') recorder[k] = String(v);
       else if (typeof v !== 'string' && k !== 'ids') delete recorder[k];
     }
+    const mac = macColon(typeof info.mac === 'string' ? info.mac : undefined);
+    if (mac) recorder.cns = [['mac', mac]];
 
     const deviceCmps: Json = {};
     const deviceTopic = topics.state(device.id);
@@ -222,16 +254,20 @@ export class Discovery {
       const key = `${device.id}/${ch}`;
       const chTopic = topics.state(device.id, slug);
       const chNode = topics.node(device.id, slug);
-      // An offline channel is shown with the entities (and bounds) it had when last online.
+      // An offline channel is shown (unavailable) with the entities and bounds it had when last online.
       const online = channelOnline(model, ch);
       const sticky = online ? undefined : this.sticky.get(key);
+      const source = sticky?.model ?? model;
       const rows = sticky?.rows ?? supportedRows(model, 'channel', ch);
-      const source: DeviceModel = sticky ? { ranges: sticky.ranges, gets: new Map() } : model;
-      if (online) this.sticky.set(key, { rows, ranges: model.ranges });
+      if (online) this.sticky.set(key, { rows, model });
+      const live: LiveBounds = { brightness: liveBounds(source, ch, 'brightness'), volume: liveBounds(source, ch, 'volume') };
       const cmps: Json = {};
       for (const row of rows) {
-        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`);
-        if (c) cmps[single ? `${slug}_${row.key}` : row.key] = c;
+        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`, live);
+        if (!c) continue;
+        // The connectivity sensor stays available while the channel is offline: it is what says so.
+        if (row.source.kind === 'online' && !single) c.avty = avty;
+        cmps[single ? `${slug}_${row.key}` : row.key] = c;
       }
       // Device events: one binary_sensor per alarm the channel can raise, and the channel's `event` entity.
       const alarms = model.events?.keys.get(ch) ?? [];
@@ -240,7 +276,8 @@ export class Discovery {
       if (single) Object.assign(deviceCmps, cmps);
       else {
         const dev: Json = { ids: [chNode], name: `${device.name} ${ch}`, mf: MANUFACTURER, mdl: KIND_LABEL[channelKind(ch)], via_device: node };
-        out.set(topics.discovery(chNode), shared(dev, cmps));
+        const chAvty = [...avty, { t: topics.availability(device.id, slug), val_tpl: '{{ value_json.state }}' }];
+        out.set(topics.discovery(chNode), { ...shared(dev, cmps), avty: chAvty });
       }
     }
     out.set(recorderTopic, shared(recorder, deviceCmps));

@@ -22,7 +22,7 @@ export function alarmKeys(
   previous: ReadonlyMap<string, readonly AlarmType[]> | undefined,
   online: (ch: string) => boolean,
 ): Map<string, AlarmType[]> {
-  const byId = new Map(models?.map((m) => [m.id as string, m]));
+  const byId = new Map<string, ChannelModel>(models?.map((m) => [m.id, m]));
   const out = new Map<string, AlarmType[]>();
   for (const ch of channels) {
     const m = byId.get(ch);

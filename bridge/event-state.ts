@@ -3,20 +3,12 @@
  * feed it by hand):
  * - alarms: one boolean per alarm type key (`motion`, `person`, `line_crossing`, ...) per channel, set on the
  *   alarm's start, cleared on its end, or cleared after `clearAfterMs` when the device never sends the end;
- * - live light and siren (`Floodlight_AudioAlarm`): `floodlight`, `floodlight_brightness`, `siren`;
  * - disk: the device-level `disk_problem`.
- * Every change is reported once, with the edge to publish on `<ch>/event` for an alarm.
+ * Every change is reported once, with the edge to publish on `<ch>/event` for an alarm. Live light and siren events
+ * (`{kind:'live'}`) are not kept here: `events.ts` hands them to `Device.applyLive`, so `model.live` is the one
+ * place live state lives.
  */
 import type { AlarmType, DeviceEvent } from '../core';
-
-type Scalar = boolean | number | string;
-
-/** A live value an event wrote, and when (see {@link EventValues.live}). */
-export interface LiveValue {
-  value: Scalar;
-  /** Epoch ms the event arrived. */
-  at: number;
-}
 
 /** Event-derived values of one device, kept in its model (`DeviceModel.events`); replaced on every change. */
 export interface EventValues {
@@ -24,18 +16,13 @@ export interface EventValues {
   keys: ReadonlyMap<string, readonly AlarmType[]>;
   /** Alarm keys that are on now, per channel. */
   active: ReadonlyMap<string, ReadonlySet<AlarmType>>;
-  /**
-   * Live values per channel and key. A value stands over the polled value of the same key until a read that
-   * started after the event (a poll, a command's read-back: `DeviceModel.readAt`) replaced the polled values.
-   */
-  live: ReadonlyMap<string, Readonly<Record<string, LiveValue>>>;
   /** Device level: `disk_problem` (false until a disk alarm says otherwise). */
   diskProblem: boolean;
   diskInfo?: string;
 }
 
 export function emptyEventValues(keys: ReadonlyMap<string, readonly AlarmType[]> = new Map()): EventValues {
-  return { keys, active: new Map(), live: new Map(), diskProblem: false };
+  return { keys, active: new Map(), diskProblem: false };
 }
 
 /** An alarm edge as published on `<base>/<dev>/<ch>/event`. */
@@ -55,9 +42,6 @@ export interface EventChange {
   structure?: boolean;
 }
 
-/** `{kind:'live'}` members -> state keys: one table. */
-export const LIVE_KEYS = { floodlight: 'floodlight', brightness: 'floodlight_brightness', siren: 'siren' } as const;
-
 export interface EventStateOptions {
   /** Clear an alarm after this long without its end. */
   clearAfterMs: number;
@@ -74,13 +58,11 @@ export class EventState {
 
   constructor(private readonly o: EventStateOptions) {}
 
-  /** Applies one event; the change to publish, or undefined when nothing changed. */
-  apply(e: DeviceEvent): EventChange | undefined {
+  /** Applies one alarm or disk event; the change to publish, or undefined when nothing changed. */
+  apply(e: Exclude<DeviceEvent, { kind: 'live' }>): EventChange | undefined {
     switch (e.kind) {
       case 'alarm':
         return this.alarm(e.channel, e.type, e.active, e.time);
-      case 'live':
-        return this.live(e);
       case 'disk': {
         const cur = this.o.get();
         const problem = !e.ok;
@@ -122,23 +104,6 @@ export class EventState {
     return { channel, edge, ...(structure ? { structure } : {}) };
   }
 
-  private live(e: Extract<DeviceEvent, { kind: 'live' }>): EventChange | undefined {
-    const cur = this.o.get();
-    const after: Record<string, LiveValue> = { ...cur.live.get(e.channel) };
-    let any = false;
-    const at = Date.now();
-    for (const [member, key] of Object.entries(LIVE_KEYS)) {
-      const value = e[member as keyof typeof LIVE_KEYS];
-      if (value === undefined) continue;
-      after[key] = { value, at };
-      any = true;
-    }
-    if (!any) return undefined;
-    this.o.set({ ...cur, live: new Map(cur.live).set(e.channel, after) });
-    // What shows depends on the polled values too: the publisher's change cache drops an unchanged state.
-    return { channel: e.channel };
-  }
-
   /** Stop the clear timers (the stream stopped; the values stay as they are). */
   close(): void {
     for (const t of this.timers.values()) clearTimeout(t);
@@ -146,17 +111,11 @@ export class EventState {
   }
 }
 
-/**
- * Event keys of a channel's state: every alarm key it can raise (false unless on), and the live values that stand:
- * newer than the read behind the polled values (`readAt`), or the only value of their key.
- */
-export function channelEventState(
-  values: EventValues | undefined, channel: string, polled: Readonly<Record<string, unknown>>, readAt = -Infinity,
-): Record<string, Scalar> {
-  const out: Record<string, Scalar> = {};
+/** Event keys of a channel's state: every alarm key it can raise, false unless on. */
+export function channelEventState(values: EventValues | undefined, channel: string): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
   if (!values) return out;
   const on = values.active.get(channel);
   for (const key of values.keys.get(channel) ?? []) out[key] = !!on?.has(key);
-  for (const [key, v] of Object.entries(values.live.get(channel) ?? {})) if (v.at > readAt || polled[key] === undefined) out[key] = v.value;
   return out;
 }

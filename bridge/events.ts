@@ -1,7 +1,8 @@
 /**
  * One device's event stream (`client.events()`: paced Event/Check calls at priority 'poll', its own backoff):
  * started once the device first answered a poll, stopped with the runtime. Each event is applied to the device
- * model through {@link EventState} and reported as a change to publish at once, without waiting for a poll.
+ * model at once, without waiting for a poll: alarms and disk through {@link EventState} (reported as a change to
+ * publish), live light and siren through `Device.applyLive` (published by the device's own update).
  * The stream keeps running while polls fail (it backs off by itself); it ends only when the device has no
  * Event/Check (R2: no events, said once) or on a lock-out (tried again after `retryMs`).
  */
@@ -53,6 +54,12 @@ export class DeviceEvents {
     this.received++;
     // A channel the config leaves out (`channels`) is not published: neither are its events.
     if (e.kind !== 'disk' && !this.device.channels().includes(e.channel)) return;
+    if (e.kind === 'live') {
+      // One source of truth for live state: the device model's live page, published by the device's own update.
+      const { channel, floodlight, brightness, siren, volume } = e;
+      this.device.applyLive(channel, { floodlight, brightness, siren, volume });
+      return;
+    }
     const change = this.state.apply(e);
     if (change) this.o.onChange(change);
   }
@@ -66,7 +73,8 @@ export class DeviceEvents {
       } catch (err) {
         if (signal.aborted) return;
         if (err instanceof DeviceError && err.kind === 'unsupported') {
-          this.o.log.info('the device has no event check (Event/Check): no alarm events');
+          this.o.log.info('the device has no event check (Event/Check): no alarm events; live light and siren read every poll');
+          this.device.readLiveEveryPoll();
           return;
         }
         const retryMs = this.o.retryMs ?? 30_000;

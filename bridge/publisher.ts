@@ -87,8 +87,8 @@ export class StatePublisher {
       devices: [...runtimes.values()].map((rt) => ({
         id: rt.id,
         name: rt.device.name,
-        model: rt.device.model.info?.device_type ?? null,
-        firmware: rt.device.model.info?.software_version ?? null,
+        model: rt.device.model.info?.model ?? null,
+        firmware: rt.device.model.info?.firmware ?? null,
         channels: rt.device.channels().map((ch) => ({ id: ch, slug: channelSlug(ch), online: channelOnline(rt.device.model, ch) })),
         online: rt.online,
       })),
@@ -115,7 +115,11 @@ export class StatePublisher {
     if (!o.channel) this.publish(topics.state(d.id), JSON.stringify(deviceState(d.model)), { retain, force: o.force });
     for (const ch of d.channels()) {
       if (o.channel && o.channel !== ch) continue;
-      this.publish(topics.state(d.id, channelSlug(ch)), JSON.stringify(channelState(d.model, ch)), { retain, force: o.force });
+      const slug = channelSlug(ch);
+      // Retained like the device's: Home Assistant shows an Offline channel's entities unavailable from the start.
+      const avail = JSON.stringify({ state: channelOnline(d.model, ch) ? 'online' : 'offline' });
+      this.publish(topics.availability(d.id, slug), avail, { retain: true, force: o.force });
+      this.publish(topics.state(d.id, slug), JSON.stringify(channelState(d.model, ch)), { retain, force: o.force });
     }
   }
 }

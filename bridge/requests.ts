@@ -4,17 +4,16 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
-import { DeviceError, findOperation, validateAgainstRange } from '../core';
+import { DeviceError, findOperation, findPage, META_KEYS, validateAgainstRange } from '../core';
 import { isPlainObject } from '../core/json';
-import { clip, lookupDevice, parseObject, requireOnline, shownViolations } from './commands';
+import { lookupDevice, requireOnline } from './commands';
+import { clip, parseObject, shownViolations } from './payload';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
-import { pageSpec } from './table';
 import { REQUEST_OPS } from './topics';
 
 const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
-const GENERIC_META = ['page_type', 'chn_index'];
 
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
 export function maskSecrets(x: unknown, depth = 0): unknown {
@@ -50,7 +49,7 @@ function transactionOf(msg: Json | undefined): string | number | undefined {
  */
 export function checkMeta(data: Json, page: string, range: Json): string[] {
   const problems: string[] = [];
-  const pageType = pageSpec(page)?.setData?.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
+  const pageType = findPage(page)?.getRequest?.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
   if (Object.hasOwn(data, 'page_type') && data.page_type !== pageType) {
     problems.push(pageType === undefined ? 'page_type: this page takes none' : `page_type: must be "${String(pageType)}"`);
   }
@@ -80,11 +79,11 @@ export class Requests {
     const safeOp = /^[a-z_]{1,32}$/.test(op) ? op : 'invalid';
     // Parsed first: every answer, refusals included, carries the request's transaction.
     let msg: Json | undefined;
-    let parseError: unknown;
+    let parseError: Error | undefined;
     try {
       msg = parseObject(payload);
     } catch (err) {
-      parseError = err;
+      parseError = err instanceof Error ? err : new Error(String(err));
     }
     // A request refused for its shape (nested too deeply...) still gets its transaction back.
     const transaction = transactionOf(msg ?? topLevelOf(payload));
@@ -162,7 +161,7 @@ export class Requests {
       }
       throw err;
     }
-    const metaKeys = findOperation(page, 'Set')?.metaKeys ?? GENERIC_META;
+    const metaKeys = findOperation(page, 'Set')?.metaKeys ?? META_KEYS;
     const metaProblems = checkMeta(data, page, range);
     if (metaProblems.length) throw new Refusal(metaProblems.join('; '), { device: h.device.id, page });
     const violations = validateAgainstRange(data, range, { metaKeys });

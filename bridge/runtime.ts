@@ -116,8 +116,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     if (refresh) this.refreshWanted = true;
     if (this.queued) return this.queued;
     const previous = this.reading;
-     
-    let next!: Promise<void>;
+    // Declared first: the read compares itself with `queued`/`reading` (it always awaits before it looks).
+    let next: Promise<void> | undefined = undefined;
     next = (async () => {
       await previous?.catch(() => undefined);
       const wait = this.lastReadStart + this.readGapMs - Date.now();

@@ -1,38 +1,42 @@
 /**
- * State building: from what a device answered (system info, channel list, Range and Get of the table's
- * pages) to the JSON published on `<base>/<dev>` and `<base>/<dev>/<ch>`, driven by the table.
+ * State building: from what a device answered (identity, channel model, Range and Get of the table's pages, the
+ * live page per channel, the disarm state) to the JSON published on `<base>/<dev>` and `<base>/<dev>/<ch>`,
+ * driven by the table.
  *
- * A field absent from Range is unsupported (R2) and absent from state; a channel that answers a page
- * with `{reason}` has no values on that page; an offline channel publishes `{"online": false}` only.
- * Change detection lives in {@link ChangeCache}: a topic is published only when its JSON changes.
+ * A field absent from Range (or from the live page) is unsupported (R2) and absent from state; a channel that
+ * answers a page with `{reason}` has no values on that page; an offline channel publishes `{"online": false}` only;
+ * a `NotConfigured` slot is no channel at all. Change detection lives in {@link ChangeCache}.
  */
-import { descriptorAt, isChannelId, type ChannelModel, type RangeDescriptor } from '../core';
+import { descriptorAt, DISARM_MEMBER, isChannelId, type ChannelHardware, type ChannelModel, type DisarmPage, type LiveState, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
 import { channelEventState, type EventValues } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
-import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type PageName, type Row } from './table';
+import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type LiveControl, type Row } from './table';
 
 export type Json = Record<string, unknown>;
 
-/** What the bridge knows about one device; replaced piecewise by polls and writes. */
+/** What the bridge knows about one device; replaced piecewise by polls, writes and events. */
 export interface DeviceModel {
+  /** `client.identity()`: model, firmware, serial, MAC. Set once the device answered. */
   info?: Json;
-  /** Channel id -> online, in the device's order. Undefined when the device has no channel list. */
+  /** Configured channel id -> online, in the device's order. Undefined when the device has no channel list. */
   channelList?: Map<string, boolean>;
-  /** Range `data` per page; `null` = the device has no such page (R2). */
-  ranges: Map<PageName, Json | null>;
-  /** Last Get `data` per page. */
-  gets: Map<PageName, Json>;
-  /** Every channel slot with status and abilities (from the same `Login/ChannelInfo` answer as `channelList`). */
+  /** Every channel slot with status, hardware and abilities (`client.channelModel()`). */
   channelModels?: ChannelModel[];
-  /** What the device's events said (alarms, live light and siren, disk); undefined with `events: false`. */
+  /** Range `data` per page; `null` = the device has no such page (R2). */
+  ranges: Map<string, Json | null>;
+  /** Last Get `data` per page. */
+  gets: Map<string, Json>;
+  /** Live page per channel (what the light, siren, red/blue light do now). */
+  live: Map<string, LiveState>;
+  /** The page the device disarms through (Disarming where it has it, LinkageManage otherwise). */
+  disarmPage?: DisarmPage;
+  /** What the device's events said (alarms, disk); undefined with `events: false`. Live state is `live`'s. */
   events?: EventValues;
-  /** Epoch ms the read behind `gets` started (poll or write read-back): live events after it stand over it. */
-  readAt?: number;
 }
 
 export function emptyModel(): DeviceModel {
-  return { ranges: new Map(), gets: new Map() };
+  return { ranges: new Map(), gets: new Map(), live: new Map() };
 }
 
 /** `{reason}` / `{status, reason}` instead of parameters (spec 7). */
@@ -53,21 +57,39 @@ function channelBlock(get: Json | undefined, ch: string): unknown {
   return get ? valueAt(get, ['channel_info', ch]) : undefined;
 }
 
-/** The Range descriptor that bounds a row for a channel (or the device), if the device reports one. */
+/** The Range descriptor that bounds a page row for a channel (or the device), if the device reports one. */
 export function rowDescriptor(model: DeviceModel, row: Row, channel?: string): RangeDescriptor | undefined {
   if (!isPageRow(row)) return undefined;
+  if (row.source.onlyWhenDisarmedVia && model.disarmPage !== row.source.onlyWhenDisarmedVia) return undefined;
   const range = model.ranges.get(row.source.page);
   if (!range) return undefined;
   return descriptorAt(range, boundsPath(row, channel));
 }
 
-/** Channel ids the bridge publishes: the channel list plus channels of the pages' Ranges, in order. */
+/** Live field of each control, and the hardware that makes the control exist when the live page is unknown. */
+const LIVE: Readonly<Record<LiveControl, { field: keyof LiveState; hardware?: keyof ChannelHardware }>> = {
+  floodlight: { field: 'floodlight', hardware: 'floodlight' },
+  brightness: { field: 'brightness' },
+  siren: { field: 'siren', hardware: 'siren' },
+  redBlueLight: { field: 'redBlueLight', hardware: 'redBlueLight' },
+};
+
+/** Bounds of a live value (brightness, siren volume) as the live page reports them. */
+export function liveBounds(model: DeviceModel, channel: string, control: 'brightness' | 'volume'): { min: number; max: number } | undefined {
+  const s = model.live.get(channel);
+  if (control === 'brightness') return s?.brightness !== undefined ? s.brightnessRange : undefined;
+  return s?.volume !== undefined && s.volumeAdjustable ? s.volumeRange : undefined;
+}
+
+/** Channel ids the bridge publishes: configured channels of the channel list plus channels of the pages' Ranges. */
 export function channelIds(model: DeviceModel, only?: readonly string[]): string[] {
   const ids: string[] = [];
   const seen = new Set<string>();
   const add = (id: string) => {
     if (!isChannelId(id) || seen.has(id)) return;
     if (only && !only.includes(id)) return;
+    // A slot the channel list does not name (NotConfigured, or not there) gets no entities.
+    if (model.channelList && !model.channelList.has(id)) return;
     seen.add(id);
     ids.push(id);
   };
@@ -82,6 +104,9 @@ export function channelIds(model: DeviceModel, only?: readonly string[]): string
 /** Online from the channel list; without one, a channel is online when some page answers parameters for it. */
 export function channelOnline(model: DeviceModel, ch: string): boolean {
   const listed = model.channelList?.get(ch);
+  // A page read after the channel list may already say `{status: "Offline"}`: the newer word wins (a channel
+  // seen "online" without its pages' values would lose its entities).
+  if (listed) return !POLLED_PAGES.some((page) => valueAt(channelBlock(model.gets.get(page), ch), ['status']) === 'Offline');
   if (listed !== undefined) return listed;
   if (model.channelList) return false;
   for (const page of POLLED_PAGES) {
@@ -91,28 +116,35 @@ export function channelOnline(model: DeviceModel, ch: string): boolean {
   return false;
 }
 
-/**
- * Rows the device supports for a channel (or the device level): Range lists the field, and (for an
- * online channel) the page does not answer the channel with a `{reason}` marker.
- */
-export function supportedRows(model: DeviceModel, level: Level, channel?: string): Row[] {
-  const out: Row[] = [];
-  const online = level === 'channel' && !!channel && channelOnline(model, channel);
-  for (const row of TABLE) {
-    if (row.level !== level) continue;
-    if (row.source.kind === 'online') out.push(row);
-    else if (row.source.kind === 'info') {
-      if (rowValue(model, row) !== undefined) out.push(row);
-    } else {
-      if (!rowDescriptor(model, row, channel)) continue;
-      if (online) {
-        const get = model.gets.get(row.source.page);
-        if (get && isMarker(channelBlock(get, channel))) continue;
-      }
-      out.push(row);
+/** Whether the device (or a channel) has what a row reads (R2). */
+export function rowSupported(model: DeviceModel, row: Row, channel?: string): boolean {
+  const s = row.source;
+  switch (s.kind) {
+    case 'online':
+      return row.level === 'channel';
+    case 'identity':
+      return rowValue(model, row) !== undefined;
+    case 'disarm':
+      return model.disarmPage !== undefined && typeof valueAt(model.gets.get(model.disarmPage), [DISARM_MEMBER[model.disarmPage]]) === 'boolean';
+    case 'live': {
+      if (!channel) return false;
+      const { field, hardware } = LIVE[s.control];
+      const state = model.live.get(channel);
+      if (state) return state[field] !== undefined;
+      // Not read (yet): the channel model's hardware says whether the light or siren exists.
+      return !!hardware && !!model.channelModels?.find((m) => m.id === channel)?.hardware[hardware];
+    }
+    case 'page': {
+      if (!rowDescriptor(model, row, channel)) return false;
+      if (channel && channelOnline(model, channel) && isMarker(channelBlock(model.gets.get(s.page), channel))) return false;
+      return true;
     }
   }
-  return out;
+}
+
+/** Rows the device supports for a channel (or the device level), in table order. */
+export function supportedRows(model: DeviceModel, level: Level, channel?: string): Row[] {
+  return TABLE.filter((row) => row.level === level && rowSupported(model, row, channel));
 }
 
 /** A state value: a scalar the device reported; anything else counts as not reported. */
@@ -120,18 +152,23 @@ function scalar(value: unknown): boolean | number | string | undefined {
   return typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string' ? value : undefined;
 }
 
-function rowValue(model: DeviceModel, row: Row, channel?: string): unknown {
-  switch (row.source.kind) {
+export function rowValue(model: DeviceModel, row: Row, channel?: string): unknown {
+  const s = row.source;
+  switch (s.kind) {
     case 'online':
       return channel ? channelOnline(model, channel) : undefined;
-    case 'info':
-      return scalar(valueAt(model.info, [row.source.field]));
+    case 'identity':
+      return scalar(valueAt(model.info, [s.field]));
+    case 'disarm':
+      return model.disarmPage ? scalar(valueAt(model.gets.get(model.disarmPage), [DISARM_MEMBER[model.disarmPage]])) : undefined;
+    case 'live':
+      return channel ? scalar(model.live.get(channel)?.[LIVE[s.control].field]) : undefined;
     case 'page': {
       if (!rowDescriptor(model, row, channel)) return undefined; // R2: not supported
-      const get = model.gets.get(row.source.page);
+      const get = model.gets.get(s.page);
       const base = row.level === 'channel' ? channelBlock(get, channel!) : get;
       if (!isPlainObject(base) || isMarker(base)) return undefined;
-      return scalar(valueAt(base, row.source.field));
+      return scalar(valueAt(base, s.field));
     }
   }
 }
@@ -140,7 +177,7 @@ function rowValue(model: DeviceModel, row: Row, channel?: string): unknown {
 export function deviceState(model: DeviceModel): Json {
   const out: Json = {};
   for (const row of TABLE) {
-    if (row.level !== 'device') continue;
+    if (row.level !== 'device' || Object.hasOwn(out, row.key)) continue;
     const value = rowValue(model, row);
     if (value !== undefined) out[row.key] = value;
   }
@@ -152,7 +189,7 @@ export function deviceState(model: DeviceModel): Json {
 export function channelRowState(model: DeviceModel, ch: string): Json {
   const out: Json = {};
   for (const row of TABLE) {
-    if (row.level !== 'channel') continue;
+    if (row.level !== 'channel' || Object.hasOwn(out, row.key)) continue;
     const value = rowValue(model, row, ch);
     if (value !== undefined) out[row.key] = value;
   }
@@ -164,7 +201,7 @@ export function channelState(model: DeviceModel, ch: string): Json {
   const online = channelOnline(model, ch);
   if (!online) return { online: false };
   const out = channelRowState(model, ch);
-  return model.events ? Object.assign(out, channelEventState(model.events, ch, out, model.readAt)) : out;
+  return model.events ? Object.assign(out, channelEventState(model.events, ch)) : out;
 }
 
 /** Last published payload per topic: publish only what changed; cleared on every (re)connect. */

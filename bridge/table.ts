@@ -1,29 +1,45 @@
 /**
- * THE table: every state key the bridge publishes, where its value lives on the device, how Home
- * Assistant shows it and where its bounds come from. Polling (which pages to read), state building,
- * discovery and commands all read this table; adding a field is adding one row.
+ * THE table: every state key the bridge publishes, in the manner of Home Assistant's Reolink entity descriptions.
+ * A row says how its value is read (its `source`), when the channel or device supports it (Range, the live page,
+ * the channel's hardware: see `state.ts` `rowSupported`, R2) and, by the same source, how a command is written:
+ *
+ * - `page`: a configuration page named as core declares it; written with `client.update(page, changes)`.
+ * - `live`: the live page (`client.live(ch)`); written with `client.setLive(ch, {<control>: value})`.
+ * - `disarm`: the recorder's disarmed state (`client.disarmState()`); written with `client.setDisarmed(bool)`.
+ * - `identity`, `online`: read-only.
+ *
+ * Polling (which pages to read), state building, discovery and commands all read this table; adding a field is
+ * adding one row. How a page is requested and written (page_type, chn_index, write rule) lives in core's page
+ * declarations only.
  */
+import type { DisarmPage } from '../core';
 
-export type Platform = 'switch' | 'number' | 'select' | 'alarm_control_panel' | 'sensor' | 'binary_sensor';
+export type Platform = 'switch' | 'number' | 'select' | 'alarm_control_panel' | 'sensor' | 'binary_sensor' | 'light' | 'siren';
 export type Level = 'device' | 'channel';
 
-/** Where a value comes from. */
+/** Live controls of `client.setLive()` the table uses. */
+export type LiveControl = 'floodlight' | 'brightness' | 'siren' | 'redBlueLight';
+
+/** Where a value comes from (and so how it is written). */
 export type Source =
-  /** A device page: value at `field` inside the channel block (`channel_info.<ch>`) or inside `data`. */
-  | { kind: 'page'; page: PageName; field: readonly string[] }
-  /** `/API/SystemInfo/Base/Get` member (device level, read-only). */
-  | { kind: 'info'; field: 'device_type' | 'software_version' | 'hardware_version' | 'serial_number' | 'mac_address' }
-  /** Channel connection state from the channel list (read-only). */
+  /** A configuration page: value at `field` inside the channel block (`channel_info.<ch>`) or inside `data`. */
+  | { kind: 'page'; page: string; field: readonly string[]; onlyWhenDisarmedVia?: DisarmPage }
+  /** The live page of the channel (what the light or siren does now). */
+  | { kind: 'live'; control: LiveControl }
+  /** The recorder's disarmed state, from whichever page the device disarms through. */
+  | { kind: 'disarm' }
+  /** Who the device is (`client.identity()`). */
+  | { kind: 'identity'; field: 'model' | 'firmware' }
+  /** Channel connection state from the channel model (read-only). */
   | { kind: 'online' };
 
 export interface Row {
   key: string;
   level: Level;
   source: Source;
-  /** Range descriptor the bounds come from (same level and page): defaults to the value field. */
-  bounds?: readonly string[];
-  platform: Platform;
-  /** Entity name in Home Assistant (the device name is prefixed by Home Assistant). */
+  /** Home Assistant platform; absent: a state key that belongs to another entity (the light's brightness). */
+  platform?: Platform;
+  /** Entity name in Home Assistant (`has_entity_name`: the device name is prefixed by Home Assistant). */
   name: string;
   category?: 'config' | 'diagnostic';
   unit?: string;
@@ -35,47 +51,22 @@ export interface Row {
   words?: Readonly<Record<string, boolean>>;
 }
 
-/** Pages the table reads, and how their Get and Set bodies are shaped. */
-export interface PageSpec {
-  /** `data` of Get (and Range) requests. */
-  getData?: Record<string, unknown>;
-  /** Extra members of a Set `data` (page_type...). */
-  setData?: Record<string, unknown>;
-  /**
-   * `channels`: Set carries the touched channel blocks (writable members of the Get block, merged with the
-   * changes); `whole`: Set carries the whole writable page (device-level members and every channel block).
-   */
-  setShape: 'channels' | 'whole';
-  /** Members added to every channel block of a Set (e.g. `chn_index`). */
-  blockMeta?: (channel: string) => Record<string, unknown>;
-  /** Keys that are not parameters (exempt from Range checks). */
-  metaKeys?: readonly string[];
-}
-
-export const PAGES = {
-  'AlarmConfig/Deterrence': {
-    getData: { page_type: 'ChannelConfig' },
-    setData: { page_type: 'ChannelConfig' },
-    setShape: 'channels',
-    blockMeta: (ch: string) => ({ chn_index: ch }),
-    metaKeys: ['page_type', 'chn_index'],
-  },
-  'AlarmConfig/VoiceAlarm': { setShape: 'channels' },
-  'DeviceConfig/Audio': { setShape: 'channels' },
-  'LinkageConfig/LinkageManage': { setShape: 'whole' },
-} as const satisfies Record<string, PageSpec>;
-
-export type PageName = keyof typeof PAGES;
-
-export function pageSpec(page: string): PageSpec | undefined {
-  return (PAGES as Record<string, PageSpec>)[page];
-}
-
-const page = (p: PageName, ...field: string[]): Source => ({ kind: 'page', page: p, field });
+const page = (p: string, ...field: string[]): Source => ({ kind: 'page', page: p, field });
+const live = (control: LiveControl): Source => ({ kind: 'live', control });
 const DISARM_WORDS = { DISARM: true, DISARMED: true, ARM_AWAY: false, ARM: false, ARMED_AWAY: false } as const;
-/** `disarm_<what>`: whether disarming withdraws the `linkage_<what>` linkage (a config switch of the recorder). */
-const disarm = (what: string, label: string, icon: string): Row => ({
-  key: `disarm_${what}`, level: 'device', source: page('LinkageConfig/LinkageManage', 'linkage_info', `linkage_${what}`),
+
+const DISARMING = 'AlarmConfig/Disarming';
+const LINKAGE_MANAGE = 'LinkageConfig/LinkageManage';
+
+/** `disarm_<what>`: whether disarming withdraws an action (Disarming `action.<what>`); a config switch of the recorder. */
+const disarmAction = (what: string, label: string, icon: string): Row => ({
+  key: `disarm_${what}`, level: 'device', source: page(DISARMING, 'action', what),
+  platform: 'switch', name: `Disarm ${label}`, category: 'config', icon,
+});
+/** The same switches on devices that disarm through LinkageManage (`linkage_info.linkage_<what>`). */
+const disarmLinkage = (what: string, label: string, icon: string): Row => ({
+  key: `disarm_${what}`, level: 'device',
+  source: { kind: 'page', page: LINKAGE_MANAGE, field: ['linkage_info', `linkage_${what}`], onlyWhenDisarmedVia: LINKAGE_MANAGE },
   platform: 'switch', name: `Disarm ${label}`, category: 'config', icon,
 });
 
@@ -83,8 +74,12 @@ export const TABLE: readonly Row[] = [
   // ---- channel level -------------------------------------------------------------------------
   { key: 'online', level: 'channel', source: { kind: 'online' }, platform: 'binary_sensor', name: 'Online',
     category: 'diagnostic', deviceClass: 'connectivity' },
-  // Alarm reaction (config entities): what the channel does when an alarm fires. The keys `floodlight` and
-  // `siren` are reserved for the live light and siren (PreviewChannel/Floodlight2AudioAlarm).
+  // Live: what the light and siren do now (PreviewChannel/Floodlight2AudioAlarm).
+  { key: 'floodlight', level: 'channel', source: live('floodlight'), platform: 'light', name: 'Floodlight', icon: 'mdi:light-flood-down' },
+  { key: 'floodlight_brightness', level: 'channel', source: live('brightness'), name: 'Floodlight brightness' },
+  { key: 'siren', level: 'channel', source: live('siren'), platform: 'siren', name: 'Siren', icon: 'mdi:alarm-light' },
+  { key: 'red_blue_light', level: 'channel', source: live('redBlueLight'), platform: 'switch', name: 'Red/blue light', icon: 'mdi:car-light-alert' },
+  // Alarm reaction (config entities): what the channel does when an alarm fires.
   { key: 'floodlight_on_alarm', level: 'channel', source: page('AlarmConfig/Deterrence', 'flood_light_switch'), platform: 'switch',
     name: 'Floodlight on alarm', icon: 'mdi:light-flood-down', category: 'config' },
   { key: 'floodlight_duration', level: 'channel', source: page('AlarmConfig/Deterrence', 'bright_time'), platform: 'number',
@@ -101,7 +96,7 @@ export const TABLE: readonly Row[] = [
     name: 'Siren volume', icon: 'mdi:volume-high', category: 'config', numberMode: 'slider' },
   { key: 'siren_tone', level: 'channel', source: page('AlarmConfig/VoiceAlarm', 'siren_type'), platform: 'select',
     name: 'Siren tone', icon: 'mdi:music-note', category: 'config' },
-  { key: 'disarmed', level: 'channel', source: page('LinkageConfig/LinkageManage', 'enable'), platform: 'switch',
+  { key: 'disarmed', level: 'channel', source: page(LINKAGE_MANAGE, 'enable'), platform: 'switch',
     name: 'Disarmed', icon: 'mdi:shield-off-outline' },
   { key: 'audio_in_volume', level: 'channel', source: page('DeviceConfig/Audio', 'in_volume'), platform: 'number',
     name: 'Audio input volume', icon: 'mdi:microphone', category: 'config', numberMode: 'slider' },
@@ -109,50 +104,69 @@ export const TABLE: readonly Row[] = [
     name: 'Audio output volume', icon: 'mdi:volume-medium', category: 'config', numberMode: 'slider' },
 
   // ---- device level --------------------------------------------------------------------------
-  { key: 'disarmed', level: 'device', source: page('LinkageConfig/LinkageManage', 'enable'), platform: 'alarm_control_panel',
+  { key: 'disarmed', level: 'device', source: { kind: 'disarm' }, platform: 'alarm_control_panel',
     name: 'Alarm', icon: 'mdi:shield-home-outline', words: DISARM_WORDS },
-  disarm('siren', 'siren', 'mdi:alarm-light-off-outline'),
-  disarm('floodlight', 'floodlight', 'mdi:lightbulb-off-outline'),
-  disarm('enforcerlight', 'red/blue light', 'mdi:car-light-alert'),
-  disarm('alarmout', 'alarm output', 'mdi:electric-switch'),
-  disarm('ptz', 'PTZ', 'mdi:camera-control'),
-  disarm('voiceprompt', 'voice prompt', 'mdi:account-voice-off'),
-  disarm('mobile_push', 'mobile push', 'mdi:cellphone-message-off'),
-  { key: 'model', level: 'device', source: { kind: 'info', field: 'device_type' }, platform: 'sensor', name: 'Model',
+  disarmAction('buzzer', 'buzzer', 'mdi:bell-off-outline'),
+  disarmAction('alarm_out', 'alarm output', 'mdi:electric-switch'),
+  disarmAction('show_message', 'on-screen message', 'mdi:message-off-outline'),
+  disarmAction('send_email', 'email', 'mdi:email-off-outline'),
+  disarmAction('full_screen', 'full screen', 'mdi:fullscreen-exit'),
+  disarmAction('voice_prompts', 'voice prompts', 'mdi:account-voice-off'),
+  disarmAction('event_push_platform', 'event push', 'mdi:cloud-off-outline'),
+  disarmAction('mobile_push', 'mobile push', 'mdi:cellphone-message-off'),
+  disarmLinkage('siren', 'siren', 'mdi:alarm-light-off-outline'),
+  disarmLinkage('floodlight', 'floodlight', 'mdi:lightbulb-off-outline'),
+  disarmLinkage('enforcerlight', 'red/blue light', 'mdi:car-light-alert'),
+  disarmLinkage('alarmout', 'alarm output', 'mdi:electric-switch'),
+  disarmLinkage('ptz', 'PTZ', 'mdi:camera-control'),
+  disarmLinkage('voiceprompt', 'voice prompt', 'mdi:account-voice-off'),
+  disarmLinkage('mobile_push', 'mobile push', 'mdi:cellphone-message-off'),
+  { key: 'model', level: 'device', source: { kind: 'identity', field: 'model' }, platform: 'sensor', name: 'Model',
     category: 'diagnostic', icon: 'mdi:cctv' },
-  { key: 'firmware', level: 'device', source: { kind: 'info', field: 'software_version' }, platform: 'sensor', name: 'Firmware',
+  { key: 'firmware', level: 'device', source: { kind: 'identity', field: 'firmware' }, platform: 'sensor', name: 'Firmware',
     category: 'diagnostic', icon: 'mdi:chip' },
 ];
 
-export type PageRow = Row & { source: { kind: 'page'; page: PageName; field: readonly string[] } };
+export type PageRow = Row & { source: Extract<Source, { kind: 'page' }> };
+export type LiveRow = Row & { source: Extract<Source, { kind: 'live' }> };
 
 export function isPageRow(row: Row): row is PageRow {
   return row.source.kind === 'page';
 }
 
-/** Rows of one level, by key. */
-export const ROWS: Readonly<Record<Level, ReadonlyMap<string, Row>>> = {
-  device: new Map(TABLE.filter((r) => r.level === 'device').map((r) => [r.key, r])),
-  channel: new Map(TABLE.filter((r) => r.level === 'channel').map((r) => [r.key, r])),
+export function isLiveRow(row: Row): row is LiveRow {
+  return row.source.kind === 'live';
+}
+
+/** Rows of one level, by key (a key may have one row per way the device offers it: `disarm_mobile_push`). */
+const ROWS: Readonly<Record<Level, ReadonlyMap<string, readonly Row[]>>> = {
+  device: group(TABLE.filter((r) => r.level === 'device')),
+  channel: group(TABLE.filter((r) => r.level === 'channel')),
 };
 
-export function rowFor(level: Level, key: string): Row | undefined {
-  return ROWS[level].get(key);
+function group(rows: readonly Row[]): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const r of rows) out.set(r.key, [...(out.get(r.key) ?? []), r]);
+  return out;
 }
 
-/** Read-only rows: values the device reports but that no Set can change. */
+/** Every row of a key at a level (usually one). */
+export function rowsFor(level: Level, key: string): readonly Row[] {
+  return ROWS[level].get(key) ?? [];
+}
+
+/** Read-only rows: values the device reports but that no command changes. */
 export function isReadOnlyRow(row: Row): boolean {
-  return !isPageRow(row) || row.platform === 'sensor' || row.platform === 'binary_sensor';
+  return row.source.kind === 'identity' || row.source.kind === 'online' || row.platform === 'sensor' || row.platform === 'binary_sensor';
 }
 
-/** Pages the bridge polls: every page a row reads. */
-export const POLLED_PAGES: readonly PageName[] = [...new Set(TABLE.filter(isPageRow).map((r) => r.source.page))];
+/** Configuration pages the bridge polls (Range and Get): every page a row reads. */
+export const POLLED_PAGES: readonly string[] = [...new Set(TABLE.filter(isPageRow).map((r) => r.source.page))];
 
 /**
- * Range path of a row's bounds descriptor for a channel (or the device): `['channel_info', 'CH1', 'siren_time']`
+ * Range path of a page row's descriptor for a channel (or the device): `['channel_info', 'CH1', 'siren_time']`
  * or `['linkage_info', 'linkage_siren']`.
  */
 export function boundsPath(row: PageRow, channel?: string): string[] {
-  const field = [...(row.bounds ?? row.source.field)];
-  return row.level === 'channel' ? ['channel_info', channel ?? '', ...field] : field;
+  return row.level === 'channel' ? ['channel_info', channel ?? '', ...row.source.field] : [...row.source.field];
 }

@@ -29,8 +29,9 @@ export class Topics {
   response(op: string): string {
     return `${this.base}/bridge/response/${op}`;
   }
-  availability(device: string): string {
-    return `${this.base}/${device}/availability`;
+  /** Device availability, or a channel's (`slug`): an Offline channel's entities show unavailable. */
+  availability(device: string, slug?: string): string {
+    return `${this.state(device, slug)}/availability`;
   }
   /** Device state (no slug) or channel state (slug such as `ch1`, `ip_ch5`). */
   state(device: string, slug?: string): string {

@@ -1,13 +1,11 @@
 /**
  * Writes to one page of one device, serialised. Per page a queue: while a write runs, new changes wait;
- * then ALL waiting changes are merged into one read-merge-Set-read-back cycle. Two commands that arrive
+ * then ALL waiting changes are merged into one `client.update()` (read, merge, Set, read back). Two commands that arrive
  * together (siren on CH1, siren volume on CH2) both take effect: nothing is lost, nothing is optimistic.
  * A raw Set (request API) is a write of its own, in arrival order.
  */
-import { writableSubset } from '../core';
 import { isPlainObject } from '../core/json';
 import type { Json } from './state';
-import type { PageSpec } from './table';
 
 export interface Change {
   /** Dotted position inside the page's Get `data`, e.g. ['channel_info', 'CH1', 'siren_switch']. */
@@ -93,29 +91,4 @@ export function setAt(target: Json, path: readonly string[], value: unknown): vo
     node = node[k] as Json;
   }
   node[path[path.length - 1]] = value;
-}
-
-/**
- * The Set `data` for merged changes: the current Get (writable members only, per the Range) with every
- * change applied. `channels` pages carry the touched channel blocks; `whole` pages the whole page.
- */
-export function buildSetBody(shape: PageSpec, get: Json, rangeData: Json, changes: readonly Change[]): Json {
-  const opts = { metaKeys: shape.metaKeys };
-  let body: Json;
-  if (shape.setShape === 'whole') {
-    body = writableSubset(structuredClone(get), rangeData, opts);
-    const ci = body.channel_info;
-    if (isPlainObject(ci)) for (const [ch, block] of Object.entries(ci)) if (!isPlainObject(block) || !Object.keys(block).length) delete ci[ch];
-  } else {
-    const channel_info: Json = {};
-    const getInfo = isPlainObject(get.channel_info) ? get.channel_info : {};
-    for (const ch of new Set(changes.map((c) => c.channel).filter((c): c is string => !!c))) {
-      const block = isPlainObject(getInfo[ch]) ? structuredClone(getInfo[ch]) : {};
-      const picked = writableSubset({ channel_info: { [ch]: block } }, rangeData, opts).channel_info;
-      channel_info[ch] = { ...(isPlainObject(picked) && isPlainObject(picked[ch]) ? picked[ch] : {}), ...shape.blockMeta?.(ch) };
-    }
-    body = { channel_info };
-  }
-  for (const c of changes) setAt(body, c.path, c.value);
-  return { ...shape.setData, ...body };
 }

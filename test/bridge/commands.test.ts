@@ -44,8 +44,8 @@ test('set/<key>: bare values as Home Assistant sends them', async ({ fx }) => {
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight_on_alarm === true, 3000, since);
   since = fx.recorder.count;
   await fx.recorder.publish(`${fx.base}/nvr/ch2/set/floodlight_duration`, '90.0');
-  await fx.recorder.publish(`${fx.base}/nvr/ch2/set/floodlight_mode`, 'Smartlight');
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight_duration === 90 && j.floodlight_mode === 'Smartlight', 3000, since);
+  await fx.recorder.publish(`${fx.base}/nvr/ch2/set/floodlight_mode`, 'Strobe');
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight_duration === 90 && j.floodlight_mode === 'Strobe', 3000, since);
   const block = sim.state['AlarmConfig/Deterrence'].channel_info!.CH2;
   assert.equal(block.bright_time, 90);
   // Deterrence Set carries the channel block with chn_index and page_type (field notes).
@@ -63,9 +63,11 @@ test('set/<key>: bare values as Home Assistant sends them', async ({ fx }) => {
   await fx.recorder.publish(`${fx.base}/nvr/set/disarmed`, 'ARM_AWAY');
   await fx.recorder.waitTopic(`${fx.base}/nvr`, (j) => j.disarmed === false, 3000, since);
   since = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/nvr/set`, JSON.stringify({ disarm_ptz: true, disarm_mobile_push: 'ON' }));
-  await fx.recorder.waitTopic(`${fx.base}/nvr`, (j) => j.disarm_ptz === true && j.disarm_mobile_push === true, 3000, since);
-  assert.equal((sim.state['LinkageConfig/LinkageManage'].linkage_info as Record<string, unknown>).linkage_ptz, true);
+  await fx.recorder.publish(`${fx.base}/nvr/set`, JSON.stringify({ disarm_buzzer: true, disarm_mobile_push: 'ON' }));
+  await fx.recorder.waitTopic(`${fx.base}/nvr`, (j) => j.disarm_buzzer === true && j.disarm_mobile_push === true, 3000, since);
+  const action = sim.state['AlarmConfig/Disarming'].action as Record<string, unknown>;
+  assert.equal(action.buzzer, true);
+  assert.equal(action.mobile_push, true);
   since = fx.recorder.count;
   await fx.recorder.publish(`${fx.base}/nvr/ch1/set/disarmed`, 'true');
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.disarmed === true, 3000, since);
@@ -97,7 +99,7 @@ test('request range/get/set/refresh with transaction', async ({ fx }) => {
   await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/Deterrence', data: { page_type: 'ChannelConfig' }, transaction: 2 }));
   res = json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 2, 3000, since));
   assert.equal(res.status, 'ok');
-  assert.deepEqual((res.data as { channel_info: Record<string, unknown> }).channel_info.CH3, { reason: 'Not configured' });
+  assert.deepEqual((res.data as { channel_info: Record<string, unknown> }).channel_info.CH3, { reason: 'Not support' });
 
   since = r.count;
   await r.publish(`${fx.base}/bridge/request/set`, JSON.stringify({
@@ -130,7 +132,8 @@ const REFUSALS: Array<[string, string, string | Buffer, RegExp]> = [
   ['out of bounds: max', 'nvr/ch1/set', '{"siren_volume": 11}', /siren_volume: must be <= 10/],
   ['out of bounds: min', 'nvr/ch1/set/floodlight_duration', '4', /must be >= 5/],
   ['out of bounds: option', 'nvr/ch1/set/floodlight_mode', 'Disco', /must be one of/],
-  ['option not on this channel', 'nvr/ip_ch7/set/floodlight_mode', 'Smartlight', /must be one of/],
+  ['empty slot (NotConfigured): no channel', 'nvr/ip_ch7/set/floodlight_mode', 'Strobe', /unknown channel "ip_ch7"/],
+  ['LinkageManage switch on a Disarming device', 'nvr/set/disarm_ptz', 'ON', /disarm_ptz is not supported/],
   ['wrong type: bool', 'nvr/ch1/set', '{"siren_on_alarm": "maybe"}', /wrong type/],
   ['wrong type: number', 'nvr/ch1/set/siren_volume', 'loud', /wrong type/],
   ['wrong type: fraction', 'nvr/ch1/set', '{"siren_volume": 5.5}', /whole number/],
@@ -218,18 +221,18 @@ test('concurrent commands on one page all take effect (no lost update)', async (
     fx.recorder.publish(`${fx.base}/nvr/ch2/set`, '{"floodlight_strobe": "High"}'),
     fx.recorder.publish(`${fx.base}/nvr/ch4/set/floodlight_duration`, '33'),
     fx.recorder.publish(`${fx.base}/nvr/ip_ch5/set/floodlight_on_alarm`, 'ON'),
-    fx.recorder.publish(`${fx.base}/nvr/ip_ch7/set/floodlight_mode`, 'Whitelight'),
+    fx.recorder.publish(`${fx.base}/nvr/ip_ch5/set/floodlight_mode`, 'Strobe'),
   ]);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === true && j.floodlight_on_alarm === true, 4000, since);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_volume === 9 && j.floodlight_strobe === 'High', 4000, since);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch7`, (j) => j.floodlight_mode === 'Whitelight', 4000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.floodlight_mode === 'Strobe', 4000, since);
   assert.equal(va().CH1.siren_switch, true);
   assert.equal(va().CH2.siren_value, 9);
   assert.equal(det().CH1.flood_light_switch, true);
   assert.equal(det().CH2.strobe_frequency, 'High');
   assert.equal(det().CH4.bright_time, 33);
   assert.equal(det()['IP_CH5'].flood_light_switch, true);
-  assert.equal(det()['IP_CH7'].flood_light_mode, 'Whitelight');
+  assert.equal(det()['IP_CH5'].flood_light_mode, 'Strobe');
   // Serialised per page and merged: at most one Set per command, at least one per page.
   const sets = setsOf(sim, 0).slice(setsBefore);
   assert.ok(sets.length >= 2 && sets.length <= 7, `sets: ${sets.length}`);

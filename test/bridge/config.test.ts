@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import { ConfigError, loadConfigFile, parseConfig, parseDuration } from '../../bridge/config';
-import { TABLE, PAGES, POLLED_PAGES, rowFor } from '../../bridge/table';
+import { findPage } from '../../core';
+import { TABLE, POLLED_PAGES, rowsFor } from '../../bridge/table';
 import { clientIdFor } from '../../bridge/mqtt';
 import { Topics } from '../../bridge/topics';
 
@@ -237,23 +238,30 @@ test('TLS options: fingerprint format, files', () => {
   assert.match(problems({ devices: [{ ...tlsDev, tls: { ca_file: '/nonexistent/ca.pem' } }] })[0], /devices\[0\]\.tls\.ca_file: cannot read/);
 });
 
-test('the table: one row per key and level, pages known, topics parse', () => {
+const rowFor = (level: 'device' | 'channel', key: string) => rowsFor(level, key)[0];
+
+test('the table: one row per key and level (or per page offering it), pages declared in core, topics parse', () => {
   const seen = new Set<string>();
   for (const row of TABLE) {
-    const id = `${row.level}/${row.key}`;
+    const id = `${row.level}/${row.key}/${row.source.kind === 'page' ? row.source.page : row.source.kind}`;
     assert.ok(!seen.has(id), `duplicate row ${id}`);
     seen.add(id);
     assert.match(row.key, /^[a-z0-9_]+$/);
-    if (row.source.kind === 'page') assert.ok(row.source.page in PAGES, row.source.page);
+    // The table names pages; how they are requested and written is core's declaration.
+    if (row.source.kind === 'page') assert.ok(findPage(row.source.page)?.operations.Set, row.source.page);
   }
-  assert.deepEqual([...POLLED_PAGES].sort(), Object.keys(PAGES).sort());
+  assert.deepEqual([...POLLED_PAGES].sort(), ['AlarmConfig/Deterrence', 'AlarmConfig/Disarming', 'AlarmConfig/VoiceAlarm', 'DeviceConfig/Audio', 'LinkageConfig/LinkageManage']);
+  // A key offered by two pages (Disarming or LinkageManage) is one key with one row per page.
+  assert.deepEqual(rowsFor('device', 'disarm_mobile_push').map((r) => r.source.kind === 'page' && r.source.page), ['AlarmConfig/Disarming', 'LinkageConfig/LinkageManage']);
   assert.equal(rowFor('device', 'disarmed')?.platform, 'alarm_control_panel');
   assert.equal(rowFor('channel', 'disarmed')?.platform, 'switch');
   // Alarm reaction settings are config switches; `floodlight` and `siren` are kept for the live light and siren.
   assert.equal(rowFor('channel', 'floodlight_on_alarm')?.name, 'Floodlight on alarm');
   assert.equal(rowFor('channel', 'siren_on_alarm')?.category, 'config');
-  assert.equal(rowFor('channel', 'floodlight'), undefined);
-  assert.equal(rowFor('channel', 'siren'), undefined);
+  // `floodlight` and `siren` are the live light and siren (what they do now).
+  assert.equal(rowFor('channel', 'floodlight')?.platform, 'light');
+  assert.equal(rowFor('channel', 'siren')?.platform, 'siren');
+  assert.equal(rowFor('channel', 'siren_volume')?.source.kind, 'page');
   const t = new Topics('nvr2mqtt', 'homeassistant');
   assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set'), { kind: 'set', device: 'nvr', channel: 'ch1' });
   assert.deepEqual(t.parse('nvr2mqtt/nvr/ch1/set/siren_on_alarm'), { kind: 'set', device: 'nvr', channel: 'ch1', key: 'siren_on_alarm' });

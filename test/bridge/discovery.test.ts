@@ -13,7 +13,7 @@ const test = suite<{ fx: Fixture }>('bridge discovery');
 test.before(async (ctx) => {
   ctx.fx = await setup({ label: 'disc', devices: [{ id: 'nvr', events: false }, { id: 'cam', sim: { profile: 'ipc' }, events: false }] }); // events: events.test.ts
   // Every channel's config is out once its state is (state follows discovery).
-  for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch5', 'nvr/ip_ch6', 'nvr/ip_ch7', 'nvr/wifi_ch8', 'cam/ch1']) {
+  for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch5', 'nvr/ip_ch6', 'nvr/wifi_ch8', 'cam/ch1']) {
     await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);
   }
   await settle(ctx.fx);
@@ -33,12 +33,22 @@ function configs(fx: Fixture): Map<string, Json> {
   return out;
 }
 
+async function identityOf(fx: Fixture, id: string) {
+  const client = new NvrClient({ url: fx.sims.get(id)!.url, username: 'admin', password: fx.passwords[id === 'nvr' ? 0 : 1], heartbeatMs: 0 });
+  try {
+    return await client.identity();
+  } finally {
+    await client.close();
+  }
+}
+
 const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...parts].join('_');
 const topicOf = (fx: Fixture, ...parts: string[]) => `${fx.prefix}/device/${node(fx, ...parts)}/config`;
 
 test('device-based discovery: one device per recorder and per channel, origin, availability', async ({ fx }) => {
   const all = configs(fx);
-  const nvrChannels = ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8'];
+  // IP_CH7 is an empty slot (NotConfigured): no device, no entities.
+  const nvrChannels = ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8'];
   const expected = [topicOf(fx, 'nvr'), ...nvrChannels.map((c) => topicOf(fx, 'nvr', c)), topicOf(fx, 'cam')];
   assert.deepEqual([...all.keys()].sort(), expected.sort());
   // Retained: a client subscribing now gets every config.
@@ -51,7 +61,11 @@ test('device-based discovery: one device per recorder and per channel, origin, a
     assert.match(cfg.o.sw, /^\d+\.\d+\.\d+/);
     assert.ok(cfg.o.url);
     assert.equal(cfg.avty_mode, 'all');
-    assert.deepEqual(cfg.avty.map((a: Json) => a.t), [`${fx.base}/bridge/state`, `${fx.base}/${topic.includes('_cam') ? 'cam' : 'nvr'}/availability`]);
+    // A channel device also follows its channel's availability (an Offline channel's entities show unavailable).
+    const slug = /_nvr_([a-z_0-9]+)\/config$/.exec(topic)?.[1];
+    assert.deepEqual(cfg.avty.map((a: Json) => a.t), [
+      `${fx.base}/bridge/state`, `${fx.base}/${topic.includes('_cam') ? 'cam' : 'nvr'}/availability`, ...(slug ? [`${fx.base}/nvr/${slug}/availability`] : []),
+    ]);
     assert.ok(Array.isArray(cfg.dev.ids) && cfg.dev.ids.length === 1);
     for (const [id, c] of Object.entries(cfg.cmps as Json)) {
       assert.ok(c.p, `${topic} ${id}: platform`);
@@ -63,6 +77,11 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   assert.equal(recorder.dev.mdl, 'N7508');
   assert.match(recorder.dev.sw, /^V8\.2\.4/);
   assert.equal(recorder.dev.cu, fx.sims.get('nvr')!.url);
+  // Serial number and MAC from the device's identity (SystemInfo serialNum, dash-form MAC).
+  const id = await identityOf(fx, 'nvr');
+  assert.ok(id.serial && id.mac);
+  assert.equal(recorder.dev.sn, id.serial);
+  assert.deepEqual(recorder.dev.cns, [['mac', id.mac.toLowerCase().replaceAll('-', ':')]]);
   const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!;
   assert.equal(ch1.dev.via_device, node(fx, 'nvr'));
   assert.equal(ch1.dev.name, 'Test nvr CH1');
@@ -123,7 +142,10 @@ test('recorder: alarm control panel for disarming, config switches, diagnostic s
   assert.deepEqual(panel.supported_features, ['arm_away']);
   assert.match(panel.value_template, /disarmed/);
   assert.match(panel.value_template, /armed_away/);
-  for (const k of ['disarm_siren', 'disarm_floodlight', 'disarm_enforcerlight', 'disarm_alarmout', 'disarm_ptz', 'disarm_voiceprompt', 'disarm_mobile_push']) {
+  // The recorder has AlarmConfig/Disarming: its disarm actions (as its Range lists them), not LinkageManage's.
+  const actions = ['buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts', 'event_push_platform', 'mobile_push'];
+  assert.deepEqual(Object.keys(cmps).filter((k) => k.startsWith('disarm_')).sort(), actions.map((a) => `disarm_${a}`).sort());
+  for (const k of actions.map((a) => `disarm_${a}`)) {
     assert.equal(cmps[k].p, 'switch', k);
     assert.equal(cmps[k].entity_category, 'config', k);
     assert.equal(cmps[k].command_topic, `${fx.base}/nvr/set/${k}`);
@@ -154,9 +176,6 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     const ch2 = all.get(topicOf(fx, 'nvr', 'ch2'))!.cmps;
     assert.deepEqual(ch2.siren_tone.options, descriptorAt(va, ['channel_info', 'CH2', 'siren_type'])!.items);
     assert.notDeepEqual(ch2.siren_tone.options, ch1.siren_tone.options);
-    const ch7 = all.get(topicOf(fx, 'nvr', 'ip_ch7'))!.cmps;
-    assert.deepEqual(ch7.floodlight_mode.options, descriptorAt(det, ['channel_info', 'IP_CH7', 'flood_light_mode'])!.items);
-    assert.equal(ch7.floodlight_mode.options.length, 2);
   } finally {
     await client.close();
   }
@@ -164,17 +183,64 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const FLOOD = ['floodlight_on_alarm', 'floodlight_duration', 'floodlight_mode', 'floodlight_strobe'];
   const SIREN = ['siren_on_alarm', 'siren_duration', 'siren_volume', 'siren_tone'];
   const AUDIO = ['audio_in_volume', 'audio_out_volume'];
-  assert.deepEqual(keys('ch1'), ['online', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO].sort());
-  assert.deepEqual(keys('ch3'), ['online', ...SIREN, 'disarmed', ...AUDIO].sort(), 'CH3: no floodlight');
-  assert.deepEqual(keys('ch4'), ['online', ...FLOOD, 'disarmed', ...AUDIO].sort(), 'CH4: no siren');
-  assert.deepEqual(keys('ch2'), ['online', ...FLOOD, ...SIREN, 'disarmed'].sort(), 'CH2: no audio');
-  assert.deepEqual(keys('wifi_ch8'), ['online', ...SIREN, 'disarmed'].sort(), 'WIFI_CH8: no floodlight, no audio');
+  // Live entities (light, siren, red/blue light) only where the channel's live page has the part.
+  assert.deepEqual(keys('ch1'), ['online', 'floodlight', 'siren', 'red_blue_light', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO].sort());
+  assert.deepEqual(keys('ch3'), ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO].sort(), 'CH3: siren only, no floodlight');
+  assert.deepEqual(keys('ch4'), ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO].sort(), 'CH4: no siren');
+  assert.deepEqual(keys('ch2'), ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed'].sort(), 'CH2: no audio, no red/blue light');
+  assert.deepEqual(keys('wifi_ch8'), ['online', 'siren', ...SIREN, 'disarmed'].sort(), 'WIFI_CH8: no floodlight, no audio');
   assert.deepEqual(keys('ip_ch6'), ['online'], 'IP_CH6 is offline: Range lists nothing for it');
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
   assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);
   assert.equal(sw.payload_on, 'ON');
   assert.equal(sw.payload_off, 'OFF');
   assert.equal(all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.online.p, 'binary_sensor');
+});
+
+test('live light, siren and red/blue light: Home Assistant\'s default payloads, bounds from the live page', async ({ fx }) => {
+  const all = configs(fx);
+  const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps;
+  const sim = fx.sims.get('nvr')!;
+  const client = new NvrClient({ url: sim.url, username: 'admin', password: fx.passwords[0], heartbeatMs: 0 });
+  let live;
+  try {
+    live = await client.live('CH1');
+  } finally {
+    await client.close();
+  }
+  const light = ch1.floodlight;
+  assert.equal(light.p, 'light');
+  assert.equal(light.name, 'Floodlight');
+  assert.equal(light.command_topic, `${fx.base}/nvr/ch1/set/floodlight`);
+  assert.equal(light.brightness_command_topic, `${fx.base}/nvr/ch1/set/floodlight_brightness`);
+  // HA sends brightness 1..brightness_scale: the scale is the device's own maximum, so no rescaling is needed.
+  assert.equal(light.brightness_scale, live.brightnessRange!.max);
+  assert.equal(light.command_template, undefined);
+  const siren = ch1.siren;
+  assert.equal(siren.p, 'siren');
+  assert.equal(siren.name, 'Siren');
+  assert.equal(siren.command_topic, `${fx.base}/nvr/ch1/set/siren`);
+  assert.equal(siren.command_template, undefined, 'HA sends its default JSON {"state":"ON",...}');
+  assert.equal(siren.support_duration, true);
+  assert.equal(siren.support_volume_set, true);
+  assert.equal(ch1.red_blue_light.p, 'switch');
+  assert.equal(ch1.red_blue_light.name, 'Red/blue light');
+  // The battery camera's siren has a fixed volume: no volume offered.
+  assert.equal(all.get(topicOf(fx, 'nvr', 'wifi_ch8'))!.cmps.siren.support_volume_set, false);
+  // CH4 has a floodlight and no siren; its light still dims.
+  const ch4 = all.get(topicOf(fx, 'nvr', 'ch4'))!.cmps;
+  assert.ok(ch4.floodlight.brightness_command_topic);
+  assert.equal(ch4.siren, undefined);
+  // The connectivity sensor is not tied to the channel's own availability: it is what reports it.
+  assert.deepEqual(ch1.online.avty.map((a: Json) => a.t), [`${fx.base}/bridge/state`, `${fx.base}/nvr/availability`]);
+});
+
+test('an Offline channel keeps its device, shown unavailable; an empty slot publishes nothing', async ({ fx }) => {
+  const r = fx.recorder;
+  assert.deepEqual(r.lastJson(`${fx.base}/nvr/ip_ch6/availability`), { state: 'offline' });
+  assert.deepEqual(r.lastJson(`${fx.base}/nvr/ch1/availability`), { state: 'online' });
+  assert.ok(configs(fx).get(topicOf(fx, 'nvr', 'ip_ch6')));
+  assert.ok(!r.messages.some((m) => m.topic.includes('ip_ch7')), 'nothing at all for IP_CH7');
 });
 
 test('a single-channel camera is one Home Assistant device', ({ fx }) => {
@@ -197,7 +263,7 @@ test('Home Assistant birth message: discovery again, then state after a short de
   const lastDiscovery = Math.max(...after.filter((m) => m.topic.startsWith(`${fx.prefix}/`)).map((m) => fx.recorder.messages.indexOf(m)));
   const firstState = Math.min(...after.filter((m) => m.topic.startsWith(`${fx.base}/nvr/`)).map((m) => fx.recorder.messages.indexOf(m)));
   assert.ok(lastDiscovery < firstState, 'every config before any state');
-  assert.equal(after.filter((m) => m.topic.startsWith(`${fx.prefix}/device/`)).length, 10);
+  assert.equal(after.filter((m) => m.topic.startsWith(`${fx.prefix}/device/`)).length, 9);
   // offline status does nothing
   const s2 = fx.recorder.count;
   await fx.recorder.publish(`${fx.prefix}/status`, 'offline');
@@ -212,7 +278,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   let since = fx.recorder.count;
   await fx.restartBridge(fx.makeConfig([{ id: 'nvr', channels: ['CH1'] }]));
   await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'cam') && m.payload === '', 5000, since, 'cam config cleared');
-  for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8', 'ch1']) {
+  for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8', 'ch1']) {
     await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
   }
   const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight_on_alarm'), 5000, since);

@@ -1,4 +1,4 @@
-/** EventState with a fake event source: alarm edges, the clear timer, live values against polled ones, disk, keys. */
+/** EventState with a fake event source: alarm edges, the clear timer, disk, keys (live events: Device.applyLive, events.test.ts). */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { ChannelModel, DeviceEvent } from '../../core';
@@ -10,9 +10,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function harness(clearAfterMs = 60_000, keys: Record<string, string[]> = { CH1: ['motion', 'person'] }) {
   let values: EventValues = emptyEventValues(new Map(Object.entries(keys)) as EventValues['keys']);
-  const polled: Record<string, Record<string, unknown>> = {};
-  /** When the read behind `polled` started (DeviceModel.readAt). */
-  const read = { at: -Infinity };
   const timeouts: EventChange[] = [];
   const state = new EventState({
     clearAfterMs,
@@ -20,18 +17,13 @@ function harness(clearAfterMs = 60_000, keys: Record<string, string[]> = { CH1: 
     set: (v) => (values = v),
     onTimeout: (c) => timeouts.push(c),
   });
-  // As channelState builds it: the polled keys, then the event keys.
-  const view = (ch = 'CH1') => ({ ...polled[ch], ...channelEventState(values, ch, polled[ch] ?? {}, read.at) });
-  /** A read that started at `at` (default: now) brought these polled values. */
-  const poll = (ch: string, v: Record<string, unknown>, at = Date.now()) => {
-    polled[ch] = v;
-    read.at = at;
-  };
-  return { state, view, poll, timeouts, values: () => values };
+  const view = (ch = 'CH1') => channelEventState(values, ch);
+  return { state, view, timeouts, values: () => values };
 }
 
-const alarm = (type: string, active: boolean, extra: Partial<DeviceEvent> = {}): DeviceEvent =>
-  ({ kind: 'alarm', channel: 'CH1', type, active, ...extra }) as DeviceEvent;
+type AlarmEvent = Extract<DeviceEvent, { kind: 'alarm' }>;
+const alarm = (type: string, active: boolean, extra: Partial<AlarmEvent> = {}): AlarmEvent =>
+  ({ kind: 'alarm', channel: 'CH1', type, active, ...extra }) as AlarmEvent;
 
 test('start sets the key and gives an edge; a repeated start changes nothing; the end clears it', () => {
   const h = harness();
@@ -80,36 +72,6 @@ test('a type the channel was not known to raise gets its key (and new entities)'
   assert.deepEqual(h.view(), { motion: false, person: false, avd: true });
   assert.equal(h.state.apply(alarm('avd', false))?.structure, undefined);
   h.state.close();
-});
-
-test('live values: written at once; a read that started after the event wins over them', async () => {
-  const h = harness();
-  h.poll('CH1', { floodlight: false, floodlight_brightness: 50 });
-  await sleep(2);
-  const t0 = Date.now();
-  assert.deepEqual(h.state.apply({ kind: 'live', channel: 'CH1', floodlight: true, brightness: 80, volume: 3 }), { channel: 'CH1' });
-  assert.equal(h.state.apply({ kind: 'live', channel: 'CH1', volume: 4 }), undefined, 'a member without a state key: nothing');
-  assert.deepEqual(h.view(), { motion: false, person: false, floodlight: true, floodlight_brightness: 80 });
-  // A poll that started before the event and ended after it: its values are older than the event's.
-  h.poll('CH1', { floodlight: false, floodlight_brightness: 50 }, t0 - 1);
-  assert.equal(h.view().floodlight, true);
-  await sleep(2);
-  // A read that started after the event (a poll, a command's read-back) is newer and wins.
-  h.poll('CH1', { floodlight: true, floodlight_brightness: 100 });
-  assert.equal(h.view().floodlight_brightness, 100);
-  h.poll('CH1', { floodlight: false, floodlight_brightness: 100 });
-  assert.equal(h.view().floodlight, false, 'switched off by a command: the read-back wins');
-  await sleep(2);
-  // The device switches it on by itself: the event says so at once, whatever the last poll said.
-  assert.deepEqual(h.state.apply({ kind: 'live', channel: 'CH1', floodlight: true }), { channel: 'CH1' });
-  assert.equal(h.view().floodlight, true);
-  // A key without a table row (nothing polled): the event is its only source.
-  h.state.apply({ kind: 'live', channel: 'CH1', siren: true });
-  await sleep(2);
-  h.poll('CH1', { floodlight: true });
-  assert.equal(h.view().siren, true);
-  h.state.apply({ kind: 'live', channel: 'CH1', siren: false });
-  assert.equal(h.view().siren, false);
 });
 
 test('disk: problem on an error, cleared on Ok; an unchanged disk state changes nothing', () => {

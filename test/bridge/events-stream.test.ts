@@ -14,7 +14,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A device whose event streams are scripted: each call of `client.events()` plays the next script. */
 function fakeDevice(scripts: Array<(signal: AbortSignal) => AsyncGenerator<DeviceEvent>>) {
   let calls = 0;
+  const live: Array<[string, unknown]> = [];
+  let liveEveryPoll = false;
   const device = {
+    applyLive: (ch: string, change: unknown) => live.push([ch, change]),
+    readLiveEveryPoll: () => (liveEveryPoll = true),
     model: { ...emptyModel(), events: emptyEventValues(new Map([['CH1', ['motion', 'person']], ['CH2', ['motion']]])) },
     channels: () => ['CH1', 'CH2'],
     client: {
@@ -24,7 +28,7 @@ function fakeDevice(scripts: Array<(signal: AbortSignal) => AsyncGenerator<Devic
       },
     },
   };
-  return { device: device as unknown as Device, calls: () => calls };
+  return { device: device as unknown as Device, calls: () => calls, live, liveEveryPoll: () => liveEveryPoll };
 }
 
 function harness(scripts: Array<(signal: AbortSignal) => AsyncGenerator<DeviceEvent>>, retryMs = 20) {
@@ -52,6 +56,7 @@ test('events are applied to the model and reported at once; a channel left out b
     { kind: 'alarm', channel: 'CH1', type: 'person', active: true, time: '2026-11-23T15:00:00' },
     { kind: 'alarm', channel: 'CH9', type: 'motion', active: true },
     { kind: 'disk', ok: false, info: 'Full' },
+    { kind: 'live', channel: 'CH2', floodlight: true, brightness: 70 },
   )]);
   h.events.start();
   h.events.start(); // once only
@@ -63,6 +68,10 @@ test('events are applied to the model and reported at once; a channel left out b
   assert.ok(h.device.model.events!.active.get('CH1')!.has('person'));
   assert.equal(h.device.model.events!.active.get('CH9'), undefined);
   assert.equal(h.device.model.events!.diskProblem, true);
+  // Live state has one home, the device's live page model: the event goes to applyLive, not into event values.
+  await waitFor(() => h.live.length === 1, 'the live event applied');
+  assert.deepEqual(h.live, [['CH2', { floodlight: true, brightness: 70, siren: undefined, volume: undefined }]]);
+  assert.equal(h.changes.length, 2, 'a live event is published by the device\'s own update, not as an event change');
   assert.equal(h.calls(), 1);
   await h.events.stop();
 });
@@ -84,6 +93,7 @@ test('a stream that fails starts again after retryMs; one without Event/Check en
   assert.equal(h.calls(), 2, 'no Event/Check: not tried again');
   assert.equal(h.lines.filter((l) => /starting again/.test(l)).length, 1);
   assert.equal(h.lines.filter((l) => /has no event check/.test(l)).length, 1);
+  assert.equal(h.liveEveryPoll(), true, 'no events: the live pages are read on every poll again');
   await h.events.stop();
 });
 

@@ -25,8 +25,9 @@ function descriptorFor(platform: string, extra: Partial<RangeDescriptor> = {}): 
 test('every row of the table, writable and read-only, is a component Home Assistant accepts', () => {
   for (const row of TABLE) {
     for (const mode of [undefined, 'r'] as const) {
+      if (!row.platform) continue; // a state key of another entity (the light's brightness)
       const desc = row.source.kind === 'page' ? descriptorFor(row.platform, mode ? { mode } : {}) : undefined;
-      const c = component(row, desc, 'nvr2mqtt/nvr/ch1', `nvr2mqtt_nvr_${row.key}`);
+      const c = component(row, desc, 'nvr2mqtt/nvr/ch1', `nvr2mqtt_nvr_${row.key}`, { brightness: { min: 1, max: 100 }, volume: { min: 1, max: 10 } });
       assert.ok(c, `${row.level} ${row.key}`);
       assert.deepEqual(componentProblems(`${row.level} ${row.key} ${mode ?? 'rw'}`, c), []);
       if (mode === 'r' && row.source.kind === 'page') assert.ok(c.p === 'sensor' || c.p === 'binary_sensor', `${row.key} read-only: ${String(c.p)}`);
@@ -44,7 +45,9 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
   const topics = new Topics('nvr2mqtt', 'homeassistant');
   const ch = (items: Record<string, RangeDescriptor>) => ({ type: 'object', items: { CH1: { type: 'object', items }, CH2: { type: 'object', items } } });
   const model = {
-    info: { device_type: null, software_version: { major: 8 }, hardware_version: 3, serial_number: 'SN1' },
+    info: { model: null, firmware: { major: 8 }, hardware: 3, serial: 'SN1', mac: '88-26-1D-AA-8E-E0' },
+    live: new Map(),
+    disarmPage: 'LinkageConfig/LinkageManage',
     channelList: new Map([['CH1', true], ['CH2', true]]),
     ranges: new Map<string, unknown>([
       ['AlarmConfig/VoiceAlarm', { channel_info: ch({
@@ -69,7 +72,8 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
   assert.equal(configs.size, 3);
   for (const [topic, payload] of configs) assert.deepEqual(deviceDiscoveryProblems(payload), [], topic);
   const recorder = configs.get(topics.discovery('nvr2mqtt_nvr'))!;
-  assert.deepEqual(recorder.dev, { ids: ['nvr2mqtt_nvr'], name: 'Garage', mf: 'Raysharp-based', hw: '3', sn: 'SN1', cu: 'http://192.168.1.20' });
+  assert.deepEqual(recorder.dev, { ids: ['nvr2mqtt_nvr'], name: 'Garage', mf: 'Raysharp-based', hw: '3', sn: 'SN1', cu: 'http://192.168.1.20',
+    cns: [['mac', '88:26:1d:aa:8e:e0']] });
   const cmps = recorder.cmps as Record<string, Record<string, unknown>>;
   assert.equal(cmps.disarm_siren.p, 'binary_sensor');
   assert.equal(cmps.disarm_siren.entity_category, 'diagnostic');

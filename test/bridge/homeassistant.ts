@@ -4,10 +4,11 @@
  * unknown top-level keys, a device value that is not text, a missing origin name), then each component by its
  * platform's discovery schema (required topics, number min < max, select options, no `config` category on a
  * sensor or binary_sensor, alarm panel features...). A payload that passes here is one Home Assistant sets up.
- * Sources: homeassistant/components/mqtt/{abbreviations,schemas,discovery,number,select,alarm_control_panel}.py.
+ * Sources: homeassistant/components/mqtt/{abbreviations,schemas,discovery,number,select,alarm_control_panel,siren}.py,
+ * light/schema_basic.py (the default schema: no `value_template`, state and brightness each with their own template).
  */
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 /** The abbreviations this bridge may use (Home Assistant knows many more). */
 const ABBREVIATIONS: Record<string, string> = {
@@ -34,7 +35,7 @@ const DEVICE_KEYS = new Set([
 ]);
 const SHARED_OPTIONS = ['availability', 'availability_mode', 'availability_template', 'availability_topic', 'command_topic',
   'payload_available', 'payload_not_available', 'state_topic'];
-const PLATFORMS = new Set(['alarm_control_panel', 'binary_sensor', 'button', 'event', 'number', 'select', 'sensor', 'switch', 'text']);
+const PLATFORMS = new Set(['alarm_control_panel', 'binary_sensor', 'button', 'event', 'light', 'number', 'select', 'sensor', 'siren', 'switch', 'text']);
 const ALARM_FEATURES = new Set(['arm_home', 'arm_away', 'arm_night', 'arm_vacation', 'arm_custom_bypass', 'trigger']);
 const BINARY_SENSOR_CLASSES = new Set(['battery', 'battery_charging', 'carbon_monoxide', 'cold', 'connectivity', 'door',
   'garage_door', 'gas', 'heat', 'light', 'lock', 'moisture', 'motion', 'moving', 'occupancy', 'opening', 'plug', 'power',
@@ -124,6 +125,24 @@ export function componentProblems(id: string, raw: Json): string[] {
     case 'select':
       if (!Array.isArray(c.options) || !c.options.length || !c.options.every((o: unknown) => typeof o === 'string')) bad('options must be a non-empty list of text');
       break;
+    case 'light': {
+      if ((c.schema ?? 'basic') !== 'basic' && c.schema !== 'default') bad(`schema ${c.schema} not checked here`);
+      if (c.value_template !== undefined) bad('the default light schema has no value_template (state_value_template)');
+      if (typeof c.state_value_template === 'string' && !(c.state_value_template.includes(c.payload_on ?? 'ON') && c.state_value_template.includes(c.payload_off ?? 'OFF'))) {
+        bad('state_value_template never yields payload_on / payload_off');
+      }
+      if (c.brightness_scale !== undefined && !(Number.isInteger(c.brightness_scale) && c.brightness_scale >= 1)) bad('brightness_scale must be an integer >= 1');
+      if (c.brightness_command_topic !== undefined && !validPublishTopic(c.brightness_command_topic)) bad('brightness_command_topic invalid');
+      if (c.brightness_state_topic !== undefined && !validSubscribeTopic(c.brightness_state_topic)) bad('brightness_state_topic invalid');
+      break;
+    }
+    case 'siren': {
+      if (c.value_template !== undefined) bad('a siren has no value_template (state_value_template)');
+      for (const k of ['support_duration', 'support_volume_set']) if (c[k] !== undefined && typeof c[k] !== 'boolean') bad(`${k} is not a boolean`);
+      // Without command_template Home Assistant publishes {"state": payload_on|payload_off, ...}: nothing to check there.
+      if (c.command_template !== undefined) bad('command_template set: Home Assistant default payloads are expected');
+      break;
+    }
     case 'alarm_control_panel': {
       if (c.state_topic === undefined) bad('state_topic is required');
       const features = c.supported_features ?? [...ALARM_FEATURES];

@@ -14,7 +14,7 @@ const config = parseConfig({ mqtt: { base_topic: 'b' }, devices: [{ id: 'nvr', u
 function fixture() {
   const sent: Array<{ topic: string; payload: string; o: PublishOptions }> = [];
   const link = { connected: true, publish: (topic: string, payload: string, o: PublishOptions) => (sent.push({ topic, payload, o }), link.connected) };
-  const model = { ...emptyModel(), info: { device_type: 'N1', software_version: 'V1' } };
+  const model = { ...emptyModel(), info: { model: 'N1', firmware: 'V1' } };
   const rt = { id: 'nvr', online: true, device: { id: 'nvr', name: 'NVR', model, channels: () => [] } } as unknown as DeviceRuntime;
   const publisher = new StatePublisher({ link: link as unknown as MqttLink, topics: new Topics('b', 'ha'), config, runtimes: new Map([['nvr', rt]]) });
   return { sent, link, rt, publisher, model };

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { startSimulator } from '../../simulator';
-import { json, setsOf, setup, sleep, waitEvent, type Fixture } from './fixture';
+import { json, setsOf, setup, sleep, until, waitEvent, type Fixture } from './fixture';
 
 const test = suite('bridge reliability');
 
@@ -146,6 +146,33 @@ test('a slow device does not delay another', async () => {
     await fx.recorder.waitTopic(`${fx.base}/fast/ch2`, (j) => j.siren_volume === 8, 2000, since);
     fx.sims.get('slow')!.clearFaults();
     assert.ok(setsOf(fast).length >= 1);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('a device answering in 4 s still confirms a command: it leaves before queued polls, its deadline counts the wire only', async () => {
+  // Deadline 6 s per request; every answer takes 4 s; polls every 0.3 s keep both connections busy.
+  const fx = await setup({ label: 'slowcmd', devices: [{ id: 'nvr', poll: 0.3 }], bridge: { deviceTimeoutMs: 6000 } });
+  try {
+    const sim = fx.sims.get('nvr')!;
+    await fx.recorder.waitTopic(`${fx.base}/nvr/wifi_ch8`, () => true, 5000);
+    sim.fault({ kind: 'latency', ms: 4000 });
+    // A poll under way at 4 s an answer: its reads hold the connections and queue behind each other.
+    const at = sim.log.length;
+    await until(() => sim.log.length > at, 'a slow poll read', 10_000);
+    const since = fx.recorder.count;
+    const t0 = Date.now();
+    await fx.recorder.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '8');
+    await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_volume === 8, 30_000, since);
+    const took = Date.now() - t0;
+    assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH2.siren_value, 8);
+    // Get, Set, read back (and the session's own calls): a handful of 4 s answers, not a whole poll's worth queued ahead.
+    assert.ok(took < 6 * 4000 + 2000, `confirmed after ${took} ms`);
+    const failures = fx.recorder.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/event` && /command_failed|command_not_confirmed/.test(m.payload));
+    assert.deepEqual(failures.map((m) => m.payload), []);
+    assert.equal(fx.recorder.lastJson(`${fx.base}/nvr/availability`)?.state, 'online');
+    sim.clearFaults();
   } finally {
     await fx.stop();
   }

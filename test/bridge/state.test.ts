@@ -18,14 +18,15 @@ test.after(async ({ fx }) => {
 test('state topics carry what the device reports, and only that', ({ fx }) => {
   const r = fx.recorder;
   const dev = json(r.last(`${fx.base}/nvr`));
+  // The recorder disarms through AlarmConfig/Disarming: its actions, not LinkageManage's linkages.
   assert.deepEqual(Object.keys(dev).sort(), [
-    'disarm_alarmout', 'disarm_enforcerlight', 'disarm_floodlight', 'disarm_mobile_push', 'disarm_ptz', 'disarm_siren',
-    'disarm_voiceprompt', 'disarmed', 'firmware', 'model',
+    'disarm_alarm_out', 'disarm_buzzer', 'disarm_event_push_platform', 'disarm_full_screen', 'disarm_mobile_push',
+    'disarm_send_email', 'disarm_show_message', 'disarm_voice_prompts', 'disarmed', 'firmware', 'model',
   ]);
   assert.equal(dev.model, 'N7508');
   const ch1 = json(r.last(`${fx.base}/nvr/ch1`));
   assert.deepEqual(ch1, {
-    online: true, floodlight_on_alarm: false, floodlight_duration: 30, floodlight_mode: 'Warninglight', floodlight_strobe: 'Middle',
+    online: true, floodlight: false, floodlight_brightness: 50, siren: false, red_blue_light: false, floodlight_on_alarm: false, floodlight_duration: 60, floodlight_mode: 'Warninglight', floodlight_strobe: 'Middle',
     siren_on_alarm: false, siren_duration: 10, siren_volume: 5, siren_tone: 'Alarm1', disarmed: false, audio_in_volume: 50, audio_out_volume: 50,
   });
   const ch3 = json(r.last(`${fx.base}/nvr/ch3`));
@@ -41,7 +42,8 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
   assert.equal(info.devices[0].id, 'nvr');
   assert.equal(info.devices[0].model, 'N7508');
   assert.equal(info.devices[0].online, true);
-  assert.equal((info.devices[0].channels as unknown[]).length, 8);
+  // IP_CH7 is an empty slot (NotConfigured): no channel.
+  assert.equal((info.devices[0].channels as unknown[]).length, 7);
   assert.deepEqual(json(r.last(`${fx.base}/bridge/state`)), { state: 'online' });
 });
 
@@ -70,6 +72,8 @@ test('a channel going offline publishes online:false and nothing else; back onli
   let since = fx.recorder.count;
   sim.setOnline('IP_CH5', false);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === false && Object.keys(j).length === 1, 3000, since);
+  // Its entities show unavailable in Home Assistant: the channel device follows this topic.
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5/availability`, (j) => j.state === 'offline', 3000, since);
   const at = sim.log.length;
   await until(() => pollsSince(sim, at) >= 2, '2 more polls');
   await settle(fx);
@@ -78,6 +82,7 @@ test('a channel going offline publishes online:false and nothing else; back onli
   since = fx.recorder.count;
   sim.setOnline('IP_CH5', true);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === true && j.floodlight_on_alarm === false, 3000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5/availability`, (j) => j.state === 'online', 3000, since);
   // IP_CH6 comes online for the first time: Range now lists its fields, so its entities appear.
   since = fx.recorder.count;
   sim.setOnline('IP_CH6', true);
