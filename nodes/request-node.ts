@@ -206,7 +206,7 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
       const channel = normaliseChannel(values.channel);
       if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
       if (values.data !== undefined && !isData(values.data)) throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
-      const data: Data = (values.data as Data | undefined) ?? {};
+      const data: Data = (values.data) ?? {};
       if (operation === 'Set' && Object.keys(data).length === 0) {
         throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
       }

@@ -54,11 +54,11 @@ test('a dashboard switch\'s true / false switches the floodlight; the answer is 
   const on = await exchange('c1', { payload: true, topic: 'garden' });
   assert.ok(on.out, JSON.stringify(on.caught?.error));
   assert.is(live(ctx, 'CH1').floodlight_switch, true);
-  assert.is(on.out!.payload.channel, 'CH1');
-  assert.is(on.out!.payload.floodlight, true);
-  assert.equal(on.out!.payload.brightnessRange, { min: 1, max: 100 });
-  assert.is(on.out!.topic, 'garden', 'the message goes on');
-  assert.is(on.out!.control, 'floodlight');
+  assert.is(on.out.payload.channel, 'CH1');
+  assert.is(on.out.payload.floodlight, true);
+  assert.equal(on.out.payload.brightnessRange, { min: 1, max: 100 });
+  assert.is(on.out.topic, 'garden', 'the message goes on');
+  assert.is(on.out.control, 'floodlight');
   const off = await exchange('c1', { payload: false });
   assert.is(off.out?.payload.floodlight, false);
   assert.is(live(ctx, 'CH1').floodlight_switch, false);
@@ -82,7 +82,7 @@ test('siren with a duration: on now, off again after it (two Sets), announced by
   await control(ctx, { mode: 'siren', channel: 'CH2', volume: '3' });
   const r = await exchange('c1', { payload: { on: true, duration: 1 } });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
-  assert.is(r.out!.payload.siren, true);
+  assert.is(r.out.payload.siren, true);
   assert.is(live(ctx, 'CH2').audioAlarm_switch, true);
   assert.is(live(ctx, 'CH2').audioAlarm_value, 3);
   const t0 = Date.now();

@@ -72,7 +72,7 @@ test('nvr-set writes through update(): values the channel already has send no Se
   ctx.sim!.clearLog();
   const again = await exchange('n1', { payload: { siren_value: 4 } });
   assert.ok(again.out, JSON.stringify(again.caught?.error));
-  assert.is(again.out!.payload.siren_value, 4);
+  assert.is(again.out.payload.siren_value, 4);
   assert.not.ok(paths(ctx.sim!).some((p) => p.endsWith('/Set')), paths(ctx.sim!).join(' '));
 });
 
