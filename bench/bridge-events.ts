@@ -36,15 +36,19 @@ export async function benchBridgeEvents(): Promise<Record<string, number>> {
   let bridge: Bridge | undefined;
   let rec: Recorder | undefined;
   try {
-    const { config } = parseConfig({
-      mqtt: { url: brokerUrl, base_topic: base },
-      homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
-      devices: [{ id: 'nvr', url: sim.url, username: 'admin', password }],
-      log_level: 'warn',
-    }, { env: {} });
+    const { config } = parseConfig(
+      {
+        mqtt: { url: brokerUrl, base_topic: base },
+        homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+        devices: [{ id: 'nvr', url: sim.url, username: 'admin', password }],
+        log_level: 'warn',
+      },
+      { env: {} },
+    );
     rec = await Recorder.start(brokerUrl, [`${base}/nvr/+`]);
     bridge = await startBridge(config, {
-      log: createLogger({ level: 'warn', sink: () => warnings++ }), discoveryCleanupWindowMs: 200,
+      log: createLogger({ level: 'warn', sink: () => warnings++ }),
+      discoveryCleanupWindowMs: 200,
     });
     await rec.waitTopic(`${base}/nvr/ch1`, (j) => j.motion === false, 20_000);
 

@@ -12,7 +12,14 @@ import { parseConfig } from '../bridge/config';
 import { createLogger } from '../bridge/log';
 import { tuneHeapForDaemon } from '../bridge/tuning';
 
-interface Job { urls: string[]; password: string; broker: string; seconds: number; base: string; prefix: string }
+interface Job {
+  urls: string[];
+  password: string;
+  broker: string;
+  seconds: number;
+  base: string;
+  prefix: string;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,14 +29,22 @@ async function main() {
   const line = await new Promise<string>((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
   const job = JSON.parse(line) as Job;
   const warnings = { n: 0 };
-  const { config } = parseConfig({
-    mqtt: { url: job.broker, base_topic: job.base },
-    homeassistant: { discovery_prefix: job.prefix, status_topic: `${job.prefix}/status` },
-    devices: job.urls.map((url, i) => ({
-      id: `d${i}`, url, username: 'admin', password: job.password, poll_interval: 1, events: !process.env.BENCH_NO_EVENTS,
-    })),
-    log_level: 'warn',
-  }, { env: {} });
+  const { config } = parseConfig(
+    {
+      mqtt: { url: job.broker, base_topic: job.base },
+      homeassistant: { discovery_prefix: job.prefix, status_topic: `${job.prefix}/status` },
+      devices: job.urls.map((url, i) => ({
+        id: `d${i}`,
+        url,
+        username: 'admin',
+        password: job.password,
+        poll_interval: 1,
+        events: !process.env.BENCH_NO_EVENTS,
+      })),
+      log_level: 'warn',
+    },
+    { env: {} },
+  );
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -88,10 +103,14 @@ async function main() {
   };
   if (process.env.BENCH_DEBUG) {
     for (const sp of getHeapSpaceStatistics()) {
-      process.stderr.write(`  ${sp.space_name} used ${(sp.space_used_size / 1048576).toFixed(1)} MB of ${(sp.space_size / 1048576).toFixed(1)} MB\n`);
+      process.stderr.write(
+        `  ${sp.space_name} used ${(sp.space_used_size / 1048576).toFixed(1)} MB of ${(sp.space_size / 1048576).toFixed(1)} MB\n`,
+      );
     }
     const m = process.memoryUsage();
-    process.stderr.write(`  rss ${(m.rss / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} arrayBuffers ${(m.arrayBuffers / 1048576).toFixed(0)}\n`);
+    process.stderr.write(
+      `  rss ${(m.rss / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} arrayBuffers ${(m.arrayBuffers / 1048576).toFixed(0)}\n`,
+    );
   }
   await bridge.stop();
   process.stdout.write(`${JSON.stringify(result)}\n`);

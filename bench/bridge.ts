@@ -39,19 +39,29 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-const quietLog = (counter: { warn: number }) => createLogger({
-  level: 'warn',
-  sink: (level) => {
-    if (level === 'warn' || level === 'error') counter.warn++;
-  },
-});
-
-async function startFarm(devices: number, channels: number, password: string, broker: boolean): Promise<{ child: ChildProcess; urls: string[]; broker?: string }> {
-  const script = join(__dirname, 'sim-farm.js');
-  const child = spawn(process.execPath, [script, '--devices', String(devices), '--channels', String(channels), ...(broker ? ['--broker'] : [])], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, NVR2MQTT_BENCH_PASSWORD: password },
+const quietLog = (counter: { warn: number }) =>
+  createLogger({
+    level: 'warn',
+    sink: (level) => {
+      if (level === 'warn' || level === 'error') counter.warn++;
+    },
   });
+
+async function startFarm(
+  devices: number,
+  channels: number,
+  password: string,
+  broker: boolean,
+): Promise<{ child: ChildProcess; urls: string[]; broker?: string }> {
+  const script = join(__dirname, 'sim-farm.js');
+  const child = spawn(
+    process.execPath,
+    [script, '--devices', String(devices), '--channels', String(channels), ...(broker ? ['--broker'] : [])],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, NVR2MQTT_BENCH_PASSWORD: password },
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('sim-farm did not start within 60 s')), 60_000);
@@ -81,8 +91,12 @@ async function scale(devices: number, channels: number, seconds: number): Promis
   const farm = await startFarm(devices, channels, password, !external);
   const child = spawn(process.execPath, [join(__dirname, 'bridge-scale.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
   const job = {
-    urls: farm.urls, password, broker: external ?? farm.broker!, seconds,
-    base: `nvr2mqtt_bench_${randomBytes(3).toString('hex')}`, prefix: `ha_bench_${randomBytes(3).toString('hex')}`,
+    urls: farm.urls,
+    password,
+    broker: external ?? farm.broker!,
+    seconds,
+    base: `nvr2mqtt_bench_${randomBytes(3).toString('hex')}`,
+    prefix: `ha_bench_${randomBytes(3).toString('hex')}`,
   };
   try {
     child.stdin.write(`${JSON.stringify(job)}\n`);
@@ -133,11 +147,16 @@ interface Measured {
 }
 
 /** One command kind: MQTT command -> Set at the simulator -> confirmed state, then the bare round-trip, `n` times. */
-async function measure(n: number, sim: Simulator, rec: Recorder, kind: {
-  command: (i: number) => { topic: string; payload: string; confirmed: (j: Record<string, unknown>) => boolean };
-  devicePath: string;
-  bare: (i: number) => Promise<void>;
-}): Promise<Measured> {
+async function measure(
+  n: number,
+  sim: Simulator,
+  rec: Recorder,
+  kind: {
+    command: (i: number) => { topic: string; payload: string; confirmed: (j: Record<string, unknown>) => boolean };
+    devicePath: string;
+    bare: (i: number) => Promise<void>;
+  },
+): Promise<Measured> {
   const out: Measured = { toDevice: [], confirmed: [], bare: [] };
   const stateTopic = (t: string) => t.slice(0, t.lastIndexOf('/set/'));
   for (let i = 0; i < n; i++) {
@@ -171,12 +190,15 @@ async function latency(commands: number, channels: number): Promise<Record<strin
   let bridge: Bridge | undefined;
   let rec: Recorder | undefined;
   try {
-    const { config } = parseConfig({
-      mqtt: { url: brokerUrl, base_topic: base },
-      homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
-      devices: [{ id: 'nvr', url: sim.url, username: 'admin', password, poll_interval: 1 }],
-      log_level: 'warn',
-    }, { env: {} });
+    const { config } = parseConfig(
+      {
+        mqtt: { url: brokerUrl, base_topic: base },
+        homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+        devices: [{ id: 'nvr', url: sim.url, username: 'admin', password, poll_interval: 1 }],
+        log_level: 'warn',
+      },
+      { env: {} },
+    );
     rec = await Recorder.start(brokerUrl, [`${base}/nvr/ch1`]);
     bridge = await startBridge(config, { log: quietLog(counter), discoveryCleanupWindowMs: 200 });
     await rec.waitTopic(`${base}/nvr/ch1`, () => true, 10_000);
@@ -203,7 +225,11 @@ async function latency(commands: number, channels: number): Promise<Record<strin
       },
       devicePath: '/Floodlight2AudioAlarm/Set',
       bare: async (i) => {
-        await raw.post('/API/PreviewChannel/Floodlight2AudioAlarm/Set', { channel: 'CH2', floodlight_switch: i % 2 === 0, operation_type: 'Floodlight' });
+        await raw.post('/API/PreviewChannel/Floodlight2AudioAlarm/Set', {
+          channel: 'CH2',
+          floodlight_switch: i % 2 === 0,
+          operation_type: 'Floodlight',
+        });
         await raw.post('/API/PreviewChannel/Floodlight2AudioAlarm/Get', { channel: 'CH2', command_flag: false });
       },
     });

@@ -35,7 +35,12 @@ async function bareLogin(base: string): Promise<BareSession> {
   const agent = new Agent({ connections: MAX_CONNECTIONS, pipelining: 1, keepAliveTimeout: 4_000 });
   const body = JSON.stringify({ version: '1.0', data: {} });
   const post = (headers: Record<string, string>) =>
-    request(`${base}/API/Web/Login`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher: agent });
+    request(`${base}/API/Web/Login`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+      dispatcher: agent,
+    });
   const first = await post({});
   await first.body.text();
   const challenge = pickDigestChallenge(String(first.headers['www-authenticate'] ?? ''));
@@ -91,7 +96,8 @@ export async function benchClient(): Promise<Record<string, number>> {
     await viaClient();
     await viaBare();
     const [c, d] = sim.log.slice(-2);
-    if (c.path !== d.path || JSON.stringify(c.data) !== JSON.stringify(d.data)) throw new Error('client and bare POST sent different requests');
+    if (c.path !== d.path || JSON.stringify(c.data) !== JSON.stringify(d.data))
+      throw new Error('client and bare POST sent different requests');
 
     for (let i = 0; i < WARMUP; i++) {
       await viaClient();
@@ -127,7 +133,10 @@ export async function benchClient(): Promise<Record<string, number>> {
     const slowClient: number[] = [];
     const slowBare: number[] = [];
     for (let i = 0; i < SLOW_N; i++) {
-      const order: Array<[() => Promise<unknown>, number[]]> = [[viaClient, slowClient], [viaBare, slowBare]];
+      const order: Array<[() => Promise<unknown>, number[]]> = [
+        [viaClient, slowClient],
+        [viaBare, slowBare],
+      ];
       if (i % 2) order.reverse();
       for (const [fn, into] of order) {
         const t0 = process.hrtime.bigint();

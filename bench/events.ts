@@ -13,7 +13,9 @@ const DEVICES = 3;
 
 export async function benchEvents(): Promise<Record<string, number>> {
   const seconds = Number(process.env.BENCH_EVENTS_SECONDS ?? 10);
-  const sims = await Promise.all(Array.from({ length: DEVICES }, () => startSimulator({ password: PASSWORD, eventHoldMs: 0, quiet: true })));
+  const sims = await Promise.all(
+    Array.from({ length: DEVICES }, () => startSimulator({ password: PASSWORD, eventHoldMs: 0, quiet: true })),
+  );
   const clients = sims.map((s) => new NvrClient({ url: s.url, username: 'admin', password: PASSWORD }));
   const stop = new AbortController();
   let events = 0;

@@ -27,7 +27,10 @@ const ROUNDS = 3;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface SimProcess { url: string; stop(): Promise<void> }
+interface SimProcess {
+  url: string;
+  stop(): Promise<void>;
+}
 
 /** The simulator in a child process (password through the environment, never on the command line). */
 async function startSimulatorProcess(password: string): Promise<SimProcess> {
@@ -38,7 +41,8 @@ async function startSimulatorProcess(password: string): Promise<SimProcess> {
       process.on('SIGTERM', () => s.stop().then(() => process.exit(0)));
     });`;
   const child: ChildProcess = spawn(process.execPath, ['-e', code], {
-    env: { ...process.env, SIM_PASSWORD: password }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, SIM_PASSWORD: password },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((res, rej) => {
     let buf = '';
@@ -51,12 +55,13 @@ async function startSimulatorProcess(password: string): Promise<SimProcess> {
   });
   return {
     url,
-    stop: () => new Promise<void>((res) => {
-      if (child.exitCode !== null) return res();
-      child.once('exit', () => res());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    }),
+    stop: () =>
+      new Promise<void>((res) => {
+        if (child.exitCode !== null) return res();
+        child.once('exit', () => res());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
   };
 }
 
@@ -65,15 +70,26 @@ async function closedLoop(concurrency: number, ms: number, op: () => Promise<unk
   const t0 = performance.now();
   const until = t0 + ms;
   let count = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) { await op(); count++; }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        await op();
+        count++;
+      }
+    }),
+  );
   return count / ((performance.now() - t0) / 1000);
 }
 
 // (A config node whose name equals its own id is never started by Node-RED: it counts as its own dependency.)
-const device = (id: string, url: string, password: string) =>
-  ({ id, type: 'nvr-device', name: `simulator ${id}`, url, heartbeat: '25', credentials: { username: 'admin', password } });
+const device = (id: string, url: string, password: string) => ({
+  id,
+  type: 'nvr-device',
+  name: `simulator ${id}`,
+  url,
+  heartbeat: '25',
+  credentials: { username: 'admin', password },
+});
 
 /** Flow for both throughput variants, sharing one nvr-device. */
 function throughputFlow(simUrl: string, password: string): object[] {
@@ -86,47 +102,115 @@ function throughputFlow(simUrl: string, password: string): object[] {
     { id: 'h_out', z: 'tab', type: 'http response', wires: [] },
     // loop variant: start fans out N messages; each answer goes straight back into nvr-get until the deadline
     { id: 'l_start', z: 'tab', type: 'http in', url: '/loop/start', method: 'post', wires: [['l_fan']] },
-    { id: 'l_fan', z: 'tab', type: 'function', outputs: 2, wires: [['l_get'], ['l_ack']], func: `
+    {
+      id: 'l_fan',
+      z: 'tab',
+      type: 'function',
+      outputs: 2,
+      wires: [['l_get'], ['l_ack']],
+      func: `
       const { concurrency, ms, request } = msg.payload;
       flow.set('count', 0); flow.set('finished', 0); flow.set('t0', Date.now()); flow.set('t1', 0);
       const until = Date.now() + ms;
       const out = [];
       for (let i = 0; i < concurrency; i++) out.push({ payload: request, request, until });
-      return [out, { req: msg.req, res: msg.res, payload: { started: true } }];` },
+      return [out, { req: msg.req, res: msg.res, payload: { started: true } }];`,
+    },
     { id: 'l_ack', z: 'tab', type: 'http response', wires: [] },
     { id: 'l_get', z: 'tab', type: 'nvr-get', device: 'dev', page: PAGE, channel: '', data: '', wires: [['l_again']] },
-    { id: 'l_again', z: 'tab', type: 'function', outputs: 1, wires: [['l_get']], func: `
+    {
+      id: 'l_again',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [['l_get']],
+      func: `
       flow.set('count', flow.get('count') + 1);
       if (Date.now() < msg.until) { msg.payload = msg.request; return msg; }
       flow.set('finished', flow.get('finished') + 1); flow.set('t1', Date.now());
-      return null;` },
+      return null;`,
+    },
     { id: 'l_catch', z: 'tab', type: 'catch', scope: ['l_get'], wires: [['l_err']] },
-    { id: 'l_err', z: 'tab', type: 'function', outputs: 1, wires: [[]], func: `flow.set('errors', (flow.get('errors') || 0) + 1); flow.set('lastError', msg.error && msg.error.message); return null;` },
+    {
+      id: 'l_err',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [[]],
+      func: `flow.set('errors', (flow.get('errors') || 0) + 1); flow.set('lastError', msg.error && msg.error.message); return null;`,
+    },
     { id: 'l_read', z: 'tab', type: 'http in', url: '/loop/count', method: 'get', wires: [['l_count']] },
-    { id: 'l_count', z: 'tab', type: 'function', outputs: 1, wires: [['l_out']], func: `
+    {
+      id: 'l_count',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [['l_out']],
+      func: `
       msg.payload = { count: flow.get('count'), finished: flow.get('finished'), t0: flow.get('t0'), t1: flow.get('t1'), errors: flow.get('errors') || 0, lastError: flow.get('lastError') };
-      return msg;` },
+      return msg;`,
+    },
     { id: 'l_out', z: 'tab', type: 'http response', wires: [] },
     // nvr-control loop: one message per channel, each answer (the live state) switches the floodlight the other way
     { id: 'c_start', z: 'tab', type: 'http in', url: '/control/start', method: 'post', wires: [['c_fan']] },
-    { id: 'c_fan', z: 'tab', type: 'function', outputs: 2, wires: [['c_ctl'], ['c_ack']], func: `
+    {
+      id: 'c_fan',
+      z: 'tab',
+      type: 'function',
+      outputs: 2,
+      wires: [['c_ctl'], ['c_ack']],
+      func: `
       const { channels, ms } = msg.payload;
       flow.set('c_count', 0); flow.set('c_finished', 0); flow.set('c_t0', Date.now()); flow.set('c_t1', 0);
       const until = Date.now() + ms;
-      return [channels.map((channel) => ({ channel, payload: true, until })), { req: msg.req, res: msg.res, payload: { started: true } }];` },
+      return [channels.map((channel) => ({ channel, payload: true, until })), { req: msg.req, res: msg.res, payload: { started: true } }];`,
+    },
     { id: 'c_ack', z: 'tab', type: 'http response', wires: [] },
-    { id: 'c_ctl', z: 'tab', type: 'nvr-control', device: 'dev', mode: 'floodlight', channel: '', output: '', brightness: '', volume: '', duration: '', wires: [['c_again']] },
-    { id: 'c_again', z: 'tab', type: 'function', outputs: 1, wires: [['c_ctl']], func: `
+    {
+      id: 'c_ctl',
+      z: 'tab',
+      type: 'nvr-control',
+      device: 'dev',
+      mode: 'floodlight',
+      channel: '',
+      output: '',
+      brightness: '',
+      volume: '',
+      duration: '',
+      wires: [['c_again']],
+    },
+    {
+      id: 'c_again',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [['c_ctl']],
+      func: `
       flow.set('c_count', flow.get('c_count') + 1);
       if (Date.now() < msg.until) { msg.payload = !msg.payload.floodlight; return msg; }
       flow.set('c_finished', flow.get('c_finished') + 1); flow.set('c_t1', Date.now());
-      return null;` },
+      return null;`,
+    },
     { id: 'c_catch', z: 'tab', type: 'catch', scope: ['c_ctl'], wires: [['c_err']] },
-    { id: 'c_err', z: 'tab', type: 'function', outputs: 1, wires: [[]], func: `flow.set('c_errors', (flow.get('c_errors') || 0) + 1); flow.set('c_lastError', msg.error && msg.error.message); return null;` },
+    {
+      id: 'c_err',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [[]],
+      func: `flow.set('c_errors', (flow.get('c_errors') || 0) + 1); flow.set('c_lastError', msg.error && msg.error.message); return null;`,
+    },
     { id: 'c_read', z: 'tab', type: 'http in', url: '/control/count', method: 'get', wires: [['c_count']] },
-    { id: 'c_count', z: 'tab', type: 'function', outputs: 1, wires: [['c_out']], func: `
+    {
+      id: 'c_count',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [['c_out']],
+      func: `
       msg.payload = { count: flow.get('c_count'), finished: flow.get('c_finished'), t0: flow.get('c_t0'), t1: flow.get('c_t1'), errors: flow.get('c_errors') || 0, lastError: flow.get('c_lastError') };
-      return msg;` },
+      return msg;`,
+    },
     { id: 'c_out', z: 'tab', type: 'http response', wires: [] },
   ];
 }
@@ -134,7 +218,12 @@ function throughputFlow(simUrl: string, password: string): object[] {
 async function httpRate(nr: NodeRedRuntime, ms: number): Promise<number> {
   const body = JSON.stringify(REQUEST);
   return closedLoop(CONCURRENCY, ms, async () => {
-    const r = await fetch(nr.url + '/get', { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(30_000) });
+    const r = await fetch(nr.url + '/get', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(30_000),
+    });
     if (r.status !== 200) throw new Error(`http variant: HTTP ${r.status} ${await r.text()}`);
     await r.arrayBuffer();
   });
@@ -143,13 +232,22 @@ async function httpRate(nr: NodeRedRuntime, ms: number): Promise<number> {
 /** Starts a loop inside the runtime (`/<route>/start`), waits for all its messages to finish; completions per second. */
 async function runLoop(nr: NodeRedRuntime, route: 'loop' | 'control', ms: number, body: object, callers: number): Promise<number> {
   const r = await fetch(`${nr.url}/${route}/start`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, ms }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, ms }),
   });
   if (!r.ok) throw new Error(`${route} start: HTTP ${r.status}`);
   await r.arrayBuffer();
   await sleep(ms);
   for (let i = 0; i < 200; i++) {
-    const s = (await (await fetch(`${nr.url}/${route}/count`)).json()) as { count: number; finished: number; t0: number; t1: number; errors: number; lastError?: string };
+    const s = (await (await fetch(`${nr.url}/${route}/count`)).json()) as {
+      count: number;
+      finished: number;
+      t0: number;
+      t1: number;
+      errors: number;
+      lastError?: string;
+    };
     if (s.errors) throw new Error(`${route} variant: ${s.errors} errors reached the catch node, last: ${s.lastError}`);
     if (s.finished === callers) return s.count / ((s.t1 - s.t0) / 1000);
     await sleep(50);
@@ -165,13 +263,15 @@ async function bareControl(client: NvrClient, channels: string[], ms: number): P
   const t0 = performance.now();
   const until = t0 + ms;
   let count = 0;
-  await Promise.all(channels.map(async (channel) => {
-    let on = true;
-    while (performance.now() < until) {
-      on = !(await client.setLive(channel, { floodlight: on })).floodlight;
-      count++;
-    }
-  }));
+  await Promise.all(
+    channels.map(async (channel) => {
+      let on = true;
+      while (performance.now() < until) {
+        on = !(await client.setLive(channel, { floodlight: on })).floodlight;
+        count++;
+      }
+    }),
+  );
   return count / ((performance.now() - t0) / 1000);
 }
 
@@ -179,7 +279,10 @@ async function bareControl(client: NvrClient, channels: string[], ms: number): P
 async function settledRss(nr: NodeRedRuntime): Promise<number> {
   await sleep(2000);
   const samples: number[] = [];
-  for (let i = 0; i < 5; i++) { samples.push(nr.rssBytes()); await sleep(200); }
+  for (let i = 0; i < 5; i++) {
+    samples.push(nr.rssBytes());
+    await sleep(200);
+  }
   return samples.sort((a, b) => a - b)[2];
 }
 
@@ -187,14 +290,40 @@ function memoryFlow(simUrl: string, password: string, devices: number): object[]
   const flow: object[] = [
     { id: 'tab', type: 'tab', label: 'memory' },
     { id: 'm_read', z: 'tab', type: 'http in', url: '/mem/count', method: 'get', wires: [['m_count']] },
-    { id: 'm_count', z: 'tab', type: 'function', outputs: 1, wires: [['m_out']], func: `msg.payload = { done: flow.get('done') || 0 }; return msg;` },
+    {
+      id: 'm_count',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [['m_out']],
+      func: `msg.payload = { done: flow.get('done') || 0 }; return msg;`,
+    },
     { id: 'm_out', z: 'tab', type: 'http response', wires: [] },
-    { id: 'm_done', z: 'tab', type: 'function', outputs: 1, wires: [[]], func: `flow.set('done', (flow.get('done') || 0) + 1); return null;` },
+    {
+      id: 'm_done',
+      z: 'tab',
+      type: 'function',
+      outputs: 1,
+      wires: [[]],
+      func: `flow.set('done', (flow.get('done') || 0) + 1); return null;`,
+    },
   ];
   for (let i = 0; i < devices; i++) {
-    flow.push(device(`dev${i}`, simUrl, password),
-      { id: `inj${i}`, z: 'tab', type: 'inject', once: true, onceDelay: 0.1, repeat: '', payload: JSON.stringify(REQUEST), payloadType: 'json', wires: [[`get${i}`]] },
-      { id: `get${i}`, z: 'tab', type: 'nvr-get', device: `dev${i}`, page: PAGE, channel: '', data: '', wires: [['m_done']] });
+    flow.push(
+      device(`dev${i}`, simUrl, password),
+      {
+        id: `inj${i}`,
+        z: 'tab',
+        type: 'inject',
+        once: true,
+        onceDelay: 0.1,
+        repeat: '',
+        payload: JSON.stringify(REQUEST),
+        payloadType: 'json',
+        wires: [[`get${i}`]],
+      },
+      { id: `get${i}`, z: 'tab', type: 'nvr-get', device: `dev${i}`, page: PAGE, channel: '', data: '', wires: [['m_done']] },
+    );
   }
   return flow;
 }
@@ -230,7 +359,10 @@ export async function benchNodes(): Promise<Record<string, number>> {
     await nr.deploy(throughputFlow(sim.url, password));
 
     // One online floodlight channel per caller (the simulator's layout decides which).
-    const channels = (await client.channelModel()).filter((c) => c.online && c.hardware.floodlight).map((c) => c.id).slice(0, CONCURRENCY);
+    const channels = (await client.channelModel())
+      .filter((c) => c.online && c.hardware.floodlight)
+      .map((c) => c.id)
+      .slice(0, CONCURRENCY);
 
     // Warm-up (JIT, sessions, Range caches, keep-alive connections) for each variant.
     await closedLoop(CONCURRENCY, 1000, bare);
@@ -240,7 +372,13 @@ export async function benchNodes(): Promise<Record<string, number>> {
     await controlRate(nr, 1000, channels);
 
     // Rounds alternate the variants so that drift (simulator JIT, GC, other load) hits all of them.
-    const rates = { bare: [] as number[], loop: [] as number[], http: [] as number[], bareControl: [] as number[], control: [] as number[] };
+    const rates = {
+      bare: [] as number[],
+      loop: [] as number[],
+      http: [] as number[],
+      bareControl: [] as number[],
+      control: [] as number[],
+    };
     for (let round = 0; round < ROUNDS; round++) {
       rates.bare.push(await closedLoop(CONCURRENCY, ms, bare));
       rates.loop.push(await loopRate(nr, ms));

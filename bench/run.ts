@@ -22,7 +22,9 @@ const PARTS: Record<string, () => Promise<Record<string, number>>> = {
 };
 
 async function main() {
-  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.BENCH_ONLY?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const results: Record<string, Record<string, number> | { error: string }> = {};
   for (const [name, run] of Object.entries(PARTS)) {
     if (only && !only.includes(name)) continue;

@@ -5,10 +5,25 @@ import { validateAgainstRange } from '../core/validate';
  * Fixtures follow spec 2.2: every channel field as a descriptor, informational ones read-only.
  */
 
-const RESOLUTIONS = ['320 x 240', '640 x 480', '1280x720', '1280x960', '1920x1080', '2304x1296', '2048x1520', '2592x1520', '2592 x 1944', '3072 x 1728', '3840 x 2160'];
+const RESOLUTIONS = [
+  '320 x 240',
+  '640 x 480',
+  '1280x720',
+  '1280x960',
+  '1920x1080',
+  '2304x1296',
+  '2048x1520',
+  '2592x1520',
+  '2592 x 1944',
+  '3072 x 1728',
+  '3840 x 2160',
+];
 const ENCODE_TYPES = ['H.264', 'H.265', 'H.264+', 'H.265+', 'MJPEG'];
 const QUALITIES = ['Lowest', 'Lower', 'Low', 'Medium', 'Higher', 'Highest'];
-const BITRATES = [8, 16, 24, 32, 48, 64, 80, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 16384, 100000];
+const BITRATES = [
+  8, 16, 24, 32, 48, 64, 80, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048, 3072, 4096, 5120,
+  6144, 7168, 8192, 10240, 12288, 16384, 100000,
+];
 const COPY = ['digit', 'analog', 'wifi', 'local', 'all'];
 
 const str = (items: string[], mode = 'rw') => ({ type: 'string', mode, items });
@@ -25,7 +40,8 @@ function channelRange(first: boolean): Record<string, unknown> {
     bitrate_mode: str(['Predefined', 'UserDefined']),
     bitrate: { type: 'int32', mode: 'rw', items: BITRATES },
     bitrate_default: {
-      type: 'object', mode: 'r',
+      type: 'object',
+      mode: 'r',
       items: { '1920 * 1080': { type: 'object', items: { '30': { type: 'int32', default_value: 4096 } } } },
     },
     custom_bitrate: int(8, 16384),
@@ -78,7 +94,10 @@ export function mainStreamRangeFixture(n = 8): Record<string, unknown> {
     support_copy: true,
     analog_max: Math.ceil(n / 2),
     bandwidth: { total_bandwidth: 80000, remaining_bandwidth: 20000 },
-    etr_sync_items: { type: 'array', items: ['etr_resolution', 'etr_video_encode_type', 'etr_bitrate_control', 'etr_video_quality', 'etr_audio', 'etr_i_frame_interval'] },
+    etr_sync_items: {
+      type: 'array',
+      items: ['etr_resolution', 'etr_video_encode_type', 'etr_bitrate_control', 'etr_video_quality', 'etr_audio', 'etr_i_frame_interval'],
+    },
   };
 }
 
@@ -87,13 +106,36 @@ export function mainStreamSetFixture(n = 8): Record<string, unknown> {
   const channel_info: Record<string, unknown> = {};
   channelIds(n).forEach((ch, i) => {
     channel_info[ch] = {
-      resolution: '1920x1080', fps: 25, video_encode_type: 'H.265', bitrate_control: 'VBR', video_quality: 'Higher',
-      bitrate_mode: 'Predefined', bitrate: 4096, custom_bitrate: 3000, audio: true, i_frame_interval: 50,
-      i_frame_interval_rate: 2, etr: true, etr_resolution: '1280x720', etr_fps: 15, etr_bitrate: 2048,
-      etr_custom_bitrate: 1500, etr_stream_type: 'Alarm', etr_video_encode_type: 'H.264', etr_bitrate_control: 'CBR',
-      etr_video_quality: 'Medium', etr_bitrate_mode: 'UserDefined', etr_audio: false, etr_i_frame_interval: '30',
-      copy_ch: 'all', enable_stream: true, video_encode_level: 'MainProfile', btn_get_default_data: false,
-      record_switch: true, stream_mode: 'DualStream', prerecord: true,
+      resolution: '1920x1080',
+      fps: 25,
+      video_encode_type: 'H.265',
+      bitrate_control: 'VBR',
+      video_quality: 'Higher',
+      bitrate_mode: 'Predefined',
+      bitrate: 4096,
+      custom_bitrate: 3000,
+      audio: true,
+      i_frame_interval: 50,
+      i_frame_interval_rate: 2,
+      etr: true,
+      etr_resolution: '1280x720',
+      etr_fps: 15,
+      etr_bitrate: 2048,
+      etr_custom_bitrate: 1500,
+      etr_stream_type: 'Alarm',
+      etr_video_encode_type: 'H.264',
+      etr_bitrate_control: 'CBR',
+      etr_video_quality: 'Medium',
+      etr_bitrate_mode: 'UserDefined',
+      etr_audio: false,
+      etr_i_frame_interval: '30',
+      copy_ch: 'all',
+      enable_stream: true,
+      video_encode_level: 'MainProfile',
+      btn_get_default_data: false,
+      record_switch: true,
+      stream_mode: 'DualStream',
+      prerecord: true,
       ...(i === 0 ? { anr: true } : {}),
     };
   });

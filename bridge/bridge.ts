@@ -86,7 +86,8 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   } else {
     // A fresh embedded broker holds nothing; a shared one may hold another instance's state.
     const probe = await probeInstance(config, url, topics, log, {
-      windowMs: opts.instanceProbeWindowMs ?? 1000, connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
+      windowMs: opts.instanceProbeWindowMs ?? 1000,
+      connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
     });
     if (probe.running) {
       const v = probe.running.info?.version;
@@ -108,15 +109,25 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
 
   const runtimes = new Map<string, DeviceRuntime>();
   for (const cfg of config.devices) {
-    runtimes.set(cfg.id, new DeviceRuntime(cfg, {
-      log: log.child(cfg.id), timeoutMs: opts.deviceTimeoutMs, clientFactory: opts.clientFactory,
-      minBackoffMs: opts.backoff?.minMs, maxBackoffMs: opts.backoff?.maxMs, offlineAfter: opts.offlineAfter,
-      readGapMs: opts.readGapMs,
-    }));
+    runtimes.set(
+      cfg.id,
+      new DeviceRuntime(cfg, {
+        log: log.child(cfg.id),
+        timeoutMs: opts.deviceTimeoutMs,
+        clientFactory: opts.clientFactory,
+        minBackoffMs: opts.backoff?.minMs,
+        maxBackoffMs: opts.backoff?.maxMs,
+        offlineAfter: opts.offlineAfter,
+        readGapMs: opts.readGapMs,
+      }),
+    );
   }
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   const discovery = new Discovery({
-    link, topics, enabled: config.homeassistant.enabled, log: log.child('discovery'),
+    link,
+    topics,
+    enabled: config.homeassistant.enabled,
+    log: log.child('discovery'),
     publish: (topic, payload) => publisher.send(topic, payload, { retain: true }),
   });
 
@@ -140,7 +151,10 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     },
     track(work) {
       inflight.add(work);
-      work.then(() => inflight.delete(work), () => inflight.delete(work));
+      work.then(
+        () => inflight.delete(work),
+        () => inflight.delete(work),
+      );
       return work;
     },
     refresh(rt) {
@@ -191,8 +205,16 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   }
 
   const announcer = new Announcer({
-    config, link, topics, runtimes, publisher, discovery, log, stale,
-    discoveryCleanupWindowMs: opts.discoveryCleanupWindowMs ?? 1500, haStateDelayMs: opts.haStateDelayMs ?? 2000,
+    config,
+    link,
+    topics,
+    runtimes,
+    publisher,
+    discovery,
+    log,
+    stale,
+    discoveryCleanupWindowMs: opts.discoveryCleanupWindowMs ?? 1500,
+    haStateDelayMs: opts.haStateDelayMs ?? 2000,
   });
   announcer.start();
   link.onMessage((topic, payload, packet) => {

@@ -46,19 +46,24 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  * such a message is delivered without a stored copy (as to a clean session); the rest is unchanged.
  */
 function tolerateUnstoredPackets(aedes: Aedes): void {
-  type Store = { outgoingUpdate(client: unknown, packet: unknown): Promise<unknown>; outgoingClearMessageId(client: unknown, packet: unknown): Promise<unknown> };
+  type Store = {
+    outgoingUpdate(client: unknown, packet: unknown): Promise<unknown>;
+    outgoingClearMessageId(client: unknown, packet: unknown): Promise<unknown>;
+  };
   const store = (aedes as unknown as { persistence: Store }).persistence;
   const update = store.outgoingUpdate.bind(store);
   const clear = store.outgoingClearMessageId.bind(store);
   const missing = (err: unknown) => err instanceof Error && /no such packet/i.test(err.message);
-  store.outgoingUpdate = (client, packet) => update(client, packet).catch((err: unknown) => {
-    if (missing(err)) return undefined;
-    throw err;
-  });
-  store.outgoingClearMessageId = (client, packet) => clear(client, packet).catch((err: unknown) => {
-    if (missing(err)) return undefined;
-    throw err;
-  });
+  store.outgoingUpdate = (client, packet) =>
+    update(client, packet).catch((err: unknown) => {
+      if (missing(err)) return undefined;
+      throw err;
+    });
+  store.outgoingClearMessageId = (client, packet) =>
+    clear(client, packet).catch((err: unknown) => {
+      if (missing(err)) return undefined;
+      throw err;
+    });
 }
 
 export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<EmbeddedBroker> {
@@ -90,7 +95,9 @@ export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<Emb
   }
   if (port < 0) {
     await new Promise<void>((r) => aedes.close(() => r()));
-    throw new Error(`embedded MQTT broker: cannot listen on ${host}:${first}${scan ? `-${first + scan}` : ''}: ${(lastError as Error)?.message}`);
+    throw new Error(
+      `embedded MQTT broker: cannot listen on ${host}:${first}${scan ? `-${first + scan}` : ''}: ${(lastError as Error)?.message}`,
+    );
   }
   let stopped = false;
   return {

@@ -10,19 +10,28 @@ import { createLogger, errorText } from './log';
 import { MqttLink } from './mqtt';
 import { POLLED_PAGES } from './table';
 
-export async function runCheck(config: BridgeConfig, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<boolean> {
+export async function runCheck(
+  config: BridgeConfig,
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<boolean> {
   const say = out;
   let ok = true;
   say('config: valid');
-  say(`  base topic ${config.mqtt.base_topic}; Home Assistant discovery ${config.homeassistant.enabled ? `on (prefix ${config.homeassistant.discovery_prefix})` : 'off'}; ${config.devices.length} device(s)`);
+  say(
+    `  base topic ${config.mqtt.base_topic}; Home Assistant discovery ${config.homeassistant.enabled ? `on (prefix ${config.homeassistant.discovery_prefix})` : 'off'}; ${config.devices.length} device(s)`,
+  );
 
   if (!config.mqtt.url) {
     say('mqtt: no url: the bridge will start an embedded broker on 127.0.0.1:1883 (or the next free port)');
   } else {
     const quiet = createLogger({ level: 'error', sink: () => undefined });
     const link = new MqttLink({
-      url: config.mqtt.url, username: config.mqtt.username, password: config.mqtt.password, tls: config.mqtt.tls,
-      log: quiet, reconnectPeriodMs: 1000,
+      url: config.mqtt.url,
+      username: config.mqtt.username,
+      password: config.mqtt.password,
+      tls: config.mqtt.tls,
+      log: quiet,
+      reconnectPeriodMs: 1000,
     });
     try {
       await link.waitConnected(10_000);
@@ -47,7 +56,8 @@ export async function runCheck(config: BridgeConfig, out: (line: string) => void
           const ci = (range.channel_info as { items?: Record<string, unknown> } | undefined)?.items;
           say(`  ${page}: Range OK${ci ? ` (${Object.keys(ci).length} channels)` : ''}`);
         } catch (err) {
-          if (err instanceof DeviceError && err.kind === 'unsupported') say(`  ${page}: not supported by this device (its entities are left out)`);
+          if (err instanceof DeviceError && err.kind === 'unsupported')
+            say(`  ${page}: not supported by this device (its entities are left out)`);
           else {
             ok = false;
             say(`  ${page}: FAILED: ${errorText(err)}`);

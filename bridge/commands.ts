@@ -55,12 +55,19 @@ export type Planned =
 
 /** Checks one key of a command against the table and the device's Range (or live page); returns what to write. */
 export function checkKey(
-  h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown, quote: Quote = clip,
+  h: DeviceHandle,
+  level: Level,
+  channel: string | undefined,
+  key: string,
+  raw: unknown,
+  quote: Quote = clip,
 ): Planned {
   const rows = rowsFor(level, key);
   if (!rows.length) {
     const other = rowsFor(level === 'device' ? 'channel' : 'device', key)[0];
-    const hint = other ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)` : '';
+    const hint = other
+      ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)`
+      : '';
     throw new Refusal(`unknown key "${quote(key)}"${hint}`, { key: quote(key) });
   }
   const model = h.device.model;
@@ -166,10 +173,12 @@ export class Commands {
 
   /** `get`: a read of the device (coalesced with every other read asked for meanwhile), then the state. */
   private get(topic: string, h: DeviceHandle, channel?: string): void {
-    void this.ctx.track(h.read().then(
-      () => this.ctx.publishState(h, { force: true, channel }),
-      (err) => this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err) }),
-    ));
+    void this.ctx.track(
+      h.read().then(
+        () => this.ctx.publishState(h, { force: true, channel }),
+        (err) => this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err) }),
+      ),
+    );
   }
 
   private failed(topic: string, h: DeviceHandle, err: unknown): void {

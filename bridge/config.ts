@@ -57,14 +57,17 @@ const TopicPart = (what: string) =>
 const UrlWith = (schemes: string[], what: string) =>
   v.pipe(
     v.string(),
-    v.check((s) => {
-      try {
-        const u = new URL(s);
-        return schemes.includes(u.protocol.replace(/:$/, '')) && !!u.hostname;
-      } catch {
-        return false;
-      }
-    }, `expected ${what} URL (${schemes.map((x) => `${x}://`).join(', ')})`),
+    v.check(
+      (s) => {
+        try {
+          const u = new URL(s);
+          return schemes.includes(u.protocol.replace(/:$/, '')) && !!u.hostname;
+        } catch {
+          return false;
+        }
+      },
+      `expected ${what} URL (${schemes.map((x) => `${x}://`).join(', ')})`,
+    ),
   );
 
 const NoCredentialsInUrl = v.check<string, string>((s) => {
@@ -114,7 +117,11 @@ const HomeAssistantSchema = v.strictObject({
 });
 
 const DeviceSchema = v.strictObject({
-  id: v.pipe(v.string(), v.regex(/^[a-z0-9_-]+$/, 'expected lower-case letters, digits, _ or - (it becomes an MQTT topic level)'), v.maxLength(64)),
+  id: v.pipe(
+    v.string(),
+    v.regex(/^[a-z0-9_-]+$/, 'expected lower-case letters, digits, _ or - (it becomes an MQTT topic level)'),
+    v.maxLength(64),
+  ),
   name: v.optional(v.pipe(v.string(), v.minLength(1))),
   url: v.pipe(UrlWith(['http', 'https'], 'an http or https'), NoCredentialsInUrl),
   username: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
@@ -248,7 +255,11 @@ function coerceEnv(leaf: AnySchema, raw: string): unknown {
     return raw;
   }
   if (s.type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
-  if (s.type === 'array') return raw.split(',').map((x) => x.trim()).filter(Boolean);
+  if (s.type === 'array')
+    return raw
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   return raw;
 }
 
@@ -259,7 +270,9 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   const warnings: string[] = [];
   const out = structuredClone(raw);
   const fromEnv = new Set<string>();
-  const names = Object.keys(env).filter((n) => n.startsWith('NVR2MQTT_') && n !== 'NVR2MQTT_CONFIG').sort();
+  const names = Object.keys(env)
+    .filter((n) => n.startsWith('NVR2MQTT_') && n !== 'NVR2MQTT_CONFIG')
+    .sort();
   for (const name of names) {
     const value = env[name];
     if (value === undefined) continue;
@@ -361,7 +374,13 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   const parsed = result.output;
   const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
     const { password: _p, password_file: _f, tls: _t, ...rest } = d;
-    return { ...rest, poll_interval: pollIntervalOf(d), name: d.name ?? d.id, password: secrets.devices[i].password ?? '', tls: secrets.devices[i].tls };
+    return {
+      ...rest,
+      poll_interval: pollIntervalOf(d),
+      name: d.name ?? d.id,
+      password: secrets.devices[i].password ?? '',
+      tls: secrets.devices[i].tls,
+    };
   });
   const { password: _mp, password_file: _mf, tls: _mt, ...mqttRest } = parsed.mqtt;
   const mqtt: MqttConfig = { ...mqttRest, password: secrets.mqtt.password, tls: secrets.mqtt.tls };
@@ -379,16 +398,23 @@ function connectionSecrets(raw: Record<string, unknown>, baseDir: string, proble
   const text = (x: unknown) => (typeof x === 'string' ? x : undefined);
   /** password as given: a value of the wrong type still counts as given (no "required" on top). */
   const given = (o: Record<string, unknown>) => ({
-    password: o.password === undefined ? undefined : text(o.password) ?? '',
+    password: o.password === undefined ? undefined : (text(o.password) ?? ''),
     password_file: text(o.password_file),
   });
   const tlsOf = (o: Record<string, unknown>, where: string) => {
     if (!isPlainObject(o.tls)) return undefined;
     if (!TLS_URL.test(text(o.url) ?? '')) {
-      problems.push(`${where}.tls: set, but ${o.url === undefined ? 'there is no url' : 'the url does not use TLS'}: the TLS settings would be ignored`);
+      problems.push(
+        `${where}.tls: set, but ${o.url === undefined ? 'there is no url' : 'the url does not use TLS'}: the TLS settings would be ignored`,
+      );
     }
     const t = o.tls;
-    return tlsMaterial({ ca_file: text(t.ca_file), fingerprint: text(t.fingerprint), cert_file: text(t.cert_file), key_file: text(t.key_file) }, `${where}.tls`, baseDir, problems);
+    return tlsMaterial(
+      { ca_file: text(t.ca_file), fingerprint: text(t.fingerprint), cert_file: text(t.cert_file), key_file: text(t.key_file) },
+      `${where}.tls`,
+      baseDir,
+      problems,
+    );
   };
 
   const m = isPlainObject(raw.mqtt) ? raw.mqtt : {};
@@ -427,7 +453,7 @@ export function idCollisions(ids: readonly string[], index: ReadonlyMap<string, 
       const slug = /^(?:ip_|wifi_)?ch\d+/.exec(b.slice(a.length + 1))![0];
       problems.push(
         `devices[${index.get(b)}].id: "${b}" collides with device "${a}" (devices[${index.get(a)}]): ` +
-        `Home Assistant ids of "${b}" are those of channel ${slug.toUpperCase()} of "${a}"; rename one of them`,
+          `Home Assistant ids of "${b}" are those of channel ${slug.toUpperCase()} of "${a}"; rename one of them`,
       );
     }
   }

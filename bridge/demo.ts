@@ -50,11 +50,14 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
     await broker?.stop();
     throw err;
   }
-  const { config } = parseConfig({
-    mqtt: { url: broker.url },
-    devices: [{ id: 'demo_nvr', name: 'Demo NVR', url: sim.url, username: 'admin', password, poll_interval: '2s' }],
-    log_level: opts.logLevel ?? 'info',
-  }, { env: {} });
+  const { config } = parseConfig(
+    {
+      mqtt: { url: broker.url },
+      devices: [{ id: 'demo_nvr', name: 'Demo NVR', url: sim.url, username: 'admin', password, poll_interval: '2s' }],
+      log_level: opts.logLevel ?? 'info',
+    },
+    { env: {} },
+  );
 
   out('nvr2mqtt demo: a simulated 8-channel recorder bridged to an embedded MQTT broker');
   out(`MQTT broker: ${broker.url}`);
@@ -96,17 +99,20 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   }
 
   const every = opts.changeEveryMs ?? 20_000;
-  const timer = every > 0 ? setInterval(() => {
-    try {
-      const block = sim.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
-      if (block && typeof block.flood_light_switch === 'boolean') {
-        block.flood_light_switch = !block.flood_light_switch;
-        out(`   demo: floodlight of CH1 switched ${block.flood_light_switch ? 'on' : 'off'} on the device itself`);
-      }
-    } catch {
-      // the demo change is decoration only
-    }
-  }, every) : undefined;
+  const timer =
+    every > 0
+      ? setInterval(() => {
+          try {
+            const block = sim.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
+            if (block && typeof block.flood_light_switch === 'boolean') {
+              block.flood_light_switch = !block.flood_light_switch;
+              out(`   demo: floodlight of CH1 switched ${block.flood_light_switch ? 'on' : 'off'} on the device itself`);
+            }
+          } catch {
+            // the demo change is decoration only
+          }
+        }, every)
+      : undefined;
   timer?.unref();
 
   let stopped: Promise<void> | undefined;

@@ -6,8 +6,21 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  deviceInfoGet, DeviceError, DISARM_MEMBER, findOperation, findPage, NvrClient, readChannelModel, readDisarm, readIdentity, readLive,
-  type ClientOptions, type DisarmPage, type Invoker, type LiveChange, type LiveState,
+  deviceInfoGet,
+  DeviceError,
+  DISARM_MEMBER,
+  findOperation,
+  findPage,
+  NvrClient,
+  readChannelModel,
+  readDisarm,
+  readIdentity,
+  readLive,
+  type ClientOptions,
+  type DisarmPage,
+  type Invoker,
+  type LiveChange,
+  type LiveState,
 } from '../core';
 import type { DeviceConfig } from './config';
 import { emptyEventValues } from './event-state';
@@ -78,14 +91,19 @@ export class Device extends EventEmitter {
   readonly writes: WriteQueue;
   private readonly log: Logger;
 
-  constructor(readonly cfg: DeviceConfig, opts: DeviceOptions) {
+  constructor(
+    readonly cfg: DeviceConfig,
+    opts: DeviceOptions,
+  ) {
     super();
     this.id = cfg.id;
     this.log = opts.log;
-    this.client = opts.clientFactory?.(cfg) ?? new NvrClient({
-      ...deviceClientOptions(cfg, opts.timeoutMs),
-      log: (level, msg) => this.log[level](msg),
-    });
+    this.client =
+      opts.clientFactory?.(cfg) ??
+      new NvrClient({
+        ...deviceClientOptions(cfg, opts.timeoutMs),
+        log: (level, msg) => this.log[level](msg),
+      });
     const client = this.client;
     this.pollClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...POLL_CALL }) };
     this.writes = new WriteQueue((page, batch) => this.writePage(page, batch));
@@ -213,23 +231,29 @@ export class Device extends EventEmitter {
   /** The live page of every online channel with a floodlight, siren or red/blue light. */
   private async pollLive(list: Map<string, boolean> | undefined, models: DeviceModel['channelModels']): Promise<Map<string, LiveState>> {
     const out = new Map<string, LiveState>();
-    const channels = [...(list ?? [])].filter(([ch, online]) => {
-      const hw = models?.find((m) => m.id === ch)?.hardware;
-      return online && (!models || hw?.floodlight || hw?.siren || hw?.redBlueLight) && (!this.cfg.channels || this.cfg.channels.includes(ch));
-    }).map(([ch]) => ch);
-    await Promise.all(channels.map(async (ch) => {
-      const key = `live ${ch}`;
-      const epoch = this.epochs.get(key) ?? 0;
-      try {
-        const state = await this.pollRead(`live ${ch}`, 'Get', () => readLive(this.pollClient, ch));
-        const newer = (this.epochs.get(key) ?? 0) !== epoch ? this.model.live.get(ch) : undefined;
-        out.set(ch, newer ?? state);
-        this.reportedPageErrors.delete(key);
-      } catch (err) {
-        if (isOutage(err)) throw err;
-        if (!isUnsupported(err) && !(err instanceof DeviceError && err.error_code === 'no_support')) this.reportPageError(key, err);
-      }
-    }));
+    const channels = [...(list ?? [])]
+      .filter(([ch, online]) => {
+        const hw = models?.find((m) => m.id === ch)?.hardware;
+        return (
+          online && (!models || hw?.floodlight || hw?.siren || hw?.redBlueLight) && (!this.cfg.channels || this.cfg.channels.includes(ch))
+        );
+      })
+      .map(([ch]) => ch);
+    await Promise.all(
+      channels.map(async (ch) => {
+        const key = `live ${ch}`;
+        const epoch = this.epochs.get(key) ?? 0;
+        try {
+          const state = await this.pollRead(`live ${ch}`, 'Get', () => readLive(this.pollClient, ch));
+          const newer = (this.epochs.get(key) ?? 0) !== epoch ? this.model.live.get(ch) : undefined;
+          out.set(ch, newer ?? state);
+          this.reportedPageErrors.delete(key);
+        } catch (err) {
+          if (isOutage(err)) throw err;
+          if (!isUnsupported(err) && !(err instanceof DeviceError && err.error_code === 'no_support')) this.reportPageError(key, err);
+        }
+      }),
+    );
     return out;
   }
 
@@ -254,7 +278,9 @@ export class Device extends EventEmitter {
   private updateAlarmKeys(): void {
     const ev = this.model.events;
     if (!ev) return;
-    const keys = alarmKeys(this.channels(), this.model.channelModels, this.recorderInputs ?? 0, ev.keys, (ch) => channelOnline(this.model, ch));
+    const keys = alarmKeys(this.channels(), this.model.channelModels, this.recorderInputs ?? 0, ev.keys, (ch) =>
+      channelOnline(this.model, ch),
+    );
     this.model = { ...this.model, events: { ...ev, keys } };
   }
 
@@ -369,4 +395,3 @@ export class Device extends EventEmitter {
     }
   }
 }
-

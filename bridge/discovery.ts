@@ -30,7 +30,8 @@ const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
 const KIND_LABEL = { analog: 'Analog channel', digital: 'IP channel', wifi: 'Wi-Fi channel' } as const;
 
 /** Template yielding ON / OFF from a boolean state key, `None` (unknown in Home Assistant) when the key is absent. */
-const onOffTemplate = (key: string) => `{% if value_json.${key} is not defined %}None{% elif value_json.${key} %}ON{% else %}OFF{% endif %}`;
+const onOffTemplate = (key: string) =>
+  `{% if value_json.${key} is not defined %}None{% elif value_json.${key} %}ON{% else %}OFF{% endif %}`;
 
 /** Value template that yields `None` (unknown in Home Assistant) when the key is absent. */
 function template(row: Row, platform: Platform): string {
@@ -60,7 +61,13 @@ const BRIGHTNESS_KEY = 'floodlight_brightness';
  * undefined when Range gives no usable bounds. Commands arrive in Home Assistant's default payloads (ON/OFF, the
  * siren's JSON, DISARM/ARM_AWAY): no command template is needed.
  */
-export function component(row: Row, desc: RangeDescriptor | undefined, stateTopic: string, uniqueId: string, live: LiveBounds = {}): Json | undefined {
+export function component(
+  row: Row,
+  desc: RangeDescriptor | undefined,
+  stateTopic: string,
+  uniqueId: string,
+  live: LiveBounds = {},
+): Json | undefined {
   if (!row.platform) return undefined;
   const bounds = desc ? boundsOf(desc) : undefined;
   // A field the device reports read-only is shown, not offered for change.
@@ -69,7 +76,8 @@ export function component(row: Row, desc: RangeDescriptor | undefined, stateTopi
   const readOnly = platform === 'sensor' || platform === 'binary_sensor';
   // A read-only alarm panel keeps its template: the sensor shows disarmed / armed_away.
   const c: Json = { p: platform, name: row.name, unique_id: uniqueId, state_topic: stateTopic };
-  if (platform !== 'light' && platform !== 'siren') c.value_template = template(row, row.platform === 'alarm_control_panel' ? row.platform : platform);
+  if (platform !== 'light' && platform !== 'siren')
+    c.value_template = template(row, row.platform === 'alarm_control_panel' ? row.platform : platform);
   // Home Assistant refuses a sensor or binary_sensor in the `config` category (it cannot change anything).
   if (row.category) c.entity_category = readOnly && row.category === 'config' ? 'diagnostic' : row.category;
   if (row.icon) c.icon = row.icon;
@@ -94,8 +102,12 @@ export function component(row: Row, desc: RangeDescriptor | undefined, stateTopi
       break;
     case 'alarm_control_panel':
       Object.assign(c, {
-        command_topic: command, payload_disarm: 'DISARM', payload_arm_away: 'ARM_AWAY',
-        code_arm_required: false, code_disarm_required: false, supported_features: ['arm_away'],
+        command_topic: command,
+        payload_disarm: 'DISARM',
+        payload_arm_away: 'ARM_AWAY',
+        code_arm_required: false,
+        code_disarm_required: false,
+        supported_features: ['arm_away'],
       });
       break;
     case 'light':
@@ -103,15 +115,20 @@ export function component(row: Row, desc: RangeDescriptor | undefined, stateTopi
       Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF', state_value_template: onOffTemplate(row.key) });
       if (live.brightness) {
         Object.assign(c, {
-          brightness_command_topic: `${stateTopic}/set/${BRIGHTNESS_KEY}`, brightness_state_topic: stateTopic,
-          brightness_scale: live.brightness.max, brightness_value_template: `{{ value_json.${BRIGHTNESS_KEY} | default('') }}`,
+          brightness_command_topic: `${stateTopic}/set/${BRIGHTNESS_KEY}`,
+          brightness_state_topic: stateTopic,
+          brightness_scale: live.brightness.max,
+          brightness_value_template: `{{ value_json.${BRIGHTNESS_KEY} | default('') }}`,
         });
       }
       break;
     case 'siren':
       // No command template: Home Assistant sends {"state":"ON","duration":..,"volume_level":..} and {"state":"OFF"}.
       Object.assign(c, {
-        command_topic: command, state_value_template: onOffTemplate(row.key), support_duration: true, support_volume_set: !!live.volume,
+        command_topic: command,
+        state_value_template: onOffTemplate(row.key),
+        support_duration: true,
+        support_volume_set: !!live.volume,
       });
       break;
     case 'sensor':
@@ -186,12 +203,19 @@ export class Discovery {
       await link.unsubscribe([wildcard]).catch(() => undefined);
     }
     for (const [topic, entry] of this.retained) {
-      const comps = isPlainObject(entry.payload.cmps) ? entry.payload.cmps : isPlainObject(entry.payload.components) ? entry.payload.components : {};
+      const comps = isPlainObject(entry.payload.cmps)
+        ? entry.payload.cmps
+        : isPlainObject(entry.payload.components)
+          ? entry.payload.components
+          : {};
       const platforms: Record<string, string> = {};
-      for (const [id, c] of Object.entries(comps)) if (isPlainObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
+      for (const [id, c] of Object.entries(comps))
+        if (isPlainObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
       if (!this.components.has(topic)) this.components.set(topic, platforms);
       if (entry.device === undefined || !this.opts.enabled) {
-        log.info(`discovery: removing ${topic} (${entry.device === undefined ? 'device no longer configured' : 'Home Assistant discovery disabled'})`);
+        log.info(
+          `discovery: removing ${topic} (${entry.device === undefined ? 'device no longer configured' : 'Home Assistant discovery disabled'})`,
+        );
         this.clear(topic);
         this.retained.delete(topic);
       }
@@ -231,8 +255,14 @@ export class Discovery {
     ];
     const shared = (dev: Json, cmps: Json): Json => ({ dev, o: ORIGIN, avty, avty_mode: 'all', qos: 1, cmps });
     const recorder: Json = {
-      ids: [node], name: device.name, mf: MANUFACTURER, mdl: info.model, sw: info.firmware,
-      hw: info.hardware, sn: info.serial, cu: device.cfg.url,
+      ids: [node],
+      name: device.name,
+      mf: MANUFACTURER,
+      mdl: info.model,
+      sw: info.firmware,
+      hw: info.hardware,
+      sn: info.serial,
+      cu: device.cfg.url,
     };
     // Home Assistant takes only text here: one null or object would void the whole device config.
     for (const [k, v] of Object.entries(recorder)) {
@@ -272,10 +302,17 @@ export class Discovery {
       // Device events: one binary_sensor per alarm the channel can raise, and the channel's `event` entity.
       const alarms = model.events?.keys.get(ch) ?? [];
       for (const key of alarms) cmps[single ? `${slug}_${key}` : key] = component(alarmRow(key), undefined, chTopic, `${chNode}_${key}`);
-      if (alarms.length) cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
+      if (alarms.length)
+        cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
       if (single) Object.assign(deviceCmps, cmps);
       else {
-        const dev: Json = { ids: [chNode], name: `${device.name} ${ch}`, mf: MANUFACTURER, mdl: KIND_LABEL[channelKind(ch)], via_device: node };
+        const dev: Json = {
+          ids: [chNode],
+          name: `${device.name} ${ch}`,
+          mf: MANUFACTURER,
+          mdl: KIND_LABEL[channelKind(ch)],
+          via_device: node,
+        };
         const chAvty = [...avty, { t: topics.availability(device.id, slug), val_tpl: '{{ value_json.state }}' }];
         out.set(topics.discovery(chNode), { ...shared(dev, cmps), avty: chAvty });
       }

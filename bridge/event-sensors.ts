@@ -34,7 +34,10 @@ export function alarmKeys(
     const keys = new Set<AlarmType>(previous?.get(ch));
     for (const k of able) keys.add(k);
     // Table order, whatever the order they became known in.
-    out.set(ch, ALARM_TYPE_KEYS.filter((k) => keys.has(k)));
+    out.set(
+      ch,
+      ALARM_TYPE_KEYS.filter((k) => keys.has(k)),
+    );
   }
   return out;
 }
@@ -47,8 +50,13 @@ export function alarmRow(key: AlarmType): Row {
 
 /** The recorder's disk problem sensor (diagnostic). */
 export const DISK_PROBLEM_ROW: Row = {
-  key: DISK_PROBLEM_KEY, level: 'device', source: { kind: 'online' }, platform: 'binary_sensor', name: 'Disk problem',
-  category: 'diagnostic', deviceClass: 'problem',
+  key: DISK_PROBLEM_KEY,
+  level: 'device',
+  source: { kind: 'online' },
+  platform: 'binary_sensor',
+  name: 'Disk problem',
+  category: 'diagnostic',
+  deviceClass: 'problem',
 };
 
 /**
@@ -58,7 +66,13 @@ export const DISK_PROBLEM_ROW: Row = {
  */
 export function eventComponent(keys: readonly AlarmType[], eventTopic: string, uniqueId: string): Record<string, unknown> {
   return {
-    p: 'event', name: 'Alarm', unique_id: uniqueId, state_topic: eventTopic, event_types: [...keys], icon: 'mdi:alarm-light-outline',
-    value_template: "{% if value_json.active %}{{ {'event_type': value_json.type, 'time': value_json.time | default(none)} | to_json }}{% endif %}",
+    p: 'event',
+    name: 'Alarm',
+    unique_id: uniqueId,
+    state_topic: eventTopic,
+    event_types: [...keys],
+    icon: 'mdi:alarm-light-outline',
+    value_template:
+      "{% if value_json.active %}{{ {'event_type': value_json.type, 'time': value_json.time | default(none)} | to_json }}{% endif %}",
   };
 }

@@ -29,7 +29,10 @@ export class DeviceEvents {
   /** Events received since start (tests, bench). */
   received = 0;
 
-  constructor(private readonly device: Device, private readonly o: DeviceEventsOptions) {
+  constructor(
+    private readonly device: Device,
+    private readonly o: DeviceEventsOptions,
+  ) {
     this.state = new EventState({
       clearAfterMs: o.clearAfterMs,
       get: () => device.model.events!,

@@ -24,11 +24,14 @@ export interface ProbeResult {
 }
 
 export class InstanceConflict extends Error {
-  constructor(readonly base: string, detail: string) {
+  constructor(
+    readonly base: string,
+    detail: string,
+  ) {
     super(
       `another nvr2mqtt instance is running on base topic "${base}" (${detail}); stop it or choose another ` +
-      `mqtt.base_topic. If it is gone without having said so, clear the retained topic: ` +
-      `mosquitto_pub -r -n -t '${base}/bridge/state'`,
+        `mqtt.base_topic. If it is gone without having said so, clear the retained topic: ` +
+        `mosquitto_pub -r -n -t '${base}/bridge/state'`,
     );
     this.name = 'InstanceConflict';
   }
@@ -50,8 +53,12 @@ export async function probeInstance(
   opts: { windowMs: number; connectTimeoutMs: number },
 ): Promise<ProbeResult> {
   const link = new MqttLink({
-    url, username: config.mqtt.username, password: config.mqtt.password, tls: config.mqtt.tls,
-    log: log.child('probe'), reconnectPeriodMs: 1000,
+    url,
+    username: config.mqtt.username,
+    password: config.mqtt.password,
+    tls: config.mqtt.tls,
+    log: log.child('probe'),
+    reconnectPeriodMs: 1000,
   });
   const retained = new Map<string, string>();
   link.onMessage((topic, payload, packet) => {

@@ -55,7 +55,11 @@ function whole(key: string, raw: unknown, bounds: { min: number; max: number } |
 /** Members of a JSON command other than the ones listed: refused by name. */
 function onlyMembers(key: string, doc: Record<string, unknown>, allowed: readonly string[]): void {
   const extra = Object.keys(doc).filter((k) => !allowed.includes(k));
-  if (extra.length) throw new Refusal(`${key}: unknown member${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} (accepted: ${allowed.join(', ')})`, { key });
+  if (extra.length)
+    throw new Refusal(
+      `${key}: unknown member${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} (accepted: ${allowed.join(', ')})`,
+      { key },
+    );
 }
 
 /** `volume_level` 0..1 onto the device's volume range: the share of its maximum, at least its minimum. */
@@ -72,9 +76,11 @@ export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw:
       if (!isPlainObject(raw)) return { change: { floodlight: onOff(key, raw, state?.floodlight) } };
       onlyMembers(key, raw, ['state', 'brightness']);
       const change: LiveChange = {};
-      if (raw.brightness !== undefined) change.brightness = whole(`${key}.brightness`, raw.brightness, liveBounds(model, channel, 'brightness'), 'brightness');
+      if (raw.brightness !== undefined)
+        change.brightness = whole(`${key}.brightness`, raw.brightness, liveBounds(model, channel, 'brightness'), 'brightness');
       // The JSON schema always sends a state; a brightness alone means "on at this brightness".
-      change.floodlight = raw.state === undefined && change.brightness !== undefined ? true : onOff(`${key}.state`, raw.state, state?.floodlight);
+      change.floodlight =
+        raw.state === undefined && change.brightness !== undefined ? true : onOff(`${key}.state`, raw.state, state?.floodlight);
       return { change };
     }
     case 'brightness':
@@ -88,7 +94,8 @@ export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw:
       const plan: LivePlan = { change: { siren: on } };
       if (raw.volume_level !== undefined) {
         const level = raw.volume_level;
-        if (typeof level !== 'number' || !(level >= 0 && level <= 1)) throw new Refusal(`${key}.volume_level: must be a number from 0 to 1 (got ${shown(level)})`, { key });
+        if (typeof level !== 'number' || !(level >= 0 && level <= 1))
+          throw new Refusal(`${key}.volume_level: must be a number from 0 to 1 (got ${shown(level)})`, { key });
         const range = liveBounds(model, channel, 'volume');
         if (!range) throw new Refusal(`${key}.volume_level: the volume of this siren is not adjustable`, { key });
         plan.change.volume = volumeFromLevel(level, range);

@@ -50,6 +50,9 @@ export function markerSignature(model: DeviceModel): string {
  */
 export function structureSignature(model: DeviceModel): string {
   let sig = markerSignature(model);
-  for (const [ch, s] of model.live) sig += `|${ch}:${Object.keys(s).filter((k) => s[k as keyof typeof s] !== undefined).join(',')}`;
+  for (const [ch, s] of model.live)
+    sig += `|${ch}:${Object.keys(s)
+      .filter((k) => s[k as keyof typeof s] !== undefined)
+      .join(',')}`;
   return `${sig}|${model.disarmPage ?? ''}`;
 }

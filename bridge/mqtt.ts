@@ -64,7 +64,8 @@ class PinnedTlsStream extends Duplex {
       let problem: string | undefined;
       if (!got) problem = 'TLS: the broker presented no certificate';
       else if (got !== pin) problem = `TLS: broker certificate fingerprint ${cert.fingerprint256} does not match the pinned one`;
-      else if (ca && !this.socket.authorized) problem = `TLS: broker certificate not signed by the given CA (${this.socket.authorizationError})`;
+      else if (ca && !this.socket.authorized)
+        problem = `TLS: broker certificate not signed by the given CA (${this.socket.authorizationError})`;
       if (problem) {
         // With a code: MQTT.js reports coded stream errors (and drops the others silently).
         this.destroy(Object.assign(new Error(problem), { code: 'ERR_TLS_CERT_PIN_MISMATCH' }));
@@ -139,7 +140,11 @@ export class MqttLink extends EventEmitter {
       const host = url.hostname;
       const port = Number(url.port || 8883);
       const tlsOpts: tls.ConnectionOptions = {
-        host, port, ca: opts.tls.ca, cert: opts.tls.cert, key: opts.tls.key,
+        host,
+        port,
+        ca: opts.tls.ca,
+        cert: opts.tls.cert,
+        key: opts.tls.key,
         servername: /^[\d.]+$|:/.test(host) ? undefined : host,
       };
       this.client = new MqttClient(() => new PinnedTlsStream(tlsOpts, pin, !!opts.tls?.ca) as never, { ...base, host, port });

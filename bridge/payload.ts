@@ -96,10 +96,18 @@ export function coerce(row: Row, type: string, raw: unknown, current: unknown, q
  * Range violations as quoted back: core's messages repeat the value sent; a value containing a configured
  * password is described by its problem only.
  */
-export function shownViolations(violations: readonly Violation[], input: unknown, quote: Quote): Array<Pick<Violation, 'path' | 'problem' | 'message'>> {
-  const text = typeof input === 'string' ? input : JSON.stringify(input) ?? '';
+export function shownViolations(
+  violations: readonly Violation[],
+  input: unknown,
+  quote: Quote,
+): Array<Pick<Violation, 'path' | 'problem' | 'message'>> {
+  const text = typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
   if (quote(text, Infinity) === text) return violations.map(({ path, problem, message }) => ({ path, problem, message }));
-  return violations.map(({ path, problem }) => ({ path, problem, message: `not accepted (${problem}); the value contains a configured password, so it is not repeated` }));
+  return violations.map(({ path, problem }) => ({
+    path,
+    problem,
+    message: `not accepted (${problem}); the value contains a configured password, so it is not repeated`,
+  }));
 }
 
 /** A bare `set/<key>` payload: the text itself, or a JSON scalar when it is one ("5", "\"Alarm1\"", true). */
@@ -116,4 +124,3 @@ export function bareValue(payload: Buffer): unknown {
   }
   return t;
 }
-

@@ -86,10 +86,13 @@ export class Poller {
   private schedule(delay: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.tick(false);
-    }, Math.max(0, delay));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.tick(false);
+      },
+      Math.max(0, delay),
+    );
   }
 
   /** Doubling from the minimum, +-25 % jitter (devices that failed together do not retry together), capped. */

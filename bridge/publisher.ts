@@ -97,7 +97,10 @@ export class StatePublisher {
   }
 
   availability(rt: DeviceRuntime, force = false): void {
-    this.publish(this.opts.topics.availability(rt.id), JSON.stringify({ state: rt.online ? 'online' : 'offline' }), { retain: true, force });
+    this.publish(this.opts.topics.availability(rt.id), JSON.stringify({ state: rt.online ? 'online' : 'offline' }), {
+      retain: true,
+      force,
+    });
   }
 
   /** An alarm edge on `<dev>/<ch>/event` (not retained; gated like state, after the channel's state). */

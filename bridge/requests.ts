@@ -91,17 +91,22 @@ export class Requests {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained request ignored (requests must not be retained)');
       if (parseError) throw parseError;
-      if (!REQUEST_OPS.includes(op as never)) throw new Refusal(`unknown request "${this.ctx.quote(op)}" (expected ${REQUEST_OPS.join(', ')})`);
+      if (!REQUEST_OPS.includes(op as never))
+        throw new Refusal(`unknown request "${this.ctx.quote(op)}" (expected ${REQUEST_OPS.join(', ')})`);
     } catch (err) {
       this.fail(topic, safeOp, transaction, err);
       return;
     }
-    this.ctx.log.debug(`request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quote(msg!.device)}` : ''}` +
-      `${typeof msg!.page === 'string' ? ` page ${this.ctx.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`);
-    void this.ctx.track(this.run(op, msg!).then(
-      (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
-      (err) => this.fail(topic, op, transaction, err),
-    ));
+    this.ctx.log.debug(
+      `request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quote(msg!.device)}` : ''}` +
+        `${typeof msg!.page === 'string' ? ` page ${this.ctx.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`,
+    );
+    void this.ctx.track(
+      this.run(op, msg!).then(
+        (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
+        (err) => this.fail(topic, op, transaction, err),
+      ),
+    );
   }
 
   /** Reads shared while in flight: one device call however many identical requests arrive meanwhile. */
@@ -129,8 +134,11 @@ export class Requests {
     }
     const e = err instanceof DeviceError ? err : undefined;
     this.respond(op, {
-      status: 'error', error: errorText(err), error_code: e?.error_code ?? 'internal_error',
-      ...(e?.violations.length ? { violations: e.violations } : {}), ...t,
+      status: 'error',
+      error: errorText(err),
+      error_code: e?.error_code ?? 'internal_error',
+      ...(e?.violations.length ? { violations: e.violations } : {}),
+      ...t,
     });
   }
 
@@ -142,7 +150,8 @@ export class Requests {
       throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
     }
     const page = msg.page;
-    if (msg.data !== undefined && !isPlainObject(msg.data)) throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
+    if (msg.data !== undefined && !isPlainObject(msg.data))
+      throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
     const data = (msg.data ?? {}) as Json;
     requireOnline(h, { page });
     const client = h.device.client;
@@ -154,7 +163,7 @@ export class Requests {
     if (!Object.keys(data).length) throw new Refusal('"data" is empty: nothing to set', { device: h.device.id, page });
     let range: Json;
     try {
-      range = (await client.cachedRange(page));
+      range = await client.cachedRange(page);
     } catch (err) {
       if (err instanceof DeviceError && err.kind === 'unsupported') {
         throw new Refusal(`${page} has no Range on ${h.device.id}, so a Set cannot be checked`, { device: h.device.id, page });
@@ -168,7 +177,9 @@ export class Requests {
     if (violations.length) {
       const shown = shownViolations(violations, data, this.ctx.quote);
       throw new Refusal(`outside the device's Range: ${shown.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
-        device: h.device.id, page, violations: shown,
+        device: h.device.id,
+        page,
+        violations: shown,
       });
     }
     return h.device.writes.enqueue(page, { kind: 'raw', data });

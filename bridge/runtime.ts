@@ -55,22 +55,32 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   /** Settles at the device's first poll outcome (online, or offline after the failures that make it so). */
   private readonly firstOutcome = new Promise<void>((resolve) => (this.answered = resolve));
 
-  constructor(readonly cfg: DeviceConfig, private readonly opts: RuntimeOptions) {
+  constructor(
+    readonly cfg: DeviceConfig,
+    private readonly opts: RuntimeOptions,
+  ) {
     super();
     const deviceOpts: DeviceOptions = { log: opts.log, timeoutMs: opts.timeoutMs, clientFactory: opts.clientFactory };
     this.device = opts.deviceFactory?.(cfg, deviceOpts) ?? new Device(cfg, deviceOpts);
     this.readGapMs = opts.readGapMs ?? 1000;
-    this.poller = new Poller(() => this.device.poll(), {
-      intervalMs: cfg.poll_interval,
-      minBackoffMs: opts.minBackoffMs,
-      maxBackoffMs: opts.maxBackoffMs,
-      offlineAfter: opts.offlineAfter,
-      log: opts.log,
-    }, (online, err) => this.availability(online, err));
+    this.poller = new Poller(
+      () => this.device.poll(),
+      {
+        intervalMs: cfg.poll_interval,
+        minBackoffMs: opts.minBackoffMs,
+        maxBackoffMs: opts.maxBackoffMs,
+        offlineAfter: opts.offlineAfter,
+        log: opts.log,
+      },
+      (online, err) => this.availability(online, err),
+    );
     // `?.`: unit tests build the runtime around a fake device without a model.
     if (cfg.events && this.device.model?.events) {
       this.events = new DeviceEvents(this.device, {
-        intervalMs: cfg.event_interval, clearAfterMs: cfg.alarm_clear_after, log: opts.log, retryMs: opts.eventRetryMs,
+        intervalMs: cfg.event_interval,
+        clearAfterMs: cfg.alarm_clear_after,
+        log: opts.log,
+        retryMs: opts.eventRetryMs,
         onChange: (change) => this.emit('events', change),
       });
     }

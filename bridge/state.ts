@@ -7,7 +7,16 @@
  * answers a page with `{reason}` has no values on that page; an offline channel publishes `{"online": false}` only;
  * a `NotConfigured` slot is no channel at all. Change detection lives in {@link ChangeCache}.
  */
-import { descriptorAt, DISARM_MEMBER, isChannelId, type ChannelHardware, type ChannelModel, type DisarmPage, type LiveState, type RangeDescriptor } from '../core';
+import {
+  descriptorAt,
+  DISARM_MEMBER,
+  isChannelId,
+  type ChannelHardware,
+  type ChannelModel,
+  type DisarmPage,
+  type LiveState,
+  type RangeDescriptor,
+} from '../core';
 import { isPlainObject } from '../core/json';
 import { channelEventState, type EventValues } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
@@ -75,7 +84,11 @@ const LIVE: Readonly<Record<LiveControl, { field: keyof LiveState; hardware?: ke
 };
 
 /** Bounds of a live value (brightness, siren volume) as the live page reports them. */
-export function liveBounds(model: DeviceModel, channel: string, control: 'brightness' | 'volume'): { min: number; max: number } | undefined {
+export function liveBounds(
+  model: DeviceModel,
+  channel: string,
+  control: 'brightness' | 'volume',
+): { min: number; max: number } | undefined {
   const s = model.live.get(channel);
   if (control === 'brightness') return s?.brightness !== undefined ? s.brightnessRange : undefined;
   return s?.volume !== undefined && s.volumeAdjustable ? s.volumeRange : undefined;
@@ -125,7 +138,9 @@ export function rowSupported(model: DeviceModel, row: Row, channel?: string): bo
     case 'identity':
       return rowValue(model, row) !== undefined;
     case 'disarm':
-      return model.disarmPage !== undefined && typeof valueAt(model.gets.get(model.disarmPage), [DISARM_MEMBER[model.disarmPage]]) === 'boolean';
+      return (
+        model.disarmPage !== undefined && typeof valueAt(model.gets.get(model.disarmPage), [DISARM_MEMBER[model.disarmPage]]) === 'boolean'
+      );
     case 'live': {
       if (!channel) return false;
       const { field, hardware } = LIVE[s.control];

@@ -12,7 +12,10 @@ export type ParsedTopic =
   | { kind: 'request'; op: string };
 
 export class Topics {
-  constructor(readonly base: string, readonly discoveryPrefix: string) {}
+  constructor(
+    readonly base: string,
+    readonly discoveryPrefix: string,
+  ) {}
 
   get bridgeState(): string {
     return `${this.base}/bridge/state`;
@@ -68,7 +71,10 @@ export class Topics {
   commandSubscriptions(devices: readonly string[]): string[] {
     const b = this.base;
     return [
-      `${b}/+/set`, `${b}/+/set/+`, `${b}/+/get`, `${b}/+/+/set/+`,
+      `${b}/+/set`,
+      `${b}/+/set/+`,
+      `${b}/+/get`,
+      `${b}/+/+/set/+`,
       ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`]),
       `${b}/bridge/request/+`,
     ];

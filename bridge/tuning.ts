@@ -8,8 +8,9 @@ import { setFlagsFromString } from 'node:v8';
  * Applied by the `nvr2mqtt` command before any work; not when node was started with explicit heap flags.
  */
 export function tuneHeapForDaemon(): boolean {
-  const explicit = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
-    .some((a) => /^--(no-)?optimize-for-size$|^--max-(semi|old)-space-size/.test(a));
+  const explicit = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) =>
+    /^--(no-)?optimize-for-size$|^--max-(semi|old)-space-size/.test(a),
+  );
   if (explicit) return false;
   setFlagsFromString('--optimize-for-size');
   return true;

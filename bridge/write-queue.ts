@@ -15,9 +15,7 @@ export interface Change {
   channel?: string;
 }
 
-export type Job =
-  | { kind: 'changes'; changes: Change[] }
-  | { kind: 'raw'; data: Json };
+export type Job = { kind: 'changes'; changes: Change[] } | { kind: 'raw'; data: Json };
 
 /** Runs one write: a batch of merged change jobs, or one raw job. Returns the read-back page. */
 export type WriteExecutor = (page: string, batch: Job[]) => Promise<Json>;
@@ -68,7 +66,10 @@ export class WriteQueue {
         if (q.waiting[0].job.kind === 'raw') batch.push(q.waiting.shift()!);
         else while (q.waiting.length && q.waiting[0].job.kind === 'changes') batch.push(q.waiting.shift()!);
         try {
-          const readBack = await this.exec(page, batch.map((w) => w.job));
+          const readBack = await this.exec(
+            page,
+            batch.map((w) => w.job),
+          );
           for (const w of batch) w.resolve(readBack);
         } catch (err) {
           for (const w of batch) w.reject(err);

@@ -23,7 +23,13 @@ export async function writeManualAlarm(c: Invoker, outputs: Record<string, boole
   const current = await readManualAlarm(c, true);
   const violations = Object.entries(outputs).flatMap(([name, on]): Violation[] => {
     if (!Object.hasOwn(current, name)) {
-      return [{ path: name, problem: 'unsupported', message: `the device has no alarm output ${name} (it has ${Object.keys(current).join(', ') || 'none'})` }];
+      return [
+        {
+          path: name,
+          problem: 'unsupported',
+          message: `the device has no alarm output ${name} (it has ${Object.keys(current).join(', ') || 'none'})`,
+        },
+      ];
     }
     return typeof on === 'boolean' ? [] : [{ path: name, problem: 'type', message: `must be a boolean (got ${JSON.stringify(on)})` }];
   });

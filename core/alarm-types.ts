@@ -104,11 +104,16 @@ export function alarmTypesOf(channel: AlarmCapabilities, recorderInputs = 0): Al
     if (able.by === 'configured') return true;
     if (!channel.online) return false;
     switch (able.by) {
-      case 'online': return true;
-      case 'alarm_in': return (channel.alarmIn ?? 0) > 0 || recorderInputs > 0;
-      case 'ability': return has(channel.abilities, able.any);
-      case 'intelligent': return has(channel.ai, able.any);
-      case 'seen': return false;
+      case 'online':
+        return true;
+      case 'alarm_in':
+        return (channel.alarmIn ?? 0) > 0 || recorderInputs > 0;
+      case 'ability':
+        return has(channel.abilities, able.any);
+      case 'intelligent':
+        return has(channel.ai, able.any);
+      case 'seen':
+        return false;
     }
   });
 }

@@ -12,8 +12,7 @@ import { voiceAlarmGet } from './pages/voice-alarm';
  * older `channel_info` forms, or (devices without the page) from the channels the configuration pages report.
  */
 
-export type ConnectStatus =
-  | 'Online' | 'Offline' | 'NotConfigured' | 'Sleep' | 'NotPaired' | 'FailConnectNetwork' | (string & {});
+export type ConnectStatus = 'Online' | 'Offline' | 'NotConfigured' | 'Sleep' | 'NotPaired' | 'FailConnectNetwork' | (string & {});
 
 export interface ChannelHardware {
   floodlight: boolean;
@@ -53,12 +52,22 @@ const count = (x: unknown): number => (typeof x === 'number' && Number.isInteger
 function model(id: ChannelId, status: ConnectStatus, e: Record<string, unknown> = {}): ChannelModel {
   const abilities = strings(e.ability);
   const hardware: ChannelHardware = {
-    floodlight: false, siren: false, redBlueLight: false, pir: false, alarmIn: count(e.alarm_in_num), alarmOut: count(e.alarm_out_num),
+    floodlight: false,
+    siren: false,
+    redBlueLight: false,
+    pir: false,
+    alarmIn: count(e.alarm_in_num),
+    alarmOut: count(e.alarm_out_num),
   };
   for (const [ability, flag] of Object.entries(HARDWARE_BY_ABILITY)) if (abilities.includes(ability)) hardware[flag] = true;
   const name = [e.channel_name, e.channel_alias].find((n): n is string => typeof n === 'string' && n !== '') ?? id;
   return {
-    id, name, status, online: status === 'Online', configured: status !== 'NotConfigured', hardware,
+    id,
+    name,
+    status,
+    online: status === 'Online',
+    configured: status !== 'NotConfigured',
+    hardware,
     ai: strings(e.intelligent_ability),
     abilities,
   };
@@ -88,17 +97,22 @@ export function channelModels(data: unknown): ChannelModel[] | undefined {
   if (!isPlainObject(data)) return undefined;
   const param = channelParam(data);
   if (param) {
-    return param.filter(isPlainObject).filter((e) => isChannelId(e.channel)).map((e) => {
-      const status = typeof e.connect_status === 'string' && e.connect_status ? e.connect_status : 'Online';
-      return model(e.channel as ChannelId, status, e);
-    });
+    return param
+      .filter(isPlainObject)
+      .filter((e) => isChannelId(e.channel))
+      .map((e) => {
+        const status = typeof e.connect_status === 'string' && e.connect_status ? e.connect_status : 'Online';
+        return model(e.channel as ChannelId, status, e);
+      });
   }
   let info: unknown = data.channel_info ?? data.items ?? data.channels;
   if (info === undefined) return undefined;
   if (isPlainObject(info) && (Array.isArray(info.items) || isPlainObject(info.items))) info = info.items;
   const entries: Array<[unknown, unknown]> = Array.isArray(info)
     ? info.filter(isPlainObject).map((e) => [e.channel ?? e.chn_index ?? e.channel_id ?? e.id, e])
-    : isPlainObject(info) ? Object.entries(info) : [];
+    : isPlainObject(info)
+      ? Object.entries(info)
+      : [];
   return entries
     .filter((pair): pair is [ChannelId, Record<string, unknown>] => isChannelId(pair[0]) && isPlainObject(pair[1]))
     .map(([id, e]) => model(id, legacyStatus(e), e));
@@ -123,8 +137,15 @@ export function channelModelsFromPages(sources: readonly PageChannels[]): Channe
       if (!isChannelId(id) || !isPlainObject(block)) continue;
       const marker = typeof block.reason === 'string';
       // `{status: "Offline", reason: "Not support"}`: the camera is away; `{reason: "Not configured"}`: no camera.
-      const status: ConnectStatus = !marker ? (block.status === 'Offline' ? 'Offline' : 'Online')
-        : block.status === 'Offline' ? 'Offline' : /not\s*config/i.test(block.reason as string) ? 'NotConfigured' : 'Online';
+      const status: ConnectStatus = !marker
+        ? block.status === 'Offline'
+          ? 'Offline'
+          : 'Online'
+        : block.status === 'Offline'
+          ? 'Offline'
+          : /not\s*config/i.test(block.reason as string)
+            ? 'NotConfigured'
+            : 'Online';
       const m = byId.get(id) ?? model(id, status);
       if ((STATUS_RANK[status] ?? 0) > (STATUS_RANK[m.status] ?? 0)) {
         Object.assign(m, { status, online: status === 'Online', configured: status !== 'NotConfigured' });
@@ -161,7 +182,10 @@ export async function readChannelModel(c: Invoker): Promise<ChannelModel[]> {
   const models = channelModels(await unlessUnsupported(c, channelInfoGet));
   if (models) return models;
   const [flood, siren] = await Promise.all([unlessUnsupported(c, deterrenceGet), unlessUnsupported(c, voiceAlarmGet)]);
-  return channelModelsFromPages([{ hardware: 'floodlight', data: flood }, { hardware: 'siren', data: siren }]);
+  return channelModelsFromPages([
+    { hardware: 'floodlight', data: flood },
+    { hardware: 'siren', data: siren },
+  ]);
 }
 
 /** A channel and whether it is online: the older, minimal view (`client.channels()`). */

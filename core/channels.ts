@@ -48,7 +48,9 @@ export function channelFromSlug(slug: string): ChannelId | undefined {
 export function requireChannel(channel: unknown, where: { page: string; operation: string }): ChannelId {
   if (isChannelId(channel)) return channel;
   throw new DeviceError({
-    kind: 'invalid_request', error_code: 'invalid_request', ...where,
+    kind: 'invalid_request',
+    error_code: 'invalid_request',
+    ...where,
     reason: `not a channel id: ${JSON.stringify(channel)} (expected CH<n>, IP_CH<n> or WIFI_CH<n>)`,
   });
 }

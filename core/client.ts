@@ -74,7 +74,6 @@ export interface UpdateOptions {
   timeoutMs?: number;
 }
 
-
 export interface UpgradeTokenInput {
   file: string | Uint8Array;
   file_name?: string;
@@ -194,15 +193,16 @@ export class NvrClient extends EventEmitter {
     const refuse = (error_code: string, reason: string, violations?: ReturnType<typeof channelProblems>) =>
       new DeviceError({ kind: 'invalid_request', error_code, reason, violations, ...where });
     if (def.readOnly || !def.operations.Set) throw refuse('read_only_page', `${def.name} is not written through update()`);
-    if (!isPlainObject(changes)) throw refuse('invalid_request', 'changes must be an object shaped like the page\'s Get data');
+    if (!isPlainObject(changes)) throw refuse('invalid_request', "changes must be an object shaped like the page's Get data");
     const metaKeys = metaKeysOf(def);
     const stripped = Object.fromEntries(Object.entries(changes).filter(([k]) => !metaKeys.includes(k)));
     const get = this.operation(def.name, 'Get');
-    const current = await this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Data;
+    const current = (await this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true })) as Data;
     const diff = changedPaths(current, stripped);
     if (Object.keys(diff).length === 0) return current;
     const problems = channelProblems(def, current, diff);
-    if (problems.length) throw refuse('out_of_range', `${problems.length} channel problem${problems.length > 1 ? 's' : ''}; nothing was sent`, problems);
+    if (problems.length)
+      throw refuse('out_of_range', `${problems.length} channel problem${problems.length > 1 ? 's' : ''}; nothing was sent`, problems);
     const setOp = this.operation(def.name, 'Set');
     let range: Data | undefined;
     if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, [...(setOp.metaKeys ?? []), ...metaKeys]);
@@ -254,7 +254,9 @@ export class NvrClient extends EventEmitter {
     const page = pageName(path);
     const cut = page.lastIndexOf('/');
     return this.session.exchange(`/API/${page}`, data ?? {}, {
-      page: cut > 0 ? page.slice(0, cut) : page, operation: cut > 0 ? page.slice(cut + 1) : undefined, envelope: 'any',
+      page: cut > 0 ? page.slice(0, cut) : page,
+      operation: cut > 0 ? page.slice(cut + 1) : undefined,
+      envelope: 'any',
     });
   }
 
@@ -310,7 +312,11 @@ export class NvrClient extends EventEmitter {
   /** Disarm (true) or arm (false) through whichever page the device has, via {@link update}; read back. */
   async setDisarmed(disarmed: boolean): Promise<DisarmState> {
     if (typeof disarmed !== 'boolean') {
-      throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: `disarmed must be a boolean (got ${JSON.stringify(disarmed)})` });
+      throw new DeviceError({
+        kind: 'invalid_request',
+        error_code: 'invalid_request',
+        reason: `disarmed must be a boolean (got ${JSON.stringify(disarmed)})`,
+      });
     }
     const { page } = await this.disarmState();
     const after = await this.update(page, { [DISARM_MEMBER[page]]: disarmed });
@@ -376,9 +382,14 @@ export class NvrClient extends EventEmitter {
    * flight; `fresh` (a read-back after a Set) never joins a call that may have left before the Set.
    */
   private exchange(op: OperationDef, data: unknown, opts: InvokeOptions): Promise<unknown> {
-    const send = () => this.session.exchange(op.path, data, {
-      page: op.page, operation: op.operation, envelope: op.envelope ?? 'result', timeoutMs: opts.timeoutMs, priority: opts.priority,
-    });
+    const send = () =>
+      this.session.exchange(op.path, data, {
+        page: op.page,
+        operation: op.operation,
+        envelope: op.envelope ?? 'result',
+        timeoutMs: opts.timeoutMs,
+        priority: opts.priority,
+      });
     if ((op.operation !== 'Get' && op.operation !== 'Range') || opts.fresh) return send();
     return this.reads.run(`${op.path}\n${JSON.stringify(data)}`, send);
   }
@@ -386,10 +397,16 @@ export class NvrClient extends EventEmitter {
   /** The declared page, or for an unknown page a generic declaration (changed fields, channel blocks if any). */
   private pageDef(page: string): PageDef {
     const name = pageName(page);
-    return findPage(name) ?? definePage({
-      name, title: name, channelScoped: true, write: 'changed',
-      operations: { Get: this.operation(name, 'Get'), Set: this.operation(name, 'Set') },
-    });
+    return (
+      findPage(name) ??
+      definePage({
+        name,
+        title: name,
+        channelScoped: true,
+        write: 'changed',
+        operations: { Get: this.operation(name, 'Get'), Set: this.operation(name, 'Set') },
+      })
+    );
   }
 
   /** The registry's operation for a page, else a loose generic one (any object in, any object out). */
@@ -401,7 +418,11 @@ export class NvrClient extends EventEmitter {
     let op = this.generic.get(key);
     if (!op) {
       op = defineOperation({
-        page: name, operation, request: LooseObject, response: LooseObject, metaKeys: META_KEYS,
+        page: name,
+        operation,
+        request: LooseObject,
+        response: LooseObject,
+        metaKeys: META_KEYS,
         description: `generic ${operation} of ${name}`,
       });
       this.generic.set(key, op);
@@ -418,7 +439,10 @@ export class NvrClient extends EventEmitter {
     } catch (err) {
       if (err instanceof DeviceError && err.kind === 'unsupported') {
         throw new DeviceError({
-          kind: 'invalid_request', error_code: 'range_unavailable', ...where, cause: err,
+          kind: 'invalid_request',
+          error_code: 'range_unavailable',
+          ...where,
+          cause: err,
           reason: `the device has no Range for this page (${err.error_code}), so the Set cannot be checked; pass skipRangeCheck: true to send it unchecked`,
         });
       }
@@ -434,7 +458,10 @@ export class NvrClient extends EventEmitter {
     }
     if (violations.length) {
       throw new DeviceError({
-        kind: 'invalid_request', error_code: 'out_of_range', ...where, violations,
+        kind: 'invalid_request',
+        error_code: 'out_of_range',
+        ...where,
+        violations,
         reason: `${violations.length} value${violations.length > 1 ? 's' : ''} outside the device's Range; nothing was sent`,
       });
     }

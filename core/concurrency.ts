@@ -10,7 +10,9 @@ export class SharedCalls {
     if (shared) return shared.then((value) => structuredClone(value));
     const pending = send();
     this.inflight.set(key, pending);
-    const forget = () => { if (this.inflight.get(key) === pending) this.inflight.delete(key); };
+    const forget = () => {
+      if (this.inflight.get(key) === pending) this.inflight.delete(key);
+    };
     void pending.then(forget, forget);
     return pending;
   }
@@ -23,9 +25,14 @@ export class KeyedQueue {
   run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const before = this.tails.get(key) ?? Promise.resolve();
     const result = before.then(fn);
-    const tail = result.then(() => undefined, () => undefined);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
     this.tails.set(key, tail);
-    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
     return result;
   }
 }

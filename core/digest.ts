@@ -107,7 +107,12 @@ export function parseDigestChallenges(header: string): DigestChallenge[] {
       nonce: p.nonce,
       opaque: p.opaque,
       algorithm,
-      qop: p.qop ? p.qop.split(',').map((q) => q.trim().toLowerCase()).filter(Boolean) : [],
+      qop: p.qop
+        ? p.qop
+            .split(',')
+            .map((q) => q.trim().toLowerCase())
+            .filter(Boolean)
+        : [],
       userhash: p.userhash?.toLowerCase() === 'true',
       stale: p.stale?.toLowerCase() === 'true',
       charset: p.charset,

@@ -24,12 +24,14 @@ const ChannelAlarm = v.looseObject({
   videoloss: opt(v.boolean()),
   int_alarm: opt(IntAlarm),
   alarm_state: opt(v.array(v.unknown())),
-  Floodlight_AudioAlarm: opt(v.looseObject({
-    floodlight_switch: opt(v.boolean()),
-    flood_light_value: opt(v.number()),
-    audioAlarm_switch: opt(v.boolean()),
-    audioAlarm_value: opt(v.number()),
-  })),
+  Floodlight_AudioAlarm: opt(
+    v.looseObject({
+      floodlight_switch: opt(v.boolean()),
+      flood_light_value: opt(v.number()),
+      audioAlarm_switch: opt(v.boolean()),
+      audioAlarm_value: opt(v.number()),
+    }),
+  ),
   /** Separate motion form (vendor tables 21/22): `{alarm_state: bool, alarm_type: "smd"}`. */
   motion_report: opt(v.looseObject({ alarm_state: v.boolean(), alarm_type: opt(v.string()) })),
 });
@@ -107,7 +109,14 @@ function channelEvents(a: v.InferOutput<typeof ChannelAlarm>, time: string | und
   }
   if (a.motion_report) {
     const subtype = a.motion_report.alarm_type;
-    out.push({ kind: 'alarm', channel: a.channel, type: 'motion', active: a.motion_report.alarm_state, ...at, ...(subtype ? { subtype } : {}) });
+    out.push({
+      kind: 'alarm',
+      channel: a.channel,
+      type: 'motion',
+      active: a.motion_report.alarm_state,
+      ...at,
+      ...(subtype ? { subtype } : {}),
+    });
   }
   // A device may report one AI alarm in both forms (`int_alarm` and `alarm_state`) in the same entry: one change.
   const reported = new Set<string>();
@@ -121,7 +130,10 @@ function channelEvents(a: v.InferOutput<typeof ChannelAlarm>, time: string | und
   const live = a.Floodlight_AudioAlarm;
   if (live) {
     const state = {
-      floodlight: live.floodlight_switch, brightness: live.flood_light_value, siren: live.audioAlarm_switch, volume: live.audioAlarm_value,
+      floodlight: live.floodlight_switch,
+      brightness: live.flood_light_value,
+      siren: live.audioAlarm_switch,
+      volume: live.audioAlarm_value,
     };
     const present = Object.fromEntries(Object.entries(state).filter(([, x]) => x !== undefined));
     if (Object.keys(present).length) out.push({ kind: 'live', channel: a.channel, ...present });
@@ -131,8 +143,10 @@ function channelEvents(a: v.InferOutput<typeof ChannelAlarm>, time: string | und
 
 function diskEvents(list: unknown[] | undefined, time: string | undefined): DeviceEvent[] {
   return items(SystemAlarm, list).map(({ hdd }) => ({
-    kind: 'disk' as const, ok: hdd.hdd_alarm_type === 'Ok',
-    ...(hdd.hdd_alarm_info !== undefined ? { info: hdd.hdd_alarm_info } : {}), ...(time !== undefined ? { time } : {}),
+    kind: 'disk' as const,
+    ok: hdd.hdd_alarm_type === 'Ok',
+    ...(hdd.hdd_alarm_info !== undefined ? { info: hdd.hdd_alarm_info } : {}),
+    ...(time !== undefined ? { time } : {}),
   }));
 }
 
@@ -142,7 +156,10 @@ export function eventsOf(data: unknown): DeviceEvent[] {
   if (!r.success) return [];
   const answer = r.output;
   const out: DeviceEvent[] = [];
-  const groups = [...items(AlarmItem, answer.alarm_list), { time: answer.time, channel_alarm: answer.channel_alarm, system_alarm: answer.system_alarm }];
+  const groups = [
+    ...items(AlarmItem, answer.alarm_list),
+    { time: answer.time, channel_alarm: answer.channel_alarm, system_alarm: answer.system_alarm },
+  ];
   for (const g of groups) {
     const time = g.time ?? answer.time;
     const iso = time === undefined ? undefined : normalizeTime(time);

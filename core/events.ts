@@ -89,7 +89,11 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     const polled = cursor !== undefined;
     let data: unknown;
     try {
-      data = await session.exchange(EVENT_PATH, eventCheckRequest(cursor), { ...CTX, timeoutMs: opts.pollTimeoutMs ?? 40_000, signal: stop });
+      data = await session.exchange(EVENT_PATH, eventCheckRequest(cursor), {
+        ...CTX,
+        timeoutMs: opts.pollTimeoutMs ?? 40_000,
+        signal: stop,
+      });
     } catch (err) {
       if (stop.aborted) return;
       if (!(err instanceof DeviceError)) throw err;

@@ -23,7 +23,9 @@ const text = (x: unknown): string | undefined => (typeof x === 'string' && x.tri
 
 export function identityFrom(sys: SystemInfo | undefined, dev: DeviceInfo | undefined): DeviceIdentity {
   const id: DeviceIdentity = {};
-  const put = <K extends keyof DeviceIdentity>(k: K, v: DeviceIdentity[K] | undefined) => { if (v !== undefined) id[k] = v; };
+  const put = <K extends keyof DeviceIdentity>(k: K, v: DeviceIdentity[K] | undefined) => {
+    if (v !== undefined) id[k] = v;
+  };
   put('model', text(sys?.device_type) ?? text(dev?.device_type));
   put('firmware', text(sys?.software_version));
   put('hardware', text(sys?.hardware_version));

@@ -83,7 +83,8 @@ function check(key: keyof LiveChange, value: unknown, a: LiveAnswer): Violation 
   if (typeof value !== 'number' || !Number.isInteger(value)) return v('type', `must be an integer (got ${JSON.stringify(value)})`);
   if (c.values && !c.values.includes(value)) return v('enum', `must be one of ${c.values.join(', ')} (got ${value})`);
   if (c.range) {
-    if (key === 'volume' && a.audioAlarm_value_adjustable === false) return v('read_only', 'the volume of this siren is not adjustable (audioAlarm_value_adjustable false)');
+    if (key === 'volume' && a.audioAlarm_value_adjustable === false)
+      return v('read_only', 'the volume of this siren is not adjustable (audioAlarm_value_adjustable false)');
     const { min, max } = bounds(a[c.range.field], c.range);
     if (value < min) return v('min', `must be >= ${min} (${c.range.field}; got ${value})`);
     if (value > max) return v('max', `must be <= ${max} (${c.range.field}; got ${value})`);
@@ -132,7 +133,10 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
 /** A refused change (the error message lists every violation); nothing was sent. */
 export function refused(where: { page: string; operation: string }, violations: Violation[]): DeviceError {
   return new DeviceError({
-    kind: 'invalid_request', error_code: 'out_of_range', violations, ...where,
+    kind: 'invalid_request',
+    error_code: 'out_of_range',
+    violations,
+    ...where,
     reason: `${violations.length} value${violations.length > 1 ? 's' : ''} refused; nothing was sent`,
   });
 }

@@ -71,7 +71,8 @@ export class LoginGuard {
     const now = Date.now();
     if (now < this.nextReloginAt) {
       return new DeviceError({
-        ...cause.toJSON(), cause,
+        ...cause.toJSON(),
+        cause,
         reason: `${cause.reason}; the session was lost again soon after a login, logging in again after ${new Date(this.nextReloginAt).toISOString()}`,
       });
     }

@@ -52,7 +52,11 @@ function noDigest(res: WireResponse): DeviceError {
   }
   const offered = res.headers.get('www-authenticate')?.split(/\s/)[0];
   return new DeviceError({
-    kind: 'rejected', error_code: 'unsupported_auth', status: res.status, page: CTX.page, operation: CTX.operation,
+    kind: 'rejected',
+    error_code: 'unsupported_auth',
+    status: res.status,
+    page: CTX.page,
+    operation: CTX.operation,
     reason: `device asked for authentication without a Digest challenge${offered ? ` (offered: ${offered})` : ''}`,
   });
 }

@@ -19,10 +19,17 @@ export function snapshotFrom(a: SnapshotAnswer): Snapshot {
   const where = { page: 'Snapshot', operation: 'Get' };
   const b64 = (a.img_data ?? a.ima_data ?? '').replace(/^data:[^,]*,/, '');
   if (a.img_encodes !== undefined && a.img_encodes.toLowerCase() !== 'base64') {
-    throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: `snapshot encoded as ${a.img_encodes}, not base64`, ...where });
+    throw new DeviceError({
+      kind: 'invalid_answer',
+      error_code: 'invalid_answer',
+      reason: `snapshot encoded as ${a.img_encodes}, not base64`,
+      ...where,
+    });
   }
-  if (!b64.trim()) throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: 'the device sent no image data', ...where });
-  if (!BASE64.test(b64)) throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: 'image data is not base64', ...where });
+  if (!b64.trim())
+    throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: 'the device sent no image data', ...where });
+  if (!BASE64.test(b64))
+    throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: 'image data is not base64', ...where });
   const t = a.img_time ?? a.ima_time;
   const out: Snapshot = { format: a.img_format || 'image/jpeg', jpeg: Buffer.from(b64, 'base64') };
   if (t !== undefined) out.time = Number(t);

@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 
 /** One device operation: `POST /API/<page>/<operation>` with its request and response schemas. */
-export interface OperationDef<
-  Req extends v.GenericSchema = v.GenericSchema,
-  Res extends v.GenericSchema = v.GenericSchema,
-> {
+export interface OperationDef<Req extends v.GenericSchema = v.GenericSchema, Res extends v.GenericSchema = v.GenericSchema> {
   /** Path between `/API/` and the operation, e.g. `AlarmConfig/Deterrence`. */
   page: string;
   /** `Range`, `Get`, `Set`, or a maintenance verb such as `Token`. */

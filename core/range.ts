@@ -104,10 +104,7 @@ export function supportedChannels(rangeData: Record<string, unknown>): string[] 
 }
 
 /** Field descriptors of one channel (`channel_info.items.<ch>.items`), or undefined when the channel is absent. */
-export function channelFields(
-  rangeData: Record<string, unknown>,
-  ch: string,
-): Readonly<Record<string, RangeDescriptor>> | undefined {
+export function channelFields(rangeData: Record<string, unknown>, ch: string): Readonly<Record<string, RangeDescriptor>> | undefined {
   const map = channelMap(rangeData);
   const block = map ? own(map, ch) : undefined;
   if (!isDescriptor(block) || !isPlainObject(block.items)) return undefined;

@@ -46,7 +46,6 @@ export const LOGOUT_PATH = '/API/Web/Logout';
 export const HEARTBEAT_PATH = '/API/Login/Heartbeat';
 const CSRF_HEADER = 'X-csrftoken';
 
-
 export class Session {
   readonly username: string;
   // Private field: not visible to JSON.stringify, util.inspect or error serialisation.
@@ -67,7 +66,10 @@ export class Session {
   private readonly closing = new AbortController();
   private current: SessionState = 'idle';
 
-  constructor(private readonly transport: Transport, opts: SessionOptions) {
+  constructor(
+    private readonly transport: Transport,
+    opts: SessionOptions,
+  ) {
     const { password, ...rest } = opts;
     this.username = opts.username;
     this.#password = password;
@@ -142,7 +144,8 @@ export class Session {
     if (this.loggedIn) {
       try {
         const res = await this.transport.post(LOGOUT_PATH, envelope({}), {
-          headers: this.headers(), timeoutMs: Math.min(this.opts.timeoutMs, 3_000),
+          headers: this.headers(),
+          timeoutMs: Math.min(this.opts.timeoutMs, 3_000),
         });
         this.log('debug', `logout: HTTP ${res.status}`);
       } catch (err) {
@@ -218,13 +221,17 @@ export class Session {
     let res: WireResponse;
     try {
       res = await this.transport.post(path, envelope(data), {
-        headers: () => this.headers(), timeoutMs: opts.timeoutMs, priority: opts.priority, signal: opts.signal,
+        headers: () => this.headers(),
+        timeoutMs: opts.timeoutMs,
+        priority: opts.priority,
+        signal: opts.signal,
       });
     } catch (raw) {
       // Name the operation that failed: "SystemInfo/Base/Get: timeout (no answer within 10000 ms)".
-      const err = raw instanceof DeviceError && !raw.page && opts.page
-        ? new DeviceError({ ...raw.toJSON(), page: opts.page, operation: opts.operation, cause: raw.cause })
-        : raw;
+      const err =
+        raw instanceof DeviceError && !raw.page && opts.page
+          ? new DeviceError({ ...raw.toJSON(), page: opts.page, operation: opts.operation, cause: raw.cause })
+          : raw;
       if (err instanceof DeviceError && err.error_code !== 'aborted' && err.error_code !== 'closed') this.setState('error', err);
       throw err;
     }

@@ -22,7 +22,8 @@ export function normalizeFingerprint(fp: string): string {
   const hex = fp.replace(/[:\s]/g, '').toUpperCase();
   if (!/^[0-9A-F]{64}$/.test(hex)) {
     throw new DeviceError({
-      kind: 'invalid_request', error_code: 'bad_option',
+      kind: 'invalid_request',
+      error_code: 'bad_option',
       reason: 'tls.fingerprint must be a SHA-256 fingerprint: 64 hex digits, colons allowed',
     });
   }

@@ -11,7 +11,6 @@ export { normalizeFingerprint, type TlsOptions } from './tls';
  * of this client only), ofetch on top, a deadline on every request. Never changes process-wide state.
  */
 
-
 export interface TransportOptions {
   url: string;
   /** Deadline of one request on the wire (from when it leaves), body included. */
@@ -58,39 +57,60 @@ export class WireHeaders {
   private readonly map = new Map<string, string | string[]>();
   constructor(init?: Iterable<[string, string]> | Record<string, string | string[] | undefined> | WireHeaders) {
     if (!init) return;
-    const entries = init instanceof WireHeaders ? init.map.entries()
-      : Symbol.iterator in init ? init : Object.entries(init);
+    const entries = init instanceof WireHeaders ? init.map.entries() : Symbol.iterator in init ? init : Object.entries(init);
     for (const [k, v] of entries) if (v !== undefined) this.map.set(k.toLowerCase(), v);
   }
   get(name: string): string | null {
     const v = this.map.get(name.toLowerCase());
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
-  has(name: string): boolean { return this.map.has(name.toLowerCase()); }
-  set(name: string, value: string): void { this.map.set(name.toLowerCase(), value); }
+  has(name: string): boolean {
+    return this.map.has(name.toLowerCase());
+  }
+  set(name: string, value: string): void {
+    this.map.set(name.toLowerCase(), value);
+  }
   getSetCookie(): string[] {
     const v = this.map.get('set-cookie');
     return v === undefined ? [] : Array.isArray(v) ? v : [v];
   }
-  forEach(fn: (value: string, key: string) => void): void { for (const [k] of this.map) fn(this.get(k)!, k); }
+  forEach(fn: (value: string, key: string) => void): void {
+    for (const [k] of this.map) fn(this.get(k)!, k);
+  }
   [Symbol.iterator](): IterableIterator<[string, string]> {
     return [...this.map.keys()].map((k): [string, string] => [k, this.get(k)!])[Symbol.iterator]();
   }
-  toRecord(): Record<string, string | string[]> { return Object.fromEntries(this.map); }
+  toRecord(): Record<string, string | string[]> {
+    return Object.fromEntries(this.map);
+  }
 }
 
-interface WireInit { method?: string; body?: string; headers?: WireHeaders; dispatcher: Agent; signal?: EventEmitter }
+interface WireInit {
+  method?: string;
+  body?: string;
+  headers?: WireHeaders;
+  dispatcher: Agent;
+  signal?: EventEmitter;
+}
 
 /** The `fetch` ofetch calls: undici's `Agent.request` under the Response members ofetch reads. */
 async function wireFetch(url: string, init: WireInit) {
   const res = await init.dispatcher.request({
-    ...splitUrl(url), method: (init.method ?? 'GET') as 'POST', body: init.body,
-    headers: init.headers?.toRecord(), signal: init.signal,
+    ...splitUrl(url),
+    method: (init.method ?? 'GET') as 'POST',
+    body: init.body,
+    headers: init.headers?.toRecord(),
+    signal: init.signal,
   });
   const text = await res.body.text();
   return {
-    status: res.statusCode, statusText: '', ok: res.statusCode < 400, url,
-    headers: new WireHeaders(res.headers), body: text ? {} : null, text: async () => text,
+    status: res.statusCode,
+    statusText: '',
+    ok: res.statusCode < 400,
+    url,
+    headers: new WireHeaders(res.headers),
+    body: text ? {} : null,
+    text: async () => text,
   };
 }
 
@@ -168,7 +188,8 @@ export class Transport {
     const url = new URL(opts.url);
     if (url.username || url.password) {
       throw new DeviceError({
-        kind: 'invalid_request', error_code: 'bad_option',
+        kind: 'invalid_request',
+        error_code: 'bad_option',
         reason: 'the URL must not carry credentials: use the username and password options',
       });
     }
@@ -204,7 +225,12 @@ export class Transport {
     const queueTimeoutMs = opts.queueTimeoutMs ?? this.queueTimeoutMs ?? QUEUE_FACTOR * timeoutMs;
     // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
     const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined });
-    const abort = (why: AbortWhy) => { if (!call.why) { call.why = why; call.emit('abort'); } };
+    const abort = (why: AbortWhy) => {
+      if (!call.why) {
+        call.why = why;
+        call.emit('abort');
+      }
+    };
     let timer: NodeJS.Timeout | undefined;
     const onAbort = () => abort('aborted');
     if (opts.signal?.aborted) onAbort();
@@ -253,8 +279,16 @@ export class Transport {
     const line = this.waiting[priority];
     return new Promise<void>((resolve, reject) => {
       const bound = setTimeout(abort, boundMs, 'queue_timeout');
-      const grant = () => { clearTimeout(bound); call.off('abort', leave); resolve(); };
-      const leave = () => { clearTimeout(bound); line.splice(line.indexOf(grant), 1); reject(new Error('not sent')); };
+      const grant = () => {
+        clearTimeout(bound);
+        call.off('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        clearTimeout(bound);
+        line.splice(line.indexOf(grant), 1);
+        reject(new Error('not sent'));
+      };
       line.push(grant);
       call.once('abort', leave);
     });
@@ -263,7 +297,11 @@ export class Transport {
   private failure(err: unknown, why: AbortWhy | undefined, timeoutMs: number): DeviceError {
     if (why === 'timeout') return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `no answer within ${timeoutMs} ms` });
     if (why === 'queue_timeout') {
-      return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `not sent: no free connection to the device within ${timeoutMs} ms` });
+      return new DeviceError({
+        kind: 'transport',
+        error_code: 'timeout',
+        reason: `not sent: no free connection to the device within ${timeoutMs} ms`,
+      });
     }
     if (why === 'closed' || this.closed) return closedError();
     if (why === 'aborted') return new DeviceError({ kind: 'transport', error_code: 'aborted', reason: 'request aborted' });
@@ -277,7 +315,10 @@ export class Transport {
 
   /** Abort every request in flight or waiting for a connection: they fail with `closed`. Later requests go out. */
   abortAll(): void {
-    for (const call of this.inflight) { call.why ??= 'closed'; call.emit('abort'); }
+    for (const call of this.inflight) {
+      call.why ??= 'closed';
+      call.emit('abort');
+    }
   }
 
   async close(): Promise<void> {
@@ -287,7 +328,9 @@ export class Transport {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.agent.close(),
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, 1_000); }),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 1_000);
+      }),
     ]);
     clearTimeout(timer);
     await this.agent.destroy().catch(() => undefined);

@@ -62,7 +62,8 @@ function checkMembers(value: Map, members: Map): void {
       if (isChannelId(key)) report('channel', `channel ${key} is not available on this page of the device (absent from Range)`);
       // A Range channel block carries `status` only while the channel is offline (spec 2.2, 2.6), and then its
       // fields are missing because the camera is away, not because the device lacks them.
-      else if (depth >= 2 && isChannelId(stack[depth - 2]) && isDesc(members.status)) report('unsupported', 'not available: the channel is offline (absent from Range)');
+      else if (depth >= 2 && isChannelId(stack[depth - 2]) && isDesc(members.status))
+        report('unsupported', 'not available: the channel is offline (absent from Range)');
       else report('unsupported', `not supported by this device (absent from Range)${didYouMean(key, members)}`);
     }
     // else: a plain Range value (channel_max, support_copy, ...): nothing to check against.

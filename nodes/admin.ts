@@ -66,7 +66,11 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
     throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_url', reason: 'url must start with http:// or https://' });
   }
   if (creds.password === undefined) {
-    throw new DeviceError({ kind: 'invalid_request', error_code: 'no_password', reason: 'no password typed and none stored for this device' });
+    throw new DeviceError({
+      kind: 'invalid_request',
+      error_code: 'no_password',
+      reason: 'no password typed and none stored for this device',
+    });
   }
   const deployed = id ? (RED.nodes.getNode(id) as DeviceNode | null) : null;
   const open = deployed?.session?.current;
@@ -83,10 +87,12 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
 function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Promise<unknown>): AdminHandler {
   return (req, res) => {
     const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as DialogValues;
-    withClient(RED, body, (client) => fn(client, body)).then(
-      (result) => res.json(result),
-      (e: unknown) => sendError(res, asDeviceError(e)),
-    ).catch(() => undefined);
+    withClient(RED, body, (client) => fn(client, body))
+      .then(
+        (result) => res.json(result),
+        (e: unknown) => sendError(res, asDeviceError(e)),
+      )
+      .catch(() => undefined);
   };
 }
 
@@ -104,7 +110,11 @@ export function registerAdminRoutes(RED: RED): void {
   RED.httpAdmin.get('/nvr-device/pages', read, (_req, res) => res.json(pageList()));
 
   // POST: the body carries the dialog's credentials, which do not belong in a URL.
-  RED.httpAdmin.post('/nvr-device/channels', write, deviceRoute(RED, async (client) => ({ ok: true, channels: await client.channels() })));
+  RED.httpAdmin.post(
+    '/nvr-device/channels',
+    write,
+    deviceRoute(RED, async (client) => ({ ok: true, channels: await client.channels() })),
+  );
 
   // The typed form of nvr-range / nvr-get / nvr-set: the page's fields, bounds and current values.
   RED.httpAdmin.post(

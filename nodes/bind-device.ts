@@ -44,7 +44,10 @@ export function bindDevice(
 ): DeviceBinding | undefined {
   const device = typeof deviceId === 'string' && deviceId ? (RED.nodes.getNode(deviceId) as DeviceNode | null) : null;
   /** The node's own clean-up: never throws, never rejects. */
-  const runOnClose = (removed: boolean) => Promise.resolve().then(() => onClose(removed)).catch(() => undefined);
+  const runOnClose = (removed: boolean) =>
+    Promise.resolve()
+      .then(() => onClose(removed))
+      .catch(() => undefined);
   if (!device?.session) {
     node.status(NO_DEVICE_STATUS);
     node.on('close', ((removed, done) => {

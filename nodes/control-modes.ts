@@ -36,7 +36,10 @@ export const MAX_DURATION_S = 86_400;
 
 interface ModeRow {
   /** What the target is: a channel with this hardware, an alarm output name, or the whole recorder. */
-  target: { kind: 'channel'; hardware: keyof Pick<ChannelHardware, 'floodlight' | 'siren' | 'redBlueLight'>; label: string } | { kind: 'output' } | { kind: 'device' };
+  target:
+    | { kind: 'channel'; hardware: keyof Pick<ChannelHardware, 'floodlight' | 'siren' | 'redBlueLight'>; label: string }
+    | { kind: 'output' }
+    | { kind: 'device' };
   /** Settings a payload object (or the node) may give besides `on`. */
   settings: readonly Setting[];
   /** Words that mean on / off besides true / false (disarm: "disarm" / "arm"). */
@@ -48,7 +51,12 @@ interface ModeRow {
 const ON_OFF = { on: ['on', 'true'], off: ['off', 'false'] } as const;
 
 /** Live parts: the change sent through `client.setLive`, settings only when switching on. */
-function live(hardware: 'floodlight' | 'siren' | 'redBlueLight', label: string, settings: readonly Setting[], change: (cmd: Command) => LiveChange): ModeRow {
+function live(
+  hardware: 'floodlight' | 'siren' | 'redBlueLight',
+  label: string,
+  settings: readonly Setting[],
+  change: (cmd: Command) => LiveChange,
+): ModeRow {
   return {
     target: { kind: 'channel', hardware, label },
     settings,
@@ -59,9 +67,11 @@ function live(hardware: 'floodlight' | 'siren' | 'redBlueLight', label: string, 
 
 export const CONTROL_MODES: Readonly<Record<ControlMode, ModeRow>> = {
   floodlight: live('floodlight', 'floodlight', ['brightness', 'duration'], (c) =>
-    c.on && c.brightness !== undefined ? { floodlight: true, brightness: c.brightness } : { floodlight: c.on }),
+    c.on && c.brightness !== undefined ? { floodlight: true, brightness: c.brightness } : { floodlight: c.on },
+  ),
   siren: live('siren', 'siren', ['volume', 'duration'], (c) =>
-    c.on && c.volume !== undefined ? { siren: true, volume: c.volume } : { siren: c.on }),
+    c.on && c.volume !== undefined ? { siren: true, volume: c.volume } : { siren: c.on },
+  ),
   redBlueLight: live('redBlueLight', 'red/blue light', ['duration'], (c) => ({ redBlueLight: c.on })),
   alarmOutput: {
     target: { kind: 'output' },
@@ -96,7 +106,7 @@ export function settingOf(raw: unknown): unknown {
 }
 
 function describe(x: unknown): string {
-  return typeof x === 'string' ? JSON.stringify(x) : x === undefined ? 'nothing' : JSON.stringify(x) ?? String(x);
+  return typeof x === 'string' ? JSON.stringify(x) : x === undefined ? 'nothing' : (JSON.stringify(x) ?? String(x));
 }
 
 function switchValue(mode: ControlMode, value: unknown, where: string): boolean {
@@ -123,7 +133,10 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
     const allowed = ['on', ...row.settings];
     const unknown = Object.keys(payload).filter((k) => !allowed.includes(k));
     if (unknown.length) {
-      throw invalidRequest('bad_payload', `msg.payload has ${unknown.map((k) => `"${k}"`).join(', ')}; in ${mode} mode it takes ${allowed.join(', ')}`);
+      throw invalidRequest(
+        'bad_payload',
+        `msg.payload has ${unknown.map((k) => `"${k}"`).join(', ')}; in ${mode} mode it takes ${allowed.join(', ')}`,
+      );
     }
     if (!('on' in payload)) throw invalidRequest('bad_payload', `msg.payload.on is missing (true or false)`);
     cmd.on = switchValue(mode, payload.on, 'msg.payload.on');
@@ -137,7 +150,8 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
       throw invalidRequest('bad_payload', `${s} must be a whole number${s === 'duration' ? ' of seconds' : ''} (got ${describe(value)})`);
     }
-    if (s === 'duration' && value > MAX_DURATION_S) throw invalidRequest('bad_payload', `duration must be at most ${MAX_DURATION_S} seconds (a day; got ${value})`);
+    if (s === 'duration' && value > MAX_DURATION_S)
+      throw invalidRequest('bad_payload', `duration must be at most ${MAX_DURATION_S} seconds (a day; got ${value})`);
     cmd[s] = value;
   }
   return cmd;
@@ -158,7 +172,10 @@ export function checkChannel(mode: ControlMode, channel: string, model: readonly
   // An offline camera lists no abilities: say it is offline rather than that it lacks the part.
   if (!ch.online) return invalidRequest('channel_offline', `${channel} is ${ch.status}; nothing was sent`);
   const has = CHANNEL_PARTS.filter((m) => ch.hardware[m.hardware]).map((m) => m.label);
-  return invalidRequest('no_hardware', `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}; nothing was sent`);
+  return invalidRequest(
+    'no_hardware',
+    `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}; nothing was sent`,
+  );
 }
 
 /** Channels the editor offers for a mode: those whose hardware has the part. */

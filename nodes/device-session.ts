@@ -14,7 +14,13 @@ export function settleWithin(p: Promise<unknown>, ms: number): Promise<void> {
   const limit = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
   });
-  return Promise.race([p.then(() => undefined, () => undefined), limit]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    limit,
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -2,7 +2,16 @@ import type { ChannelModel } from '../core/channel-model';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
 import { bindDevice } from './bind-device';
-import { checkChannel, CONTROL_MODES, humanRefusal, isControlMode, parseCommand, settingOf, type Command, type ControlMode } from './control-modes';
+import {
+  checkChannel,
+  CONTROL_MODES,
+  humanRefusal,
+  isControlMode,
+  parseCommand,
+  settingOf,
+  type Command,
+  type ControlMode,
+} from './control-modes';
 import { forDone, invalidRequest } from './errors';
 import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
 import { normaliseChannel } from './request-node';
@@ -59,7 +68,8 @@ export = function (RED: RED) {
         return out;
       }
       const channel = normaliseChannel(msg.channel !== undefined ? msg.channel : def.channel);
-      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
+      if (channel === null)
+        throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
       if (!channel) throw invalidRequest('bad_channel', 'no channel: choose one or send msg.channel');
       return channel;
     };
@@ -76,21 +86,24 @@ export = function (RED: RED) {
     const switchOffLater = (m: ControlMode, target: string, seconds: number, msg: NodeMessage) => {
       const timer = setTimeout(() => {
         timers.delete(target);
-        run(m, target, { on: false }).then(
-          (state) => {
-            if (!closed) node.send(reply({ topic: msg.topic }, m, target, state, 'duration'));
-          },
-          (e: unknown) => {
-            if (!closed) node.error(forDone(e), { topic: msg.topic, payload: { on: false }, control: m, target });
-          },
-        ).catch(() => undefined);
+        run(m, target, { on: false })
+          .then(
+            (state) => {
+              if (!closed) node.send(reply({ topic: msg.topic }, m, target, state, 'duration'));
+            },
+            (e: unknown) => {
+              if (!closed) node.error(forDone(e), { topic: msg.topic, payload: { on: false }, control: m, target });
+            },
+          )
+          .catch(() => undefined);
       }, seconds * 1000);
       timers.set(target, timer);
     };
 
     const handle = async (msg: NodeMessage): Promise<NodeMessage | undefined> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured');
-      if (!mode) throw invalidRequest('bad_mode', `mode ${JSON.stringify(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
+      if (!mode)
+        throw invalidRequest('bad_mode', `mode ${JSON.stringify(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
       const target = targetOf(mode, msg);
       const cmd = parseCommand(mode, msg.payload, defaults);
       if (CONTROL_MODES[mode].target.kind === 'channel') {
@@ -107,19 +120,21 @@ export = function (RED: RED) {
     };
 
     const onInput: InputHandler = (msg, send, done) => {
-      handle(msg).then(
-        (out) => {
-          binding?.clearFailure();
-          if (out) send(out);
-          done();
-        },
-        (e: unknown) => {
-          if (closed) return done();
-          const err = forDone(e);
-          binding?.showFailure(err);
-          done(err);
-        },
-      ).catch(() => undefined);
+      handle(msg)
+        .then(
+          (out) => {
+            binding?.clearFailure();
+            if (out) send(out);
+            done();
+          },
+          (e: unknown) => {
+            if (closed) return done();
+            const err = forDone(e);
+            binding?.showFailure(err);
+            done(err);
+          },
+        )
+        .catch(() => undefined);
     };
     node.on('input', onInput);
   }

@@ -27,12 +27,13 @@ export = function (RED: RED) {
     const creds = node.credentials ?? {};
     (node as { url?: unknown }).url = def.url;
     const log = (level: LogLevel, message: string) => node[LOG_METHOD[level]](message);
-    node.session = new DeviceSession(
-      clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log),
-    );
+    node.session = new DeviceSession(clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log));
     node.events = new SharedEventStream(() => node.session.current);
     node.on('close', ((_removed, done) => {
-      void node.events.close().then(() => node.session.close()).finally(done);
+      void node.events
+        .close()
+        .then(() => node.session.close())
+        .finally(done);
     }) as CloseHandler);
   }
 

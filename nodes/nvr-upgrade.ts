@@ -62,25 +62,28 @@ export = function (RED: RED) {
 
     const onInput: InputHandler = (msg, send, done) => {
       if (binding) binding.muted = true;
-      handle(msg).finally(() => {
-        if (binding) binding.muted = false;
-      }).then(
-        (payload) => {
-          if (closed) return done();
-          node.status(upgradeStatus('done'));
-          msg.payload = payload;
-          msg.page = PAGE;
-          msg.operation = OPERATION;
-          send(msg);
-          done();
-        },
-        (e: unknown) => {
-          if (closed) return done();
-          const err = forDone(e, where);
-          node.status(upgradeStatus('failed', err));
-          done(err);
-        },
-      ).catch(() => undefined);
+      handle(msg)
+        .finally(() => {
+          if (binding) binding.muted = false;
+        })
+        .then(
+          (payload) => {
+            if (closed) return done();
+            node.status(upgradeStatus('done'));
+            msg.payload = payload;
+            msg.page = PAGE;
+            msg.operation = OPERATION;
+            send(msg);
+            done();
+          },
+          (e: unknown) => {
+            if (closed) return done();
+            const err = forDone(e, where);
+            node.status(upgradeStatus('failed', err));
+            done(err);
+          },
+        )
+        .catch(() => undefined);
     };
     node.on('input', onInput);
   }

@@ -66,7 +66,13 @@ export interface RED {
   };
   auth: { needsPermission(permission: string): AdminHandler };
   util: {
-    evaluateNodeProperty(value: string, type: string, node: RedNode, msg: NodeMessage, callback: (err: Error | null, result?: unknown) => void): void;
+    evaluateNodeProperty(
+      value: string,
+      type: string,
+      node: RedNode,
+      msg: NodeMessage,
+      callback: (err: Error | null, result?: unknown) => void,
+    ): void;
     setMessageProperty(msg: NodeMessage, prop: string, value: unknown, createMissing?: boolean): boolean;
   };
   /** The node set's message catalogue (locales/<lang>/<node file>.json), namespaced per node file. */

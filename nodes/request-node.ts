@@ -128,7 +128,13 @@ function readBackRequest(data: Data): Data {
  * changed paths, writes per the page's rule, reads back); other Sets are sent as given and read back
  * with a Get where the registry knows one. The answer is cut down to the channel's block.
  */
-async function perform(operation: RequestOperation, client: NvrClient, page: string, channel: string | undefined, data: Data): Promise<Data> {
+async function perform(
+  operation: RequestOperation,
+  client: NvrClient,
+  page: string,
+  channel: string | undefined,
+  data: Data,
+): Promise<Data> {
   const op = OPERATIONS[operation];
   if (operation === 'Set' && updatable(page, data)) {
     const changes = channel && !('channel_info' in data) ? { channel_info: { [channel]: withoutTopLevel(data) } } : data;
@@ -192,7 +198,9 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
         try {
           values[prop] = await evaluateInput(RED, node, props[prop], props[typeProp], msg);
         } catch (e) {
-          throw invalidRequest(`bad_${prop}`, `the ${prop} property could not be read (${props[typeProp]}): ${(e as Error).message}`, { operation });
+          throw invalidRequest(`bad_${prop}`, `the ${prop} property could not be read (${props[typeProp]}): ${(e as Error).message}`, {
+            operation,
+          });
         }
       }
       return values;
@@ -202,11 +210,19 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
       const values = await inputs(msg);
       const page = normalisePage(values.page, operation);
-      if (!page) throw invalidRequest('bad_page', `page ${JSON.stringify(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, { operation });
+      if (!page)
+        throw invalidRequest('bad_page', `page ${JSON.stringify(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, {
+          operation,
+        });
       const channel = normaliseChannel(values.channel);
-      if (channel === null) throw invalidRequest('bad_channel', `channel ${JSON.stringify(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, { page, operation });
-      if (values.data !== undefined && !isData(values.data)) throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
-      const data: Data = (values.data) ?? {};
+      if (channel === null)
+        throw invalidRequest('bad_channel', `channel ${JSON.stringify(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, {
+          page,
+          operation,
+        });
+      if (values.data !== undefined && !isData(values.data))
+        throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
+      const data: Data = values.data ?? {};
       if (operation === 'Set' && Object.keys(data).length === 0) {
         throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
       }
@@ -220,18 +236,20 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
     };
 
     const onInput: InputHandler = (msg, send, done: DoneFn) => {
-      handle(msg, send).then(
-        () => {
-          binding?.clearFailure();
-          done();
-        },
-        (e: unknown) => {
-          if (closed) return done();
-          const err = forDone(e, { page: typeof msg.page === 'string' ? msg.page : props.page, operation });
-          binding?.showFailure(err);
-          done(err);
-        },
-      ).catch(() => undefined);
+      handle(msg, send)
+        .then(
+          () => {
+            binding?.clearFailure();
+            done();
+          },
+          (e: unknown) => {
+            if (closed) return done();
+            const err = forDone(e, { page: typeof msg.page === 'string' ? msg.page : props.page, operation });
+            binding?.showFailure(err);
+            done(err);
+          },
+        )
+        .catch(() => undefined);
     };
     node.on('input', onInput);
   }

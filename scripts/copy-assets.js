@@ -32,7 +32,9 @@ let locales = 0;
 const localesDir = path.join(root, 'nodes', 'locales');
 if (fs.existsSync(localesDir)) {
   for (const lang of fs.readdirSync(localesDir)) {
-    locales += copyMatching(path.join(localesDir, lang), path.join(root, 'dist', 'nodes', 'locales', lang), (n) => /\.(json|html)$/.test(n));
+    locales += copyMatching(path.join(localesDir, lang), path.join(root, 'dist', 'nodes', 'locales', lang), (n) =>
+      /\.(json|html)$/.test(n),
+    );
   }
 }
 console.log(`copy-assets: ${html} editor file(s), ${icons} icon(s), ${locales} locale file(s) -> dist/nodes`);

@@ -21,8 +21,12 @@ export class Activity {
   private readonly active = new Map<string, Obj>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly device: Device, private readonly events: EventHub, private readonly aiForm: AiAlarmForm,
-    private readonly deviceName: string) {
+  constructor(
+    private readonly device: Device,
+    private readonly events: EventHub,
+    private readonly aiForm: AiAlarmForm,
+    private readonly deviceName: string,
+  ) {
     device.onStatusChange = (id) => this.connectChanged(id);
   }
 
@@ -53,8 +57,10 @@ export class Activity {
     const disarmed = dis?.disarming === true && Array.isArray(dis.disarming_channel) && dis.disarming_channel.includes(id);
     const alarmed = !disarmed && [...this.active.keys()].some((k) => k.startsWith(`${id}|`) && !k.endsWith('|video_loss'));
     const want: Obj = {};
-    if (st['AlarmConfig/Deterrence']?.channel_info?.[id]?.flood_light_switch === true && 'floodlight_switch' in live) want.floodlight_switch = alarmed;
-    if (st['AlarmConfig/VoiceAlarm']?.channel_info?.[id]?.siren_switch === true && 'audioAlarm_switch' in live) want.audioAlarm_switch = alarmed;
+    if (st['AlarmConfig/Deterrence']?.channel_info?.[id]?.flood_light_switch === true && 'floodlight_switch' in live)
+      want.floodlight_switch = alarmed;
+    if (st['AlarmConfig/VoiceAlarm']?.channel_info?.[id]?.siren_switch === true && 'audioAlarm_switch' in live)
+      want.audioAlarm_switch = alarmed;
     if (!Object.keys(want).some((k) => live[k] !== want[k])) return;
     Object.assign(live, want);
     this.liveChanged(id);
@@ -86,7 +92,19 @@ export class Activity {
     const online = this.device.isOnline(id);
     if (!online) for (const key of [...this.active.keys()]) if (key.startsWith(`${id}|`)) this.active.delete(key);
     this.events.push('status', {
-      channel_alarm: [{ channel: id, camera_connect_status: { connect_status: this.device.status(id), ability: [], protocol: 'Private', input_num: 0, output_num: 0, intelligent_ability: [] } }],
+      channel_alarm: [
+        {
+          channel: id,
+          camera_connect_status: {
+            connect_status: this.device.status(id),
+            ability: [],
+            protocol: 'Private',
+            input_num: 0,
+            output_num: 0,
+            intelligent_ability: [],
+          },
+        },
+      ],
     });
   }
 

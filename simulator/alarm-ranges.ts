@@ -8,10 +8,14 @@ import { RangeMap, arr, bool, int, list, obj } from './descriptors';
 import type { RangePage } from './ranges';
 import { DAYS } from './days';
 
-const schedule = (type: string) => arr(obj({
-  schedule_type: list([type]),
-  week: arr(obj({ day: list(DAYS), time: arr(int(0, 1), { size: 48 }) }), { size: 7 }),
-}), { min_size: 0, max_size: 1 });
+const schedule = (type: string) =>
+  arr(
+    obj({
+      schedule_type: list([type]),
+      week: arr(obj({ day: list(DAYS), time: arr(int(0, 1), { size: 48 }) }), { size: 7 }),
+    }),
+    { min_size: 0, max_size: 1 },
+  );
 
 /** Alarm outputs a linkage may drive: the recorder's own and those of cameras with outputs. */
 const outputs = (p: Profile) => [
@@ -40,7 +44,11 @@ function linkage(ch: ChannelSpec, p: Profile, scheduleType: string, sensitivityM
   };
 }
 
-const top = (p: Profile): RangeMap => ({ channel_max: p.channels.length, ...(p.name === 'nvr' ? { support_copy: true } : {}), page_type: 'AlarmConfig' });
+const top = (p: Profile): RangeMap => ({
+  channel_max: p.channels.length,
+  ...(p.name === 'nvr' ? { support_copy: true } : {}),
+  page_type: 'AlarmConfig',
+});
 
 export const ALARM_RANGE_PAGES: Readonly<Record<string, RangePage>> = {
   'AlarmConfig/Motion': {
@@ -61,7 +69,9 @@ export const ALARM_RANGE_PAGES: Readonly<Record<string, RangePage>> = {
     top: (p) => {
       const inputs = [
         ...Array.from({ length: p.name === 'ipc' ? 1 : 4 }, (_, i) => `Local<-${i + 1}`),
-        ...(p.name === 'nvr' ? p.channels.filter((c) => c.configured && c.kind !== 'analog' && c.alarmIn > 0).map((c) => `${c.id}<-1`) : []),
+        ...(p.name === 'nvr'
+          ? p.channels.filter((c) => c.configured && c.kind !== 'analog' && c.alarmIn > 0).map((c) => `${c.id}<-1`)
+          : []),
       ];
       const chans = p.channels.filter((c) => c.configured).map((c) => c.id);
       const input = obj({

@@ -20,7 +20,10 @@ interface AlarmDef {
   requires: string;
 }
 
-const ai = (...abilities: string[]) => (ch: ChannelSpec) => abilities.some((a) => ch.ai.includes(a));
+const ai =
+  (...abilities: string[]) =>
+  (ch: ChannelSpec) =>
+    abilities.some((a) => ch.ai.includes(a));
 
 export const ALARMS = {
   motion: { member: 'motion_alarm', event: 'motion', needs: () => true, requires: 'a camera' },
@@ -35,7 +38,12 @@ export const ALARMS = {
   tamper: { subtypes: ['video_tamper'], event: 'videohide', needs: () => true, requires: 'a camera' },
   object: { subtypes: ['sod'], event: 'int', needs: ai('SOD'), requires: 'intelligent_ability SOD' },
   sound: { subtypes: ['sound', 'rsd'], event: 'sound_dectet', needs: ai('RSD'), requires: 'intelligent_ability RSD' },
-  region_entrance: { subtypes: ['region_entrance'], event: 'int', needs: ai('RegionEntrance'), requires: 'intelligent_ability RegionEntrance' },
+  region_entrance: {
+    subtypes: ['region_entrance'],
+    event: 'int',
+    needs: ai('RegionEntrance'),
+    requires: 'intelligent_ability RegionEntrance',
+  },
   region_exiting: { subtypes: ['region_exiting'], event: 'int', needs: ai('RegionExiting'), requires: 'intelligent_ability RegionExiting' },
   crowd: { subtypes: ['cd'], event: 'int', needs: ai('CrowdDensity'), requires: 'intelligent_ability CrowdDensity' },
   queue: { subtypes: ['qd'], event: 'int', needs: ai('QD'), requires: 'intelligent_ability QD' },
@@ -71,7 +79,12 @@ export function allowedAlarms(ch: ChannelSpec): AlarmType[] {
  * The `channel_alarm` entry of one alarm, or a message saying why the channel cannot raise it.
  * `recordFlag`: add the status-only `record_flag` member clients must ignore.
  */
-export function channelAlarmEntry(ch: ChannelSpec, a: AlarmRequest, form: AiAlarmForm, recordFlag: boolean): Record<string, unknown> | string {
+export function channelAlarmEntry(
+  ch: ChannelSpec,
+  a: AlarmRequest,
+  form: AiAlarmForm,
+  recordFlag: boolean,
+): Record<string, unknown> | string {
   if (!isAlarmType(a.type)) return `unknown alarm type ${JSON.stringify(a.type)} (one of ${Object.keys(ALARMS).join(', ')})`;
   const def: AlarmDef = ALARMS[a.type];
   if (!def.needs(ch)) return `${ch.id} cannot raise ${a.type}: it needs ${def.requires}`;

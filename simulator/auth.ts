@@ -54,7 +54,9 @@ const DEAD_KEPT = 256;
 const TOKENS_KEPT = 3;
 
 const hash = (algorithm: DigestAlgorithm, s: string) =>
-  createHash(algorithm === 'MD5' ? 'md5' : 'sha256').update(s).digest('hex');
+  createHash(algorithm === 'MD5' ? 'md5' : 'sha256')
+    .update(s)
+    .digest('hex');
 
 /** `Digest a="b", c=d` -> {a: 'b', c: 'd'} (quoted strings may contain commas and escaped quotes). */
 export function parseDigest(header: string): Record<string, string> | undefined {
@@ -129,8 +131,12 @@ export class Auth {
       ? hash(alg, `${ha1}:${p.nonce}:${p.nc ?? ''}:${p.cnonce ?? ''}:${p.qop}:${ha2}`)
       : hash(alg, `${ha1}:${p.nonce}:${ha2}`);
     const uriOk = p.uri === req.url || p.uri === (req.url ?? '').split('?')[0];
-    const ok = uriOk && p.realm === this.o.realm && (p.qop === undefined || p.qop === 'auth') &&
-      safeEqual(user, wanted) && safeEqual((p.response ?? '').toLowerCase(), expected);
+    const ok =
+      uriOk &&
+      p.realm === this.o.realm &&
+      (p.qop === undefined || p.qop === 'auth') &&
+      safeEqual(user, wanted) &&
+      safeEqual((p.response ?? '').toLowerCase(), expected);
     if (!ok) {
       const count = (f && f.lockedUntil <= now && f.count >= this.o.maxFailures ? 0 : (f?.count ?? 0)) + 1;
       const lockedUntil = count >= this.o.maxFailures ? now + this.o.lockoutMs : 0;
@@ -165,7 +171,13 @@ export class Auth {
       const oldest = this.sessions.keys().next().value;
       if (oldest !== undefined) this.kill(oldest, 'forced_offline');
     }
-    const s: Session = { id: randomBytes(16).toString('hex'), tokens: [randomBytes(16).toString('hex')], lastSeen: now, lastHeartbeat: now, expired: false };
+    const s: Session = {
+      id: randomBytes(16).toString('hex'),
+      tokens: [randomBytes(16).toString('hex')],
+      lastSeen: now,
+      lastHeartbeat: now,
+      expired: false,
+    };
     this.sessions.set(s.id, s);
     return s;
   }

@@ -57,8 +57,23 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     }
     values[a.slice(2)] = value;
   }
-  const known = ['port', 'host', 'profile', 'firmware', 'channels', 'username', 'password', 'digest', 'session-timeout',
-    'heartbeat-timeout', 'event-hold', 'alarm-every', 'channel-param', 'tls-key', 'tls-cert'];
+  const known = [
+    'port',
+    'host',
+    'profile',
+    'firmware',
+    'channels',
+    'username',
+    'password',
+    'digest',
+    'session-timeout',
+    'heartbeat-timeout',
+    'event-hold',
+    'alarm-every',
+    'channel-param',
+    'tls-key',
+    'tls-cert',
+  ];
   for (const k of Object.keys(values)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
   const num = (k: string): number | undefined => {
     if (values[k] === undefined) return undefined;
@@ -132,9 +147,11 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     return;
   }
   const o = parsed.opts;
-  process.stdout.write(`nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
-    `${sim.profile.channels.length} channel${sim.profile.channels.length === 1 ? '' : 's'}) listening on ${sim.url} ` +
-    `(user ${o.username ?? 'admin'})\n`);
+  process.stdout.write(
+    `nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
+      `${sim.profile.channels.length} channel${sim.profile.channels.length === 1 ? '' : 's'}) listening on ${sim.url} ` +
+      `(user ${o.username ?? 'admin'})\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

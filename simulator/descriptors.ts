@@ -30,10 +30,20 @@ export const bool = (extra?: Extra): Descriptor => ({ type: 'bool', mode: 'rw', 
 export const int = (min: number, max: number, extra?: Extra): Descriptor => ({ type: 'int32', mode: 'rw', min, max, ...extra });
 export const intOf = (items: readonly number[], extra?: Extra): Descriptor => ({ type: 'int32', mode: 'rw', items, ...extra });
 export const list = (items: readonly string[], extra?: Extra): Descriptor => ({ type: 'string', mode: 'rw', items, ...extra });
-export const text = (min_len: number, max_len: number, extra?: Extra): Descriptor => ({ type: 'string', mode: 'rw', min_len, max_len, ...extra });
+export const text = (min_len: number, max_len: number, extra?: Extra): Descriptor => ({
+  type: 'string',
+  mode: 'rw',
+  min_len,
+  max_len,
+  ...extra,
+});
 export const obj = (items: RangeMap, extra?: Extra): Descriptor => ({ type: 'object', items, ...extra });
-export const arr = (element: Descriptor, bounds: Pick<Descriptor, 'min_size' | 'max_size' | 'size'>, extra?: Extra): Descriptor =>
-  ({ type: 'array', items: [element], ...bounds, ...extra });
+export const arr = (element: Descriptor, bounds: Pick<Descriptor, 'min_size' | 'max_size' | 'size'>, extra?: Extra): Descriptor => ({
+  type: 'array',
+  items: [element],
+  ...bounds,
+  ...extra,
+});
 /** Read-only variant (mode "r"): shown by Get, refused by Set. */
 export const ro = (d: Descriptor): Descriptor => ({ ...d, mode: 'r' });
 

@@ -27,7 +27,9 @@ export interface DeviceServices {
 /** ChannelInfo `ability` of an online channel, from its hardware. */
 function abilities(ch: ChannelSpec): string[] {
   return [
-    'Mainstream', 'Substream', 'Mobilestream',
+    'Mainstream',
+    'Substream',
+    'Mobilestream',
     ...(ch.ptz ? ['Ptz'] : []),
     ...(ch.floodlight ? ['FloodLight'] : []),
     ...(ch.siren ? ['AudioAlarm'] : []),
@@ -151,7 +153,10 @@ function manualAlarmSet(s: DeviceServices, data: Record<string, unknown>): Reply
 
 const SNAP_RESOLUTIONS = ['1280x720', '640x480', '320x240'];
 /** A 1x1 grey baseline JPEG: every snapshot answers it. */
-export const SNAPSHOT_JPEG = Buffer.from('/9j/4AAQSkZJRgABAQEAYABgAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/APn+iiigD//Z', 'base64');
+export const SNAPSHOT_JPEG = Buffer.from(
+  '/9j/4AAQSkZJRgABAQEAYABgAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/APn+iiigD//Z',
+  'base64',
+);
 
 const onlineChannels = (d: Device) => d.profile.channels.filter((c) => c.configured && d.isOnline(c.id));
 
@@ -160,9 +165,16 @@ function snapshotGet(s: DeviceServices, data: Record<string, unknown>): Reply {
   if (!ch) return paramError(`channel: unknown channel ${JSON.stringify(data.channel)}`);
   if (!onlineChannels(s.device).includes(ch)) return failure(400, 'no_support', `${ch.id} is ${s.device.status(ch.id)}`);
   const res = data.snapshot_resolution;
-  if (res !== undefined && !SNAP_RESOLUTIONS.includes(res as string)) return paramError(`snapshot_resolution: must be one of ${SNAP_RESOLUTIONS.join(', ')}`);
-  if (data.reset_session_timeout !== undefined && typeof data.reset_session_timeout !== 'boolean') return paramError('reset_session_timeout: must be a bool');
-  return success({ img_time: Math.floor(Date.now() / 1000), img_encodes: 'base64', img_format: 'image/jpeg', img_data: SNAPSHOT_JPEG.toString('base64') });
+  if (res !== undefined && !SNAP_RESOLUTIONS.includes(res as string))
+    return paramError(`snapshot_resolution: must be one of ${SNAP_RESOLUTIONS.join(', ')}`);
+  if (data.reset_session_timeout !== undefined && typeof data.reset_session_timeout !== 'boolean')
+    return paramError('reset_session_timeout: must be a bool');
+  return success({
+    img_time: Math.floor(Date.now() / 1000),
+    img_encodes: 'base64',
+    img_format: 'image/jpeg',
+    img_data: SNAPSHOT_JPEG.toString('base64'),
+  });
 }
 
 function streamUrl(s: DeviceServices, ctx: Ctx): Reply {
@@ -180,7 +192,12 @@ function streamUrl(s: DeviceServices, ctx: Ctx): Reply {
   // Old firmware spells the mobile member as the vendor sample does.
   const mobileKey = device.profile.legacy ? 'mobile_stream_url' : 'mobilestream_url';
   return success({
-    channel_info: chans.map((c) => ({ channel: c.id, mainstream_url: url(c.index, 0), substream_url: url(c.index, 1), [mobileKey]: url(c.index, 2) })),
+    channel_info: chans.map((c) => ({
+      channel: c.id,
+      mainstream_url: url(c.index, 0),
+      substream_url: url(c.index, 1),
+      [mobileKey]: url(c.index, 2),
+    })),
   });
 }
 
@@ -200,11 +217,18 @@ export function deviceRoutes(s: DeviceServices): Array<[string, Route]> {
     [`/API/${LIVE_PAGE}/Set`, r(({ data }) => liveSet(s, data))],
     [`/API/${MANUAL_ALARM_PAGE}/Get`, r(() => manualAlarmGet(s))],
     [`/API/${MANUAL_ALARM_PAGE}/Set`, r(({ data }) => manualAlarmSet(s, data))],
-    ['/API/Snapshot/Range', r(() => success({
-      channel_info: { type: 'array', items: onlineChannels(s.device).map((c) => ({ channel: c.id, snapshot_resolution: { items: SNAP_RESOLUTIONS } })) },
-    }))],
+    [
+      '/API/Snapshot/Range',
+      r(() =>
+        success({
+          channel_info: {
+            type: 'array',
+            items: onlineChannels(s.device).map((c) => ({ channel: c.id, snapshot_resolution: { items: SNAP_RESOLUTIONS } })),
+          },
+        }),
+      ),
+    ],
     ['/API/Snapshot/Get', r(({ data }) => snapshotGet(s, data))],
     ['/API/Preview/StreamUrl/Get', r((ctx) => streamUrl(s, ctx))],
   ];
 }
-

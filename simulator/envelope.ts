@@ -10,14 +10,23 @@ export interface Reply {
   error_code?: string;
 }
 
-export const success = (data: unknown = {}, headers?: OutgoingHttpHeaders): Reply =>
-  ({ status: 200, body: `{"result":"success","data":${JSON.stringify(data)}}`, headers });
+export const success = (data: unknown = {}, headers?: OutgoingHttpHeaders): Reply => ({
+  status: 200,
+  body: `{"result":"success","data":${JSON.stringify(data)}}`,
+  headers,
+});
 
 /** Success with a prebuilt body (Range answers). */
 export const raw = (body: string, headers?: OutgoingHttpHeaders): Reply => ({ status: 200, body, headers });
 
 /** Failure body (vendor): `{result:"failed", reason, error_code, data}`; `data` may carry extras (block_remain_time). */
-export function failure(status: number, error_code: string, reason: string, headers?: OutgoingHttpHeaders, data: Record<string, unknown> = {}): Reply {
+export function failure(
+  status: number,
+  error_code: string,
+  reason: string,
+  headers?: OutgoingHttpHeaders,
+  data: Record<string, unknown> = {},
+): Reply {
   return {
     status,
     error_code,

@@ -72,7 +72,8 @@ function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean }
     if (ext.subscribe_type !== undefined && !Array.isArray(ext.subscribe_type)) return 'ext_data.subscribe_type: must be an array';
     types = ext.subscribe_type as unknown[] | undefined;
     const res = ext.snap_resolution;
-    if (res !== undefined && !['640x480', '1280x720', 'no_snapshot'].includes(res as string)) return 'ext_data.snap_resolution: must be 640x480, 1280x720 or no_snapshot';
+    if (res !== undefined && !['640x480', '1280x720', 'no_snapshot'].includes(res as string))
+      return 'ext_data.snap_resolution: must be 640x480, 1280x720 or no_snapshot';
   }
   for (const [i, t] of (types ?? []).entries()) {
     if (!isPlainObject(t)) return `ext_data.subscribe_type.${i}: must be an object`;
@@ -152,7 +153,8 @@ export class EventHub {
     if (!isCount(data.reader_id)) return fail('param_error', 'reader_id: must be an unsigned int');
     const { sequence, lap_number } = data;
     if (!isCount(sequence)) return fail('param_error', 'sequence: must be an unsigned int');
-    if (lap_number !== undefined && lap_number !== null && !isCount(lap_number)) return fail('param_error', 'lap_number: must be an unsigned int or null');
+    if (lap_number !== undefined && lap_number !== null && !isCount(lap_number))
+      return fail('param_error', 'lap_number: must be an unsigned int or null');
     const reader = this.readers.get(data.reader_id);
     if (!reader) return fail('readerID_invalid', 'Unknown reader_id: subscribe again');
     const lap = isCount(lap_number) ? lap_number : reader.lap;
@@ -213,7 +215,8 @@ function withoutRecordFlags(item: RingEntry['item']): RingEntry['item'] {
 /** `time` of an item: the vendor table's "MM/DD/YYYY hh:mm:ss" (old firmware) or its sample's ISO form. */
 export function eventTime(legacy: boolean) {
   const two = (n: number) => String(n).padStart(2, '0');
-  return (d: Date): string => legacy
-    ? `${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
-    : `${d.toISOString().slice(0, 19)}Z+00:00`;
+  return (d: Date): string =>
+    legacy
+      ? `${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
+      : `${d.toISOString().slice(0, 19)}Z+00:00`;
 }

@@ -27,11 +27,13 @@ interface Armed extends FaultSpec {
  */
 export const FAULT_REPLIES: Readonly<Partial<Record<FaultKind, Reply>>> = {
   http500: {
-    status: 500, contentType: 'text/html',
+    status: 500,
+    contentType: 'text/html',
     body: '<html><head><title>500 Internal Server Error</title></head><body><h1>500 Internal Server Error</h1></body></html>',
   },
   html: {
-    status: 200, contentType: 'text/html',
+    status: 200,
+    contentType: 'text/html',
     body: '<!DOCTYPE html><html><head><title>Web Client</title></head><body><div id="login">Please log in</div></body></html>',
   },
   truncated: { status: 200, body: '{"result":"success","data":{"channel_info":{"CH1":{"siren_sw' },
@@ -43,7 +45,8 @@ export class Faults {
   private armed: Armed[] = [];
 
   add(f: FaultSpec): void {
-    if (!(FAULT_KINDS as readonly string[]).includes(f.kind)) throw new Error(`unknown fault kind ${JSON.stringify(f.kind)} (one of ${FAULT_KINDS.join(', ')})`);
+    if (!(FAULT_KINDS as readonly string[]).includes(f.kind))
+      throw new Error(`unknown fault kind ${JSON.stringify(f.kind)} (one of ${FAULT_KINDS.join(', ')})`);
     if (f.kind === 'latency' && !(typeof f.ms === 'number' && f.ms >= 0)) throw new Error('a latency fault needs ms >= 0');
     if (f.times !== undefined && !(Number.isInteger(f.times) && f.times > 0)) throw new Error('times must be a positive integer');
     this.armed.push({ ...f, left: f.times ?? Infinity });

@@ -120,11 +120,22 @@ export interface Simulator {
 }
 
 /** Event/Check members of the older positional raiseAlarm form. */
-const LEGACY_MEMBERS: Readonly<Record<string, AlarmType>> = { motion_alarm: 'motion', pir_alarm: 'pir', io_alarm: 'io', videoloss: 'video_loss' };
+const LEGACY_MEMBERS: Readonly<Record<string, AlarmType>> = {
+  motion_alarm: 'motion',
+  pir_alarm: 'pir',
+  io_alarm: 'io',
+  videoloss: 'video_loss',
+};
 
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   if (typeof opts.password !== 'string' || opts.password === '') throw new Error('startSimulator: a password is required');
-  const profile = buildProfile({ profile: opts.profile, firmware: opts.firmware, channels: opts.channels, largeCapacity: opts.largeCapacity, ptzIndexForm: opts.ptzIndexForm });
+  const profile = buildProfile({
+    profile: opts.profile,
+    firmware: opts.firmware,
+    channels: opts.channels,
+    largeCapacity: opts.largeCapacity,
+    ptzIndexForm: opts.ptzIndexForm,
+  });
   const device = new Device(profile);
   const hold = opts.eventHold ?? opts.eventHoldMs !== undefined;
   const events: EventHub = new EventHub({
@@ -203,7 +214,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     clearFaults: () => faults.clear(),
     expireSessions: () => auth.expireAll(),
     raiseAlarm(a: AlarmRequest | string, member?: string, status?: boolean) {
-      activity.raise(typeof a === 'string' ? { channel: a, type: LEGACY_MEMBERS[member ?? ''] ?? (member as AlarmType), active: status! } : a);
+      activity.raise(
+        typeof a === 'string' ? { channel: a, type: LEGACY_MEMBERS[member ?? ''] ?? (member as AlarmType), active: status! } : a,
+      );
     },
     raiseDiskAlarm: (d) => activity.raiseDisk(d),
     setLive(channel, change) {

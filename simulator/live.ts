@@ -37,7 +37,8 @@ export function initialLive(channels: readonly ChannelSpec[]): Record<string, Ob
   for (const ch of channels) {
     if (!hasLive(ch)) continue;
     const s: Obj = {};
-    if (ch.floodlight) Object.assign(s, { floodlight_switch: false, floodlight_mode: 0, floodlight_value: 50, floodlight_strobe_frequency: 1 });
+    if (ch.floodlight)
+      Object.assign(s, { floodlight_switch: false, floodlight_mode: 0, floodlight_value: 50, floodlight_strobe_frequency: 1 });
     if (ch.siren) Object.assign(s, { audioAlarm_switch: false, audioAlarm_value: 5 });
     if (ch.redBlueLight) s.redBlueLight_switch = false;
     out[ch.id] = s;
@@ -52,13 +53,18 @@ export function liveView(ch: ChannelSpec, s: Obj): Obj {
   const out: Obj = { channel: ch.id };
   if (ch.floodlight) {
     Object.assign(out, {
-      floodlight_switch: s.floodlight_switch, floodlight_mode: s.floodlight_mode, floodlight_value: s.floodlight_value,
-      floodlight_value_range: BRIGHTNESS, floodlight_strobe_frequency: s.floodlight_strobe_frequency,
+      floodlight_switch: s.floodlight_switch,
+      floodlight_mode: s.floodlight_mode,
+      floodlight_value: s.floodlight_value,
+      floodlight_value_range: BRIGHTNESS,
+      floodlight_strobe_frequency: s.floodlight_strobe_frequency,
     });
   }
   if (ch.siren) {
     Object.assign(out, {
-      audioAlarm_switch: s.audioAlarm_switch, audioAlarm_value: s.audioAlarm_value, audioAlarm_value_range: VOLUME,
+      audioAlarm_switch: s.audioAlarm_switch,
+      audioAlarm_value: s.audioAlarm_value,
+      audioAlarm_value_range: VOLUME,
       audioAlarm_value_adjustable: volumeAdjustable(ch),
     });
   }
@@ -69,8 +75,14 @@ export function liveView(ch: ChannelSpec, s: Obj): Obj {
 /** The `Floodlight_AudioAlarm` member of an Event/Check entry (vendor table 8 spelling: `flood_light_value`). */
 export function liveEventMember(ch: ChannelSpec, s: Obj): Obj {
   const out: Obj = {};
-  if (ch.floodlight) Object.assign(out, { floodlight_switch: s.floodlight_switch, flood_light_value: s.floodlight_value, floodlight_value_range: BRIGHTNESS });
-  if (ch.siren) Object.assign(out, { audioAlarm_switch: s.audioAlarm_switch, audioAlarm_value: s.audioAlarm_value, audioAlarm_value_range: VOLUME });
+  if (ch.floodlight)
+    Object.assign(out, {
+      floodlight_switch: s.floodlight_switch,
+      flood_light_value: s.floodlight_value,
+      floodlight_value_range: BRIGHTNESS,
+    });
+  if (ch.siren)
+    Object.assign(out, { audioAlarm_switch: s.audioAlarm_switch, audioAlarm_value: s.audioAlarm_value, audioAlarm_value_range: VOLUME });
   return out;
 }
 
@@ -98,7 +110,8 @@ export function judgeLiveSet(ch: ChannelSpec, data: Obj): { problems: string[]; 
   for (const [key, v] of Object.entries(data)) {
     if (key === 'channel' || key === 'operation_type') continue;
     if (ECHO.has(key)) {
-      if (key === 'command_flag' || key === 'audioAlarm_value_adjustable' ? typeof v !== 'boolean' : !isPlainObject(v)) problems.push(`${key}: wrong type`);
+      if (key === 'command_flag' || key === 'audioAlarm_value_adjustable' ? typeof v !== 'boolean' : !isPlainObject(v))
+        problems.push(`${key}: wrong type`);
       continue;
     }
     const f = FIELDS[key];
@@ -129,7 +142,8 @@ export function manualAlarmOutputs(device: Device): string[] {
   const out = Array.from({ length: local }, (_, i) => `Local->${i + 1}`);
   if (p.name === 'nvr') {
     for (const ch of p.channels) {
-      if (ch.kind !== 'analog' && ch.alarmOut > 0 && device.isOnline(ch.id)) for (let i = 1; i <= ch.alarmOut; i++) out.push(`${ch.id}->${i}`);
+      if (ch.kind !== 'analog' && ch.alarmOut > 0 && device.isOnline(ch.id))
+        for (let i = 1; i <= ch.alarmOut; i++) out.push(`${ch.id}->${i}`);
     }
   }
   return out;

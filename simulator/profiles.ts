@@ -154,11 +154,29 @@ function nvrChannels(n: number): ChannelSpec[] {
 
 /** IPC: one camera with every piece of hardware. */
 function ipcChannels(): ChannelSpec[] {
-  return [{
-    id: 'CH1', index: 1, kind: 'analog', online: true, configured: true, floodlight: true, siren: true, redBlueLight: true,
-    pir: true, alarmIn: 1, alarmOut: 1, ai: [...AI_FULL, 'SOD'], battery: false, floodModes: FLOOD_MODES,
-    sirenTypes: SIREN_TYPES, audio: true, audioEnable: true, intelligent: true, ptz: true,
-  }];
+  return [
+    {
+      id: 'CH1',
+      index: 1,
+      kind: 'analog',
+      online: true,
+      configured: true,
+      floodlight: true,
+      siren: true,
+      redBlueLight: true,
+      pir: true,
+      alarmIn: 1,
+      alarmOut: 1,
+      ai: [...AI_FULL, 'SOD'],
+      battery: false,
+      floodModes: FLOOD_MODES,
+      sirenTypes: SIREN_TYPES,
+      audio: true,
+      audioEnable: true,
+      intelligent: true,
+      ptz: true,
+    },
+  ];
 }
 
 export function buildProfile(opts: ProfileOptions = {}): Profile {

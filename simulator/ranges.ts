@@ -24,16 +24,56 @@ const RESOLUTIONS_IP = ['1280x720', '1920x1080', '2304x1296', '2592x1520', '2592
 const RESOLUTIONS_IPC = ['1280x720', '1920x1080', '2592x1520', '3840 x 2160'];
 const ENCODE_TYPES = ['H.264', 'H.265', 'H.264+', 'H.265+'];
 const QUALITY = ['Lowest', 'Lower', 'Low', 'Medium', 'Higher', 'Highest'];
-const BITRATES = [8, 16, 24, 32, 48, 64, 80, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280,
-  1536, 1792, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 16384, 100000];
-const ETR_SYNC = ['etr_resolution', 'etr_video_encode_type', 'etr_bitrate_control', 'etr_video_quality', 'etr_audio', 'etr_i_frame_interval'];
-export const LINKAGE_KEYS = ['linkage_siren', 'linkage_floodlight', 'linkage_enforcerlight', 'linkage_alarmout',
-  'linkage_ptz', 'linkage_voiceprompt', 'linkage_mobile_push'] as const;
-const AI_ALARMS = ['linkage_pid', 'linkage_lcd', 'linkage_sod', 'linkage_pd', 'linkage_fd', 'linkage_cc',
-  'linkage_intrusion', 'linkage_region_entrance', 'linkage_region_exiting'];
-export const FACE_ABILITIES = ['FaceDetection', 'HumanVehicle', 'LicensePlate', 'LineCrossing', 'Intrusion', 'ExitRegion',
-  'ObjectDetection', 'CrossCounting', 'QueueLength', 'CrowdDensity', 'RareSound', 'MotionDetection', 'VideoTampering',
-  'HumanDetection', 'ParcelDetection', 'WanderDetection'];
+const BITRATES = [
+  8, 16, 24, 32, 48, 64, 80, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048, 3072, 4096, 5120,
+  6144, 7168, 8192, 10240, 12288, 16384, 100000,
+];
+const ETR_SYNC = [
+  'etr_resolution',
+  'etr_video_encode_type',
+  'etr_bitrate_control',
+  'etr_video_quality',
+  'etr_audio',
+  'etr_i_frame_interval',
+];
+export const LINKAGE_KEYS = [
+  'linkage_siren',
+  'linkage_floodlight',
+  'linkage_enforcerlight',
+  'linkage_alarmout',
+  'linkage_ptz',
+  'linkage_voiceprompt',
+  'linkage_mobile_push',
+] as const;
+const AI_ALARMS = [
+  'linkage_pid',
+  'linkage_lcd',
+  'linkage_sod',
+  'linkage_pd',
+  'linkage_fd',
+  'linkage_cc',
+  'linkage_intrusion',
+  'linkage_region_entrance',
+  'linkage_region_exiting',
+];
+export const FACE_ABILITIES = [
+  'FaceDetection',
+  'HumanVehicle',
+  'LicensePlate',
+  'LineCrossing',
+  'Intrusion',
+  'ExitRegion',
+  'ObjectDetection',
+  'CrossCounting',
+  'QueueLength',
+  'CrowdDensity',
+  'RareSound',
+  'MotionDetection',
+  'VideoTampering',
+  'HumanDetection',
+  'ParcelDetection',
+  'WanderDetection',
+];
 
 /** Presets available on a PTZ camera: None (bit 0) and presets 1-8, 256-bit little-endian hex (spec 2.3). */
 export const PTZ_PRESETS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
@@ -58,10 +98,12 @@ function mainStreamChannel(ch: ChannelSpec, p: Profile): RangeMap {
     video_quality: list(QUALITY),
     bitrate_mode: list(['Predefined', 'UserDefined']),
     bitrate: intOf(BITRATES),
-    bitrate_default: ro(obj({
-      '1280 * 720': { '25': { default_value: 2048 }, '30': { default_value: 2048 } },
-      '1920 * 1080': { '25': { default_value: 4096 }, '30': { default_value: 4096 } },
-    })),
+    bitrate_default: ro(
+      obj({
+        '1280 * 720': { '25': { default_value: 2048 }, '30': { default_value: 2048 } },
+        '1920 * 1080': { '25': { default_value: 4096 }, '30': { default_value: 4096 } },
+      }),
+    ),
     custom_bitrate: int(8, 16384),
     audio: bool(),
     i_frame_interval: int(1, 150),
@@ -77,18 +119,22 @@ function mainStreamChannel(ch: ChannelSpec, p: Profile): RangeMap {
   if (ch.index === 1) m.anr = bool(); // first channel only
   if (ch.kind === 'analog') m.resolution_mode = ro(list(['SUPPORT_8W']));
   else m.rtsp_enable = ro(bool());
-  Object.assign(m, {
-    etr: bool(),
-    etr_resolution: list(resolutions),
-    etr_fps: int(1, 30),
-    etr_bitrate: intOf(BITRATES),
-    etr_stream_type: list(['Alarm']),
-    etr_video_encode_type: list(encode),
-    etr_bitrate_control: list(['CBR', 'VBR']),
-    etr_video_quality: list(QUALITY),
-    etr_bitrate_mode: list(['Predefined', 'UserDefined']),
-    etr_audio: bool(),
-  }, copy(p));
+  Object.assign(
+    m,
+    {
+      etr: bool(),
+      etr_resolution: list(resolutions),
+      etr_fps: int(1, 30),
+      etr_bitrate: intOf(BITRATES),
+      etr_stream_type: list(['Alarm']),
+      etr_video_encode_type: list(encode),
+      etr_bitrate_control: list(['CBR', 'VBR']),
+      etr_video_quality: list(QUALITY),
+      etr_bitrate_mode: list(['Predefined', 'UserDefined']),
+      etr_audio: bool(),
+    },
+    copy(p),
+  );
   return m;
 }
 
@@ -125,10 +171,17 @@ function crossCountingChannel(_ch: ChannelSpec, p: Profile): RangeMap {
     video_to_cloud: bool(),
     voice_prompts_index: arr(int(0, 255), { size: 12 }),
     voice_prompts_select: arr(int(0, 12), { size: 2 }),
-    voice_prompts_time: arr(obj({
-      start_hour: clock(23), start_minute: clock(59), start_second: clock(59),
-      end_hour: clock(23, 23), end_minute: clock(59, 59), end_second: clock(59, 59),
-    }), { size: 12 }),
+    voice_prompts_time: arr(
+      obj({
+        start_hour: clock(23),
+        start_minute: clock(59),
+        start_second: clock(59),
+        end_hour: clock(23, 23),
+        end_minute: clock(59, 59),
+        end_second: clock(59, 59),
+      }),
+      { size: 12 },
+    ),
     ...copy(p),
   };
 }
@@ -170,17 +223,20 @@ function faceDetectionChannel(): RangeMap {
   const rect: RangeMap = {};
   for (let i = 1; i <= 8; i++) rect[`x${i}`] = X;
   for (let i = 1; i <= 8; i++) rect[`y${i}`] = Y;
-  const rule = (first: boolean) => obj({
-    rule_switch: bool(),
-    point_num: arr(int(0, 8), { size: 2 }),
-    detection_range: list(['FullScreen', 'UserDefined']),
-    rule_rect: obj(rect),
-    ...(first ? {
-      rule_line: obj({ x1: X, y1: Y, x2: X, y2: Y }),
-      rule_type: ro(list(['A->B', 'B->A'])),
-      trigger_mode: list(['Rect', 'Line']),
-    } : {}),
-  });
+  const rule = (first: boolean) =>
+    obj({
+      rule_switch: bool(),
+      point_num: arr(int(0, 8), { size: 2 }),
+      detection_range: list(['FullScreen', 'UserDefined']),
+      rule_rect: obj(rect),
+      ...(first
+        ? {
+            rule_line: obj({ x1: X, y1: Y, x2: X, y2: Y }),
+            rule_type: ro(list(['A->B', 'B->A'])),
+            trigger_mode: list(['Rect', 'Line']),
+          }
+        : {}),
+    });
   const angle = (def: number, frontal: number, multi: number) =>
     ro(int(0, 180, { default_value: def, default_value_frontal: frontal, default_value_multi: multi }));
   return {
@@ -216,7 +272,9 @@ function deterrenceChannel(ch: ChannelSpec): RangeMap {
     bright_time: int(5, 180, { default_value: 60 }),
     strobe_frequency: list(['Low', 'Middle', 'High'], { default_value: 'Middle' }),
     sensitivity: int(1, 8, { default_value: 4 }),
-    ...(ch.siren ? { siren_switch: bool(), siren_value: int(1, 10, { default_value: 5 }), siren_time: int(5, 180, { default_value: 10 }) } : {}),
+    ...(ch.siren
+      ? { siren_switch: bool(), siren_value: int(1, 10, { default_value: 5 }), siren_time: int(5, 180, { default_value: 10 }) }
+      : {}),
     ...(ch.redBlueLight ? { enforcer_light_switch: bool(), enforcer_bright_time: int(5, 180, { default_value: 10 }) } : {}),
     param_video: ro(obj({ show: ro(bool({ default_value: true })), disable: ro(bool()) })),
     flood_light_disable: ro(bool()),
@@ -224,13 +282,22 @@ function deterrenceChannel(ch: ChannelSpec): RangeMap {
   };
 }
 
-export const DISARM_ACTIONS = ['buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts',
-  'event_push_platform', 'mobile_push'];
+export const DISARM_ACTIONS = [
+  'buzzer',
+  'alarm_out',
+  'show_message',
+  'send_email',
+  'full_screen',
+  'voice_prompts',
+  'event_push_platform',
+  'mobile_push',
+];
 /** `[{schedule_type, week: 7 x {day, time: 48 half-hours 0/1}}]` element. */
-const schedule = (type: string) => obj({
-  schedule_type: list([type]),
-  week: arr(obj({ day: list(DAYS), time: arr(intOf([0, 1]), { size: 48 }) }), { size: 7 }),
-});
+const schedule = (type: string) =>
+  obj({
+    schedule_type: list([type]),
+    week: arr(obj({ day: list(DAYS), time: arr(intOf([0, 1]), { size: 48 }) }), { size: 7 }),
+  });
 
 export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
   ...ALARM_RANGE_PAGES,
@@ -238,12 +305,14 @@ export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
     top: (p) => ({
       channel: p.channels.map((c) => c.id),
       ...channelMax(p),
-      ...(nvr(p) ? {
-        support_copy: true,
-        analog_max: p.channels.filter((c) => c.kind === 'analog').length,
-        bandwidth: { total_bandwidth: 16 * 8192, remaining_bandwidth: 8 * 8192 },
-        etr_sync_items: ETR_SYNC,
-      } : {}),
+      ...(nvr(p)
+        ? {
+            support_copy: true,
+            analog_max: p.channels.filter((c) => c.kind === 'analog').length,
+            bandwidth: { total_bandwidth: 16 * 8192, remaining_bandwidth: 8 * 8192 },
+            etr_sync_items: ETR_SYNC,
+          }
+        : {}),
     }),
     channel: mainStreamChannel,
   },
@@ -251,11 +320,14 @@ export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
     top: (p) => ({
       ...channelMax(p),
       ...(nvr(p) ? { support_copy: true } : {}),
-      ptz_info: arr(obj({
-        ptz_chn: list(p.channels.filter((c) => c.ptz).map((c) => c.id)),
-        // Old form: a plain int index 0-255; new form: items carries the available presets as hex bits.
-        linkage_ptz_point_index: p.ptzHex ? int(0, 255, { items: PTZ_PRESETS_HEX }) : int(0, 255),
-      }), { min_size: 0, max_size: 16 }),
+      ptz_info: arr(
+        obj({
+          ptz_chn: list(p.channels.filter((c) => c.ptz).map((c) => c.id)),
+          // Old form: a plain int index 0-255; new form: items carries the available presets as hex bits.
+          linkage_ptz_point_index: p.ptzHex ? int(0, 255, { items: PTZ_PRESETS_HEX }) : int(0, 255),
+        }),
+        { min_size: 0, max_size: 16 },
+      ),
     }),
     channel: ptzLinkageChannel,
   },
@@ -274,12 +346,14 @@ export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
       support_ipc_log_delete: true,
       export_days: list(['all', '1', '2', '3', '4', '5']),
       default_timeout: 60,
-      ...(p.name === 'ipc' ? {
-        search_log_enable: true,
-        support_ipc_log_pack: true,
-        log_collect_tips: 'ftp://192.168.1.100:21/log',
-        download_type: list(['IPC_Local']),
-      } : {}),
+      ...(p.name === 'ipc'
+        ? {
+            search_log_enable: true,
+            support_ipc_log_pack: true,
+            log_collect_tips: 'ftp://192.168.1.100:21/log',
+            download_type: list(['IPC_Local']),
+          }
+        : {}),
     }),
     channel: developerModeChannel,
     covers: (ch, p) => p.name === 'ipc' || ch.kind === 'digital',
@@ -328,7 +402,9 @@ export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
     top: (p) => ({
       ...channelMax(p),
       enable: bool(),
-      linkage_info: obj(Object.fromEntries(LINKAGE_KEYS.map((k) => [k, bool({ default_value: k === 'linkage_siren' || k === 'linkage_floodlight' })]))),
+      linkage_info: obj(
+        Object.fromEntries(LINKAGE_KEYS.map((k) => [k, bool({ default_value: k === 'linkage_siren' || k === 'linkage_floodlight' })])),
+      ),
     }),
     channel: linkageManageChannel,
   },
@@ -358,7 +434,12 @@ export function buildRange(page: string, p: Profile, isOnline: (id: string) => b
 }
 
 /** Event settings Range (spec 2.10) for the requested intelligent channels. */
-export function eventSettingsRange(p: Profile, channels: readonly ChannelSpec[], faceShape: boolean, isOnline: (id: string) => boolean): RangeMap {
+export function eventSettingsRange(
+  p: Profile,
+  channels: readonly ChannelSpec[],
+  faceShape: boolean,
+  isOnline: (id: string) => boolean,
+): RangeMap {
   const items: RangeMap = {};
   for (const ch of channels) {
     items[ch.id] = !isOnline(ch.id) ? OFFLINE_RANGE : obj(faceShape ? faceDetectionChannel() : { switch: bool() });

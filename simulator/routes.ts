@@ -121,33 +121,37 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
       out.push([path, route]);
       if (def.alias) out.push([`/API/${def.alias}/${op}`, route]);
     } else if (op === 'Get') {
-      out.push([path, {
-        auth: 'session',
-        handler: ({ data }) => {
-          const bad = metaProblem(def.meta, data);
-          if (bad) return paramError(bad);
-          const view = getView(page, device.state[page], device.profile, device.isOnline);
-          return def.versionEnvelope
-            ? { status: 200, body: `{"version":"1.0","data":${JSON.stringify(view)}}` }
-            : success(view);
+      out.push([
+        path,
+        {
+          auth: 'session',
+          handler: ({ data }) => {
+            const bad = metaProblem(def.meta, data);
+            if (bad) return paramError(bad);
+            const view = getView(page, device.state[page], device.profile, device.isOnline);
+            return def.versionEnvelope ? { status: 200, body: `{"version":"1.0","data":${JSON.stringify(view)}}` } : success(view);
+          },
         },
-      }]);
+      ]);
     } else {
-      out.push([path, {
-        auth: 'session',
-        handler: (ctx) => {
-          let data = ctx.data;
-          const beside = ctx.body.channel_info;
-          if (def.channelInfoBesideVersion && isPlainObject(beside)) {
-            const inside = isPlainObject(data.channel_info) ? data.channel_info : {};
-            data = { ...data, channel_info: { ...beside, ...inside } };
-          }
-          const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta });
-          if (problems.length) return paramError(problems.join('; '));
-          applySet(page, device.state[page], data);
-          return success({}, rotated(s, ctx));
+      out.push([
+        path,
+        {
+          auth: 'session',
+          handler: (ctx) => {
+            let data = ctx.data;
+            const beside = ctx.body.channel_info;
+            if (def.channelInfoBesideVersion && isPlainObject(beside)) {
+              const inside = isPlainObject(data.channel_info) ? data.channel_info : {};
+              data = { ...data, channel_info: { ...beside, ...inside } };
+            }
+            const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta });
+            if (problems.length) return paramError(problems.join('; '));
+            applySet(page, device.state[page], data);
+            return success({}, rotated(s, ctx));
+          },
         },
-      }]);
+      ]);
     }
   }
   return out;
@@ -174,10 +178,12 @@ function upgradeToken(s: Services, data: Record<string, unknown>): Reply {
     if (length > 256) problems.push(`file_name: length ${length} characters is above 256`);
   }
   const maxSize = (s.device.profile.largeCapacity ? 200 : 100) * MIB;
-  if (typeof file_size !== 'number' || !Number.isInteger(file_size) || file_size < 0) problems.push('file_size: must be a non-negative integer');
+  if (typeof file_size !== 'number' || !Number.isInteger(file_size) || file_size < 0)
+    problems.push('file_size: must be a non-negative integer');
   else if (file_size > maxSize) problems.push(`file_size: ${file_size} is above the maximum ${maxSize}`);
   if (!Array.isArray(upgrade_head)) problems.push('upgrade_head: must be an array');
-  else if (upgrade_head.length !== UPGRADE_HEAD_SIZE) problems.push(`upgrade_head: array size ${upgrade_head.length}, must be exactly ${UPGRADE_HEAD_SIZE}`);
+  else if (upgrade_head.length !== UPGRADE_HEAD_SIZE)
+    problems.push(`upgrade_head: array size ${upgrade_head.length}, must be exactly ${UPGRADE_HEAD_SIZE}`);
   else {
     const bad = upgrade_head.findIndex((b) => !Number.isInteger(b) || b < 0 || b > 255);
     if (bad !== -1) problems.push(`upgrade_head.${bad}: must be an integer 0-255`);
@@ -185,7 +191,8 @@ function upgradeToken(s: Services, data: Record<string, unknown>): Reply {
   if (!isPlainObject(auth)) problems.push('base_secondary_authentication: required object {seq, cipher}');
   else {
     if (!Number.isInteger(auth.seq)) problems.push('base_secondary_authentication.seq: must be an integer');
-    if (typeof auth.cipher !== 'string' || auth.cipher === '') problems.push('base_secondary_authentication.cipher: must be a non-empty string');
+    if (typeof auth.cipher !== 'string' || auth.cipher === '')
+      problems.push('base_secondary_authentication.cipher: must be a non-empty string');
   }
   if (problems.length) return paramError(problems.join('; '));
   return success({ upgrade_token: randomBytes(16).toString('hex'), upgrade_timeout: UPGRADE_TIMEOUT });

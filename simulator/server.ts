@@ -115,9 +115,10 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
     body,
     data,
     session,
-    onAbort: (cb) => res.on('close', () => {
-      if (!res.writableEnded) cb();
-    }),
+    onAbort: (cb) =>
+      res.on('close', () => {
+        if (!res.writableEnded) cb();
+      }),
   });
 }
 

@@ -56,16 +56,26 @@ export const GET_PAGES: Readonly<Record<string, GetPage>> = {
       record_switch: true,
       stream_mode: 'DualStream',
       prerecord: true,
-      ...(p.name === 'ipc' ? { video_encode_level: 'MainProfile', enable_stream: true } : {
-        etr_resolution: '1920x1080', etr_fps: 25, etr_bitrate: 4096, etr_video_encode_type: 'H.265',
-        etr_bitrate_control: 'VBR', etr_video_quality: 'Medium', etr_audio: true,
-      }),
+      ...(p.name === 'ipc'
+        ? { video_encode_level: 'MainProfile', enable_stream: true }
+        : {
+            etr_resolution: '1920x1080',
+            etr_fps: 25,
+            etr_bitrate: 4096,
+            etr_video_encode_type: 'H.265',
+            etr_bitrate_control: 'VBR',
+            etr_video_quality: 'Medium',
+            etr_audio: true,
+          }),
     }),
   },
   'AlarmConfig/PTZLinkage': {
     omit: ['copy_ch'],
     top: (p) => ({
-      ptz_info: p.channels.filter((c) => c.ptz).slice(0, 16).map((c) => ({ ptz_chn: c.id, linkage_ptz_point_index: 0 })),
+      ptz_info: p.channels
+        .filter((c) => c.ptz)
+        .slice(0, 16)
+        .map((c) => ({ ptz_chn: c.id, linkage_ptz_point_index: 0 })),
     }),
     channel: () => ({ switch: true, motion: true, ptz_info: [0, 1, 2, 3].map(() => ({ ptz_switch: false })) }),
   },

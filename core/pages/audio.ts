@@ -1,7 +1,18 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import {
+  AnyRequest,
+  AnyResponse,
+  META_KEYS,
+  RangeChannelInfo,
+  channelMap,
+  channelSetMap,
+  optBool,
+  optInt,
+  optRange,
+  optString,
+} from './common';
 
 /** Spec 2.7: a supported channel; values and bounds are not shown (the Range has them). */
 export const AudioChannel = v.looseObject({
@@ -29,19 +40,33 @@ export type AudioSetRequest = v.InferOutput<typeof AudioSetRequest>;
 const page = 'DeviceConfig/Audio';
 
 export const audioRange = defineOperation({
-  page, operation: 'Range', request: AnyRequest, response: AudioRangeData,
+  page,
+  operation: 'Range',
+  request: AnyRequest,
+  response: AudioRangeData,
   description: 'Audio: channels with audio and the limits of type and volumes.',
 });
 export const audioGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: AudioGetResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Get',
+  request: AnyRequest,
+  response: AudioGetResponse,
+  metaKeys: META_KEYS,
   description: 'Audio settings per channel (input/output volume, type, enable).',
 });
 export const audioSet = defineOperation({
-  page, operation: 'Set', request: AudioSetRequest, response: AnyResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Set',
+  request: AudioSetRequest,
+  response: AnyResponse,
+  metaKeys: META_KEYS,
   description: 'Change audio settings.',
 });
 
 export const audioPage = definePage({
-  name: page, title: 'Audio', operations: { Range: audioRange, Get: audioGet, Set: audioSet },
-  write: 'block', channelScoped: true,
+  name: page,
+  title: 'Audio',
+  operations: { Range: audioRange, Get: audioGet, Set: audioSet },
+  write: 'block',
+  channelScoped: true,
 });

@@ -25,9 +25,7 @@ export type ChannelParam = v.InferOutput<typeof ChannelParam>;
 
 const ParamList = v.array(ChannelParam);
 /** The table says "object array"; the vendor's sample wraps it as a Range-style `{type: "array", items: [...]}`. */
-const ChannelParamField = v.lazy((input) =>
-  Array.isArray(input) ? ParamList : v.looseObject({ type: optString, items: ParamList }),
-);
+const ChannelParamField = v.lazy((input) => (Array.isArray(input) ? ParamList : v.looseObject({ type: optString, items: ParamList })));
 
 /** Older firmwares (and the project spec): `channel_info` as a map keyed by channel id, or a list in `items`. */
 export const ChannelInfoEntry = v.looseObject({
@@ -38,9 +36,7 @@ export type ChannelInfoEntry = v.InferOutput<typeof ChannelInfoEntry>;
 
 const EntryMap = v.record(v.string(), ChannelInfoEntry);
 const Wrapped = v.looseObject({ items: v.union([v.array(ChannelInfoEntry), EntryMap]) });
-const ChannelInfoField = v.lazy((input) =>
-  typeof input === 'object' && input !== null && 'items' in input ? Wrapped : EntryMap,
-);
+const ChannelInfoField = v.lazy((input) => (typeof input === 'object' && input !== null && 'items' in input ? Wrapped : EntryMap));
 
 export const ChannelInfoResponse = v.looseObject({
   channel_param: v.optional(ChannelParamField),
@@ -58,6 +54,9 @@ export const channelInfoGet = defineOperation({
 });
 
 export const channelInfoPage = definePage({
-  name: 'Login/ChannelInfo', title: 'Channel list', operations: { Get: channelInfoGet }, readOnly: true,
+  name: 'Login/ChannelInfo',
+  title: 'Channel list',
+  operations: { Get: channelInfoGet },
+  readOnly: true,
 });
 // Typed model (status, hardware, AI): core/channel-model.ts.

@@ -21,7 +21,10 @@ const hasReason = (x: unknown) => typeof x === 'object' && x !== null && 'reason
  * keeps error paths precise: every parameter field is optional, so a union would match a marker both ways.
  */
 export function channelMap<S extends v.GenericSchema>(params: S) {
-  return v.record(v.string(), v.lazy((input) => (hasReason(input) ? ChannelMarker : params)));
+  return v.record(
+    v.string(),
+    v.lazy((input) => (hasReason(input) ? ChannelMarker : params)),
+  );
 }
 
 /** Set request channel map: keys must be channel ids (R3). */

@@ -54,22 +54,38 @@ export type CrossCountingSetRequest = v.InferInput<typeof CrossCountingSetReques
 const page = 'AlarmConfig/Intelligent/CC';
 
 export const crossCountingRange = defineOperation({
-  page, operation: 'Range', request: CrossCountingRequest, response: GenericRange, metaKeys: META_KEYS,
+  page,
+  operation: 'Range',
+  request: CrossCountingRequest,
+  response: GenericRange,
+  metaKeys: META_KEYS,
   description: 'Cross counting alarm settings: limits per channel.',
 });
 export const crossCountingGet = defineOperation({
-  page, operation: 'Get', request: CrossCountingRequest, response: CrossCountingGetResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Get',
+  request: CrossCountingRequest,
+  response: CrossCountingGetResponse,
+  metaKeys: META_KEYS,
   // This Get answers {"version": "1.0", "data": {...}} instead of {"result": "success", "data": {...}}.
   envelope: 'version',
   description: 'Cross counting alarm settings per channel.',
 });
 export const crossCountingSet = defineOperation({
-  page, operation: 'Set', request: CrossCountingSetRequest, response: AnyResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Set',
+  request: CrossCountingSetRequest,
+  response: AnyResponse,
+  metaKeys: META_KEYS,
   description: 'Change cross counting alarm settings.',
 });
 
 export const crossCountingPage = definePage({
-  name: 'AlarmConfig/Intelligent/CC', title: 'Cross counting',
+  name: 'AlarmConfig/Intelligent/CC',
+  title: 'Cross counting',
   operations: { Range: crossCountingRange, Get: crossCountingGet, Set: crossCountingSet },
-  getRequest: { page_type: 'AlarmConfig' }, setMembers: (ch) => ({ chn_index: ch }), write: 'block', channelScoped: true,
+  getRequest: { page_type: 'AlarmConfig' },
+  setMembers: (ch) => ({ chn_index: ch }),
+  write: 'block',
+  channelScoped: true,
 });

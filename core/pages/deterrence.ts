@@ -58,21 +58,38 @@ const DETERRENCE_META = [...META_KEYS, 'page'] as const;
 const setMembers = (ch: string) => ({ chn_index: ch, page: 'chn_floodlight' });
 
 export const deterrenceRange = defineOperation({
-  page, operation: 'Range', request: DeterrenceRequest, response: DeterrenceRangeData, metaKeys: DETERRENCE_META,
+  page,
+  operation: 'Range',
+  request: DeterrenceRequest,
+  response: DeterrenceRangeData,
+  metaKeys: DETERRENCE_META,
   description: 'Floodlight (deterrence): channels with a floodlight and the limits of duration, mode and strobe.',
 });
 export const deterrenceGet = defineOperation({
-  page, operation: 'Get', request: DeterrenceRequest, response: DeterrenceGetResponse, metaKeys: DETERRENCE_META,
+  page,
+  operation: 'Get',
+  request: DeterrenceRequest,
+  response: DeterrenceGetResponse,
+  metaKeys: DETERRENCE_META,
   description: 'Floodlight settings per channel.',
 });
 export const deterrenceSet = defineOperation({
-  page, operation: 'Set', request: DeterrenceSetRequest, response: AnyResponse, metaKeys: DETERRENCE_META,
+  page,
+  operation: 'Set',
+  request: DeterrenceSetRequest,
+  response: AnyResponse,
+  metaKeys: DETERRENCE_META,
   description: 'Change floodlight settings (channel blocks with chn_index).',
 });
 
 export const deterrencePage = definePage({
-  name: page, title: 'Deterrence (floodlight)', operations: { Range: deterrenceRange, Get: deterrenceGet, Set: deterrenceSet },
-  getRequest: { page_type: 'ChannelConfig' }, setMembers, write: 'block', channelScoped: true,
+  name: page,
+  title: 'Deterrence (floodlight)',
+  operations: { Range: deterrenceRange, Get: deterrenceGet, Set: deterrenceSet },
+  getRequest: { page_type: 'ChannelConfig' },
+  setMembers,
+  write: 'block',
+  channelScoped: true,
 });
 
 /** Set `data` for some channels: each block gets its `chn_index` and `page`, the page its `page_type`. */

@@ -78,19 +78,30 @@ export function shellSwitchKey(data: Record<string, unknown>): 'ssh_switch' | 't
 const page = 'Maintenance/DeveloperMode';
 
 export const developerModeRange = defineOperation({
-  page, operation: 'Range', request: AnyRequest, response: DeveloperModeRangeData,
+  page,
+  operation: 'Range',
+  request: AnyRequest,
+  response: DeveloperModeRangeData,
   description: 'Developer mode: remote shell (telnet/ssh) switch, log export and collection options.',
 });
 export const developerModeGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: DeveloperModeGetResponse,
+  page,
+  operation: 'Get',
+  request: AnyRequest,
+  response: DeveloperModeGetResponse,
   description: 'Developer mode settings.',
 });
 export const developerModeSet = defineOperation({
-  page, operation: 'Set', request: DeveloperModeSetRequest, response: AnyResponse,
+  page,
+  operation: 'Set',
+  request: DeveloperModeSetRequest,
+  response: AnyResponse,
   description: 'Change developer mode settings.',
 });
 
 export const developerModePage = definePage({
-  name: 'Maintenance/DeveloperMode', title: 'Developer mode',
-  operations: { Range: developerModeRange, Get: developerModeGet, Set: developerModeSet }, write: 'changed',
+  name: 'Maintenance/DeveloperMode',
+  title: 'Developer mode',
+  operations: { Range: developerModeRange, Get: developerModeGet, Set: developerModeSet },
+  write: 'changed',
 });

@@ -30,10 +30,16 @@ export const DeviceInfo = v.looseObject({
 export type DeviceInfo = v.InferOutput<typeof DeviceInfo>;
 
 export const deviceInfoGet = defineOperation({
-  page: 'Login/DeviceInfo', operation: 'Get', request: AnyRequest, response: DeviceInfo,
+  page: 'Login/DeviceInfo',
+  operation: 'Get',
+  request: AnyRequest,
+  response: DeviceInfo,
   description: 'Device capabilities: channel counts, alarm I/O counts, MAC, feature flags, dev_type.',
 });
 
 export const deviceInfoPage = definePage({
-  name: 'Login/DeviceInfo', title: 'Device information', operations: { Get: deviceInfoGet }, readOnly: true,
+  name: 'Login/DeviceInfo',
+  title: 'Device information',
+  operations: { Get: deviceInfoGet },
+  readOnly: true,
 });

@@ -5,7 +5,14 @@ import { AnyRequest, AnyResponse, GenericRange, channelMap, optBool } from './co
 
 /** Linkages withdrawn while disarmed (vendor Alarm > Disarming, table 2; `mobile_push` from the sample). */
 export const DISARM_ACTIONS = [
-  'buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts', 'event_push_platform', 'mobile_push',
+  'buzzer',
+  'alarm_out',
+  'show_message',
+  'send_email',
+  'full_screen',
+  'voice_prompts',
+  'event_push_platform',
+  'mobile_push',
 ] as const;
 
 export const DisarmingAction = v.looseObject(
@@ -33,19 +40,31 @@ export type DisarmingData = v.InferOutput<typeof DisarmingData>;
 const page = 'AlarmConfig/Disarming';
 
 export const disarmingRange = defineOperation({
-  page, operation: 'Range', request: AnyRequest, response: GenericRange,
+  page,
+  operation: 'Range',
+  request: AnyRequest,
+  response: GenericRange,
   description: 'One-key disarming: the linkages it can withdraw, the channels and schedules it can cover.',
 });
 export const disarmingGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: DisarmingData,
+  page,
+  operation: 'Get',
+  request: AnyRequest,
+  response: DisarmingData,
   description: 'Disarming state: disarmed now, withdrawn linkages, channels, schedules.',
 });
 export const disarmingSet = defineOperation({
-  page, operation: 'Set', request: DisarmingData, response: AnyResponse,
+  page,
+  operation: 'Set',
+  request: DisarmingData,
+  response: AnyResponse,
   description: 'Disarm/arm and choose what disarming withdraws (device-level fields and channel schedules).',
 });
 
 export const disarmingPage = definePage({
-  name: page, title: 'Disarming', operations: { Range: disarmingRange, Get: disarmingGet, Set: disarmingSet },
-  write: 'whole', channelScoped: true,
+  name: page,
+  title: 'Disarming',
+  operations: { Range: disarmingRange, Get: disarmingGet, Set: disarmingSet },
+  write: 'whole',
+  channelScoped: true,
 });

@@ -5,9 +5,22 @@ import { ChannelId } from '../channels';
 import { META_KEYS, RangeChannelInfo, optRange } from './common';
 
 export const ABILITIES = [
-  'FaceDetection', 'HumanVehicle', 'LicensePlate', 'LineCrossing', 'Intrusion', 'ExitRegion', 'ObjectDetection',
-  'CrossCounting', 'QueueLength', 'CrowdDensity', 'RareSound', 'MotionDetection', 'VideoTampering', 'HumanDetection',
-  'ParcelDetection', 'WanderDetection',
+  'FaceDetection',
+  'HumanVehicle',
+  'LicensePlate',
+  'LineCrossing',
+  'Intrusion',
+  'ExitRegion',
+  'ObjectDetection',
+  'CrossCounting',
+  'QueueLength',
+  'CrowdDensity',
+  'RareSound',
+  'MotionDetection',
+  'VideoTampering',
+  'HumanDetection',
+  'ParcelDetection',
+  'WanderDetection',
 ] as const;
 export const Ability = v.picklist(ABILITIES);
 
@@ -44,5 +57,8 @@ export const eventSettingsRange = defineOperation({
 });
 
 export const eventSettingsPage = definePage({
-  name: 'Event/SettingConfig', title: 'Smart event settings', operations: { Range: eventSettingsRange }, readOnly: true,
+  name: 'Event/SettingConfig',
+  title: 'Smart event settings',
+  operations: { Range: eventSettingsRange },
+  readOnly: true,
 });

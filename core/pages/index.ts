@@ -21,7 +21,15 @@ import { streamUrlPage } from './stream-url';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
 export {
-  AnyRequest, AnyResponse, ChannelMarker, GenericRange, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, isChannelMarker,
+  AnyRequest,
+  AnyResponse,
+  ChannelMarker,
+  GenericRange,
+  META_KEYS,
+  RangeChannelInfo,
+  channelMap,
+  channelSetMap,
+  isChannelMarker,
 } from './common';
 export * from './upgrade-token';
 export * from './main-stream';
@@ -45,9 +53,24 @@ export type { PageDef, PageInfo, WriteRule } from '../page';
 
 /** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
 export const pages: readonly PageDef[] = [
-  deterrencePage, voiceAlarmPage, disarmingPage, linkageManagePage, livePage, manualAlarmPage, audioPage, mainStreamPage,
-  ptzLinkagePage, crossCountingPage, developerModePage, eventSettingsPage, systemInfoPage, deviceInfoPage, channelInfoPage,
-  snapshotPage, streamUrlPage, systemUpgradePage,
+  deterrencePage,
+  voiceAlarmPage,
+  disarmingPage,
+  linkageManagePage,
+  livePage,
+  manualAlarmPage,
+  audioPage,
+  mainStreamPage,
+  ptzLinkagePage,
+  crossCountingPage,
+  developerModePage,
+  eventSettingsPage,
+  systemInfoPage,
+  deviceInfoPage,
+  channelInfoPage,
+  snapshotPage,
+  streamUrlPage,
+  systemUpgradePage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

@@ -5,8 +5,13 @@ import { AnyRequest, AnyResponse, GenericRange, channelMap, channelSetMap, optBo
 
 /** Spec 2.9: each member says whether that linkage is withdrawn while the system is disarmed. */
 export const LINKAGE_KEYS = [
-  'linkage_siren', 'linkage_floodlight', 'linkage_enforcerlight', 'linkage_alarmout', 'linkage_ptz',
-  'linkage_voiceprompt', 'linkage_mobile_push',
+  'linkage_siren',
+  'linkage_floodlight',
+  'linkage_enforcerlight',
+  'linkage_alarmout',
+  'linkage_ptz',
+  'linkage_voiceprompt',
+  'linkage_mobile_push',
 ] as const;
 
 export const LinkageInfo = v.looseObject(
@@ -39,19 +44,31 @@ export type LinkageManageSetRequest = v.InferOutput<typeof LinkageManageSetReque
 const page = 'LinkageConfig/LinkageManage';
 
 export const linkageManageRange = defineOperation({
-  page, operation: 'Range', request: AnyRequest, response: GenericRange,
+  page,
+  operation: 'Range',
+  request: AnyRequest,
+  response: GenericRange,
   description: 'Disarming: which linkages can be withdrawn, device-wide and per channel.',
 });
 export const linkageManageGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: LinkageManageGetResponse,
+  page,
+  operation: 'Get',
+  request: AnyRequest,
+  response: LinkageManageGetResponse,
   description: 'Disarming state: enable (disarmed) and the withdrawn linkages.',
 });
 export const linkageManageSet = defineOperation({
-  page, operation: 'Set', request: LinkageManageSetRequest, response: AnyResponse,
+  page,
+  operation: 'Set',
+  request: LinkageManageSetRequest,
+  response: AnyResponse,
   description: 'Disarm/arm and choose the linkages withdrawn while disarmed.',
 });
 
 export const linkageManagePage = definePage({
-  name: page, title: 'Disarming (linkage manage)',
-  operations: { Range: linkageManageRange, Get: linkageManageGet, Set: linkageManageSet }, write: 'whole', channelScoped: true,
+  name: page,
+  title: 'Disarming (linkage manage)',
+  operations: { Range: linkageManageRange, Get: linkageManageGet, Set: linkageManageSet },
+  write: 'whole',
+  channelScoped: true,
 });

@@ -38,15 +38,24 @@ export type LiveSetRequest = v.InferInput<typeof LiveSetRequest>;
 const page = 'PreviewChannel/Floodlight2AudioAlarm';
 
 export const liveGet = defineOperation({
-  page, operation: 'Get', request: LiveGetRequest, response: LiveAnswer,
+  page,
+  operation: 'Get',
+  request: LiveGetRequest,
+  response: LiveAnswer,
   description: 'Live floodlight, siren and red/blue light of one channel (on now, brightness, volume).',
 });
 export const liveSet = defineOperation({
-  page, operation: 'Set', request: LiveSetRequest, response: AnyResponse,
+  page,
+  operation: 'Set',
+  request: LiveSetRequest,
+  response: AnyResponse,
   description: 'Switch the floodlight, siren or red/blue light of one channel now (operation_type names the part).',
 });
 
 /** Written through `client.setLive()` (its own `_range` / `_adjustable` checks), not `update()`. */
 export const livePage = definePage({
-  name: page, title: 'Live floodlight and siren', operations: { Get: liveGet, Set: liveSet }, readOnly: true,
+  name: page,
+  title: 'Live floodlight and siren',
+  operations: { Get: liveGet, Set: liveSet },
+  readOnly: true,
 });

@@ -1,7 +1,18 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import {
+  AnyRequest,
+  AnyResponse,
+  META_KEYS,
+  RangeChannelInfo,
+  channelMap,
+  channelSetMap,
+  optBool,
+  optInt,
+  optRange,
+  optString,
+} from './common';
 
 /**
  * Spec 2.2. Value lists (resolution, encode type, bitrate...) are the device's Range business (R1): the schemas
@@ -97,6 +108,9 @@ export const mainStreamSet = defineOperation({
 });
 
 export const mainStreamPage = definePage({
-  name: 'StreamConfig/MainStream', title: 'Main stream encoding',
-  operations: { Range: mainStreamRange, Get: mainStreamGet, Set: mainStreamSet }, write: 'block', channelScoped: true,
+  name: 'StreamConfig/MainStream',
+  title: 'Main stream encoding',
+  operations: { Range: mainStreamRange, Get: mainStreamGet, Set: mainStreamSet },
+  write: 'block',
+  channelScoped: true,
 });

@@ -10,7 +10,10 @@ import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, chann
  */
 export const PtzPointIndex = v.union([
   v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255)),
-  v.pipe(v.string(), v.check((s: string) => isPtzHex(s), 'a preset set must be 64 hex digits (256 bits)')),
+  v.pipe(
+    v.string(),
+    v.check((s: string) => isPtzHex(s), 'a preset set must be 64 hex digits (256 bits)'),
+  ),
 ]);
 
 /** Top-level ptz_info element (spec 2.3): the PTZ channel and preset an alarm drives. */
@@ -18,10 +21,33 @@ export const PtzTarget = v.looseObject({ ptz_chn: optString, linkage_ptz_point_i
 export type PtzTarget = v.InferOutput<typeof PtzTarget>;
 
 export const ALL_ALARM_KEYS = [
-  'motion', 'pir', 'io', 'ptz_motion', 'linkage_lcd', 'linkage_pid', 'linkage_sod', 'linkage_pd', 'linkage_pdvd',
-  'linkage_fd', 'linkage_cc', 'linkage_sound', 'linkage_vt', 'linkage_ad', 'linkage_cd', 'linkage_qd', 'linkage_lpd',
-  'linkage_rsd', 'linkage_lpr', 'linkage_fr', 'linkage_ai_pid', 'linkage_ai_lcd', 'linkage_ai_pdvd',
-  'linkage_intrusion', 'linkage_region_entrance', 'linkage_region_exiting', 'linkage_ai_firedetet',
+  'motion',
+  'pir',
+  'io',
+  'ptz_motion',
+  'linkage_lcd',
+  'linkage_pid',
+  'linkage_sod',
+  'linkage_pd',
+  'linkage_pdvd',
+  'linkage_fd',
+  'linkage_cc',
+  'linkage_sound',
+  'linkage_vt',
+  'linkage_ad',
+  'linkage_cd',
+  'linkage_qd',
+  'linkage_lpd',
+  'linkage_rsd',
+  'linkage_lpr',
+  'linkage_fr',
+  'linkage_ai_pid',
+  'linkage_ai_lcd',
+  'linkage_ai_pdvd',
+  'linkage_intrusion',
+  'linkage_region_entrance',
+  'linkage_region_exiting',
+  'linkage_ai_firedetet',
   'linkage_ai_tempmeas',
 ] as const;
 
@@ -65,19 +91,33 @@ export type PtzLinkageSetRequest = v.InferOutput<typeof PtzLinkageSetRequest>;
 const page = 'AlarmConfig/PTZLinkage';
 
 export const ptzLinkageRange = defineOperation({
-  page, operation: 'Range', request: AnyRequest, response: PtzLinkageRangeData,
+  page,
+  operation: 'Range',
+  request: AnyRequest,
+  response: PtzLinkageRangeData,
   description: 'PTZ linkage: which alarms move which PTZ channel to which preset, and the limits.',
 });
 export const ptzLinkageGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: PtzLinkageGetResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Get',
+  request: AnyRequest,
+  response: PtzLinkageGetResponse,
+  metaKeys: META_KEYS,
   description: 'PTZ linkage settings per channel.',
 });
 export const ptzLinkageSet = defineOperation({
-  page, operation: 'Set', request: PtzLinkageSetRequest, response: AnyResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Set',
+  request: PtzLinkageSetRequest,
+  response: AnyResponse,
+  metaKeys: META_KEYS,
   description: 'Change PTZ linkage settings.',
 });
 
 export const ptzLinkagePage = definePage({
-  name: page, title: 'PTZ linkage', operations: { Range: ptzLinkageRange, Get: ptzLinkageGet, Set: ptzLinkageSet },
-  write: 'block', channelScoped: true,
+  name: page,
+  title: 'PTZ linkage',
+  operations: { Range: ptzLinkageRange, Get: ptzLinkageGet, Set: ptzLinkageSet },
+  write: 'block',
+  channelScoped: true,
 });

@@ -28,15 +28,23 @@ export const SnapshotRequest = v.looseObject({
 const page = 'Snapshot';
 
 export const snapshotRange = defineOperation({
-  page, operation: 'Range', request: v.looseObject({ reset_session_timeout: v.optional(v.boolean(), false) }),
+  page,
+  operation: 'Range',
+  request: v.looseObject({ reset_session_timeout: v.optional(v.boolean(), false) }),
   response: v.looseObject({}),
   description: 'Snapshot: channels and the resolutions each can capture.',
 });
 export const snapshotGet = defineOperation({
-  page, operation: 'Get', request: SnapshotRequest, response: SnapshotAnswer,
+  page,
+  operation: 'Get',
+  request: SnapshotRequest,
+  response: SnapshotAnswer,
   description: 'A JPEG snapshot of one channel (base64).',
 });
 
 export const snapshotPage = definePage({
-  name: page, title: 'Snapshot', operations: { Range: snapshotRange, Get: snapshotGet }, readOnly: true,
+  name: page,
+  title: 'Snapshot',
+  operations: { Range: snapshotRange, Get: snapshotGet },
+  readOnly: true,
 });

@@ -20,11 +20,16 @@ export const StreamUrlAnswer = v.looseObject({
 export type StreamUrlAnswer = v.InferOutput<typeof StreamUrlAnswer>;
 
 export const streamUrlGet = defineOperation({
-  page: 'Preview/StreamUrl', operation: 'Get',
-  request: v.looseObject({ channel: v.optional(v.array(v.string())) }), response: StreamUrlAnswer,
+  page: 'Preview/StreamUrl',
+  operation: 'Get',
+  request: v.looseObject({ channel: v.optional(v.array(v.string())) }),
+  response: StreamUrlAnswer,
   description: 'RTSP URLs (main, sub, mobile stream) of every channel.',
 });
 
 export const streamUrlPage = definePage({
-  name: 'Preview/StreamUrl', title: 'Stream URLs', operations: { Get: streamUrlGet }, readOnly: true,
+  name: 'Preview/StreamUrl',
+  title: 'Stream URLs',
+  operations: { Get: streamUrlGet },
+  readOnly: true,
 });

@@ -34,7 +34,10 @@ export const systemInfoGet = defineOperation({
 });
 
 export const systemInfoPage = definePage({
-  name: 'SystemInfo/Base', title: 'System information', operations: { Get: systemInfoGet }, readOnly: true,
+  name: 'SystemInfo/Base',
+  title: 'System information',
+  operations: { Get: systemInfoGet },
+  readOnly: true,
 });
 
 /** `V8.2.3-20221014` -> [8, 2, 3]; undefined when the string carries no dotted version. */

@@ -19,10 +19,7 @@ export const UpgradeTokenRequest = v.object({
   ),
   file_size: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_FIRMWARE_SIZE_LARGE)),
   // Exactly 3 * 1024 byte values (spec 2.1); prepareUpgrade() refuses files shorter than that.
-  upgrade_head: v.pipe(
-    v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))),
-    v.length(UPGRADE_HEAD_SIZE),
-  ),
+  upgrade_head: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))), v.length(UPGRADE_HEAD_SIZE)),
   base_secondary_authentication: v.optional(SecondaryAuthentication),
 });
 export type UpgradeTokenRequest = v.InferOutput<typeof UpgradeTokenRequest>;
@@ -43,5 +40,8 @@ export const upgradeToken = defineOperation({
 });
 
 export const systemUpgradePage = definePage({
-  name: 'Maintenance/SystemUpgrade', title: 'System upgrade', operations: { Token: upgradeToken }, readOnly: true,
+  name: 'Maintenance/SystemUpgrade',
+  title: 'System upgrade',
+  operations: { Token: upgradeToken },
+  readOnly: true,
 });

@@ -1,7 +1,18 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import {
+  AnyRequest,
+  AnyResponse,
+  META_KEYS,
+  RangeChannelInfo,
+  channelMap,
+  channelSetMap,
+  optBool,
+  optInt,
+  optRange,
+  optString,
+} from './common';
 
 /** Spec 2.6 (Range) and field notes (Get): the siren of one channel. Bounds come from Range (siren_time 5-180...). */
 export const VoiceAlarmChannel = v.looseObject({
@@ -35,19 +46,33 @@ export type VoiceAlarmSetRequest = v.InferOutput<typeof VoiceAlarmSetRequest>;
 const page = 'AlarmConfig/VoiceAlarm';
 
 export const voiceAlarmRange = defineOperation({
-  page, operation: 'Range', request: AnyRequest, response: VoiceAlarmRangeData,
+  page,
+  operation: 'Range',
+  request: AnyRequest,
+  response: VoiceAlarmRangeData,
   description: 'Siren (voice alarm): channels with a siren and the limits of duration, volume and tone.',
 });
 export const voiceAlarmGet = defineOperation({
-  page, operation: 'Get', request: AnyRequest, response: VoiceAlarmGetResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Get',
+  request: AnyRequest,
+  response: VoiceAlarmGetResponse,
+  metaKeys: META_KEYS,
   description: 'Siren settings per channel.',
 });
 export const voiceAlarmSet = defineOperation({
-  page, operation: 'Set', request: VoiceAlarmSetRequest, response: AnyResponse, metaKeys: META_KEYS,
+  page,
+  operation: 'Set',
+  request: VoiceAlarmSetRequest,
+  response: AnyResponse,
+  metaKeys: META_KEYS,
   description: 'Change siren settings of one or more channels.',
 });
 
 export const voiceAlarmPage = definePage({
-  name: page, title: 'Voice alarm (siren)', operations: { Range: voiceAlarmRange, Get: voiceAlarmGet, Set: voiceAlarmSet },
-  write: 'changed', channelScoped: true,
+  name: page,
+  title: 'Voice alarm (siren)',
+  operations: { Range: voiceAlarmRange, Get: voiceAlarmGet, Set: voiceAlarmSet },
+  write: 'changed',
+  channelScoped: true,
 });

@@ -68,10 +68,12 @@ test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridg
     const code = await waitExit(child, 10_000);
     assert.equal(code, 0, out);
     assert.match(out, /\[demo_nvr\] logging out/);
-    await rec.waitTopic('nvr2mqtt/bridge/state', (j) => j.state === 'offline', 2000, s2).catch(() => {
-      // the broker went down with the demo; the offline state was published before it (printed too)
-      assert.match(out, /bridge\/state \(retained\) \{"state":"offline"\}/);
-    });
+    await rec
+      .waitTopic('nvr2mqtt/bridge/state', (j) => j.state === 'offline', 2000, s2)
+      .catch(() => {
+        // the broker went down with the demo; the offline state was published before it (printed too)
+        assert.match(out, /bridge\/state \(retained\) \{"state":"offline"\}/);
+      });
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await rec?.stop();
@@ -102,10 +104,16 @@ test('--check: reports broker and devices, exit 0; a failing device: exit 1; no 
   try {
     writeFileSync(join(dir, 'nvr.pw'), `${password}\n`);
     writeFileSync(join(dir, 'wrong.pw'), 'not-the-password\n');
-    const yaml = (pwFile: string) => [
-      'mqtt:', `  url: ${broker.url}`,
-      'devices:', '  - id: nvr', `    url: ${sim.url}`, '    username: admin', `    password_file: ${pwFile}`,
-    ].join('\n');
+    const yaml = (pwFile: string) =>
+      [
+        'mqtt:',
+        `  url: ${broker.url}`,
+        'devices:',
+        '  - id: nvr',
+        `    url: ${sim.url}`,
+        '    username: admin',
+        `    password_file: ${pwFile}`,
+      ].join('\n');
     writeFileSync(join(dir, 'ok.yaml'), yaml('nvr.pw'));
     writeFileSync(join(dir, 'bad.yaml'), yaml('wrong.pw'));
     const run = (file: string) => runCli(['--config', join(dir, file), '--check']);
@@ -128,17 +136,28 @@ test('--check: reports broker and devices, exit 0; a failing device: exit 1; no 
 test('--check: a bad config lists every problem by path and exits 1; an unreachable device fails the check', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-check-'));
   try {
-    writeFileSync(join(dir, 'bad.yaml'), [
-      'mqtt:', '  url: http://broker', '  password: 123456',
-      'devices:', '  - id: Bad', '    url: ftp://x', '    username: admin',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      ['mqtt:', '  url: http://broker', '  password: 123456', 'devices:', '  - id: Bad', '    url: ftp://x', '    username: admin'].join(
+        '\n',
+      ),
+    );
     const bad = await runCli(['--config', join(dir, 'bad.yaml'), '--check']);
     assert.equal(bad.code, 1, bad.out);
-    for (const re of [/mqtt\.url: /, /mqtt\.password: expected text/, /devices\[0\]\.id: /, /devices\[0\]\.url: /, /devices\[0\]\.password: required/]) {
+    for (const re of [
+      /mqtt\.url: /,
+      /mqtt\.password: expected text/,
+      /devices\[0\]\.id: /,
+      /devices\[0\]\.url: /,
+      /devices\[0\]\.password: required/,
+    ]) {
       assert.match(bad.out, re);
     }
     assert.ok(!bad.out.includes('123456'), 'the password is not printed');
-    writeFileSync(join(dir, 'gone.yaml'), 'devices:\n  - id: gone\n    url: http://127.0.0.1:9\n    username: admin\n    password: gone-pw-1\n');
+    writeFileSync(
+      join(dir, 'gone.yaml'),
+      'devices:\n  - id: gone\n    url: http://127.0.0.1:9\n    username: admin\n    password: gone-pw-1\n',
+    );
     const gone = await runCli(['--config', join(dir, 'gone.yaml'), '--check']);
     assert.equal(gone.code, 1, gone.out);
     assert.match(gone.out, /device gone: FAILED http:\/\/127\.0\.0\.1:9/);
@@ -150,7 +169,8 @@ test('--check: a bad config lists every problem by path and exits 1; an unreacha
 
 test('examples/config.yaml is a valid configuration', () => {
   const doc = parseYaml(readFileSync(join(__dirname, '..', '..', '..', 'examples', 'config.yaml'), 'utf8')) as {
-    mqtt: Record<string, unknown>; devices: Array<Record<string, unknown>>;
+    mqtt: Record<string, unknown>;
+    devices: Array<Record<string, unknown>>;
   };
   // Its secrets live in files of the target machine: give them inline here.
   delete doc.mqtt.password_file;

@@ -16,7 +16,9 @@ test.before(async (ctx) => {
     noWait: true,
   });
   const { fx } = ctx;
-  await Promise.all(['nvr', 'slow', 'dead'].map((id) => fx.recorder.waitTopic(`${fx.base}/${id}/availability`, (j) => j.state === 'online', 8000)));
+  await Promise.all(
+    ['nvr', 'slow', 'dead'].map((id) => fx.recorder.waitTopic(`${fx.base}/${id}/availability`, (j) => j.state === 'online', 8000)),
+  );
   await fx.sims.get('dead')!.stop();
   await fx.recorder.waitTopic(`${fx.base}/dead/availability`, (j) => j.state === 'offline', 8000);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.online === true, 5000);
@@ -30,7 +32,12 @@ test('set: JSON subset on a channel, confirmed state published', async ({ fx }) 
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
   await fx.recorder.publish(`${fx.base}/nvr/ch1/set`, JSON.stringify({ siren_on_alarm: true, siren_duration: 20, siren_tone: 'Alarm2' }));
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === true && j.siren_duration === 20 && j.siren_tone === 'Alarm2', 3000, since);
+  await fx.recorder.waitTopic(
+    `${fx.base}/nvr/ch1`,
+    (j) => j.siren_on_alarm === true && j.siren_duration === 20 && j.siren_tone === 'Alarm2',
+    3000,
+    since,
+  );
   const ch1 = sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1;
   assert.equal(ch1.siren_switch, true);
   assert.equal(ch1.siren_time, 20);
@@ -49,7 +56,9 @@ test('set/<key>: bare values as Home Assistant sends them', async ({ fx }) => {
   const block = sim.state['AlarmConfig/Deterrence'].channel_info!.CH2;
   assert.equal(block.bright_time, 90);
   // Deterrence Set carries the channel block with chn_index and page_type (field notes).
-  const set = setsOf(sim).filter((e) => e.path.includes('Deterrence')).pop()!;
+  const set = setsOf(sim)
+    .filter((e) => e.path.includes('Deterrence'))
+    .pop()!;
   const data = set.data as { page_type: string; channel_info: Record<string, Record<string, unknown>> };
   assert.equal(data.page_type, 'ChannelConfig');
   assert.equal(data.channel_info.CH2.chn_index, 'CH2');
@@ -90,21 +99,33 @@ test('get: reads the device now and publishes', async ({ fx }) => {
 test('request range/get/set/refresh with transaction', async ({ fx }) => {
   const r = fx.recorder;
   let since = r.count;
-  await r.publish(`${fx.base}/bridge/request/range`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'tr-1' }));
+  await r.publish(
+    `${fx.base}/bridge/request/range`,
+    JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'tr-1' }),
+  );
   let res = json(await r.waitTopic(`${fx.base}/bridge/response/range`, (j) => j.transaction === 'tr-1', 3000, since));
   assert.equal(res.status, 'ok');
   assert.ok((res.data as { channel_info: unknown }).channel_info);
 
   since = r.count;
-  await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/Deterrence', data: { page_type: 'ChannelConfig' }, transaction: 2 }));
+  await r.publish(
+    `${fx.base}/bridge/request/get`,
+    JSON.stringify({ device: 'nvr', page: 'AlarmConfig/Deterrence', data: { page_type: 'ChannelConfig' }, transaction: 2 }),
+  );
   res = json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 2, 3000, since));
   assert.equal(res.status, 'ok');
   assert.deepEqual((res.data as { channel_info: Record<string, unknown> }).channel_info.CH3, { reason: 'Not support' });
 
   since = r.count;
-  await r.publish(`${fx.base}/bridge/request/set`, JSON.stringify({
-    device: 'nvr', page: 'AlarmConfig/VoiceAlarm', data: { channel_info: { CH5: { siren_value: 3 } } }, transaction: 'tr-3',
-  }).replace('CH5', 'IP_CH5'));
+  await r.publish(
+    `${fx.base}/bridge/request/set`,
+    JSON.stringify({
+      device: 'nvr',
+      page: 'AlarmConfig/VoiceAlarm',
+      data: { channel_info: { CH5: { siren_value: 3 } } },
+      transaction: 'tr-3',
+    }).replace('CH5', 'IP_CH5'),
+  );
   res = json(await r.waitTopic(`${fx.base}/bridge/response/set`, (j) => j.transaction === 'tr-3', 3000, since));
   assert.equal(res.status, 'ok', JSON.stringify(res));
   await r.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.siren_volume === 3, 3000, since);
@@ -166,9 +187,15 @@ test('refusals: clear reason on bridge/event, device untouched', async ({ fx }) 
   assert.equal(beforeRestartSets, setsBefore);
   // requests
   const reqSince = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/bridge/request/set`, JSON.stringify({
-    device: 'nvr', page: 'AlarmConfig/VoiceAlarm', data: { channel_info: { CH1: { siren_value: 99 } } }, transaction: 'bad-1',
-  }));
+  await fx.recorder.publish(
+    `${fx.base}/bridge/request/set`,
+    JSON.stringify({
+      device: 'nvr',
+      page: 'AlarmConfig/VoiceAlarm',
+      data: { channel_info: { CH1: { siren_value: 99 } } },
+      transaction: 'bad-1',
+    }),
+  );
   const res = json(await fx.recorder.waitTopic(`${fx.base}/bridge/response/set`, (j) => j.transaction === 'bad-1', 3000, reqSince));
   assert.equal(res.status, 'error');
   assert.match(String(res.error), /siren_value.*<= 10/);
@@ -179,8 +206,14 @@ test('refusals: clear reason on bridge/event, device untouched', async ({ fx }) 
     ['{"device": "nvr", "page": "AlarmConfig/VoiceAlarm", "data": [], "transaction": "r3"}', /"data" must be a JSON object/],
     ['{"device": "ghost", "page": "AlarmConfig/VoiceAlarm", "transaction": "r4"}', /unknown device/],
     ['{"device": "dead", "page": "AlarmConfig/VoiceAlarm", "transaction": "r5"}', /offline/],
-    ['{"device": "nvr", "page": "AlarmConfig/VoiceAlarm", "data": {"channel_info": {"CH4": {"siren_switch": true}}}, "transaction": "r6"}', /outside the device's Range/],
-    ['{"device": "nvr", "page": "AlarmConfig/VoiceAlarm", "data": {"channel_info": {"CH1": {"siren_support_format": [".wav"]}}}, "transaction": "r7"}', /outside/],
+    [
+      '{"device": "nvr", "page": "AlarmConfig/VoiceAlarm", "data": {"channel_info": {"CH4": {"siren_switch": true}}}, "transaction": "r6"}',
+      /outside the device's Range/,
+    ],
+    [
+      '{"device": "nvr", "page": "AlarmConfig/VoiceAlarm", "data": {"channel_info": {"CH1": {"siren_support_format": [".wav"]}}}, "transaction": "r7"}',
+      /outside/,
+    ],
   ] as const) {
     const s = fx.recorder.count;
     await fx.recorder.publish(`${fx.base}/bridge/request/set`, payload);

@@ -42,18 +42,29 @@ test('events: on by default, 1 s checks, alarms cleared after 60 s; polls every 
   const off = parseConfig({ devices: [{ ...dev, events: false }] }, { env: {} }).config.devices[0];
   assert.equal(off.events, false);
   assert.equal(off.poll_interval, 10_000);
-  const set = parseConfig({ devices: [{ ...dev, event_interval: '2s', alarm_clear_after: '5m', poll_interval: 4 }] }, { env: {} }).config.devices[0];
+  const set = parseConfig({ devices: [{ ...dev, event_interval: '2s', alarm_clear_after: '5m', poll_interval: 4 }] }, { env: {} }).config
+    .devices[0];
   assert.deepEqual([set.event_interval, set.alarm_clear_after, set.poll_interval], [2000, 300_000, 4000]);
-  const env = parseConfig({ devices: [dev] }, { env: { NVR2MQTT_DEVICES_0_EVENTS: 'false', NVR2MQTT_DEVICES_0_ALARM_CLEAR_AFTER: '90s' } }).config.devices[0];
+  const env = parseConfig({ devices: [dev] }, { env: { NVR2MQTT_DEVICES_0_EVENTS: 'false', NVR2MQTT_DEVICES_0_ALARM_CLEAR_AFTER: '90s' } })
+    .config.devices[0];
   assert.equal(env.events, false);
   assert.equal(env.alarm_clear_after, 90_000);
 });
 
 test('events: bad values are refused by path, a faster check than 0.5 s too (it would flood the device)', () => {
   const p = problems({ devices: [{ ...dev, events: 'yes', event_interval: 0.1, alarm_clear_after: 'soon' }] });
-  assert.ok(p.some((x) => /^devices\[0\]\.events: /.test(x)), p.join('\n'));
-  assert.ok(p.some((x) => /^devices\[0\]\.event_interval: must be between 0.5 s and 60 s/.test(x)), p.join('\n'));
-  assert.ok(p.some((x) => /^devices\[0\]\.alarm_clear_after: expected seconds/.test(x)), p.join('\n'));
+  assert.ok(
+    p.some((x) => /^devices\[0\]\.events: /.test(x)),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((x) => /^devices\[0\]\.event_interval: must be between 0.5 s and 60 s/.test(x)),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((x) => /^devices\[0\]\.alarm_clear_after: expected seconds/.test(x)),
+    p.join('\n'),
+  );
 });
 
 test('durations', () => {
@@ -90,17 +101,44 @@ test('every problem, by path', () => {
     /^devices\[2\]\.username: must not be empty/,
     /^log_level: expected one of/,
   ];
-  for (const re of expect) assert.ok(p.some((x) => re.test(x)), `${re} in:\n${p.join('\n')}`);
+  for (const re of expect)
+    assert.ok(
+      p.some((x) => re.test(x)),
+      `${re} in:\n${p.join('\n')}`,
+    );
   assert.match(problems({ devices: [] })[0], /^devices: at least one device/);
   assert.match(problems({})[0], /^devices: /);
 });
 
 test('device ids that collide in Home Assistant ids are refused, both named', () => {
-  const p = problems({ devices: [{ ...dev, id: 'garage' }, { ...dev, id: 'garage_ch1' }, { ...dev, id: 'garage_ip_ch5_x' }, { ...dev, id: 'garage_2' }, { ...dev, id: 'shed' }] });
-  assert.ok(p.some((x) => x.startsWith('devices[1].id: "garage_ch1" collides with device "garage" (devices[0])') && x.includes('channel CH1')), p.join('\n'));
-  assert.ok(p.some((x) => x.startsWith('devices[2].id: "garage_ip_ch5_x" collides with device "garage"') && x.includes('IP_CH5')), p.join('\n'));
+  const p = problems({
+    devices: [
+      { ...dev, id: 'garage' },
+      { ...dev, id: 'garage_ch1' },
+      { ...dev, id: 'garage_ip_ch5_x' },
+      { ...dev, id: 'garage_2' },
+      { ...dev, id: 'shed' },
+    ],
+  });
+  assert.ok(
+    p.some((x) => x.startsWith('devices[1].id: "garage_ch1" collides with device "garage" (devices[0])') && x.includes('channel CH1')),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((x) => x.startsWith('devices[2].id: "garage_ip_ch5_x" collides with device "garage"') && x.includes('IP_CH5')),
+    p.join('\n'),
+  );
   assert.equal(p.length, 2, p.join('\n'));
-  assert.deepEqual(problems({ devices: [{ ...dev, id: 'garage' }, { ...dev, id: 'garage_2' }, { ...dev, id: 'garagech1' }] }), []);
+  assert.deepEqual(
+    problems({
+      devices: [
+        { ...dev, id: 'garage' },
+        { ...dev, id: 'garage_2' },
+        { ...dev, id: 'garagech1' },
+      ],
+    }),
+    [],
+  );
 });
 
 test('MQTT client id: stable, from the base topic, unless mqtt.client_id', () => {
@@ -125,18 +163,32 @@ test('password_file read and trimmed; relative to the config file; missing file 
   try {
     writeFileSync(join(dir, 'nvr.pw'), 's3cret-from-file\n');
     writeFileSync(join(dir, 'mqtt.pw'), '  mqtt-pw  \n');
-    writeFileSync(join(dir, 'config.yaml'), [
-      'mqtt:', '  url: mqtt://broker:1883', '  username: bridge', '  password_file: mqtt.pw',
-      'devices:', '  - id: nvr', '    url: http://192.168.1.20', '    username: admin', '    password_file: nvr.pw',
-      '    poll_interval: 5s', '    channels: [CH1, ip_ch5]',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'config.yaml'),
+      [
+        'mqtt:',
+        '  url: mqtt://broker:1883',
+        '  username: bridge',
+        '  password_file: mqtt.pw',
+        'devices:',
+        '  - id: nvr',
+        '    url: http://192.168.1.20',
+        '    username: admin',
+        '    password_file: nvr.pw',
+        '    poll_interval: 5s',
+        '    channels: [CH1, ip_ch5]',
+      ].join('\n'),
+    );
     const { config } = loadConfigFile(join(dir, 'config.yaml'), { env: {} });
     assert.equal(config.devices[0].password, 's3cret-from-file');
     assert.equal(config.mqtt.password, 'mqtt-pw');
     assert.deepEqual(config.devices[0].channels, ['CH1', 'IP_CH5']);
     assert.equal(config.devices[0].poll_interval, 5000);
     writeFileSync(join(dir, 'bad.yaml'), 'devices:\n  - id: nvr\n    url: http://h\n    username: u\n    password_file: missing.pw\n');
-    assert.throws(() => loadConfigFile(join(dir, 'bad.yaml'), { env: {} }), (e: ConfigError) => /devices\[0\]\.password_file: cannot read .*missing\.pw: ENOENT/.test(e.problems[0]));
+    assert.throws(
+      () => loadConfigFile(join(dir, 'bad.yaml'), { env: {} }),
+      (e: ConfigError) => /devices\[0\]\.password_file: cannot read .*missing\.pw: ENOENT/.test(e.problems[0]),
+    );
     writeFileSync(join(dir, 'broken.yaml'), 'devices: [\n');
     assert.throws(() => loadConfigFile(join(dir, 'broken.yaml'), { env: {} }), /not valid YAML/);
   } finally {
@@ -145,27 +197,30 @@ test('password_file read and trimmed; relative to the config file; missing file 
 });
 
 test('environment overrides', () => {
-  const { config, warnings } = parseConfig({ devices: [{ ...dev, password: undefined }] }, {
-    env: {
-      NVR2MQTT_MQTT_URL: 'mqtts://broker:8883',
-      NVR2MQTT_MQTT_USERNAME: 'bridge',
-      NVR2MQTT_MQTT_PASSWORD: 'from-env',
-      NVR2MQTT_MQTT_RETAIN: 'false',
-      NVR2MQTT_MQTT_BASE_TOPIC: 'home/nvr',
-      NVR2MQTT_HOMEASSISTANT_DISCOVERY_PREFIX: 'ha',
-      NVR2MQTT_DEVICES_0_PASSWORD: 'dev-pw',
-      NVR2MQTT_DEVICES_0_CHANNELS: 'CH1, CH2',
-      NVR2MQTT_DEVICES_1_ID: 'cam',
-      NVR2MQTT_DEVICES_1_URL: 'https://cam.local',
-      NVR2MQTT_DEVICES_1_USERNAME: 'admin',
-      NVR2MQTT_DEVICES_1_PASSWORD: 'cam-pw',
-      NVR2MQTT_DEVICES_1_POLL_INTERVAL: '30',
-      NVR2MQTT_LOG_LEVEL: 'debug',
-      NVR2MQTT_NOPE: 'x',
-      NVR2MQTT_CONFIG: '/etc/nvr2mqtt.yaml',
-      OTHER: 'ignored',
+  const { config, warnings } = parseConfig(
+    { devices: [{ ...dev, password: undefined }] },
+    {
+      env: {
+        NVR2MQTT_MQTT_URL: 'mqtts://broker:8883',
+        NVR2MQTT_MQTT_USERNAME: 'bridge',
+        NVR2MQTT_MQTT_PASSWORD: 'from-env',
+        NVR2MQTT_MQTT_RETAIN: 'false',
+        NVR2MQTT_MQTT_BASE_TOPIC: 'home/nvr',
+        NVR2MQTT_HOMEASSISTANT_DISCOVERY_PREFIX: 'ha',
+        NVR2MQTT_DEVICES_0_PASSWORD: 'dev-pw',
+        NVR2MQTT_DEVICES_0_CHANNELS: 'CH1, CH2',
+        NVR2MQTT_DEVICES_1_ID: 'cam',
+        NVR2MQTT_DEVICES_1_URL: 'https://cam.local',
+        NVR2MQTT_DEVICES_1_USERNAME: 'admin',
+        NVR2MQTT_DEVICES_1_PASSWORD: 'cam-pw',
+        NVR2MQTT_DEVICES_1_POLL_INTERVAL: '30',
+        NVR2MQTT_LOG_LEVEL: 'debug',
+        NVR2MQTT_NOPE: 'x',
+        NVR2MQTT_CONFIG: '/etc/nvr2mqtt.yaml',
+        OTHER: 'ignored',
+      },
     },
-  });
+  );
   assert.equal(config.mqtt.url, 'mqtts://broker:8883');
   assert.equal(config.mqtt.password, 'from-env');
   assert.equal(config.mqtt.retain, false);
@@ -179,10 +234,14 @@ test('environment overrides', () => {
   assert.deepEqual(warnings, ['environment NVR2MQTT_NOPE: no such setting (ignored)']);
 });
 
-test('one run lists every problem: the schema\'s and those across settings (passwords, ids, files)', () => {
+test("one run lists every problem: the schema's and those across settings (passwords, ids, files)", () => {
   const p = problems({
     mqtt: { url: 'mqtt://broker', username: 'bridge', password_file: '/nonexistent/mqtt.pw' },
-    devices: [{ id: 'nvr', url: 'ftp://x', username: 'admin' }, { ...dev, poll_interval: 'soon' }, { ...dev, url: 'http://h2' }],
+    devices: [
+      { id: 'nvr', url: 'ftp://x', username: 'admin' },
+      { ...dev, poll_interval: 'soon' },
+      { ...dev, url: 'http://h2' },
+    ],
   });
   for (const re of [
     /^devices\[0\]\.url: expected an http or https URL/,
@@ -190,24 +249,46 @@ test('one run lists every problem: the schema\'s and those across settings (pass
     /^devices\[0\]\.password: required/,
     /^devices\[2\]\.id: duplicate device id "nvr"/,
     /^mqtt\.password_file: cannot read/,
-  ]) assert.ok(p.some((x) => re.test(x)), `${re} in:\n${p.join('\n')}`);
+  ])
+    assert.ok(
+      p.some((x) => re.test(x)),
+      `${re} in:\n${p.join('\n')}`,
+    );
 });
 
 test('a password is never quoted in a problem; digits-only passwords are asked to be quoted', () => {
-  const p = problems({ mqtt: { username: 'u', password: 31415926 }, devices: [{ ...dev, password: 27182818 }, { ...dev, id: 'b', password: ['s3cr3t-in-a-list'] }] });
+  const p = problems({
+    mqtt: { username: 'u', password: 31415926 },
+    devices: [
+      { ...dev, password: 27182818 },
+      { ...dev, id: 'b', password: ['s3cr3t-in-a-list'] },
+    ],
+  });
   const all = p.join('\n');
   for (const secret of ['31415926', '27182818', 's3cr3t-in-a-list']) assert.ok(!all.includes(secret), all);
-  assert.ok(p.some((x) => /^mqtt\.password: expected text; put a password made of digits in quotes/.test(x)), all);
-  assert.ok(p.some((x) => /^devices\[0\]\.password: expected text; put/.test(x)), all);
+  assert.ok(
+    p.some((x) => /^mqtt\.password: expected text; put a password made of digits in quotes/.test(x)),
+    all,
+  );
+  assert.ok(
+    p.some((x) => /^devices\[0\]\.password: expected text; put/.test(x)),
+    all,
+  );
   assert.ok(!p.some((x) => /password: required/.test(x)), 'a password of the wrong type is not also "missing"');
 });
 
-test('an environment password replaces the file\'s password_file, and the other way round', () => {
+test("an environment password replaces the file's password_file, and the other way round", () => {
   const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-env-'));
   try {
     writeFileSync(join(dir, 'nvr.pw'), 'from-file\n');
-    const file = { mqtt: { username: 'u', password: 'in-yaml' }, devices: [{ id: 'nvr', url: 'http://h', username: 'admin', password_file: 'nvr.pw' }] };
-    const { config } = parseConfig(file, { baseDir: dir, env: { NVR2MQTT_DEVICES_0_PASSWORD: 'from-env', NVR2MQTT_MQTT_PASSWORD_FILE: join(dir, 'nvr.pw') } });
+    const file = {
+      mqtt: { username: 'u', password: 'in-yaml' },
+      devices: [{ id: 'nvr', url: 'http://h', username: 'admin', password_file: 'nvr.pw' }],
+    };
+    const { config } = parseConfig(file, {
+      baseDir: dir,
+      env: { NVR2MQTT_DEVICES_0_PASSWORD: 'from-env', NVR2MQTT_MQTT_PASSWORD_FILE: join(dir, 'nvr.pw') },
+    });
     assert.equal(config.devices[0].password, 'from-env');
     assert.equal(config.mqtt.password, 'from-file');
     // Both ways in the environment: that is a conflict again.
@@ -221,21 +302,36 @@ test('an environment password replaces the file\'s password_file, and the other 
 test('TLS settings where the URL does not use TLS are a problem (they would be ignored)', () => {
   const fp = 'AB'.repeat(32);
   const p = problems({ mqtt: { url: 'mqtt://broker', tls: { fingerprint: fp } }, devices: [{ ...dev, tls: { fingerprint: fp } }] });
-  assert.ok(p.some((x) => /^mqtt\.tls: set, but the url does not use TLS/.test(x)), p.join('\n'));
-  assert.ok(p.some((x) => /^devices\[0\]\.tls: set, but the url does not use TLS/.test(x)), p.join('\n'));
+  assert.ok(
+    p.some((x) => /^mqtt\.tls: set, but the url does not use TLS/.test(x)),
+    p.join('\n'),
+  );
+  assert.ok(
+    p.some((x) => /^devices\[0\]\.tls: set, but the url does not use TLS/.test(x)),
+    p.join('\n'),
+  );
   assert.match(problems({ mqtt: { tls: { fingerprint: fp } }, devices: [dev] }).join('\n'), /^mqtt\.tls: set, but there is no url/);
-  const ok = parseConfig({ mqtt: { url: 'mqtts://broker', tls: { fingerprint: fp } }, devices: [{ ...dev, url: 'https://cam', tls: { fingerprint: fp } }] }, { env: {} });
+  const ok = parseConfig(
+    { mqtt: { url: 'mqtts://broker', tls: { fingerprint: fp } }, devices: [{ ...dev, url: 'https://cam', tls: { fingerprint: fp } }] },
+    { env: {} },
+  );
   assert.equal(ok.config.devices[0].tls?.fingerprint, fp);
 });
 
 test('TLS options: fingerprint format, files', () => {
   const tlsDev = { ...dev, url: 'https://192.168.1.20' };
   const p = problems({ devices: [{ ...tlsDev, tls: { fingerprint: 'abc', ca_file: '/nonexistent/ca.pem' } }] });
-  assert.ok(p.some((x) => x.startsWith('devices[0].tls.fingerprint: expected a SHA-256 fingerprint')), p.join('\n'));
+  assert.ok(
+    p.some((x) => x.startsWith('devices[0].tls.fingerprint: expected a SHA-256 fingerprint')),
+    p.join('\n'),
+  );
   const fp = Array.from({ length: 32 }, () => 'ab').join(':');
   const { config } = parseConfig({ devices: [{ ...tlsDev, tls: { fingerprint: fp } }] }, { env: {} });
   assert.equal(config.devices[0].tls?.fingerprint, 'AB'.repeat(32));
-  assert.match(problems({ devices: [{ ...tlsDev, tls: { ca_file: '/nonexistent/ca.pem' } }] })[0], /devices\[0\]\.tls\.ca_file: cannot read/);
+  assert.match(
+    problems({ devices: [{ ...tlsDev, tls: { ca_file: '/nonexistent/ca.pem' } }] })[0],
+    /devices\[0\]\.tls\.ca_file: cannot read/,
+  );
 });
 
 const rowFor = (level: 'device' | 'channel', key: string) => rowsFor(level, key)[0];
@@ -250,9 +346,18 @@ test('the table: one row per key and level (or per page offering it), pages decl
     // The table names pages; how they are requested and written is core's declaration.
     if (row.source.kind === 'page') assert.ok(findPage(row.source.page)?.operations.Set, row.source.page);
   }
-  assert.deepEqual([...POLLED_PAGES].sort(), ['AlarmConfig/Deterrence', 'AlarmConfig/Disarming', 'AlarmConfig/VoiceAlarm', 'DeviceConfig/Audio', 'LinkageConfig/LinkageManage']);
+  assert.deepEqual([...POLLED_PAGES].sort(), [
+    'AlarmConfig/Deterrence',
+    'AlarmConfig/Disarming',
+    'AlarmConfig/VoiceAlarm',
+    'DeviceConfig/Audio',
+    'LinkageConfig/LinkageManage',
+  ]);
   // A key offered by two pages (Disarming or LinkageManage) is one key with one row per page.
-  assert.deepEqual(rowsFor('device', 'disarm_mobile_push').map((r) => r.source.kind === 'page' && r.source.page), ['AlarmConfig/Disarming', 'LinkageConfig/LinkageManage']);
+  assert.deepEqual(
+    rowsFor('device', 'disarm_mobile_push').map((r) => r.source.kind === 'page' && r.source.page),
+    ['AlarmConfig/Disarming', 'LinkageConfig/LinkageManage'],
+  );
   assert.equal(rowFor('device', 'disarmed')?.platform, 'alarm_control_panel');
   assert.equal(rowFor('channel', 'disarmed')?.platform, 'switch');
   // Alarm reaction settings are config switches; `floodlight` and `siren` are kept for the live light and siren.

@@ -6,12 +6,18 @@ import { Recorder } from '../helpers/mqtt-broker';
 import { deviceDiscoveryProblems } from './homeassistant';
 import { settle, setup, type Fixture } from './fixture';
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 const test = suite<{ fx: Fixture }>('bridge discovery');
 
 test.before(async (ctx) => {
-  ctx.fx = await setup({ label: 'disc', devices: [{ id: 'nvr', events: false }, { id: 'cam', sim: { profile: 'ipc' }, events: false }] }); // events: events.test.ts
+  ctx.fx = await setup({
+    label: 'disc',
+    devices: [
+      { id: 'nvr', events: false },
+      { id: 'cam', sim: { profile: 'ipc' }, events: false },
+    ],
+  }); // events: events.test.ts
   // Every channel's config is out once its state is (state follows discovery).
   for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch5', 'nvr/ip_ch6', 'nvr/wifi_ch8', 'cam/ch1']) {
     await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);
@@ -34,7 +40,12 @@ function configs(fx: Fixture): Map<string, Json> {
 }
 
 async function identityOf(fx: Fixture, id: string) {
-  const client = new NvrClient({ url: fx.sims.get(id)!.url, username: 'admin', password: fx.passwords[id === 'nvr' ? 0 : 1], heartbeatMs: 0 });
+  const client = new NvrClient({
+    url: fx.sims.get(id)!.url,
+    username: 'admin',
+    password: fx.passwords[id === 'nvr' ? 0 : 1],
+    heartbeatMs: 0,
+  });
   try {
     return await client.identity();
   } finally {
@@ -55,7 +66,13 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   const late = await Recorder.start(fx.broker.url, [`${fx.prefix}/#`]);
   for (const topic of expected) await late.waitFor((m) => m.topic === topic && m.retain, 3000, 0, topic);
   await late.stop();
-  assert.deepEqual(late.messages.filter((m) => m.retain && m.payload).map((m) => m.topic).sort(), expected.sort());
+  assert.deepEqual(
+    late.messages
+      .filter((m) => m.retain && m.payload)
+      .map((m) => m.topic)
+      .sort(),
+    expected.sort(),
+  );
   for (const [topic, cfg] of all) {
     assert.equal(cfg.o.name, 'nvr2mqtt', topic);
     assert.match(cfg.o.sw, /^\d+\.\d+\.\d+/);
@@ -63,9 +80,14 @@ test('device-based discovery: one device per recorder and per channel, origin, a
     assert.equal(cfg.avty_mode, 'all');
     // A channel device also follows its channel's availability (an Offline channel's entities show unavailable).
     const slug = /_nvr_([a-z_0-9]+)\/config$/.exec(topic)?.[1];
-    assert.deepEqual(cfg.avty.map((a: Json) => a.t), [
-      `${fx.base}/bridge/state`, `${fx.base}/${topic.includes('_cam') ? 'cam' : 'nvr'}/availability`, ...(slug ? [`${fx.base}/nvr/${slug}/availability`] : []),
-    ]);
+    assert.deepEqual(
+      cfg.avty.map((a: Json) => a.t),
+      [
+        `${fx.base}/bridge/state`,
+        `${fx.base}/${topic.includes('_cam') ? 'cam' : 'nvr'}/availability`,
+        ...(slug ? [`${fx.base}/nvr/${slug}/availability`] : []),
+      ],
+    );
     assert.ok(Array.isArray(cfg.dev.ids) && cfg.dev.ids.length === 1);
     for (const [id, c] of Object.entries(cfg.cmps as Json)) {
       assert.ok(c.p, `${topic} ${id}: platform`);
@@ -87,13 +109,16 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   assert.equal(ch1.dev.name, 'Test nvr CH1');
 });
 
-test('every config is one Home Assistant accepts (device discovery schema, each platform\'s schema)', ({ fx }) => {
+test("every config is one Home Assistant accepts (device discovery schema, each platform's schema)", ({ fx }) => {
   for (const [topic, cfg] of configs(fx)) assert.deepEqual(deviceDiscoveryProblems(cfg), [], topic);
 });
 
-test('at start, each device\'s discovery goes out before its state (state topics may be unretained)', ({ fx }) => {
+test("at start, each device's discovery goes out before its state (state topics may be unretained)", ({ fx }) => {
   const first = (pred: (t: string) => boolean) => fx.recorder.messages.findIndex((m) => pred(m.topic) && !!m.payload);
-  for (const [dev, slugs] of [['nvr', ['ch1', 'ip_ch5', 'wifi_ch8']], ['cam', ['ch1']]] as const) {
+  for (const [dev, slugs] of [
+    ['nvr', ['ch1', 'ip_ch5', 'wifi_ch8']],
+    ['cam', ['ch1']],
+  ] as const) {
     const config = first((t) => t === topicOf(fx, dev));
     assert.ok(config >= 0, `${dev}: discovery`);
     for (const topic of [`${fx.base}/${dev}`, ...slugs.map((s) => `${fx.base}/${dev}/${s}`)]) {
@@ -103,7 +128,7 @@ test('at start, each device\'s discovery goes out before its state (state topics
   }
 });
 
-test('a recorder\'s config goes out before its channels\' (they name it in via_device)', ({ fx }) => {
+test("a recorder's config goes out before its channels' (they name it in via_device)", ({ fx }) => {
   const first = (topic: string) => fx.recorder.messages.findIndex((m) => m.topic === topic && !!m.payload);
   const recorder = first(topicOf(fx, 'nvr'));
   assert.ok(recorder >= 0);
@@ -113,7 +138,7 @@ test('a recorder\'s config goes out before its channels\' (they name it in via_d
   }
 });
 
-test('entity names in has_entity_name style: the setting alone, the device name is Home Assistant\'s', ({ fx }) => {
+test("entity names in has_entity_name style: the setting alone, the device name is Home Assistant's", ({ fx }) => {
   const ch1 = configs(fx).get(topicOf(fx, 'nvr', 'ch1'))!;
   assert.equal(ch1.cmps.floodlight_on_alarm.name, 'Floodlight on alarm');
   assert.equal(ch1.cmps.floodlight_on_alarm.entity_category, 'config');
@@ -143,8 +168,22 @@ test('recorder: alarm control panel for disarming, config switches, diagnostic s
   assert.match(panel.value_template, /disarmed/);
   assert.match(panel.value_template, /armed_away/);
   // The recorder has AlarmConfig/Disarming: its disarm actions (as its Range lists them), not LinkageManage's.
-  const actions = ['buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts', 'event_push_platform', 'mobile_push'];
-  assert.deepEqual(Object.keys(cmps).filter((k) => k.startsWith('disarm_')).sort(), actions.map((a) => `disarm_${a}`).sort());
+  const actions = [
+    'buzzer',
+    'alarm_out',
+    'show_message',
+    'send_email',
+    'full_screen',
+    'voice_prompts',
+    'event_push_platform',
+    'mobile_push',
+  ];
+  assert.deepEqual(
+    Object.keys(cmps)
+      .filter((k) => k.startsWith('disarm_'))
+      .sort(),
+    actions.map((a) => `disarm_${a}`).sort(),
+  );
   for (const k of actions.map((a) => `disarm_${a}`)) {
     assert.equal(cmps[k].p, 'switch', k);
     assert.equal(cmps[k].entity_category, 'config', k);
@@ -187,7 +226,11 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   assert.deepEqual(keys('ch1'), ['online', 'floodlight', 'siren', 'red_blue_light', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO].sort());
   assert.deepEqual(keys('ch3'), ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO].sort(), 'CH3: siren only, no floodlight');
   assert.deepEqual(keys('ch4'), ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO].sort(), 'CH4: no siren');
-  assert.deepEqual(keys('ch2'), ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed'].sort(), 'CH2: no audio, no red/blue light');
+  assert.deepEqual(
+    keys('ch2'),
+    ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed'].sort(),
+    'CH2: no audio, no red/blue light',
+  );
   assert.deepEqual(keys('wifi_ch8'), ['online', 'siren', ...SIREN, 'disarmed'].sort(), 'WIFI_CH8: no floodlight, no audio');
   assert.deepEqual(keys('ip_ch6'), ['online'], 'IP_CH6 is offline: Range lists nothing for it');
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
@@ -197,7 +240,7 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   assert.equal(all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.online.p, 'binary_sensor');
 });
 
-test('live light, siren and red/blue light: Home Assistant\'s default payloads, bounds from the live page', async ({ fx }) => {
+test("live light, siren and red/blue light: Home Assistant's default payloads, bounds from the live page", async ({ fx }) => {
   const all = configs(fx);
   const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps;
   const sim = fx.sims.get('nvr')!;
@@ -232,7 +275,10 @@ test('live light, siren and red/blue light: Home Assistant\'s default payloads, 
   assert.ok(ch4.floodlight.brightness_command_topic);
   assert.equal(ch4.siren, undefined);
   // The connectivity sensor is not tied to the channel's own availability: it is what reports it.
-  assert.deepEqual(ch1.online.avty.map((a: Json) => a.t), [`${fx.base}/bridge/state`, `${fx.base}/nvr/availability`]);
+  assert.deepEqual(
+    ch1.online.avty.map((a: Json) => a.t),
+    [`${fx.base}/bridge/state`, `${fx.base}/nvr/availability`],
+  );
 });
 
 test('an Offline channel keeps its device, shown unavailable; an empty slot publishes nothing', async ({ fx }) => {
@@ -281,7 +327,11 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8', 'ch1']) {
     await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
   }
-  const rec = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight_on_alarm'), 5000, since);
+  const rec = await fx.recorder.waitFor(
+    (m) => m.topic === topicOf(fx, 'nvr') && m.payload.includes('ch1_floodlight_on_alarm'),
+    5000,
+    since,
+  );
   assert.ok(JSON.parse(rec.payload).cmps.ch1_siren_on_alarm);
   await settle(fx);
   assert.deepEqual([...configs(fx).keys()], [topicOf(fx, 'nvr')]);

@@ -29,7 +29,8 @@ test('start sets the key and gives an edge; a repeated start changes nothing; th
   const h = harness();
   assert.deepEqual(h.view(), { motion: false, person: false }, 'every key the channel can raise, off');
   assert.deepEqual(h.state.apply(alarm('person', true, { time: '2026-11-23T15:00:00', subtype: 'pd' })), {
-    channel: 'CH1', edge: { type: 'person', active: true, time: '2026-11-23T15:00:00' },
+    channel: 'CH1',
+    edge: { type: 'person', active: true, time: '2026-11-23T15:00:00' },
   });
   assert.deepEqual(h.view(), { motion: false, person: true });
   assert.equal(h.state.apply(alarm('person', true)), undefined, 'still active: no edge, no publish');
@@ -85,12 +86,23 @@ test('disk: problem on an error, cleared on Ok; an unchanged disk state changes 
 });
 
 const model = (id: string, status: string, ai: string[] = [], abilities: string[] = []): ChannelModel => ({
-  id: id as ChannelModel['id'], name: id, status, online: status === 'Online', configured: status !== 'NotConfigured',
-  hardware: { floodlight: false, siren: false, redBlueLight: false, pir: abilities.includes('Pir'), alarmIn: 0, alarmOut: 0 }, ai, abilities,
+  id: id as ChannelModel['id'],
+  name: id,
+  status,
+  online: status === 'Online',
+  configured: status !== 'NotConfigured',
+  hardware: { floodlight: false, siren: false, redBlueLight: false, pir: abilities.includes('Pir'), alarmIn: 0, alarmOut: 0 },
+  ai,
+  abilities,
 });
 
 test('alarm keys: what the channel can raise; none for an empty slot; an offline channel keeps its keys', () => {
-  const models = [model('CH1', 'Online', ['PVD', 'LCD'], ['Pir']), model('CH2', 'Online'), model('IP_CH7', 'NotConfigured'), model('IP_CH6', 'Offline')];
+  const models = [
+    model('CH1', 'Online', ['PVD', 'LCD'], ['Pir']),
+    model('CH2', 'Online'),
+    model('IP_CH7', 'NotConfigured'),
+    model('IP_CH6', 'Offline'),
+  ];
   const keys = alarmKeys(['CH1', 'CH2', 'IP_CH7', 'IP_CH6'], models, 0, undefined, () => true);
   assert.deepEqual(keys.get('CH1'), ['motion', 'pir', 'video_loss', 'person', 'vehicle', 'line_crossing', 'tamper']);
   assert.deepEqual(keys.get('CH2'), ['motion', 'video_loss', 'tamper']);
@@ -98,8 +110,16 @@ test('alarm keys: what the channel can raise; none for an empty slot; an offline
   assert.deepEqual(keys.get('IP_CH6'), ['video_loss'], 'offline, never seen online: only video loss');
   const later = alarmKeys(['CH1'], [model('CH1', 'Offline', ['PVD', 'LCD'], ['Pir'])], 0, keys, () => false);
   assert.deepEqual(later.get('CH1'), keys.get('CH1'), 'offline now: keeps its entities');
-  assert.deepEqual(alarmKeys(['CH2'], models, 4, undefined, () => true).get('CH2'), ['motion', 'io', 'video_loss', 'tamper'], 'recorder inputs: io');
-  assert.deepEqual(alarmKeys(['CH1'], undefined, 0, undefined, () => true).get('CH1'), ['motion', 'video_loss', 'tamper'], 'no channel list');
+  assert.deepEqual(
+    alarmKeys(['CH2'], models, 4, undefined, () => true).get('CH2'),
+    ['motion', 'io', 'video_loss', 'tamper'],
+    'recorder inputs: io',
+  );
+  assert.deepEqual(
+    alarmKeys(['CH1'], undefined, 0, undefined, () => true).get('CH1'),
+    ['motion', 'video_loss', 'tamper'],
+    'no channel list',
+  );
 });
 
 test.run();

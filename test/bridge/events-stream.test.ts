@@ -19,7 +19,15 @@ function fakeDevice(scripts: Array<(signal: AbortSignal) => AsyncGenerator<Devic
   const device = {
     applyLive: (ch: string, change: unknown) => live.push([ch, change]),
     readLiveEveryPoll: () => (liveEveryPoll = true),
-    model: { ...emptyModel(), events: emptyEventValues(new Map([['CH1', ['motion', 'person']], ['CH2', ['motion']]])) },
+    model: {
+      ...emptyModel(),
+      events: emptyEventValues(
+        new Map([
+          ['CH1', ['motion', 'person']],
+          ['CH2', ['motion']],
+        ]),
+      ),
+    },
     channels: () => ['CH1', 'CH2'],
     client: {
       events: (o: { signal: AbortSignal }) => {
@@ -46,32 +54,32 @@ async function waitFor(cond: () => boolean, what: string): Promise<void> {
 }
 
 /** Yields the events, then stays open until aborted (a stream with nothing more to say). */
-const play = (...events: DeviceEvent[]) => async function* (signal: AbortSignal) {
-  for (const e of events) yield e;
-  await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
-};
+const play = (...events: DeviceEvent[]) =>
+  async function* (signal: AbortSignal) {
+    for (const e of events) yield e;
+    await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
+  };
 
 test('events are applied to the model and reported at once; a channel left out by the config is ignored', async () => {
-  const h = harness([play(
-    { kind: 'alarm', channel: 'CH1', type: 'person', active: true, time: '2026-11-23T15:00:00' },
-    { kind: 'alarm', channel: 'CH9', type: 'motion', active: true },
-    { kind: 'disk', ok: false, info: 'Full' },
-    { kind: 'live', channel: 'CH2', floodlight: true, brightness: 70 },
-  )]);
+  const h = harness([
+    play(
+      { kind: 'alarm', channel: 'CH1', type: 'person', active: true, time: '2026-11-23T15:00:00' },
+      { kind: 'alarm', channel: 'CH9', type: 'motion', active: true },
+      { kind: 'disk', ok: false, info: 'Full' },
+      { kind: 'live', channel: 'CH2', floodlight: true, brightness: 70 },
+    ),
+  ]);
   h.events.start();
   h.events.start(); // once only
   await waitFor(() => h.changes.length >= 2, 'two changes');
-  assert.deepEqual(h.changes, [
-    { channel: 'CH1', edge: { type: 'person', active: true, time: '2026-11-23T15:00:00' } },
-    {},
-  ]);
+  assert.deepEqual(h.changes, [{ channel: 'CH1', edge: { type: 'person', active: true, time: '2026-11-23T15:00:00' } }, {}]);
   assert.ok(h.device.model.events!.active.get('CH1')!.has('person'));
   assert.equal(h.device.model.events!.active.get('CH9'), undefined);
   assert.equal(h.device.model.events!.diskProblem, true);
   // Live state has one home, the device's live page model: the event goes to applyLive, not into event values.
   await waitFor(() => h.live.length === 1, 'the live event applied');
   assert.deepEqual(h.live, [['CH2', { floodlight: true, brightness: 70, siren: undefined, volume: undefined }]]);
-  assert.equal(h.changes.length, 2, 'a live event is published by the device\'s own update, not as an event change');
+  assert.equal(h.changes.length, 2, "a live event is published by the device's own update, not as an event change");
   assert.equal(h.calls(), 1);
   await h.events.stop();
 });
@@ -104,12 +112,15 @@ test('stop() ends a stream waiting for events, and a retry wait, at once', async
   const t0 = Date.now();
   await h.events.stop();
   assert.ok(Date.now() - t0 < 100);
-  const failing = harness([
-    // eslint-disable-next-line require-yield
-    async function* () {
-      throw new Error('socket hang up');
-    },
-  ], 60_000);
+  const failing = harness(
+    [
+      // eslint-disable-next-line require-yield
+      async function* () {
+        throw new Error('socket hang up');
+      },
+    ],
+    60_000,
+  );
   failing.events.start();
   await waitFor(() => failing.lines.some((l) => /starting again in 60 s/.test(l)), 'waiting to retry');
   const t1 = Date.now();

@@ -15,7 +15,13 @@ const test = suite<{ fx: Fixture }>('bridge events');
 
 test.before(async (ctx) => {
   // Polls far apart: whatever arrives within seconds came from the event stream.
-  ctx.fx = await setup({ label: 'events', devices: [{ id: 'nvr', poll: 600, alarmClearAfter: 1.5 }, { id: 'off', poll: 600, events: false }] });
+  ctx.fx = await setup({
+    label: 'events',
+    devices: [
+      { id: 'nvr', poll: 600, alarmClearAfter: 1.5 },
+      { id: 'off', poll: 600, events: false },
+    ],
+  });
   await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/ch1`, (j) => j.person === false, 5000);
 });
 
@@ -71,7 +77,13 @@ test('an alarm whose end never comes is cleared after alarm_clear_after', async 
   sim.raiseAlarm({ channel: 'CH2', type: 'motion', active: false });
   await until(() => stream.received > received, 'the late end received', 3000);
   await settle(fx);
-  assert.deepEqual(r.messages.slice(after).filter((m) => m.topic.startsWith(`${fx.base}/nvr/ch2`)).map((m) => m.payload), []);
+  assert.deepEqual(
+    r.messages
+      .slice(after)
+      .filter((m) => m.topic.startsWith(`${fx.base}/nvr/ch2`))
+      .map((m) => m.payload),
+    [],
+  );
 });
 
 test('entities only for the alarms a channel can raise; one event entity per channel; none for an empty slot', ({ fx }) => {
@@ -90,8 +102,10 @@ test('entities only for the alarms a channel can raise; one event entity per cha
   const ev = ch1.event;
   assert.equal(ev.p, 'event');
   assert.equal(ev.state_topic, `${fx.base}/nvr/ch1/event`);
-  const alarmKeys = Object.entries(ch1).filter(([, c]) => c.p === 'binary_sensor' && c.entity_category === undefined).map(([k]) => k);
-  assert.deepEqual([...(ev.event_types as string[])].sort(), alarmKeys.sort(), 'event_types = the channel\'s alarm keys');
+  const alarmKeys = Object.entries(ch1)
+    .filter(([, c]) => c.p === 'binary_sensor' && c.entity_category === undefined)
+    .map(([k]) => k);
+  assert.deepEqual([...(ev.event_types as string[])].sort(), alarmKeys.sort(), "event_types = the channel's alarm keys");
   assert.deepEqual(deviceDiscoveryProblems(configOf(fx, 'ch1')), []);
   // IP_CH7 is an empty slot: no alarm sensors, no event entity.
   const ch7 = fx.recorder.lastJson<{ cmps: Record<string, { p: string }> }>(`${fx.prefix}/device/${fx.base}_nvr_ip_ch7/config`);
@@ -112,7 +126,7 @@ test('the event entity renders a start to an event and ignores an end (the templ
   assert.match(tpl, /to_json/);
 });
 
-test('the device\'s own alarm reaction switches the floodlight on: floodlight true at once', async ({ fx }) => {
+test("the device's own alarm reaction switches the floodlight on: floodlight true at once", async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   const r = fx.recorder;
   const at = sim.log.length;
@@ -164,7 +178,10 @@ idle('at idle, polls and event checks together cost the device at most 1.5 reque
     assert.ok(checks >= ((t1 - t0) / 1000) * 0.9, `${checks} event checks in ${t1 - t0} ms: the stream runs`);
     assert.ok(perSecond <= 1.5, `${perSecond.toFixed(2)} requests/s (${window.length} in ${t1 - t0} ms)`);
     // Live changes arrive as events: the live pages are read at load, not on every poll.
-    assert.deepEqual(window.filter((e) => e.path.includes('Floodlight2AudioAlarm')).map((e) => e.path), []);
+    assert.deepEqual(
+      window.filter((e) => e.path.includes('Floodlight2AudioAlarm')).map((e) => e.path),
+      [],
+    );
   } finally {
     await fx.stop();
   }
@@ -175,8 +192,15 @@ idle('the demo raises alarms now and then: alarm sensors flip on and off, edges 
   const rec = await Recorder.start(demo.brokerUrl, ['nvr2mqtt/demo_nvr/+', 'nvr2mqtt/demo_nvr/+/event']);
   try {
     const isAlarmKey = (k: string) => k in ALARM_TYPES;
-    const on = await rec.waitFor((m) => /^nvr2mqtt\/demo_nvr\/[a-z_0-9]+$/.test(m.topic) && m.payload.startsWith('{')
-      && Object.entries(JSON.parse(m.payload) as Record<string, unknown>).some(([k, v]) => isAlarmKey(k) && v === true), 8000, 0, 'an alarm key true');
+    const on = await rec.waitFor(
+      (m) =>
+        /^nvr2mqtt\/demo_nvr\/[a-z_0-9]+$/.test(m.topic) &&
+        m.payload.startsWith('{') &&
+        Object.entries(JSON.parse(m.payload) as Record<string, unknown>).some(([k, v]) => isAlarmKey(k) && v === true),
+      8000,
+      0,
+      'an alarm key true',
+    );
     const topic = on.topic;
     const key = Object.entries(JSON.parse(on.payload) as Record<string, unknown>).find(([k, v]) => isAlarmKey(k) && v === true)![0];
     await rec.waitTopic(topic, (j) => j[key] === false, 8000, rec.messages.indexOf(on));

@@ -90,29 +90,50 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
     passwords.push(password);
     sims.set(d.id, await startSimulator({ password, logLimit: 100_000, ...d.sim }));
   }
-  const makeConfig = (devices: DeviceSpec[]) => parseConfig({
-    mqtt: { url: broker.url, base_topic: base, ...(opts.mqttPassword ? { username: 'bridge', password: opts.mqttPassword } : {}) },
-    homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
-    devices: devices.map((d) => ({
-      id: d.id, name: `Test ${d.id}`, url: sims.get(d.id)!.url, username: 'admin',
-      password: passwords[specs.findIndex((s) => s.id === d.id)], ...(d.poll === null ? {} : { poll_interval: d.poll ?? 0.3 }),
-      ...(d.channels ? { channels: d.channels } : {}),
-      ...(d.events !== undefined ? { events: d.events } : {}),
-      ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
-      ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
-    })),
-    log_level: 'debug',
-  }, { env: {} }).config;
+  const makeConfig = (devices: DeviceSpec[]) =>
+    parseConfig(
+      {
+        mqtt: { url: broker.url, base_topic: base, ...(opts.mqttPassword ? { username: 'bridge', password: opts.mqttPassword } : {}) },
+        homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+        devices: devices.map((d) => ({
+          id: d.id,
+          name: `Test ${d.id}`,
+          url: sims.get(d.id)!.url,
+          username: 'admin',
+          password: passwords[specs.findIndex((s) => s.id === d.id)],
+          ...(d.poll === null ? {} : { poll_interval: d.poll ?? 0.3 }),
+          ...(d.channels ? { channels: d.channels } : {}),
+          ...(d.events !== undefined ? { events: d.events } : {}),
+          ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
+          ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
+        })),
+        log_level: 'debug',
+      },
+      { env: {} },
+    ).config;
   const config = makeConfig(specs);
   const recorder = await Recorder.start(broker.url);
   const logs: string[] = [];
   const log = createLogger({ level: 'debug', sink: (level, line) => logs.push(`${level} ${line}`) });
   const bridgeOpts: BridgeOptions = {
-    log, backoff: { minMs: 50, maxMs: 300 }, haStateDelayMs: 100, discoveryCleanupWindowMs: 150, reconnectPeriodMs: 200,
-    deviceTimeoutMs: 2000, ...opts.bridge,
+    log,
+    backoff: { minMs: 50, maxMs: 300 },
+    haStateDelayMs: 100,
+    discoveryCleanupWindowMs: 150,
+    reconnectPeriodMs: 200,
+    deviceTimeoutMs: 2000,
+    ...opts.bridge,
   };
   const fx: Fixture = {
-    broker, recorder, sims, passwords, config, base, prefix, logs, makeConfig,
+    broker,
+    recorder,
+    sims,
+    passwords,
+    config,
+    base,
+    prefix,
+    logs,
+    makeConfig,
     bridge: undefined as never,
     async restartBridge(cfg = config) {
       fx.bridge = await startBridge(cfg, bridgeOpts);
@@ -131,7 +152,9 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
     fx.bridge = await startBridge(config, bridgeOpts);
     if (!opts.noWait) {
       await Promise.all(specs.map((d) => recorder.waitTopic(`${base}/${d.id}/availability`, (j) => j.state === 'online', 8000)));
-      await Promise.all(specs.map((d) => recorder.waitFor((m) => m.topic.startsWith(`${prefix}/device/`) && m.topic.includes(`_${d.id}`), 8000)));
+      await Promise.all(
+        specs.map((d) => recorder.waitFor((m) => m.topic.startsWith(`${prefix}/device/`) && m.topic.includes(`_${d.id}`), 8000)),
+      );
     }
   } catch (err) {
     await fx.stop().catch(() => undefined);
@@ -143,7 +166,9 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
 /** No password (device or broker) in any recorded MQTT message or bridge log line. */
 export function assertNoSecrets(fx: Fixture, extra: string[] = []): void {
   // A password as a token of its own: password 123456 is not found inside a transaction 1234567 echoed back.
-  const secrets = [...fx.passwords, ...extra].map((s) => new RegExp(`(?<![0-9A-Za-z])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z])`));
+  const secrets = [...fx.passwords, ...extra].map(
+    (s) => new RegExp(`(?<![0-9A-Za-z])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z])`),
+  );
   // Commands and requests are the tests' own input; everything else is the bridge's output.
   const input = (t: string) => /\/set(\/[^/]+)?$|\/get$|\/bridge\/request\//.test(t);
   for (const m of fx.recorder.messages) {
@@ -164,10 +189,23 @@ export function json(m: { payload: string } | undefined): Record<string, unknown
 }
 
 /** Next bridge/event of a type (after recorder index `since`). */
-export function waitEvent(fx: Fixture, type: string, pred: (data: Record<string, unknown>) => boolean = () => true, since = 0, timeoutMs = 3000) {
-  return fx.recorder.waitFor((m) => {
-    if (m.topic !== `${fx.base}/bridge/event`) return false;
-    const e = JSON.parse(m.payload) as { type: string; data: Record<string, unknown> };
-    return e.type === type && pred(e.data);
-  }, timeoutMs, since, `event ${type}`).then((m) => (JSON.parse(m.payload) as { data: Record<string, unknown> }).data);
+export function waitEvent(
+  fx: Fixture,
+  type: string,
+  pred: (data: Record<string, unknown>) => boolean = () => true,
+  since = 0,
+  timeoutMs = 3000,
+) {
+  return fx.recorder
+    .waitFor(
+      (m) => {
+        if (m.topic !== `${fx.base}/bridge/event`) return false;
+        const e = JSON.parse(m.payload) as { type: string; data: Record<string, unknown> };
+        return e.type === type && pred(e.data);
+      },
+      timeoutMs,
+      since,
+      `event ${type}`,
+    )
+    .then((m) => (JSON.parse(m.payload) as { data: Record<string, unknown> }).data);
 }

@@ -28,33 +28,120 @@ function prng(seed: number) {
 type Rng = ReturnType<typeof prng>;
 
 const KEYS = [...new Set(TABLE.map((r) => r.key))];
-const STRINGS = ['ON', 'OFF', 'on', 'TOGGLE', 'true', 'false', 'DISARM', 'ARM_AWAY', 'Alarm1', 'Alarm2', 'User-defined3',
-  'Whitelight', 'Warninglight', 'Smartlight', 'High', 'Middle', 'Low', '', ' ', '5', '10', '180', '181', '-1', '4.5', 'null',
-  '\u0000', '💡', 'x'.repeat(300), '{"a":', '__proto__', 'constructor', 'NaN', 'Infinity', '1e309'];
-const PAGES = ['AlarmConfig/Deterrence', 'AlarmConfig/VoiceAlarm', 'LinkageConfig/LinkageManage', 'DeviceConfig/Audio',
-  'Maintenance/DeveloperMode', 'StreamConfig/MainStream', 'AlarmConfig/PTZLinkage', 'SystemInfo/Base', 'Web/Logout',
-  'Nope/Nothing', '../etc', '', 'AlarmConfig/Intelligent/CC'];
-const FIELDS = ['siren_switch', 'siren_time', 'siren_value', 'siren_type', 'flood_light_switch', 'bright_time',
-  'flood_light_mode', 'strobe_frequency', 'enable', 'linkage_info', 'in_volume', 'out_volume', 'audio_type',
-  'siren_support_format', 'flood_light_disable', 'status', 'reason', 'chn_index', 'page_type', 'bogus'];
+const STRINGS = [
+  'ON',
+  'OFF',
+  'on',
+  'TOGGLE',
+  'true',
+  'false',
+  'DISARM',
+  'ARM_AWAY',
+  'Alarm1',
+  'Alarm2',
+  'User-defined3',
+  'Whitelight',
+  'Warninglight',
+  'Smartlight',
+  'High',
+  'Middle',
+  'Low',
+  '',
+  ' ',
+  '5',
+  '10',
+  '180',
+  '181',
+  '-1',
+  '4.5',
+  'null',
+  '\u0000',
+  '💡',
+  'x'.repeat(300),
+  '{"a":',
+  '__proto__',
+  'constructor',
+  'NaN',
+  'Infinity',
+  '1e309',
+];
+const PAGES = [
+  'AlarmConfig/Deterrence',
+  'AlarmConfig/VoiceAlarm',
+  'LinkageConfig/LinkageManage',
+  'DeviceConfig/Audio',
+  'Maintenance/DeveloperMode',
+  'StreamConfig/MainStream',
+  'AlarmConfig/PTZLinkage',
+  'SystemInfo/Base',
+  'Web/Logout',
+  'Nope/Nothing',
+  '../etc',
+  '',
+  'AlarmConfig/Intelligent/CC',
+];
+const FIELDS = [
+  'siren_switch',
+  'siren_time',
+  'siren_value',
+  'siren_type',
+  'flood_light_switch',
+  'bright_time',
+  'flood_light_mode',
+  'strobe_frequency',
+  'enable',
+  'linkage_info',
+  'in_volume',
+  'out_volume',
+  'audio_type',
+  'siren_support_format',
+  'flood_light_disable',
+  'status',
+  'reason',
+  'chn_index',
+  'page_type',
+  'bogus',
+];
 const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8', 'CH9', 'ch1', 'X'];
 
 const VALID: ReadonlyArray<[string, string | number]> = [
-  ['siren_on_alarm', 'ON'], ['siren_on_alarm', 'OFF'], ['floodlight_on_alarm', 'ON'], ['floodlight_on_alarm', 'OFF'], ['siren_volume', 1], ['siren_volume', 10],
-  ['siren_volume', 6], ['siren_duration', 5], ['siren_duration', 180], ['floodlight_duration', 60], ['floodlight_mode', 'Whitelight'],
-  ['floodlight_strobe', 'Low'], ['siren_tone', 'Alarm2'], ['disarmed', 'true'], ['audio_in_volume', 0], ['audio_out_volume', 100],
-  ['siren_volume', 11], ['floodlight_duration', 181], ['floodlight_mode', 'Smartlight'],
+  ['siren_on_alarm', 'ON'],
+  ['siren_on_alarm', 'OFF'],
+  ['floodlight_on_alarm', 'ON'],
+  ['floodlight_on_alarm', 'OFF'],
+  ['siren_volume', 1],
+  ['siren_volume', 10],
+  ['siren_volume', 6],
+  ['siren_duration', 5],
+  ['siren_duration', 180],
+  ['floodlight_duration', 60],
+  ['floodlight_mode', 'Whitelight'],
+  ['floodlight_strobe', 'Low'],
+  ['siren_tone', 'Alarm2'],
+  ['disarmed', 'true'],
+  ['audio_in_volume', 0],
+  ['audio_out_volume', 100],
+  ['siren_volume', 11],
+  ['floodlight_duration', 181],
+  ['floodlight_mode', 'Smartlight'],
 ];
 
 function scalar(rng: Rng): unknown {
   switch (rng.int(7)) {
-    case 0: return rng.chance(0.5);
-    case 1: return rng.int(250) - 20;
-    case 2: return rng.pick([0, 1, 5, 10, 11, 180, 181, -1, 0.5, 1e12, -0, Number.MAX_SAFE_INTEGER]);
-    case 3: return rng.pick(STRINGS);
-    case 4: return null;
-    case 5: return rng.next() * 100;
-    default: return rng.pick(['Alarm1', 'Warninglight', 'Middle', 'ON']);
+    case 0:
+      return rng.chance(0.5);
+    case 1:
+      return rng.int(250) - 20;
+    case 2:
+      return rng.pick([0, 1, 5, 10, 11, 180, 181, -1, 0.5, 1e12, -0, Number.MAX_SAFE_INTEGER]);
+    case 3:
+      return rng.pick(STRINGS);
+    case 4:
+      return null;
+    case 5:
+      return rng.next() * 100;
+    default:
+      return rng.pick(['Alarm1', 'Warninglight', 'Middle', 'ON']);
   }
 }
 
@@ -87,10 +174,14 @@ function pageData(rng: Rng): unknown {
 
 function garble(rng: Rng, text: string): string {
   switch (rng.int(4)) {
-    case 0: return text.slice(0, rng.int(text.length + 1));
-    case 1: return text.replace(/[:,]/, rng.pick(['', ';', ':::']));
-    case 2: return Buffer.from(Array.from({ length: rng.int(40) }, () => rng.int(256))).toString('latin1');
-    default: return `${text}${rng.pick(['}', ']', 'x', '\n'])}`;
+    case 0:
+      return text.slice(0, rng.int(text.length + 1));
+    case 1:
+      return text.replace(/[:,]/, rng.pick(['', ';', ':::']));
+    case 2:
+      return Buffer.from(Array.from({ length: rng.int(40) }, () => rng.int(256))).toString('latin1');
+    default:
+      return `${text}${rng.pick(['}', ']', 'x', '\n'])}`;
   }
 }
 
@@ -178,7 +269,9 @@ test(`${COUNT} random payloads on set and request topics: no crash, no out-of-Ra
   const responses = fx.recorder.on((t) => t.startsWith(`${fx.base}/bridge/response/`)).length;
   assert.ok(events > COUNT * 0.3, `refusals reported: ${events}`);
   assert.ok(responses > 0);
-  console.log(`   fuzz: ${COUNT} payloads in ${elapsed} ms; ${accepted} Sets accepted by the device, 0 refused by its Range check, ${session} answered with a session error (retried); ${events} events, ${responses} responses`);
+  console.log(
+    `   fuzz: ${COUNT} payloads in ${elapsed} ms; ${accepted} Sets accepted by the device, 0 refused by its Range check, ${session} answered with a session error (retried); ${events} events, ${responses} responses`,
+  );
 });
 
 test.run();

@@ -27,10 +27,14 @@ test('every row of the table, writable and read-only, is a component Home Assist
     for (const mode of [undefined, 'r'] as const) {
       if (!row.platform) continue; // a state key of another entity (the light's brightness)
       const desc = row.source.kind === 'page' ? descriptorFor(row.platform, mode ? { mode } : {}) : undefined;
-      const c = component(row, desc, 'nvr2mqtt/nvr/ch1', `nvr2mqtt_nvr_${row.key}`, { brightness: { min: 1, max: 100 }, volume: { min: 1, max: 10 } });
+      const c = component(row, desc, 'nvr2mqtt/nvr/ch1', `nvr2mqtt_nvr_${row.key}`, {
+        brightness: { min: 1, max: 100 },
+        volume: { min: 1, max: 10 },
+      });
       assert.ok(c, `${row.level} ${row.key}`);
       assert.deepEqual(componentProblems(`${row.level} ${row.key} ${mode ?? 'rw'}`, c), []);
-      if (mode === 'r' && row.source.kind === 'page') assert.ok(c.p === 'sensor' || c.p === 'binary_sensor', `${row.key} read-only: ${String(c.p)}`);
+      if (mode === 'r' && row.source.kind === 'page')
+        assert.ok(c.p === 'sensor' || c.p === 'binary_sensor', `${row.key} read-only: ${String(c.p)}`);
     }
   }
 });
@@ -43,37 +47,75 @@ test('a number whose Range has min equal to max gets no entity (Home Assistant r
 
 test('a whole device: read-only fields, degenerate bounds, odd system info; every payload accepted', () => {
   const topics = new Topics('nvr2mqtt', 'homeassistant');
-  const ch = (items: Record<string, RangeDescriptor>) => ({ type: 'object', items: { CH1: { type: 'object', items }, CH2: { type: 'object', items } } });
+  const ch = (items: Record<string, RangeDescriptor>) => ({
+    type: 'object',
+    items: { CH1: { type: 'object', items }, CH2: { type: 'object', items } },
+  });
   const model = {
     info: { model: null, firmware: { major: 8 }, hardware: 3, serial: 'SN1', mac: '88-26-1D-AA-8E-E0' },
     live: new Map(),
     disarmPage: 'LinkageConfig/LinkageManage',
-    channelList: new Map([['CH1', true], ['CH2', true]]),
+    channelList: new Map([
+      ['CH1', true],
+      ['CH2', true],
+    ]),
     ranges: new Map<string, unknown>([
-      ['AlarmConfig/VoiceAlarm', { channel_info: ch({
-        siren_switch: { type: 'bool' }, siren_time: { type: 'int32', min: 5, max: 5 },
-        siren_value: { type: 'int32', min: 1, max: 10, mode: 'r' }, siren_type: { type: 'string', items: ['Alarm1'], mode: 'r' },
-      }) }],
-      ['LinkageConfig/LinkageManage', { enable: { type: 'bool' }, linkage_info: { type: 'object', items: { linkage_siren: { type: 'bool', mode: 'r' } } } }],
+      [
+        'AlarmConfig/VoiceAlarm',
+        {
+          channel_info: ch({
+            siren_switch: { type: 'bool' },
+            siren_time: { type: 'int32', min: 5, max: 5 },
+            siren_value: { type: 'int32', min: 1, max: 10, mode: 'r' },
+            siren_type: { type: 'string', items: ['Alarm1'], mode: 'r' },
+          }),
+        },
+      ],
+      [
+        'LinkageConfig/LinkageManage',
+        { enable: { type: 'bool' }, linkage_info: { type: 'object', items: { linkage_siren: { type: 'bool', mode: 'r' } } } },
+      ],
     ]),
     gets: new Map<string, unknown>([
-      ['AlarmConfig/VoiceAlarm', { channel_info: {
-        CH1: { siren_switch: false, siren_time: 5, siren_value: 5, siren_type: 'Alarm1' },
-        CH2: { siren_switch: true, siren_time: 5, siren_value: 3, siren_type: 'Alarm1' },
-      } }],
+      [
+        'AlarmConfig/VoiceAlarm',
+        {
+          channel_info: {
+            CH1: { siren_switch: false, siren_time: 5, siren_value: 5, siren_type: 'Alarm1' },
+            CH2: { siren_switch: true, siren_time: 5, siren_value: 3, siren_type: 'Alarm1' },
+          },
+        },
+      ],
       ['LinkageConfig/LinkageManage', { enable: true, linkage_info: { linkage_siren: true } }],
     ]),
   };
-  const device = { id: 'nvr', name: 'Garage', cfg: { url: 'http://192.168.1.20' }, model, channels: () => ['CH1', 'CH2'] } as unknown as Device;
+  const device = {
+    id: 'nvr',
+    name: 'Garage',
+    cfg: { url: 'http://192.168.1.20' },
+    model,
+    channels: () => ['CH1', 'CH2'],
+  } as unknown as Device;
   const discovery = new Discovery({
-    link: {} as never, topics, enabled: true, log: createLogger({ sink: () => undefined }), publish: () => true,
+    link: {} as never,
+    topics,
+    enabled: true,
+    log: createLogger({ sink: () => undefined }),
+    publish: () => true,
   });
   const configs = discovery.build(device);
   assert.equal(configs.size, 3);
   for (const [topic, payload] of configs) assert.deepEqual(deviceDiscoveryProblems(payload), [], topic);
   const recorder = configs.get(topics.discovery('nvr2mqtt_nvr'))!;
-  assert.deepEqual(recorder.dev, { ids: ['nvr2mqtt_nvr'], name: 'Garage', mf: 'Raysharp-based', hw: '3', sn: 'SN1', cu: 'http://192.168.1.20',
-    cns: [['mac', '88:26:1d:aa:8e:e0']] });
+  assert.deepEqual(recorder.dev, {
+    ids: ['nvr2mqtt_nvr'],
+    name: 'Garage',
+    mf: 'Raysharp-based',
+    hw: '3',
+    sn: 'SN1',
+    cu: 'http://192.168.1.20',
+    cns: [['mac', '88:26:1d:aa:8e:e0']],
+  });
   const cmps = recorder.cmps as Record<string, Record<string, unknown>>;
   assert.equal(cmps.disarm_siren.p, 'binary_sensor');
   assert.equal(cmps.disarm_siren.entity_category, 'diagnostic');

@@ -12,38 +12,139 @@ type Json = Record<string, any>;
 
 /** The abbreviations this bridge may use (Home Assistant knows many more). */
 const ABBREVIATIONS: Record<string, string> = {
-  avty: 'availability', avty_mode: 'availability_mode', avty_t: 'availability_topic', avty_tpl: 'availability_template',
-  cmd_t: 'command_topic', cmps: 'components', dev: 'device', dev_cla: 'device_class', ent_cat: 'entity_category',
-  ic: 'icon', evt_typ: 'event_types', o: 'origin', ops: 'options', p: 'platform', pl_arm_away: 'payload_arm_away', pl_disarm: 'payload_disarm',
-  pl_off: 'payload_off', pl_on: 'payload_on', stat_t: 'state_topic', sup_feat: 'supported_features', t: 'topic',
-  uniq_id: 'unique_id', unit_of_meas: 'unit_of_measurement', val_tpl: 'value_template', cod_arm_req: 'code_arm_required',
+  avty: 'availability',
+  avty_mode: 'availability_mode',
+  avty_t: 'availability_topic',
+  avty_tpl: 'availability_template',
+  cmd_t: 'command_topic',
+  cmps: 'components',
+  dev: 'device',
+  dev_cla: 'device_class',
+  ent_cat: 'entity_category',
+  ic: 'icon',
+  evt_typ: 'event_types',
+  o: 'origin',
+  ops: 'options',
+  p: 'platform',
+  pl_arm_away: 'payload_arm_away',
+  pl_disarm: 'payload_disarm',
+  pl_off: 'payload_off',
+  pl_on: 'payload_on',
+  stat_t: 'state_topic',
+  sup_feat: 'supported_features',
+  t: 'topic',
+  uniq_id: 'unique_id',
+  unit_of_meas: 'unit_of_measurement',
+  val_tpl: 'value_template',
+  cod_arm_req: 'code_arm_required',
   cod_dis_req: 'code_disarm_required',
 };
 const DEVICE_ABBREVIATIONS: Record<string, string> = {
-  cns: 'connections', cu: 'configuration_url', hw: 'hw_version', ids: 'identifiers', mf: 'manufacturer', mdl: 'model',
-  mdl_id: 'model_id', name: 'name', sa: 'suggested_area', sn: 'serial_number', sw: 'sw_version',
+  cns: 'connections',
+  cu: 'configuration_url',
+  hw: 'hw_version',
+  ids: 'identifiers',
+  mf: 'manufacturer',
+  mdl: 'model',
+  mdl_id: 'model_id',
+  name: 'name',
+  sa: 'suggested_area',
+  sn: 'serial_number',
+  sw: 'sw_version',
 };
 const ORIGIN_ABBREVIATIONS: Record<string, string> = { name: 'name', sw: 'sw_version', url: 'support_url' };
 
 const DEVICE_DISCOVERY_KEYS = new Set([
-  'availability', 'availability_mode', 'availability_template', 'availability_topic', 'payload_available',
-  'payload_not_available', 'device', 'components', 'origin', 'state_topic', 'command_topic', 'qos', 'encoding',
+  'availability',
+  'availability_mode',
+  'availability_template',
+  'availability_topic',
+  'payload_available',
+  'payload_not_available',
+  'device',
+  'components',
+  'origin',
+  'state_topic',
+  'command_topic',
+  'qos',
+  'encoding',
 ]);
 const DEVICE_KEYS = new Set([
-  'identifiers', 'connections', 'manufacturer', 'model', 'model_id', 'name', 'hw_version', 'serial_number', 'sw_version',
-  'via_device', 'suggested_area', 'configuration_url',
+  'identifiers',
+  'connections',
+  'manufacturer',
+  'model',
+  'model_id',
+  'name',
+  'hw_version',
+  'serial_number',
+  'sw_version',
+  'via_device',
+  'suggested_area',
+  'configuration_url',
 ]);
-const SHARED_OPTIONS = ['availability', 'availability_mode', 'availability_template', 'availability_topic', 'command_topic',
-  'payload_available', 'payload_not_available', 'state_topic'];
-const PLATFORMS = new Set(['alarm_control_panel', 'binary_sensor', 'button', 'event', 'light', 'number', 'select', 'sensor', 'siren', 'switch', 'text']);
+const SHARED_OPTIONS = [
+  'availability',
+  'availability_mode',
+  'availability_template',
+  'availability_topic',
+  'command_topic',
+  'payload_available',
+  'payload_not_available',
+  'state_topic',
+];
+const PLATFORMS = new Set([
+  'alarm_control_panel',
+  'binary_sensor',
+  'button',
+  'event',
+  'light',
+  'number',
+  'select',
+  'sensor',
+  'siren',
+  'switch',
+  'text',
+]);
 const ALARM_FEATURES = new Set(['arm_home', 'arm_away', 'arm_night', 'arm_vacation', 'arm_custom_bypass', 'trigger']);
-const BINARY_SENSOR_CLASSES = new Set(['battery', 'battery_charging', 'carbon_monoxide', 'cold', 'connectivity', 'door',
-  'garage_door', 'gas', 'heat', 'light', 'lock', 'moisture', 'motion', 'moving', 'occupancy', 'opening', 'plug', 'power',
-  'presence', 'problem', 'running', 'safety', 'smoke', 'sound', 'tamper', 'update', 'vibration', 'window']);
+const BINARY_SENSOR_CLASSES = new Set([
+  'battery',
+  'battery_charging',
+  'carbon_monoxide',
+  'cold',
+  'connectivity',
+  'door',
+  'garage_door',
+  'gas',
+  'heat',
+  'light',
+  'lock',
+  'moisture',
+  'motion',
+  'moving',
+  'occupancy',
+  'opening',
+  'plug',
+  'power',
+  'presence',
+  'problem',
+  'running',
+  'safety',
+  'smoke',
+  'sound',
+  'tamper',
+  'update',
+  'vibration',
+  'window',
+]);
 /** Numeric device classes (sensor and number) with the units Home Assistant accepts for them (a subset). */
 const NUMERIC_CLASS_UNITS: Record<string, string[]> = {
-  duration: ['d', 'h', 'min', 's', 'ms'], temperature: ['°C', '°F', 'K'], humidity: ['%'], battery: ['%'],
-  sound_pressure: ['dB', 'dBA'], signal_strength: ['dB', 'dBm'],
+  duration: ['d', 'h', 'min', 's', 'ms'],
+  temperature: ['°C', '°F', 'K'],
+  humidity: ['%'],
+  battery: ['%'],
+  sound_pressure: ['dB', 'dBA'],
+  signal_strength: ['dB', 'dBm'],
 };
 
 function expand(obj: Json, table: Record<string, string>): Json {
@@ -72,7 +173,8 @@ export function componentProblems(id: string, raw: Json): string[] {
   if (c.name !== undefined && c.name !== null && !isText(c.name)) bad('name is not text');
   if (c.unique_id !== undefined && !isText(c.unique_id)) bad('unique_id is not text');
   if (c.icon !== undefined && !/^[a-z0-9_-]+:[a-z0-9_-]+$/i.test(String(c.icon))) bad(`icon ${c.icon} is not prefix:name`);
-  if (c.entity_category !== undefined && c.entity_category !== 'config' && c.entity_category !== 'diagnostic') bad(`entity_category ${c.entity_category}`);
+  if (c.entity_category !== undefined && c.entity_category !== 'config' && c.entity_category !== 'diagnostic')
+    bad(`entity_category ${c.entity_category}`);
   if (c.state_topic !== undefined && !validSubscribeTopic(c.state_topic)) bad('state_topic is not a valid topic');
   if (c.command_topic !== undefined && !validPublishTopic(c.command_topic)) bad('command_topic is not a valid publish topic');
   if (c.value_template !== undefined && typeof c.value_template !== 'string') bad('value_template is not a template');
@@ -99,8 +201,10 @@ export function componentProblems(id: string, raw: Json): string[] {
       if (typeof c.value_template === 'string' && !(c.value_template.includes(on) && c.value_template.includes(off))) {
         bad('value_template never yields payload_on / payload_off');
       }
-      if (platform === 'binary_sensor' && c.device_class !== undefined && !BINARY_SENSOR_CLASSES.has(c.device_class)) bad(`device_class ${c.device_class}`);
-      if (platform === 'switch' && c.device_class !== undefined && !['outlet', 'switch'].includes(c.device_class)) bad(`device_class ${c.device_class}`);
+      if (platform === 'binary_sensor' && c.device_class !== undefined && !BINARY_SENSOR_CLASSES.has(c.device_class))
+        bad(`device_class ${c.device_class}`);
+      if (platform === 'switch' && c.device_class !== undefined && !['outlet', 'switch'].includes(c.device_class))
+        bad(`device_class ${c.device_class}`);
       break;
     }
     case 'number': {
@@ -119,26 +223,34 @@ export function componentProblems(id: string, raw: Json): string[] {
     case 'event':
       // homeassistant/components/mqtt/event.py: state_topic and a non-empty event_types list are required.
       if (c.state_topic === undefined) bad('state_topic is required');
-      if (!Array.isArray(c.event_types) || !c.event_types.length || !c.event_types.every((t: unknown) => typeof t === 'string')) bad('event_types must be a non-empty list of text');
+      if (!Array.isArray(c.event_types) || !c.event_types.length || !c.event_types.every((t: unknown) => typeof t === 'string'))
+        bad('event_types must be a non-empty list of text');
       if (c.entity_category === 'config') bad('an event cannot be in the config category');
       break;
     case 'select':
-      if (!Array.isArray(c.options) || !c.options.length || !c.options.every((o: unknown) => typeof o === 'string')) bad('options must be a non-empty list of text');
+      if (!Array.isArray(c.options) || !c.options.length || !c.options.every((o: unknown) => typeof o === 'string'))
+        bad('options must be a non-empty list of text');
       break;
     case 'light': {
       if ((c.schema ?? 'basic') !== 'basic' && c.schema !== 'default') bad(`schema ${c.schema} not checked here`);
       if (c.value_template !== undefined) bad('the default light schema has no value_template (state_value_template)');
-      if (typeof c.state_value_template === 'string' && !(c.state_value_template.includes(c.payload_on ?? 'ON') && c.state_value_template.includes(c.payload_off ?? 'OFF'))) {
+      if (
+        typeof c.state_value_template === 'string' &&
+        !(c.state_value_template.includes(c.payload_on ?? 'ON') && c.state_value_template.includes(c.payload_off ?? 'OFF'))
+      ) {
         bad('state_value_template never yields payload_on / payload_off');
       }
-      if (c.brightness_scale !== undefined && !(Number.isInteger(c.brightness_scale) && c.brightness_scale >= 1)) bad('brightness_scale must be an integer >= 1');
-      if (c.brightness_command_topic !== undefined && !validPublishTopic(c.brightness_command_topic)) bad('brightness_command_topic invalid');
+      if (c.brightness_scale !== undefined && !(Number.isInteger(c.brightness_scale) && c.brightness_scale >= 1))
+        bad('brightness_scale must be an integer >= 1');
+      if (c.brightness_command_topic !== undefined && !validPublishTopic(c.brightness_command_topic))
+        bad('brightness_command_topic invalid');
       if (c.brightness_state_topic !== undefined && !validSubscribeTopic(c.brightness_state_topic)) bad('brightness_state_topic invalid');
       break;
     }
     case 'siren': {
       if (c.value_template !== undefined) bad('a siren has no value_template (state_value_template)');
-      for (const k of ['support_duration', 'support_volume_set']) if (c[k] !== undefined && typeof c[k] !== 'boolean') bad(`${k} is not a boolean`);
+      for (const k of ['support_duration', 'support_volume_set'])
+        if (c[k] !== undefined && typeof c[k] !== 'boolean') bad(`${k} is not a boolean`);
       // Without command_template Home Assistant publishes {"state": payload_on|payload_off, ...}: nothing to check there.
       if (c.command_template !== undefined) bad('command_template set: Home Assistant default payloads are expected');
       break;
@@ -146,12 +258,27 @@ export function componentProblems(id: string, raw: Json): string[] {
     case 'alarm_control_panel': {
       if (c.state_topic === undefined) bad('state_topic is required');
       const features = c.supported_features ?? [...ALARM_FEATURES];
-      if (!Array.isArray(features) || !features.every((f: string) => ALARM_FEATURES.has(f))) bad(`supported_features ${JSON.stringify(features)}`);
-      for (const k of ['code_arm_required', 'code_disarm_required']) if (c[k] !== undefined && typeof c[k] !== 'boolean') bad(`${k} is not a boolean`);
+      if (!Array.isArray(features) || !features.every((f: string) => ALARM_FEATURES.has(f)))
+        bad(`supported_features ${JSON.stringify(features)}`);
+      for (const k of ['code_arm_required', 'code_disarm_required'])
+        if (c[k] !== undefined && typeof c[k] !== 'boolean') bad(`${k} is not a boolean`);
       // Without a code configured, requiring one would make every action fail.
-      if (c.code === undefined && (c.code_arm_required !== false || c.code_disarm_required !== false)) bad('a code is required but none is configured');
-      const states = ['disarmed', 'armed_home', 'armed_away', 'armed_night', 'armed_vacation', 'armed_custom_bypass', 'pending', 'arming', 'disarming', 'triggered'];
-      if (typeof c.value_template !== 'string' || !states.some((s) => c.value_template.includes(s))) bad('value_template yields no alarm state');
+      if (c.code === undefined && (c.code_arm_required !== false || c.code_disarm_required !== false))
+        bad('a code is required but none is configured');
+      const states = [
+        'disarmed',
+        'armed_home',
+        'armed_away',
+        'armed_night',
+        'armed_vacation',
+        'armed_custom_bypass',
+        'pending',
+        'arming',
+        'disarming',
+        'triggered',
+      ];
+      if (typeof c.value_template !== 'string' || !states.some((s) => c.value_template.includes(s)))
+        bad('value_template yields no alarm state');
       break;
     }
   }
@@ -195,7 +322,8 @@ export function deviceDiscoveryProblems(payload: Json): string[] {
       continue;
     }
     const merged: Json = { ...comp };
-    if (Object.keys(comp).length > 1) for (const k of SHARED_OPTIONS) if (doc[k] !== undefined && expand(comp, ABBREVIATIONS)[k] === undefined) merged[k] = doc[k];
+    if (Object.keys(comp).length > 1)
+      for (const k of SHARED_OPTIONS) if (doc[k] !== undefined && expand(comp, ABBREVIATIONS)[k] === undefined) merged[k] = doc[k];
     problems.push(...componentProblems(id, merged));
   }
   return problems;

@@ -23,14 +23,22 @@ test('a second instance on the same base topic refuses to start and publishes no
     const since = r.count;
     const logs: string[] = [];
     await assert.rejects(
-      startBridge(fx.config, { log: createLogger({ sink: (_l, line) => logs.push(line) }), instanceProbeWindowMs: 150, discoveryCleanupWindowMs: 150 }),
+      startBridge(fx.config, {
+        log: createLogger({ sink: (_l, line) => logs.push(line) }),
+        instanceProbeWindowMs: 150,
+        discoveryCleanupWindowMs: 150,
+      }),
       (err: Error) => err instanceof InstanceConflict && err.message.includes(fx.base) && /bridge\/state is online/.test(err.message),
     );
     // Nothing from the second one: no state, no will, no discovery clean-up; the first keeps working.
     await settle(fx);
     // (The round trip's own request, response and refusal event aside.)
     const mine = r.messages.slice(since).filter((m) => !m.payload.includes('settle-'));
-    assert.deepEqual(mine.map((m) => m.topic), [], 'the second instance published nothing');
+    assert.deepEqual(
+      mine.map((m) => m.topic),
+      [],
+      'the second instance published nothing',
+    );
     assert.equal(r.lastJson(`${fx.base}/bridge/state`)?.state, 'online');
     const s2 = r.count;
     await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '3');
@@ -50,13 +58,22 @@ test('password 123456, transaction 1234567: the transaction comes back intact, n
   try {
     const r = fx.recorder;
     const since = r.count;
-    await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 1234567 }));
+    await r.publish(
+      `${fx.base}/bridge/request/get`,
+      JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 1234567 }),
+    );
     const res = await r.waitFor((m) => m.topic === `${fx.base}/bridge/response/get`, 5000, since);
     const body = JSON.parse(res.payload) as Record<string, unknown>; // valid JSON
     assert.equal(body.transaction, 1234567);
     assert.equal(body.status, 'ok');
-    await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'tx-1234567' }));
-    assert.equal(json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'tx-1234567', 5000, since)).status, 'ok');
+    await r.publish(
+      `${fx.base}/bridge/request/get`,
+      JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'tx-1234567' }),
+    );
+    assert.equal(
+      json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'tx-1234567', 5000, since)).status,
+      'ok',
+    );
     // The password as a token of its own (not inside 1234567), in every message and log line.
     const alone = /(?<![0-9A-Za-z])123456(?![0-9A-Za-z])/;
     for (const m of r.messages) assert.ok(!alone.test(m.topic) && !alone.test(m.payload), `password on ${m.topic}`);
@@ -80,7 +97,10 @@ test('ON, OFF, ON, OFF: only the last command per key is reported, and it is con
     await settle(fx);
     assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1.siren_switch, false);
     const events = r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/event`);
-    assert.deepEqual(events.filter((m) => m.payload.includes('command_not_confirmed')).map((m) => m.payload), []);
+    assert.deepEqual(
+      events.filter((m) => m.payload.includes('command_not_confirmed')).map((m) => m.payload),
+      [],
+    );
   } finally {
     await fx.stop();
   }
@@ -138,7 +158,13 @@ test('topics with an empty level do not disconnect the bridge (persistent sessio
   try {
     const r = fx.recorder;
     const since = r.count;
-    for (const t of [`${fx.base}//set`, `${fx.base}//set/siren_volume`, `${fx.base}/nvr//set`, `${fx.base}/nvr//get`, `${fx.base}/nvr//set/x`]) {
+    for (const t of [
+      `${fx.base}//set`,
+      `${fx.base}//set/siren_volume`,
+      `${fx.base}/nvr//set`,
+      `${fx.base}/nvr//get`,
+      `${fx.base}/nvr//set/x`,
+    ]) {
       await r.publish(t, '{"siren_volume": 4}', { qos: 1 });
     }
     await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '4', { qos: 1 });
@@ -185,7 +211,11 @@ test('a retained request is refused once per start, with its transaction, not ag
     await r.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'offline', 5000, since);
     await r.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'online', 5000, r.count);
     await settle(fx);
-    assert.equal(r.messages.slice(since).filter((m) => m.topic.endsWith('/bridge/response/get') && m.payload.includes('"ret-1"')).length, 1, 'refused once');
+    assert.equal(
+      r.messages.slice(since).filter((m) => m.topic.endsWith('/bridge/response/get') && m.payload.includes('"ret-1"')).length,
+      1,
+      'refused once',
+    );
     await r.publish(`${fx.base}/bridge/request/get`, '', { retain: true });
   } finally {
     await fx.stop();
@@ -199,7 +229,10 @@ test('a 30,000-deep request or command is refused clearly, with its transaction'
     const since = r.count;
     // 30,000 levels within the 64 KB payload limit: arrays.
     const deep = `${'['.repeat(30_000)}1${']'.repeat(30_000)}`;
-    await r.publish(`${fx.base}/bridge/request/set`, `{"device":"nvr","page":"AlarmConfig/VoiceAlarm","transaction":"deep-1","data":{"a":${deep}}}`);
+    await r.publish(
+      `${fx.base}/bridge/request/set`,
+      `{"device":"nvr","page":"AlarmConfig/VoiceAlarm","transaction":"deep-1","data":{"a":${deep}}}`,
+    );
     const d = json(await r.waitTopic(`${fx.base}/bridge/response/set`, (j) => j.transaction === 'deep-1', 5000, since));
     assert.equal(d.error_code, 'refused');
     assert.match(String(d.error), /nested too deeply/);
@@ -218,12 +251,21 @@ test('a stopping bridge refuses a request with its transaction', async () => {
     const sim = fx.sims.get('nvr')!;
     sim.fault({ kind: 'latency', ms: 1000, path: 'VoiceAlarm/Get' });
     const since = r.count;
-    await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'slow' }));
+    await r.publish(
+      `${fx.base}/bridge/request/get`,
+      JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'slow' }),
+    );
     // Answered in order: once this one is, the slow one is under way.
-    await r.publish(`${fx.base}/bridge/request/range`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/Deterrence', transaction: 'ping' }));
+    await r.publish(
+      `${fx.base}/bridge/request/range`,
+      JSON.stringify({ device: 'nvr', page: 'AlarmConfig/Deterrence', transaction: 'ping' }),
+    );
     await r.waitTopic(`${fx.base}/bridge/response/range`, (j) => j.transaction === 'ping', 5000, since);
     const stopping = fx.bridge.stop();
-    await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'late' }));
+    await r.publish(
+      `${fx.base}/bridge/request/get`,
+      JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'late' }),
+    );
     const late = json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'late', 5000, since));
     assert.equal(late.status, 'error');
     assert.match(String(late.error), /stopping/);
@@ -238,14 +280,20 @@ test('refresh of a device that never answered publishes no discovery config', as
   const fx = await setup({ label: 'never' });
   const base = `${fx.base}_2`;
   const prefix = `${fx.prefix}_2`;
-  const { config } = parseConfig({
-    mqtt: { url: fx.broker.url, base_topic: base },
-    homeassistant: { discovery_prefix: prefix },
-    devices: [{ id: 'gone', url: 'http://127.0.0.1:9', username: 'admin', password: 'irrelevant-pw', poll_interval: 0.2 }],
-  }, { env: {} });
+  const { config } = parseConfig(
+    {
+      mqtt: { url: fx.broker.url, base_topic: base },
+      homeassistant: { discovery_prefix: prefix },
+      devices: [{ id: 'gone', url: 'http://127.0.0.1:9', username: 'admin', password: 'irrelevant-pw', poll_interval: 0.2 }],
+    },
+    { env: {} },
+  );
   const bridge2 = await startBridge(config, {
-    log: createLogger({ level: 'error', sink: () => undefined }), backoff: { minMs: 50, maxMs: 100 },
-    discoveryCleanupWindowMs: 100, instanceProbeWindowMs: 100, readGapMs: 100,
+    log: createLogger({ level: 'error', sink: () => undefined }),
+    backoff: { minMs: 50, maxMs: 100 },
+    discoveryCleanupWindowMs: 100,
+    instanceProbeWindowMs: 100,
+    readGapMs: 100,
   });
   try {
     const r = fx.recorder;
@@ -253,7 +301,10 @@ test('refresh of a device that never answered publishes no discovery config', as
     await r.publish(`${base}/bridge/request/refresh`, JSON.stringify({ device: 'gone', transaction: 'nv-1' }));
     const res = json(await r.waitTopic(`${base}/bridge/response/refresh`, (j) => j.transaction === 'nv-1', 8000));
     assert.deepEqual(res.data, { devices: [{ id: 'gone', online: false, channels: [] }] });
-    assert.deepEqual(r.on((t) => t.startsWith(`${prefix}/`)).map((m) => m.topic), []);
+    assert.deepEqual(
+      r.on((t) => t.startsWith(`${prefix}/`)).map((m) => m.topic),
+      [],
+    );
   } finally {
     await bridge2.stop();
     await clearRetained(fx.broker.url, [base, prefix]);
@@ -287,9 +338,15 @@ test('debug level logs every device request and every MQTT request (never a pass
     const since = r.count;
     await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'd1' }));
     await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'd1', 5000, since);
-    assert.ok(fx.logs.some((l) => /^debug \[nvr\] poll AlarmConfig\/Deterrence\/Get: \d+ ms$/.test(l)), fx.logs.join('\n'));
+    assert.ok(
+      fx.logs.some((l) => /^debug \[nvr\] poll AlarmConfig\/Deterrence\/Get: \d+ ms$/.test(l)),
+      fx.logs.join('\n'),
+    );
     assert.ok(fx.logs.some((l) => /^debug \[nvr\] poll Login\/ChannelInfo\/Get/.test(l)));
-    assert.ok(fx.logs.some((l) => /^debug request get device nvr page AlarmConfig\/VoiceAlarm transaction d1$/.test(l)), fx.logs.join('\n'));
+    assert.ok(
+      fx.logs.some((l) => /^debug request get device nvr page AlarmConfig\/VoiceAlarm transaction d1$/.test(l)),
+      fx.logs.join('\n'),
+    );
   } finally {
     await fx.stop();
   }

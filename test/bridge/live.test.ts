@@ -17,7 +17,10 @@ test.before(async (ctx) => {
   ctx.fx = await setup({
     label: 'live',
     // Events off: every poll reads the live page (with events on, live changes arrive as events: events.test.ts).
-    devices: [{ id: 'nvr', poll: 0.3, events: false }, { id: 'old', poll: 0.3, events: false, sim: { disarming: false } }],
+    devices: [
+      { id: 'nvr', poll: 0.3, events: false },
+      { id: 'old', poll: 0.3, events: false, sim: { disarming: false } },
+    ],
   });
   for (const id of ['nvr', 'old']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${id}/wifi_ch8`, () => true, 5000);
   await settle(ctx.fx);
@@ -63,7 +66,9 @@ test('light: ON/OFF, brightness on its own topic, the JSON schema in one Set', a
   await r.waitTopic(`${fx.base}/nvr/ch4`, (j) => j.floodlight === false, 3000, since);
 });
 
-test('siren: Home Assistant\'s JSON with duration switches it off again after that time; volume_level onto the device range', async ({ fx }) => {
+test("siren: Home Assistant's JSON with duration switches it off again after that time; volume_level onto the device range", async ({
+  fx,
+}) => {
   const sim = fx.sims.get('nvr')!;
   const r = fx.recorder;
   const since = r.count;
@@ -100,7 +105,10 @@ test('a siren command within the duration cancels the pending switch-off', async
   await new Promise((res) => setTimeout(res, 1500));
   await settle(fx);
   assert.equal(live(sim, 'IP_CH5').audioAlarm_switch, true);
-  assert.deepEqual(liveSets(sim, log).map((e) => (e.data as Record<string, unknown>).audioAlarm_switch), [true]);
+  assert.deepEqual(
+    liveSets(sim, log).map((e) => (e.data as Record<string, unknown>).audioAlarm_switch),
+    [true],
+  );
   const s2 = r.count;
   await r.publish(`${fx.base}/nvr/ip_ch5/set/siren`, 'OFF');
   await r.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.siren === false, 3000, s2);
@@ -126,7 +134,9 @@ test('a light switched on at the device shows on at the next poll', async ({ fx 
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.floodlight === false, 3000, since);
 });
 
-test('live state reported by the device between polls (Device.applyLive, fed by Floodlight_AudioAlarm events) shows at once', async ({ fx }) => {
+test('live state reported by the device between polls (Device.applyLive, fed by Floodlight_AudioAlarm events) shows at once', async ({
+  fx,
+}) => {
   const device = fx.bridge.devices.get('nvr')!.device;
   const since = fx.recorder.count;
   device.applyLive('CH4', { floodlight: true, brightness: 64 });
@@ -147,7 +157,10 @@ test('alarm panel: DISARM / ARM_AWAY through AlarmConfig/Disarming', async ({ fx
   await r.publish(`${fx.base}/nvr/set/disarmed`, 'ARM_AWAY');
   await r.waitTopic(`${fx.base}/nvr`, (j) => j.disarmed === false, 3000, since);
   assert.equal(sim.state['AlarmConfig/Disarming'].disarming, false);
-  assert.deepEqual(setsOf(sim, log).map((e) => e.path), ['/API/AlarmConfig/Disarming/Set', '/API/AlarmConfig/Disarming/Set']);
+  assert.deepEqual(
+    setsOf(sim, log).map((e) => e.path),
+    ['/API/AlarmConfig/Disarming/Set', '/API/AlarmConfig/Disarming/Set'],
+  );
 });
 
 test('alarm panel on a device without Disarming: LinkageManage enable, and its linkage switches', async ({ fx }) => {

@@ -15,11 +15,15 @@ async function run(random: number, failures: number) {
   const availability: boolean[] = [];
   let succeeded!: () => void;
   const done = new Promise<void>((r) => (succeeded = r));
-  const poller = new Poller(async () => {
-    attempts.push(performance.now());
-    if (attempts.length <= failures) throw new Error('connection refused');
-    succeeded();
-  }, { intervalMs: 10_000, minBackoffMs: 40, maxBackoffMs: 200, offlineAfter: 3, log: quiet }, (online) => availability.push(online));
+  const poller = new Poller(
+    async () => {
+      attempts.push(performance.now());
+      if (attempts.length <= failures) throw new Error('connection refused');
+      succeeded();
+    },
+    { intervalMs: 10_000, minBackoffMs: 40, maxBackoffMs: 200, offlineAfter: 3, log: quiet },
+    (online) => availability.push(online),
+  );
   try {
     poller.start();
     await done;
@@ -35,13 +39,17 @@ test('retries double from the minimum up to the cap, which jitter never exceeds;
   const high = await run(0.999, 6); // jitter at its top: +25 %
   const expected = [50, 100, 200, 200, 200, 200]; // 40, 80, 160, 320->200, ... times 1.25, capped at 200
   assert.equal(high.gaps.length, expected.length);
-  high.gaps.forEach((g, i) => assert.ok(g >= expected[i] - 5 && g <= expected[i] + 40, `retry ${i + 1}: ${g.toFixed(0)} ms, expected about ${expected[i]}`));
+  high.gaps.forEach((g, i) =>
+    assert.ok(g >= expected[i] - 5 && g <= expected[i] + 40, `retry ${i + 1}: ${g.toFixed(0)} ms, expected about ${expected[i]}`),
+  );
   assert.deepEqual(high.availability, [false, true], 'offline once after the third failure, online at the first success');
   assert.equal(high.stats.failed, 6);
   assert.equal(high.stats.completed, 1);
 
   const low = await run(0, 4); // jitter at its bottom: -25 %
-  [30, 60, 120, 150].forEach((e, i) => assert.ok(low.gaps[i] >= e - 5 && low.gaps[i] <= e + 40, `retry ${i + 1}: ${low.gaps[i].toFixed(0)} ms, expected about ${e}`));
+  [30, 60, 120, 150].forEach((e, i) =>
+    assert.ok(low.gaps[i] >= e - 5 && low.gaps[i] <= e + 40, `retry ${i + 1}: ${low.gaps[i].toFixed(0)} ms, expected about ${e}`),
+  );
 });
 
 test.run();

@@ -9,14 +9,25 @@ import { emptyModel } from '../../bridge/state';
 import { Topics } from '../../bridge/topics';
 
 const test = suite('bridge publisher');
-const config = parseConfig({ mqtt: { base_topic: 'b' }, devices: [{ id: 'nvr', url: 'http://h', username: 'u', password: 'p' }] }, { env: {} }).config;
+const config = parseConfig(
+  { mqtt: { base_topic: 'b' }, devices: [{ id: 'nvr', url: 'http://h', username: 'u', password: 'p' }] },
+  { env: {} },
+).config;
 
 function fixture() {
   const sent: Array<{ topic: string; payload: string; o: PublishOptions }> = [];
-  const link = { connected: true, publish: (topic: string, payload: string, o: PublishOptions) => (sent.push({ topic, payload, o }), link.connected) };
+  const link = {
+    connected: true,
+    publish: (topic: string, payload: string, o: PublishOptions) => (sent.push({ topic, payload, o }), link.connected),
+  };
   const model = { ...emptyModel(), info: { model: 'N1', firmware: 'V1' } };
   const rt = { id: 'nvr', online: true, device: { id: 'nvr', name: 'NVR', model, channels: () => [] } } as unknown as DeviceRuntime;
-  const publisher = new StatePublisher({ link: link as unknown as MqttLink, topics: new Topics('b', 'ha'), config, runtimes: new Map([['nvr', rt]]) });
+  const publisher = new StatePublisher({
+    link: link as unknown as MqttLink,
+    topics: new Topics('b', 'ha'),
+    config,
+    runtimes: new Map([['nvr', rt]]),
+  });
   return { sent, link, rt, publisher, model };
 }
 
@@ -26,7 +37,10 @@ test('state waits for open(); then only changes go out, unless forced', () => {
   assert.equal(sent.length, 0, 'gated before discovery');
   publisher.open();
   publisher.state(rt);
-  assert.deepEqual(sent.map((m) => [m.topic, JSON.parse(m.payload)]), [['b/nvr', { model: 'N1', firmware: 'V1' }]]);
+  assert.deepEqual(
+    sent.map((m) => [m.topic, JSON.parse(m.payload)]),
+    [['b/nvr', { model: 'N1', firmware: 'V1' }]],
+  );
   assert.equal(sent[0].o.qos, 1);
   assert.equal(sent[0].o.retain, true);
   publisher.state(rt);

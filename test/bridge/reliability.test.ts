@@ -34,14 +34,22 @@ test('broker restart: reconnect, republish availability, discovery and state; co
 
 test('broker lost while a command is carried out: its outcome is published once the bridge is back', async () => {
   // The bridge reconnects after the recorder: what it sends first on reconnecting reaches the recorder.
-  const fx: Fixture = await setup({ label: 'lost', embedded: true, devices: [{ id: 'nvr', poll: 30 }], bridge: { reconnectPeriodMs: 1000 } });
+  const fx: Fixture = await setup({
+    label: 'lost',
+    embedded: true,
+    devices: [{ id: 'nvr', poll: 30 }],
+    bridge: { reconnectPeriodMs: 1000 },
+  });
   try {
     const r = fx.recorder;
     const sim = fx.sims.get('nvr')!;
     sim.fault({ kind: 'latency', ms: 400, path: 'VoiceAlarm/Get' });
     sim.fault({ kind: 'http500', path: 'VoiceAlarm/Set' });
     await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '8');
-    await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'lost-1' }));
+    await r.publish(
+      `${fx.base}/bridge/request/get`,
+      JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'lost-1' }),
+    );
     await sleep(100);
     await fx.broker.stop();
     await sleep(800); // the write fails and the Get answers meanwhile
@@ -57,7 +65,13 @@ test('broker lost while a command is carried out: its outcome is published once 
 });
 
 test('device offline after repeated failures, back online by itself; others unaffected', async () => {
-  const fx = await setup({ label: 'off', devices: [{ id: 'a', poll: 0.2 }, { id: 'b', poll: 0.2 }] });
+  const fx = await setup({
+    label: 'off',
+    devices: [
+      { id: 'a', poll: 0.2 },
+      { id: 'b', poll: 0.2 },
+    ],
+  });
   try {
     const r = fx.recorder;
     const simA = fx.sims.get('a')!;
@@ -133,7 +147,13 @@ test('stop: a command in flight is carried out and confirmed before bridge/state
 });
 
 test('a slow device does not delay another', async () => {
-  const fx = await setup({ label: 'slow', devices: [{ id: 'slow', poll: 0.2 }, { id: 'fast', poll: 0.2 }] });
+  const fx = await setup({
+    label: 'slow',
+    devices: [
+      { id: 'slow', poll: 0.2 },
+      { id: 'fast', poll: 0.2 },
+    ],
+  });
   try {
     fx.sims.get('slow')!.fault({ kind: 'latency', ms: 1500 });
     const fast = fx.sims.get('fast')!;
@@ -169,8 +189,13 @@ test('a device answering in 4 s still confirms a command: it leaves before queue
     assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH2.siren_value, 8);
     // Get, Set, read back (and the session's own calls): a handful of 4 s answers, not a whole poll's worth queued ahead.
     assert.ok(took < 6 * 4000 + 2000, `confirmed after ${took} ms`);
-    const failures = fx.recorder.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/event` && /command_failed|command_not_confirmed/.test(m.payload));
-    assert.deepEqual(failures.map((m) => m.payload), []);
+    const failures = fx.recorder.messages
+      .slice(since)
+      .filter((m) => m.topic === `${fx.base}/bridge/event` && /command_failed|command_not_confirmed/.test(m.payload));
+    assert.deepEqual(
+      failures.map((m) => m.payload),
+      [],
+    );
     assert.equal(fx.recorder.lastJson(`${fx.base}/nvr/availability`)?.state, 'online');
     sim.clearFaults();
   } finally {

@@ -9,7 +9,10 @@ import { DeviceRuntime } from '../../bridge/runtime';
 const test = suite('bridge runtime');
 const quiet = createLogger({ sink: () => undefined });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const cfg = parseConfig({ devices: [{ id: 'nvr', url: 'http://127.0.0.1:9', username: 'u', password: 'p', poll_interval: 3600 }] }, { env: {} }).config.devices[0];
+const cfg = parseConfig(
+  { devices: [{ id: 'nvr', url: 'http://127.0.0.1:9', username: 'u', password: 'p', poll_interval: 3600 }] },
+  { env: {} },
+).config.devices[0];
 
 /** A device whose poll takes `ms` and records when each poll started and ended. */
 function fakeDevice(ms: number, fail = false) {
@@ -33,7 +36,14 @@ function fakeDevice(ms: number, fail = false) {
 }
 
 function runtime(fake: ReturnType<typeof fakeDevice>, readGapMs: number, offlineAfter = 3) {
-  return new DeviceRuntime(cfg, { log: quiet, readGapMs, offlineAfter, minBackoffMs: 5, maxBackoffMs: 10, deviceFactory: () => fake.device });
+  return new DeviceRuntime(cfg, {
+    log: quiet,
+    readGapMs,
+    offlineAfter,
+    minBackoffMs: 5,
+    maxBackoffMs: 10,
+    deviceFactory: () => fake.device,
+  });
 }
 
 test('a flood of reads: bounded polls, each caller answered by a poll that started after it asked', async () => {
@@ -55,7 +65,10 @@ test('a flood of reads: bounded polls, each caller answered by a poll that start
   // One read per 50 ms at most (plus the one in flight at the end).
   assert.ok(reads.length <= Math.ceil(300 / 50) + 2, `${reads.length} polls for ${calls.length} calls`);
   for (const r of results) {
-    assert.ok(reads.some((p) => p.start >= r.asked && p.end !== undefined && p.end <= r.done + 1), 'answered by a fresh poll');
+    assert.ok(
+      reads.some((p) => p.start >= r.asked && p.end !== undefined && p.end <= r.done + 1),
+      'answered by a fresh poll',
+    );
   }
   // Starts at least the gap apart.
   for (let i = 1; i < reads.length; i++) assert.ok(reads[i].start - reads[i - 1].start >= 49, `gap ${reads[i].start - reads[i - 1].start}`);

@@ -7,7 +7,8 @@ const test = suite<{ fx: Fixture }>('bridge state');
 
 test.before(async (ctx) => {
   ctx.fx = await setup({ label: 'state', devices: [{ id: 'nvr', poll: 0.2, events: false }] }); // events: events.test.ts
-  for (const slug of ['ch1', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/${slug}`, () => true, 5000);
+  for (const slug of ['ch1', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8'])
+    await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/${slug}`, () => true, 5000);
   await settle(ctx.fx);
 });
 
@@ -20,14 +21,37 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
   const dev = json(r.last(`${fx.base}/nvr`));
   // The recorder disarms through AlarmConfig/Disarming: its actions, not LinkageManage's linkages.
   assert.deepEqual(Object.keys(dev).sort(), [
-    'disarm_alarm_out', 'disarm_buzzer', 'disarm_event_push_platform', 'disarm_full_screen', 'disarm_mobile_push',
-    'disarm_send_email', 'disarm_show_message', 'disarm_voice_prompts', 'disarmed', 'firmware', 'model',
+    'disarm_alarm_out',
+    'disarm_buzzer',
+    'disarm_event_push_platform',
+    'disarm_full_screen',
+    'disarm_mobile_push',
+    'disarm_send_email',
+    'disarm_show_message',
+    'disarm_voice_prompts',
+    'disarmed',
+    'firmware',
+    'model',
   ]);
   assert.equal(dev.model, 'N7508');
   const ch1 = json(r.last(`${fx.base}/nvr/ch1`));
   assert.deepEqual(ch1, {
-    online: true, floodlight: false, floodlight_brightness: 50, siren: false, red_blue_light: false, floodlight_on_alarm: false, floodlight_duration: 60, floodlight_mode: 'Warninglight', floodlight_strobe: 'Middle',
-    siren_on_alarm: false, siren_duration: 10, siren_volume: 5, siren_tone: 'Alarm1', disarmed: false, audio_in_volume: 50, audio_out_volume: 50,
+    online: true,
+    floodlight: false,
+    floodlight_brightness: 50,
+    siren: false,
+    red_blue_light: false,
+    floodlight_on_alarm: false,
+    floodlight_duration: 60,
+    floodlight_mode: 'Warninglight',
+    floodlight_strobe: 'Middle',
+    siren_on_alarm: false,
+    siren_duration: 10,
+    siren_volume: 5,
+    siren_tone: 'Alarm1',
+    disarmed: false,
+    audio_in_volume: 50,
+    audio_out_volume: 50,
   });
   const ch3 = json(r.last(`${fx.base}/nvr/ch3`));
   assert.equal(ch3.floodlight_on_alarm, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');
@@ -53,7 +77,13 @@ test('a poll that finds nothing new publishes nothing', async ({ fx }) => {
   const gets = sim.log.length;
   await until(() => pollsSince(sim, gets) >= 5, '5 polls');
   await settle(fx);
-  assert.deepEqual(fx.recorder.messages.slice(since).filter((m) => !m.payload.includes('settle-')).map((m) => m.topic), []);
+  assert.deepEqual(
+    fx.recorder.messages
+      .slice(since)
+      .filter((m) => !m.payload.includes('settle-'))
+      .map((m) => m.topic),
+    [],
+  );
 });
 
 test('a change on the device publishes exactly that topic, once', async ({ fx }) => {
@@ -64,7 +94,13 @@ test('a change on the device publishes exactly that topic, once', async ({ fx })
   const at = sim.log.length;
   await until(() => pollsSince(sim, at) >= 3, '3 more polls');
   await settle(fx);
-  assert.deepEqual(fx.recorder.messages.slice(since).filter((m) => !m.payload.includes('settle-')).map((m) => m.topic), [`${fx.base}/nvr/ch2`]);
+  assert.deepEqual(
+    fx.recorder.messages
+      .slice(since)
+      .filter((m) => !m.payload.includes('settle-'))
+      .map((m) => m.topic),
+    [`${fx.base}/nvr/ch2`],
+  );
 });
 
 test('a channel going offline publishes online:false and nothing else; back online: values again', async ({ fx }) => {
@@ -87,7 +123,11 @@ test('a channel going offline publishes online:false and nothing else; back onli
   since = fx.recorder.count;
   sim.setOnline('IP_CH6', true);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch6`, (j) => j.online === true && j.siren_on_alarm === false, 3000, since);
-  const cfg = await fx.recorder.waitFor((m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren_on_alarm"'), 3000, since);
+  const cfg = await fx.recorder.waitFor(
+    (m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren_on_alarm"'),
+    3000,
+    since,
+  );
   assert.ok(JSON.parse(cfg.payload).cmps.floodlight_on_alarm);
 });
 

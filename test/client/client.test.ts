@@ -124,12 +124,18 @@ test('invalid request refused locally, nothing sent', async () => {
 
 test('Set outside the Range: every violation listed, nothing sent', async () => {
   const { dev, c } = await setup({ handlers: voiceHandlers(goodGet) });
-  const e = await rejection(c.set('AlarmConfig/VoiceAlarm', {
-    channel_info: { CH1: { siren_time: 200, siren_value: 0, siren_type: 'Alarm9' } },
-  }));
+  const e = await rejection(
+    c.set('AlarmConfig/VoiceAlarm', {
+      channel_info: { CH1: { siren_time: 200, siren_value: 0, siren_type: 'Alarm9' } },
+    }),
+  );
   assert.is(e.kind, 'invalid_request');
   assert.is(e.error_code, 'out_of_range');
-  assert.equal(e.violations.map((x) => x.path).sort(), ['channel_info.CH1.siren_time', 'channel_info.CH1.siren_type', 'channel_info.CH1.siren_value']);
+  assert.equal(e.violations.map((x) => x.path).sort(), [
+    'channel_info.CH1.siren_time',
+    'channel_info.CH1.siren_type',
+    'channel_info.CH1.siren_value',
+  ]);
   assert.match(e.message, 'channel_info.CH1.siren_time');
   assert.is(dev.count(`${VA}/Set`), 0);
 
@@ -177,19 +183,34 @@ test('systemInfo and channels (map and items forms)', async () => {
   let form = 0;
   const { c } = await setup({
     handlers: {
-      '/API/Login/ChannelInfo/Get': () => [
-        { channel_info: { CH1: { connect_status: 'Online' }, IP_CH6: { connect_status: 'Offline' } } },
-        { channel_info: { items: [{ channel: 'CH1', connect_status: 'Online' }, { channel: 'WIFI_CH8', connect_status: 'Offline' }] } },
-        { items: [{ channel: 'CH2', connect_status: 'Online' }] },
-      ][form++],
+      '/API/Login/ChannelInfo/Get': () =>
+        [
+          { channel_info: { CH1: { connect_status: 'Online' }, IP_CH6: { connect_status: 'Offline' } } },
+          {
+            channel_info: {
+              items: [
+                { channel: 'CH1', connect_status: 'Online' },
+                { channel: 'WIFI_CH8', connect_status: 'Offline' },
+              ],
+            },
+          },
+          { items: [{ channel: 'CH2', connect_status: 'Online' }] },
+        ][form++],
     },
   });
   assert.is((await c.systemInfo()).software_version, 'V8.2.4-20230101');
-  assert.equal(await c.channels(), [{ channel: 'CH1', online: true }, { channel: 'IP_CH6', online: false }]);
-  assert.equal(await c.channels(), [{ channel: 'CH1', online: true }, { channel: 'WIFI_CH8', online: false }]);
+  assert.equal(await c.channels(), [
+    { channel: 'CH1', online: true },
+    { channel: 'IP_CH6', online: false },
+  ]);
+  assert.equal(await c.channels(), [
+    { channel: 'CH1', online: true },
+    { channel: 'WIFI_CH8', online: false },
+  ]);
   assert.equal(await c.channels(), [{ channel: 'CH2', online: true }]);
   assert.equal(channelList({ channel_info: { CH3: { reason: 'Not configured' }, CH4: {} } }), [
-    { channel: 'CH3', online: false }, { channel: 'CH4', online: true },
+    { channel: 'CH3', online: false },
+    { channel: 'CH4', online: true },
   ]);
 });
 

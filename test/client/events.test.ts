@@ -71,36 +71,64 @@ function collect(c: NvrClient, opts: Parameters<NvrClient['events']>[0] = {}) {
   const done = (async () => {
     for await (const e of c.events({ signal: ctl.signal, ...opts })) events.push(e);
   })();
-  return { events, done, stop: async () => { ctl.abort(); await done; } };
+  return {
+    events,
+    done,
+    stop: async () => {
+      ctl.abort();
+      await done;
+    },
+  };
 }
 
 /** One answer in the vendor's exact shapes: every kind of channel alarm, the disk, status-only members. */
 const VENDOR_ANSWER = {
-  alarm_list: [{
-    time: '2024-03-09T21:04:05Z+01:00',
-    system_alarm: [{ device_name: 'Garage-NVR', hdd: { hdd_alarm_type: 'Error', hdd_alarm_info: 'Full' } }],
-    channel_alarm: [
-      { channel: 'CH1', channel_name: 'Drive', motion_alarm: true, record_flag: { m: 'R', r: 'SR' } },
-      { channel: 'CH2', pir_alarm: true, io_alarm: false, videoloss: false },
-      { channel: 'CH3', int_alarm: { alarm_val: true, int_subtype: 'pd' } },
-      { channel: 'CH3', alarm_state: [{ alarm_val: true, int_subtype: 'lcd' }, { alarm_val: false, int_subtype: 'pd_vd' }] },
-      {
-        channel: 'IP_CH4', chn_alias: 'Gate',
-        Floodlight_AudioAlarm: {
-          floodlight_switch: true, flood_light_value: 64, floodlight_value_range: { min: 1, max: 100 },
-          audioAlarm_switch: false, audioAlarm_value: 7, audioAlarm_value_range: { min: 1, max: 10 },
+  alarm_list: [
+    {
+      time: '2024-03-09T21:04:05Z+01:00',
+      system_alarm: [{ device_name: 'Garage-NVR', hdd: { hdd_alarm_type: 'Error', hdd_alarm_info: 'Full' } }],
+      channel_alarm: [
+        { channel: 'CH1', channel_name: 'Drive', motion_alarm: true, record_flag: { m: 'R', r: 'SR' } },
+        { channel: 'CH2', pir_alarm: true, io_alarm: false, videoloss: false },
+        { channel: 'CH3', int_alarm: { alarm_val: true, int_subtype: 'pd' } },
+        {
+          channel: 'CH3',
+          alarm_state: [
+            { alarm_val: true, int_subtype: 'lcd' },
+            { alarm_val: false, int_subtype: 'pd_vd' },
+          ],
         },
-      },
-      { channel: 'CH5', record_flag: { h: 'R' } },
-      {
-        channel: 'CH6',
-        camera_connect_status: { connect_status: 'Online', ability: ['Pir'], protocol: 'Private', input_num: 1, output_num: 1, intelligent_ability: ['PVD'] },
-      },
-    ],
-  }, {
-    time: '03/09/202421:04:07',
-    channel_alarm: [{ channel: 'CH1', motion_alarm: false }],
-  }],
+        {
+          channel: 'IP_CH4',
+          chn_alias: 'Gate',
+          Floodlight_AudioAlarm: {
+            floodlight_switch: true,
+            flood_light_value: 64,
+            floodlight_value_range: { min: 1, max: 100 },
+            audioAlarm_switch: false,
+            audioAlarm_value: 7,
+            audioAlarm_value_range: { min: 1, max: 10 },
+          },
+        },
+        { channel: 'CH5', record_flag: { h: 'R' } },
+        {
+          channel: 'CH6',
+          camera_connect_status: {
+            connect_status: 'Online',
+            ability: ['Pir'],
+            protocol: 'Private',
+            input_num: 1,
+            output_num: 1,
+            intelligent_ability: ['PVD'],
+          },
+        },
+      ],
+    },
+    {
+      time: '03/09/202421:04:07',
+      channel_alarm: [{ channel: 'CH1', motion_alarm: false }],
+    },
+  ],
   log_collect: { dir_name: '2024_03_09', file_name: '20240309_210405_ch1.log.tar.gz' },
 };
 
@@ -146,7 +174,10 @@ test('types filter: only the chosen alarm types (live and disk pass)', async () 
   const run = collect(c, { intervalMs: 100, types: ['person', 'line_crossing'] });
   await until(() => source.requests.length >= 2);
   await run.stop();
-  assert.equal(run.events.map((e) => (e.kind === 'alarm' ? e.type : e.kind)), ['disk', 'person', 'line_crossing', 'live']);
+  assert.equal(
+    run.events.map((e) => (e.kind === 'alarm' ? e.type : e.kind)),
+    ['disk', 'person', 'line_crossing', 'live'],
+  );
 });
 
 test('paced: a device answering at once gets at most one call per interval', async () => {
@@ -226,7 +257,12 @@ test('after a re-login the stream drops its cursor and subscribes again', async 
   await run.stop();
   // Subscribed (reader 8), polled, the poll refused `expired` is repeated once after the re-login, then a new subscription (reader 9).
   assert.equal(source.requests.map((r) => r.data.reader_id).slice(-3), [8, undefined, 9]);
-  assert.equal(source.requests.at(-1)!.data, { ...SUBSCRIPTION, reader_id: 9, sequence: source.requests.at(-1)!.data.sequence, lap_number: 2 });
+  assert.equal(source.requests.at(-1)!.data, {
+    ...SUBSCRIPTION,
+    reader_id: 9,
+    sequence: source.requests.at(-1)!.data.sequence,
+    lap_number: 2,
+  });
   assert.is(dev.count(LOGIN, 200), 2, 'one re-login');
   assert.is(dev.count(CHECK, 401), 1, 'one refused call');
 });
@@ -276,16 +312,29 @@ test('abort while waiting for the next interval ends the stream at once', async 
 
 test('eventsOf: motion_report form, a bad member drops alone, unknown int_subtype and keep-alive give nothing', () => {
   assert.equal(eventsOf({ reader_id: 1, sequence: 2, heat_alarm: 'HeatAlarm' }), []);
-  assert.equal(eventsOf({ alarm_list: [{ channel_alarm: [{ channel: 'CH1', motion_report: { alarm_state: true, alarm_type: 'smd' } }] }] }), [
-    { kind: 'alarm', channel: 'CH1', type: 'motion', active: true, subtype: 'smd' },
+  assert.equal(
+    eventsOf({ alarm_list: [{ channel_alarm: [{ channel: 'CH1', motion_report: { alarm_state: true, alarm_type: 'smd' } }] }] }),
+    [{ kind: 'alarm', channel: 'CH1', type: 'motion', active: true, subtype: 'smd' }],
+  );
+  assert.equal(
+    eventsOf({
+      alarm_list: [
+        {
+          channel_alarm: [
+            { channel: 'CH1', motion_alarm: 'maybe', pir_alarm: true },
+            { channel: 'CH2', int_alarm: { alarm_val: true, int_subtype: 'new_ai_kind' } },
+            { motion_alarm: true },
+            'junk',
+          ],
+        },
+        'junk',
+      ],
+    }),
+    [{ kind: 'alarm', channel: 'CH1', type: 'pir', active: true }],
+  );
+  assert.equal(eventsOf({ alarm_list: [{ system_alarm: [{ device_name: 'x', hdd: { hdd_alarm_type: 'Ok' } }] }] }), [
+    { kind: 'disk', ok: true },
   ]);
-  assert.equal(eventsOf({ alarm_list: [{ channel_alarm: [
-    { channel: 'CH1', motion_alarm: 'maybe', pir_alarm: true },
-    { channel: 'CH2', int_alarm: { alarm_val: true, int_subtype: 'new_ai_kind' } },
-    { motion_alarm: true },
-    'junk',
-  ] }, 'junk'] }), [{ kind: 'alarm', channel: 'CH1', type: 'pir', active: true }]);
-  assert.equal(eventsOf({ alarm_list: [{ system_alarm: [{ device_name: 'x', hdd: { hdd_alarm_type: 'Ok' } }] }] }), [{ kind: 'disk', ok: true }]);
   assert.equal(eventsOf(null), []);
 });
 
@@ -298,15 +347,47 @@ test('normalizeTime: both vendor forms to ISO 8601, anything else kept', () => {
 });
 
 test('ALARM_TYPES: every int_subtype of the vendor list maps to one type; a channel raises what its abilities allow', () => {
-  const vendorSubtypes = ['video_tamper', 'sod', 'lcd', 'pid', 'pd', 'fd', 'sound', 'avd', 'pd_vd', 'cc', 'cd', 'qd', 'lpd', 'rsd', 'ad',
-    'intrusion', 'region_entrance', 'region_exiting', 'fireDetect', 'measure'];
+  const vendorSubtypes = [
+    'video_tamper',
+    'sod',
+    'lcd',
+    'pid',
+    'pd',
+    'fd',
+    'sound',
+    'avd',
+    'pd_vd',
+    'cc',
+    'cd',
+    'qd',
+    'lpd',
+    'rsd',
+    'ad',
+    'intrusion',
+    'region_entrance',
+    'region_exiting',
+    'fireDetect',
+    'measure',
+  ];
   const mapped = ALARM_TYPE_KEYS.flatMap((k) => (ALARM_TYPES[k] as AlarmTypeInfo).subtypes ?? []);
   assert.equal([...mapped].sort(), [...vendorSubtypes].sort());
   assert.equal(alarmTypesOf({ online: false, configured: false, abilities: ['Pir'] }), []);
-  assert.equal(alarmTypesOf({ online: false, configured: true, abilities: ['Pir'] }), ['video_loss'], 'an offline camera still reports video loss');
+  assert.equal(
+    alarmTypesOf({ online: false, configured: true, abilities: ['Pir'] }),
+    ['video_loss'],
+    'an offline camera still reports video loss',
+  );
   assert.equal(alarmTypesOf({ online: true }), ['motion', 'video_loss', 'tamper']);
-  assert.equal(alarmTypesOf({ online: true, abilities: ['Pir'], ai: ['PVD', 'LCD'], alarmIn: 1 }),
-    ['motion', 'pir', 'io', 'video_loss', 'person', 'vehicle', 'line_crossing', 'tamper']);
+  assert.equal(alarmTypesOf({ online: true, abilities: ['Pir'], ai: ['PVD', 'LCD'], alarmIn: 1 }), [
+    'motion',
+    'pir',
+    'io',
+    'video_loss',
+    'person',
+    'vehicle',
+    'line_crossing',
+    'tamper',
+  ]);
   assert.equal(alarmTypesOf({ online: true }, 4), ['motion', 'io', 'video_loss', 'tamper'], 'recorder inputs count for io');
 });
 

@@ -39,7 +39,10 @@ export interface LogLine {
   data?: Record<string, unknown>;
 }
 
-const H = (alg: string, s: string) => createHash(alg === 'SHA-256' ? 'sha256' : 'md5').update(s).digest('hex');
+const H = (alg: string, s: string) =>
+  createHash(alg === 'SHA-256' ? 'sha256' : 'md5')
+    .update(s)
+    .digest('hex');
 
 function parseAuth(header: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -202,9 +205,15 @@ export class FakeDevice {
       if (out && typeof out === 'object' && 'fail' in out) {
         const f = out as { fail: string; status?: number; ch_error_code?: unknown };
         line.error_code = f.fail;
-        return this.send(res, line, f.status ?? 400, { result: 'failed', reason: f.fail, error_code: f.fail, ch_error_code: f.ch_error_code, data: {} }, headers);
+        return this.send(
+          res,
+          line,
+          f.status ?? 400,
+          { result: 'failed', reason: f.fail, error_code: f.fail, ch_error_code: f.ch_error_code, data: {} },
+          headers,
+        );
       }
-      if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, (out).raw, headers);
+      if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, out.raw, headers);
       if (out && typeof out === 'object' && 'rawText' in out) {
         // A body JSON.stringify cannot write (integers beyond 2^53, exact vendor text).
         const text = (out as { rawText: string }).rawText;
@@ -228,14 +237,21 @@ export class FakeDevice {
     };
     const auth = req.headers.authorization;
     if (!auth) return this.fail(res, line, 401, 'no_login', { 'WWW-Authenticate': challenge() });
-    if (this.opts.lockAfter !== undefined && this.failedLogins >= this.opts.lockAfter) return this.fail(res, line, 401, 'user_locked_login');
+    if (this.opts.lockAfter !== undefined && this.failedLogins >= this.opts.lockAfter)
+      return this.fail(res, line, 401, 'user_locked_login');
     const p = parseAuth(auth);
     const alg = p.algorithm ?? 'MD5';
     const ha1 = H(alg, `${p.username}:${p.realm}:${this.opts.password}`);
     const ha2 = H(alg, `POST:${p.uri}`);
     const expected = H(alg, `${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`);
-    const ok = p.username === this.opts.username && p.realm === 'RS realm' && p.uri === '/API/Web/Login' && p.qop === 'auth' &&
-      this.nonces.delete(p.nonce) && p.opaque === 'op4que' && p.response === expected;
+    const ok =
+      p.username === this.opts.username &&
+      p.realm === 'RS realm' &&
+      p.uri === '/API/Web/Login' &&
+      p.qop === 'auth' &&
+      this.nonces.delete(p.nonce) &&
+      p.opaque === 'op4que' &&
+      p.response === expected;
     const refusal = this.opts.refuseLogin?.(ok);
     if (refusal) {
       if (!ok) this.failedLogins++;
@@ -248,7 +264,9 @@ export class FakeDevice {
     const id = randomBytes(8).toString('hex');
     const csrf = randomBytes(8).toString('hex');
     this.sessions.set(id, { csrf, expired: false });
-    const headers: Record<string, string | string[]> = { 'Set-Cookie': [`${this.cookieName()}=${id}; HttpOnly; path=/`, 'lang=en; path=/'] };
+    const headers: Record<string, string | string[]> = {
+      'Set-Cookie': [`${this.cookieName()}=${id}; HttpOnly; path=/`, 'lang=en; path=/'],
+    };
     if (!this.opts.tokenInBody) headers['X-csrftoken'] = csrf;
     this.send(res, line, 200, { result: 'success', data: this.opts.tokenInBody ? { token: csrf } : {} }, headers);
   }

@@ -16,8 +16,13 @@ export function clientRig(password: string) {
     const dev = await fakeDevice({ password, ...device });
     const logs: string[] = [];
     const c = new NvrClient({
-      url: dev.url, username: 'admin', password, heartbeatMs: 0, timeoutMs: 2_000,
-      log: (level, msg) => logs.push(`${level} ${msg}`), ...client,
+      url: dev.url,
+      username: 'admin',
+      password,
+      heartbeatMs: 0,
+      timeoutMs: 2_000,
+      log: (level, msg) => logs.push(`${level} ${msg}`),
+      ...client,
     });
     open.push(c, dev);
     return { dev, c, logs };

@@ -26,7 +26,14 @@ test('lazy Digest login, then cookie and CSRF on every call; states', async () =
   assert.is(c.state, 'idle');
   const info = await c.systemInfo();
   assert.is(info.device_type, 'N7516');
-  assert.equal(dev.log.map((l) => [l.path, l.status]), [[LOGIN, 401], [LOGIN, 200], [INFO, 200]]);
+  assert.equal(
+    dev.log.map((l) => [l.path, l.status]),
+    [
+      [LOGIN, 401],
+      [LOGIN, 200],
+      [INFO, 200],
+    ],
+  );
   assert.ok(dev.log[2].csrf, 'CSRF header sent');
   assert.equal(states, ['connecting', 'connected']);
   await c.close();
@@ -37,7 +44,10 @@ test('lazy Digest login, then cookie and CSRF on every call; states', async () =
 test('SHA-256 is chosen when offered beside MD5', async () => {
   const { dev, c } = await setup({ algorithms: ['MD5', 'SHA-256'] });
   await c.login();
-  assert.equal(dev.log.map((l) => l.status), [401, 200]);
+  assert.equal(
+    dev.log.map((l) => l.status),
+    [401, 200],
+  );
 });
 
 test('wrong password: one login attempt for 20 concurrent calls, then fail fast (lock-out)', async () => {
@@ -63,7 +73,11 @@ test('wrong password: one login attempt for 20 concurrent calls, then fail fast 
   // The password appears nowhere: messages, JSON, stacks, logs, the client itself.
   const texts = [
     ...errors.flatMap((e) => [e.message, String(e.stack), JSON.stringify(e), inspect(e, { depth: 10 })]),
-    again.message, JSON.stringify(again), ...logs, JSON.stringify(c), inspect(c, { depth: 10, showHidden: true }),
+    again.message,
+    JSON.stringify(again),
+    ...logs,
+    JSON.stringify(c),
+    inspect(c, { depth: 10, showHidden: true }),
   ];
   for (const t of texts) assert.not.ok(t.includes(WRONG), `password leaked in: ${t.slice(0, 200)}`);
 
@@ -117,7 +131,6 @@ test('no_login on a forgotten session: re-login once, then the call succeeds', a
   assert.is(dev.count(LOGIN, 200), 2);
 });
 
-
 const HEARTBEAT = '/API/Login/Heartbeat';
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -133,7 +146,9 @@ async function until(cond: () => boolean, ms = 3_000): Promise<void> {
 test('every session code of the vendor list: one re-login, the call repeated once and answered', async () => {
   for (const code of RELOGIN_CODES) {
     let refuse = true;
-    const { dev, c } = await setup({ handlers: { '/API/Test/Page/Get': () => (refuse ? ((refuse = false), { fail: code }) : { ok: code }) } });
+    const { dev, c } = await setup({
+      handlers: { '/API/Test/Page/Get': () => (refuse ? ((refuse = false), { fail: code }) : { ok: code }) },
+    });
     await c.login();
     assert.equal(await c.get('Test/Page'), { ok: code }, code);
     assert.is(dev.count(LOGIN, 200), 2, `${code}: one re-login`);
@@ -144,7 +159,9 @@ test('every session code of the vendor list: one re-login, the call repeated onc
 
 test('device_reboot: the call fails with it, not repeated; the next call logs in afresh', async () => {
   let reboot = true;
-  const { dev, c } = await setup({ handlers: { '/API/Test/Page/Get': () => (reboot ? ((reboot = false), { fail: 'device_reboot' }) : {}) } });
+  const { dev, c } = await setup({
+    handlers: { '/API/Test/Page/Get': () => (reboot ? ((reboot = false), { fail: 'device_reboot' }) : {}) },
+  });
   await c.login();
   const e = await rejection(c.get('Test/Page'));
   assert.is(e.error_code, 'device_reboot');
@@ -241,7 +258,14 @@ test('an unknown error code (HTTP 400) on a session that worked: one re-login, t
 test('the session cookie is read by its prefix: session_<port> from the device is sent back', async () => {
   const { dev, c } = await setup();
   await c.systemInfo(); // the device answers only with its `session_<port>` cookie (and not for `lang`)
-  assert.equal(dev.log.map((l) => [l.path, l.status]), [[LOGIN, 401], [LOGIN, 200], [INFO, 200]]);
+  assert.equal(
+    dev.log.map((l) => [l.path, l.status]),
+    [
+      [LOGIN, 401],
+      [LOGIN, 200],
+      [INFO, 200],
+    ],
+  );
 });
 
 test('CSRF token refreshed from every response that carries one', async () => {
@@ -332,7 +356,10 @@ test('close: calls still waiting for a connection are never sent; they fail with
   const t0 = Date.now();
   await c.close();
   const errors = await Promise.all(pending);
-  assert.equal(errors.map((e) => e.error_code), ['closed', 'closed', 'closed']);
+  assert.equal(
+    errors.map((e) => e.error_code),
+    ['closed', 'closed', 'closed'],
+  );
   assert.ok(Date.now() - t0 < 2_000, `close took ${Date.now() - t0} ms`);
   assert.is(dev.count(INFO), 1, 'the waiting calls never reached the device');
   assert.is(dev.count('/API/Web/Logout', 200), 1);

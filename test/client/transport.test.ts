@@ -40,15 +40,23 @@ test('a hanging device gives a transport timeout within the deadline', async () 
 
 /** An operation the fake device answers after `ms` (loose request: `{n}` tells calls apart). */
 const SLOW = defineOperation({
-  page: 'Test/Slow', operation: 'Get', request: v.looseObject({}), response: v.looseObject({}), description: 'slow answer',
+  page: 'Test/Slow',
+  operation: 'Get',
+  request: v.looseObject({}),
+  response: v.looseObject({}),
+  description: 'slow answer',
 });
 const SLOW_PATH = '/API/Test/Slow/Get';
 function slowDevice(ms: number, arrivals: number[]) {
-  return { handlers: { [SLOW_PATH]: async (data: Record<string, unknown>) => {
-    arrivals.push(data.n as number);
-    await new Promise((r) => setTimeout(r, ms));
-    return { n: data.n };
-  } } };
+  return {
+    handlers: {
+      [SLOW_PATH]: async (data: Record<string, unknown>) => {
+        arrivals.push(data.n as number);
+        await new Promise((r) => setTimeout(r, ms));
+        return { n: data.n };
+      },
+    },
+  };
 }
 
 test('the deadline counts time on the wire: a call queued behind two slow requests still succeeds', async () => {
@@ -208,15 +216,37 @@ test('bad options are refused up front, without the password', () => {
 // --- TLS ---------------------------------------------------------------------------------------
 
 const tlsTest = suite<{ dir: string; key: string; cert: string; fp: string; otherFp: string }>('transport TLS', {
-  dir: '', key: '', cert: '', fp: '', otherFp: '',
+  dir: '',
+  key: '',
+  cert: '',
+  fp: '',
+  otherFp: '',
 });
 
 function selfSigned(dir: string, name: string) {
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-days', '1',
-    '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`),
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-days',
+      '1',
+      '-keyout',
+      join(dir, `${name}.key`),
+      '-out',
+      join(dir, `${name}.crt`),
+    ],
+    { stdio: 'ignore' },
+  );
   const cert = readFileSync(join(dir, `${name}.crt`), 'utf8');
   return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert, fp: new X509Certificate(cert).fingerprint256 };
 }

@@ -11,19 +11,25 @@ test.after.each(closeAll);
 
 const CI = '/API/Login/ChannelInfo/Get';
 
-for (const [form, answer] of [['wrapped {type, items}', V.channelInfoWrapped], ['plain array', V.channelInfoArray]] as const) {
+for (const [form, answer] of [
+  ['wrapped {type, items}', V.channelInfoWrapped],
+  ['plain array', V.channelInfoArray],
+] as const) {
   test(`channelModel: channel_param as ${form}, every connect_status, hardware and AI abilities`, async () => {
     const { dev, c } = await setup({ handlers: { [CI]: () => answer } });
     const models = await c.channelModel();
-    assert.equal(models.map((m) => [m.id, m.status, m.online, m.configured]), [
-      ['CH1', 'Online', true, true],
-      ['CH2', 'Online', true, true],
-      ['CH3', 'FailConnectNetwork', false, true],
-      ['CH4', 'NotConfigured', false, false],
-      ['IP_CH1', 'Offline', false, true],
-      ['WIFI_CH1', 'Sleep', false, true],
-      ['WIFI_CH2', 'NotPaired', false, true],
-    ]);
+    assert.equal(
+      models.map((m) => [m.id, m.status, m.online, m.configured]),
+      [
+        ['CH1', 'Online', true, true],
+        ['CH2', 'Online', true, true],
+        ['CH3', 'FailConnectNetwork', false, true],
+        ['CH4', 'NotConfigured', false, false],
+        ['IP_CH1', 'Offline', false, true],
+        ['WIFI_CH1', 'Sleep', false, true],
+        ['WIFI_CH2', 'NotPaired', false, true],
+      ],
+    );
     const [ch1, ch2] = models;
     assert.equal(ch1.hardware, { floodlight: true, siren: true, redBlueLight: false, pir: true, alarmIn: 1, alarmOut: 1 });
     assert.equal(ch1.ai, ['PVD', 'LCD', 'PID']);
@@ -33,7 +39,10 @@ for (const [form, answer] of [['wrapped {type, items}', V.channelInfoWrapped], [
     assert.is(models[3].name, 'CH4', 'an unconfigured slot is named by its id');
     assert.equal(dev.bodies(CI), [{}]);
     // The older list form of the same page keeps working (the bridge reads it).
-    assert.equal((await c.channels()).filter((x) => x.online).map((x) => x.channel), ['CH1', 'CH2']);
+    assert.equal(
+      (await c.channels()).filter((x) => x.online).map((x) => x.channel),
+      ['CH1', 'CH2'],
+    );
   });
 }
 
@@ -45,12 +54,15 @@ test('channelModel: a device without Login/ChannelInfo falls back to the channel
     },
   });
   const models = await c.channelModel();
-  assert.equal(models.map((m) => [m.id, m.status, m.hardware.floodlight, m.hardware.siren]), [
-    ['CH1', 'Online', true, true],
-    ['CH2', 'NotConfigured', false, false],
-    ['CH3', 'NotConfigured', false, false],
-    ['IP_CH1', 'Offline', false, false],
-  ]);
+  assert.equal(
+    models.map((m) => [m.id, m.status, m.hardware.floodlight, m.hardware.siren]),
+    [
+      ['CH1', 'Online', true, true],
+      ['CH2', 'NotConfigured', false, false],
+      ['CH3', 'NotConfigured', false, false],
+      ['IP_CH1', 'Offline', false, false],
+    ],
+  );
   assert.is(dev.count(CI), 1);
   assert.equal(dev.bodies('/API/AlarmConfig/Deterrence/Get'), [{ page_type: 'ChannelConfig' }]);
 });
@@ -64,8 +76,13 @@ test('identity: serialNum, dash MAC, and dev_type beyond 2^53 without loss', asy
   });
   const id = await c.identity();
   assert.equal(id, {
-    model: 'N7516', firmware: 'V8.2.3-20221014', hardware: 'DM-448', serial: 'B18ABCDEF0123',
-    mac: '88-26-1D-AA-8E-E0', name: 'Recorder', devType: V.DEV_TYPE,
+    model: 'N7516',
+    firmware: 'V8.2.3-20221014',
+    hardware: 'DM-448',
+    serial: 'B18ABCDEF0123',
+    mac: '88-26-1D-AA-8E-E0',
+    name: 'Recorder',
+    devType: V.DEV_TYPE,
   });
   assert.not.equal(String(Number(V.DEV_TYPE)), V.DEV_TYPE, 'the fixture really is beyond what a double holds');
   const info = await c.deviceInfo();
@@ -81,7 +98,10 @@ test('identity: a device without DeviceInfo still has one (SystemInfo only); bot
   assert.is(err.kind, 'unsupported');
 });
 
-for (const [spelling, answer] of [['img_* (table)', V.snapshotTable], ['ima_* (sample)', V.snapshotSample]] as const) {
+for (const [spelling, answer] of [
+  ['img_* (table)', V.snapshotTable],
+  ['ima_* (sample)', V.snapshotSample],
+] as const) {
   test(`snapshot: ${spelling} answer decodes to the JPEG bytes`, async () => {
     const { dev, c } = await setup({ handlers: { '/API/Snapshot/Get': () => answer } });
     const snap = await c.snapshot('CH1', { resolution: '1280x720' });
@@ -93,7 +113,9 @@ for (const [spelling, answer] of [['img_* (table)', V.snapshotTable], ['ima_* (s
 }
 
 test('snapshot: bad input and empty answers are clear errors', async () => {
-  const { dev, c } = await setup({ handlers: { '/API/Snapshot/Get': () => ({ img_encodes: 'base64', img_format: 'image/jpeg', img_data: '' }) } });
+  const { dev, c } = await setup({
+    handlers: { '/API/Snapshot/Get': () => ({ img_encodes: 'base64', img_format: 'image/jpeg', img_data: '' }) },
+  });
   const bad = await rejection(c.snapshot('CH1', { resolution: 'huge' }));
   assert.is(bad.kind, 'invalid_request');
   assert.match(bad.message, /snapshot_resolution.*huge/);
@@ -110,7 +132,9 @@ test('streamUrls: array answer, both mobile spellings', async () => {
   assert.equal(await c.streamUrls(), [
     { channel: 'CH1', main: V.streamUrls.channel_info[0].mainstream_url, sub: V.streamUrls.channel_info[0].substream_url },
     {
-      channel: 'IP_CH1', main: V.streamUrls.channel_info[1].mainstream_url, sub: V.streamUrls.channel_info[1].substream_url,
+      channel: 'IP_CH1',
+      main: V.streamUrls.channel_info[1].mainstream_url,
+      sub: V.streamUrls.channel_info[1].substream_url,
       mobile: V.streamUrls.channel_info[1].mobile_stream_url,
     },
     { channel: 'CH2', main: 'rtsp://192.168.1.20:554/a', sub: 'rtsp://192.168.1.20:554/b', mobile: 'rtsp://192.168.1.20:554/c' },
@@ -119,10 +143,14 @@ test('streamUrls: array answer, both mobile spellings', async () => {
 
 test('identical concurrent reads share one device call; different data does not', async () => {
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   let arrived = 0;
   let bothArrived!: () => void;
-  const two = new Promise<void>((r) => { bothArrived = r; });
+  const two = new Promise<void>((r) => {
+    bothArrived = r;
+  });
   const { dev, c } = await setup({
     handlers: {
       '/API/AlarmConfig/VoiceAlarm/Get': async () => {

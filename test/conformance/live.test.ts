@@ -27,7 +27,10 @@ function liveDevice(): { handlers: Record<string, Handler>; state: Record<string
         return {};
       },
       [`${MANUAL}/Get`]: () => manual,
-      [`${MANUAL}/Set`]: (d) => { Object.assign(manual, d); return {}; },
+      [`${MANUAL}/Set`]: (d) => {
+        Object.assign(manual, d);
+        return {};
+      },
     },
   };
 }
@@ -36,13 +39,29 @@ test('live: Get request and typed state (floodlight and siren channel; siren-onl
   const { handlers } = liveDevice();
   const { dev, c } = await setup({ handlers });
   assert.equal(await c.live('CH1'), {
-    channel: 'CH1', floodlight: false, brightness: 50, brightnessRange: { min: 10, max: 90 }, mode: 0, strobe: 1,
-    siren: false, volume: 5, volumeRange: { min: 1, max: 10 }, volumeAdjustable: true,
+    channel: 'CH1',
+    floodlight: false,
+    brightness: 50,
+    brightnessRange: { min: 10, max: 90 },
+    mode: 0,
+    strobe: 1,
+    siren: false,
+    volume: 5,
+    volumeRange: { min: 1, max: 10 },
+    volumeAdjustable: true,
   });
   assert.equal(await c.live('CH2'), {
-    channel: 'CH2', siren: false, volume: 5, volumeRange: { min: 1, max: 10 }, volumeAdjustable: true, redBlueLight: false,
+    channel: 'CH2',
+    siren: false,
+    volume: 5,
+    volumeRange: { min: 1, max: 10 },
+    volumeAdjustable: true,
+    redBlueLight: false,
   });
-  assert.equal(dev.bodies(`${LIVE}/Get`), [{ channel: 'CH1', command_flag: false }, { channel: 'CH2', command_flag: false }]);
+  assert.equal(dev.bodies(`${LIVE}/Get`), [
+    { channel: 'CH1', command_flag: false },
+    { channel: 'CH2', command_flag: false },
+  ]);
 });
 
 test('setLive: siren on sends the Get object with the change and operation_type AudioAlarm, then reads back', async () => {
@@ -63,21 +82,43 @@ test('setLive: operation_type per part (Floodlight, RedBlueLight) and All when s
   const all = await c.setLive('CH1', { floodlight: false, siren: true, volume: 8 });
   assert.equal(all, { ...all, floodlight: false, siren: true, volume: 8 });
   const sets = dev.bodies(`${LIVE}/Set`);
-  assert.equal(sets.map((b) => b?.operation_type), ['Floodlight', 'RedBlueLight', 'All']);
-  assert.equal(sets[0], { ...V.liveFull, floodlight_switch: true, floodlight_value: 70, floodlight_mode: 1, floodlight_strobe_frequency: 2, operation_type: 'Floodlight' });
+  assert.equal(
+    sets.map((b) => b?.operation_type),
+    ['Floodlight', 'RedBlueLight', 'All'],
+  );
+  assert.equal(sets[0], {
+    ...V.liveFull,
+    floodlight_switch: true,
+    floodlight_value: 70,
+    floodlight_mode: 1,
+    floodlight_strobe_frequency: 2,
+    operation_type: 'Floodlight',
+  });
   assert.equal(sets[1], { ...V.liveSirenOnly, redBlueLight_switch: true, operation_type: 'RedBlueLight' });
 });
 
-test('setLive: values outside the page\'s own _range, a fixed volume, a missing part: clear errors, nothing sent', async () => {
+test("setLive: values outside the page's own _range, a fixed volume, a missing part: clear errors, nothing sent", async () => {
   const { handlers, state } = liveDevice();
   const { dev, c } = await setup({ handlers });
   const high = await rejection(c.setLive('CH1', { brightness: 95 }));
   assert.is(high.error_code, 'out_of_range');
-  assert.is(high.message, 'PreviewChannel/Floodlight2AudioAlarm/Set: out_of_range (1 value refused; nothing was sent): brightness must be <= 90 (floodlight_value_range; got 95)');
+  assert.is(
+    high.message,
+    'PreviewChannel/Floodlight2AudioAlarm/Set: out_of_range (1 value refused; nothing was sent): brightness must be <= 90 (floodlight_value_range; got 95)',
+  );
   const low = await rejection(c.setLive('CH1', { volume: 0, mode: 2 as 0 }));
-  assert.equal(low.violations?.map((x) => [x.path, x.problem]), [['volume', 'min'], ['mode', 'enum']]);
+  assert.equal(
+    low.violations?.map((x) => [x.path, x.problem]),
+    [
+      ['volume', 'min'],
+      ['mode', 'enum'],
+    ],
+  );
   const noLight = await rejection(c.setLive('CH2', { floodlight: true, siren: true }));
-  assert.equal(noLight.violations?.map((x) => [x.path, x.problem]), [['floodlight', 'unsupported']]);
+  assert.equal(
+    noLight.violations?.map((x) => [x.path, x.problem]),
+    [['floodlight', 'unsupported']],
+  );
   assert.match(noLight.message, /no floodlight_switch/);
   const typo = await rejection(c.setLive('CH1', { volumn: 3 } as never));
   assert.match(typo.message, /did you mean volume\?/);
@@ -85,7 +126,10 @@ test('setLive: values outside the page\'s own _range, a fixed volume, a missing 
   assert.match(notBool.message, /siren must be a boolean/);
   state.CH1.audioAlarm_value_adjustable = false;
   const fixed = await rejection(c.setLive('CH1', { volume: 6 }));
-  assert.equal(fixed.violations?.map((x) => x.problem), ['read_only']);
+  assert.equal(
+    fixed.violations?.map((x) => x.problem),
+    ['read_only'],
+  );
   const badChannel = await rejection(c.setLive('Ch1', { siren: true }));
   assert.match(badChannel.message, /not a channel id/);
   assert.is(dev.count(`${LIVE}/Set`), 0, 'nothing was sent');
@@ -108,7 +152,13 @@ test('manual alarm: outputs read; Set carries only the outputs that change; unkn
   assert.equal(after, { 'Local->1': true, 'IP_CH1->1': false, 'IP_CH12->1': true });
   assert.equal(dev.bodies(`${MANUAL}/Set`), [{ 'Local->1': true }]);
   const err = await rejection(c.setManualAlarm({ 'Local->2': true, 'IP_CH1->1': 1 as never }));
-  assert.equal(err.violations?.map((x) => [x.path, x.problem]), [['Local->2', 'unsupported'], ['IP_CH1->1', 'type']]);
+  assert.equal(
+    err.violations?.map((x) => [x.path, x.problem]),
+    [
+      ['Local->2', 'unsupported'],
+      ['IP_CH1->1', 'type'],
+    ],
+  );
   assert.match(err.message, /no alarm output Local->2/);
   assert.is(dev.count(`${MANUAL}/Set`), 1, 'the refused change sent nothing');
 });

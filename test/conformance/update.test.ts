@@ -18,7 +18,12 @@ const LM = '/API/LinkageConfig/LinkageManage';
 type Data = Record<string, unknown>;
 
 /** A page that answers Range and Get and applies a Set by deep-merging what it receives. */
-function pageHandlers(base: string, range: unknown, initial: Data, strip: string[] = []): { handlers: Record<string, Handler>; state: Data } {
+function pageHandlers(
+  base: string,
+  range: unknown,
+  initial: Data,
+  strip: string[] = [],
+): { handlers: Record<string, Handler>; state: Data } {
   const state = structuredClone(initial);
   const merge = (into: Data, from: Data) => {
     for (const [k, v] of Object.entries(from)) {
@@ -32,7 +37,10 @@ function pageHandlers(base: string, range: unknown, initial: Data, strip: string
     handlers: {
       [`${base}/Range`]: () => range,
       [`${base}/Get`]: () => state,
-      [`${base}/Set`]: (d) => { merge(state, d); return {}; },
+      [`${base}/Set`]: (d) => {
+        merge(state, d);
+        return {};
+      },
     },
   };
 }
@@ -43,10 +51,12 @@ test('Deterrence: Get carries page_type; Set is the vendor shape (block, chn_ind
   const after = await c.update('AlarmConfig/Deterrence', { channel_info: { CH1: { siren_switch: true, flood_light_value: 60 } } });
   assert.equal(dev.bodies(`${DET}/Get`), [{ page_type: 'ChannelConfig' }, { page_type: 'ChannelConfig' }]);
   const { flood_light_disable: _r1, warning_light_disable: _r2, param_video: _pv, ...writable } = V.deterrenceGet.channel_info.CH1;
-  assert.equal(dev.bodies(`${DET}/Set`), [{
-    channel_info: { CH1: { ...writable, siren_switch: true, flood_light_value: 60, chn_index: 'CH1', page: 'chn_floodlight' } },
-    page_type: 'ChannelConfig',
-  }]);
+  assert.equal(dev.bodies(`${DET}/Set`), [
+    {
+      channel_info: { CH1: { ...writable, siren_switch: true, flood_light_value: 60, chn_index: 'CH1', page: 'chn_floodlight' } },
+      page_type: 'ChannelConfig',
+    },
+  ]);
   assert.equal((after.channel_info as Data).CH1, (state.channel_info as Data).CH1, 'returns the data read back');
   assert.is(((state.channel_info as Data).CH1 as Data).siren_switch, true);
 });
@@ -60,7 +70,7 @@ test('Deterrence: concurrent updates of one block both hold (each reads what the
   ]);
   const ch1 = (state.channel_info as Data).CH1 as Data;
   assert.equal([ch1.siren_switch, ch1.bright_time], [true, 90]);
-  const [first, second] = dev.bodies(`${DET}/Set`).map((b) => ((b!.channel_info as Data).CH1 as Data));
+  const [first, second] = dev.bodies(`${DET}/Set`).map((b) => (b!.channel_info as Data).CH1 as Data);
   assert.equal([first.siren_switch, first.bright_time, second.siren_switch, second.bright_time], [true, 60, true, 90]);
 });
 
@@ -77,16 +87,30 @@ test('VoiceAlarm: out-of-Range and unsupported changes are refused with clear er
   const { handlers } = pageHandlers(VA, V.voiceAlarmRange, V.voiceAlarmGet);
   const { dev, c } = await setup({ handlers });
   const high = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_value: 11 } } }));
-  assert.equal(high.violations?.map((x) => [x.path, x.problem]), [['channel_info.CH1.siren_value', 'max']]);
+  assert.equal(
+    high.violations?.map((x) => [x.path, x.problem]),
+    [['channel_info.CH1.siren_value', 'max']],
+  );
   const typo = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_volume: 3 } } }));
-  assert.equal(typo.violations?.map((x) => x.path), ['channel_info.CH1.siren_volume']);
+  assert.equal(
+    typo.violations?.map((x) => x.path),
+    ['channel_info.CH1.siren_volume'],
+  );
   assert.match(typo.violations[0].message, /did you mean siren_value\?/);
   const offline = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { IP_CH1: { siren_value: 3 } } }));
   assert.match(offline.violations[0].message, /IP_CH1 has no parameters here \(Offline, Not support\)/);
-  const absent = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH9: { siren_value: 3 }, ch1: { siren_value: 3 } } }));
-  assert.equal(absent.violations?.map((x) => x.problem), ['channel', 'channel']);
+  const absent = await rejection(
+    c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH9: { siren_value: 3 }, ch1: { siren_value: 3 } } }),
+  );
+  assert.equal(
+    absent.violations?.map((x) => x.problem),
+    ['channel', 'channel'],
+  );
   const readOnly = await rejection(c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_support_format: ['.mp3'] } } }));
-  assert.equal(readOnly.violations?.map((x) => x.problem), ['read_only']);
+  assert.equal(
+    readOnly.violations?.map((x) => x.problem),
+    ['read_only'],
+  );
   const notObject = await rejection(c.update('AlarmConfig/VoiceAlarm', 'loud' as never));
   assert.is(notObject.kind, 'invalid_request');
   const notWritable = await rejection(c.update('SystemInfo/Base', { device_name: 'x' }));
@@ -112,7 +136,7 @@ test('Disarming: {disarming: true} sends the device-level fields and the channel
   assert.equal(dev.bodies(`${DIS}/Set`), [{ ...V.disarmingGet(), disarming: true }]);
 });
 
-test('Disarming: schedules and channels are checked against the vendor\'s nested Range (element shapes without type)', async () => {
+test("Disarming: schedules and channels are checked against the vendor's nested Range (element shapes without type)", async () => {
   const { handlers } = pageHandlers(DIS, V.disarmingRange, V.disarmingGet());
   const { dev, c } = await setup({ handlers });
   const schedule = V.nightSchedule();
@@ -121,9 +145,13 @@ test('Disarming: schedules and channels are checked against the vendor\'s nested
   assert.is(dev.count(`${DIS}/Set`), 1);
   const bad = V.nightSchedule();
   bad[0].week[2].time[3] = 2;
-  const err = await rejection(c.update('AlarmConfig/Disarming', {
-    channel_info: { CH1: { disarming_schedule: bad } }, disarming_channel: ['CH3'], action: { buzzer: 'no' },
-  }));
+  const err = await rejection(
+    c.update('AlarmConfig/Disarming', {
+      channel_info: { CH1: { disarming_schedule: bad } },
+      disarming_channel: ['CH3'],
+      action: { buzzer: 'no' },
+    }),
+  );
   assert.equal(err.violations?.map((x) => [x.path, x.problem]).sort(), [
     ['action.buzzer', 'type'],
     ['channel_info.CH1.disarming_schedule.0.week.2.time.3', 'enum'],
@@ -138,7 +166,11 @@ test('LinkageManage: update writes the whole writable page inside data', async (
     linkage_info: { type: 'object', items: { linkage_siren: { type: 'bool' }, linkage_floodlight: { type: 'bool' } } },
     channel_info: { type: 'object', items: { CH1: { type: 'object', items: { enable: { type: 'bool' } } } } },
   };
-  const get = { enable: false, linkage_info: { linkage_siren: true, linkage_floodlight: false }, channel_info: { CH1: { enable: true }, CH2: { reason: 'Not configured' } } };
+  const get = {
+    enable: false,
+    linkage_info: { linkage_siren: true, linkage_floodlight: false },
+    channel_info: { CH1: { enable: true }, CH2: { reason: 'Not configured' } },
+  };
   const { handlers } = pageHandlers(LM, range, get);
   const { dev, c } = await setup({ handlers });
   await c.update('LinkageConfig/LinkageManage', { enable: true });

@@ -6,34 +6,82 @@
 /** Login > ChannelInfo > Get, table 2 member set; `channel_param` wrapped as in the vendor's sample. */
 export const channelParamItems = [
   {
-    channel: 'CH1', connect_status: 'Online', channel_name: 'Driveway', channel_alias: 'CH1',
+    channel: 'CH1',
+    connect_status: 'Online',
+    channel_name: 'Driveway',
+    channel_alias: 'CH1',
     ability: ['Mainstream', 'Substream', 'Mobilestream', 'FloodLight', 'AudioAlarm', 'Pir', 'TalkFull', 'Color'],
-    intelligent_ability: ['PVD', 'LCD', 'PID'], alarm_in_num: 1, alarm_out_num: 1, videoloss: false,
+    intelligent_ability: ['PVD', 'LCD', 'PID'],
+    alarm_in_num: 1,
+    alarm_out_num: 1,
+    videoloss: false,
   },
   {
-    channel: 'CH2', connect_status: 'Online', channel_name: 'Garden', channel_alias: 'CH2',
+    channel: 'CH2',
+    connect_status: 'Online',
+    channel_name: 'Garden',
+    channel_alias: 'CH2',
     ability: ['Mainstream', 'Substream', 'Ptz', 'AudioAlarm', 'RedBlueLight', 'Cover'],
-    intelligent_ability: ['CrossCount', 'HeatMap', 'SOD', 'FD'], alarm_in_num: 0, alarm_out_num: 0, videoloss: false,
+    intelligent_ability: ['CrossCount', 'HeatMap', 'SOD', 'FD'],
+    alarm_in_num: 0,
+    alarm_out_num: 0,
+    videoloss: false,
   },
   {
-    channel: 'CH3', connect_status: 'FailConnectNetwork', channel_name: 'Camera3', channel_alias: 'CH3',
-    ability: [], intelligent_ability: [], alarm_in_num: 0, alarm_out_num: 0, videoloss: true,
+    channel: 'CH3',
+    connect_status: 'FailConnectNetwork',
+    channel_name: 'Camera3',
+    channel_alias: 'CH3',
+    ability: [],
+    intelligent_ability: [],
+    alarm_in_num: 0,
+    alarm_out_num: 0,
+    videoloss: true,
   },
   {
-    channel: 'CH4', connect_status: 'NotConfigured', channel_name: '', channel_alias: '',
-    ability: [], intelligent_ability: [], alarm_in_num: 0, alarm_out_num: 0, videoloss: true,
+    channel: 'CH4',
+    connect_status: 'NotConfigured',
+    channel_name: '',
+    channel_alias: '',
+    ability: [],
+    intelligent_ability: [],
+    alarm_in_num: 0,
+    alarm_out_num: 0,
+    videoloss: true,
   },
   {
-    channel: 'IP_CH1', connect_status: 'Offline', channel_name: 'Porch', channel_alias: 'IP_CH1',
-    ability: [], intelligent_ability: [], alarm_in_num: 0, alarm_out_num: 0, videoloss: true,
+    channel: 'IP_CH1',
+    connect_status: 'Offline',
+    channel_name: 'Porch',
+    channel_alias: 'IP_CH1',
+    ability: [],
+    intelligent_ability: [],
+    alarm_in_num: 0,
+    alarm_out_num: 0,
+    videoloss: true,
   },
   {
-    channel: 'WIFI_CH1', connect_status: 'Sleep', channel_name: 'Shed', channel_alias: 'WIFI_CH1',
-    ability: [], intelligent_ability: [], alarm_in_num: 0, alarm_out_num: 0, videoloss: true, wireless_ipc_type: 1,
+    channel: 'WIFI_CH1',
+    connect_status: 'Sleep',
+    channel_name: 'Shed',
+    channel_alias: 'WIFI_CH1',
+    ability: [],
+    intelligent_ability: [],
+    alarm_in_num: 0,
+    alarm_out_num: 0,
+    videoloss: true,
+    wireless_ipc_type: 1,
   },
   {
-    channel: 'WIFI_CH2', connect_status: 'NotPaired', channel_name: '', channel_alias: '',
-    ability: [], intelligent_ability: [], alarm_in_num: 0, alarm_out_num: 0, videoloss: true,
+    channel: 'WIFI_CH2',
+    connect_status: 'NotPaired',
+    channel_name: '',
+    channel_alias: '',
+    ability: [],
+    intelligent_ability: [],
+    alarm_in_num: 0,
+    alarm_out_num: 0,
+    videoloss: true,
   },
 ];
 export const channelInfoWrapped = { channel_param: { type: 'array', min_size: 0, max_size: 16, items: channelParamItems } };
@@ -41,16 +89,34 @@ export const channelInfoArray = { channel_param: channelParamItems };
 
 /** SystemInfo > Base > Get (member set of the vendor's table; `serialNum` only on some builds). */
 export const systemInfo = {
-  device_id: '1', device_name: 'Recorder', device_type: 'N7516', hardware_version: 'DM-448',
-  software_version: 'V8.2.3-20221014', build_time: 'Oct 14 2022', ie_client_version: 'V1.0.0', mcu_software_version: '',
-  video_format: 'PAL', hdd_volume: '2TB', ip_address: '192.168.1.20', ipv6_address: '', web: '80,80', client: '9000,9000',
-  mac_address: '88-26-1D-AA-8E-E0', wireless_mac: '', p2p_id: 'RSV123456789', p2p_switch: true, network_state: 'Connected',
-  serialNum: 'B18ABCDEF0123', language: 'English', iot_id: '',
+  device_id: '1',
+  device_name: 'Recorder',
+  device_type: 'N7516',
+  hardware_version: 'DM-448',
+  software_version: 'V8.2.3-20221014',
+  build_time: 'Oct 14 2022',
+  ie_client_version: 'V1.0.0',
+  mcu_software_version: '',
+  video_format: 'PAL',
+  hdd_volume: '2TB',
+  ip_address: '192.168.1.20',
+  ipv6_address: '',
+  web: '80,80',
+  client: '9000,9000',
+  mac_address: '88-26-1D-AA-8E-E0',
+  wireless_mac: '',
+  p2p_id: 'RSV123456789',
+  p2p_switch: true,
+  network_state: 'Connected',
+  serialNum: 'B18ABCDEF0123',
+  language: 'English',
+  iot_id: '',
 };
 
 /** Login > DeviceInfo > Get: raw text, since `dev_type` is a u64 beyond 2^53 (JSON.stringify cannot write it). */
 export const DEV_TYPE = '18446744073709551557';
-export const deviceInfoText = `{"result":"success","data":{"device_type":"N7516","dev_type":${DEV_TYPE},"channel_num":16,` +
+export const deviceInfoText =
+  `{"result":"success","data":{"device_type":"N7516","dev_type":${DEV_TYPE},"channel_num":16,` +
   `"analog_channel_num":0,"sys_channel_num":16,"local_alarmin_num":4,"local_alarmout_num":1,"mac_addr":"88-26-1D-AA-8E-E0",` +
   `"local_ip":"192.168.1.20","ptz_support":true,"support_flood_light":true,"support_siren_audio":true,"support_disarming":true,` +
   `"client_logout_time":"5m","upgrade_file_max_size":100,"pushinfo_type":{"type":"string","items":["Motion"]}}}`;
@@ -58,16 +124,24 @@ export const deviceInfoText = `{"result":"success","data":{"device_type":"N7516"
 /** PreviewChannel > Floodlight2AudioAlarm > Get: a channel with floodlight and siren (all table members). */
 export const liveFull = {
   channel: 'CH1',
-  floodlight_switch: false, floodlight_mode: 0, floodlight_value: 50,
+  floodlight_switch: false,
+  floodlight_mode: 0,
+  floodlight_value: 50,
   floodlight_value_range: { type: 'int32', min: 10, max: 90 },
   floodlight_strobe_frequency: 1,
-  audioAlarm_switch: false, audioAlarm_value: 5, audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+  audioAlarm_switch: false,
+  audioAlarm_value: 5,
+  audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
   audioAlarm_value_adjustable: true,
 };
 /** The vendor's sample answer: siren and red/blue light only (no floodlight members). */
 export const liveSirenOnly = {
-  channel: 'CH2', redBlueLight_switch: false, audioAlarm_switch: false, audioAlarm_value: 5,
-  audioAlarm_value_range: { type: 'int32', min: 1, max: 10 }, audioAlarm_value_adjustable: true,
+  channel: 'CH2',
+  redBlueLight_switch: false,
+  audioAlarm_switch: false,
+  audioAlarm_value: 5,
+  audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+  audioAlarm_value_adjustable: true,
 };
 
 /** PreviewChannel > ManualAlarm > Get. */
@@ -103,9 +177,17 @@ export const deterrenceGet = {
   page_type: 'ChannelConfig',
   channel_info: {
     CH1: {
-      flood_light_switch: true, flood_light_mode: 'Warninglight', flood_light_value: 80, bright_time: 60,
-      strobe_frequency: 'Middle', siren_switch: false, siren_value: 5, siren_time: 10,
-      flood_light_disable: false, warning_light_disable: false, param_video: { show: true, disable: false },
+      flood_light_switch: true,
+      flood_light_mode: 'Warninglight',
+      flood_light_value: 80,
+      bright_time: 60,
+      strobe_frequency: 'Middle',
+      siren_switch: false,
+      siren_value: 5,
+      siren_time: 10,
+      flood_light_disable: false,
+      warning_light_disable: false,
+      param_video: { show: true, disable: false },
     },
     CH2: { reason: 'Not configured' },
   },
@@ -134,7 +216,11 @@ export const voiceAlarmRange = {
 export const voiceAlarmGet = {
   channel_info: {
     CH1: {
-      siren_switch: true, siren_time: 300, siren_value: 5, siren_mode: 'Fixed_Volume', siren_type: 'Alarm1',
+      siren_switch: true,
+      siren_time: 300,
+      siren_value: 5,
+      siren_mode: 'Fixed_Volume',
+      siren_type: 'Alarm1',
       siren_type_content: { Alarm1: {}, 'User-defined1': { delete_button: true, siren_file_name: 'bark.wav', siren_file: '' } },
       siren_file_name: '',
     },
@@ -145,11 +231,14 @@ export const voiceAlarmGet = {
 
 /** AlarmConfig > Disarming > Range: the vendor's sample (array element shapes without `type`). */
 const week = {
-  type: 'array', size: 7,
-  items: [{
-    day: { type: 'string', items: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] },
-    time: { type: 'array', size: 48, items: [{ type: 'int32', items: [0, 1] }] },
-  }],
+  type: 'array',
+  size: 7,
+  items: [
+    {
+      day: { type: 'string', items: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] },
+      time: { type: 'array', size: 48, items: [{ type: 'int32', items: [0, 1] }] },
+    },
+  ],
 };
 const schedule = { type: 'array', min_size: 0, max_size: 2, items: [{ schedule_type: { type: 'string', items: ['Disarming'] }, week }] };
 export const disarmingRange = {
@@ -158,26 +247,38 @@ export const disarmingRange = {
   action: {
     type: 'object',
     items: Object.fromEntries(
-      ['buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts', 'event_push_platform', 'mobile_push']
-        .map((k) => [k, { type: 'bool' }]),
+      ['buzzer', 'alarm_out', 'show_message', 'send_email', 'full_screen', 'voice_prompts', 'event_push_platform', 'mobile_push'].map(
+        (k) => [k, { type: 'bool' }],
+      ),
     ),
   },
   disarming_channel: { type: 'array', min_size: 0, max_size: 2, items: { type: 'string', items: ['CH1', 'CH2'] } },
   channel_info: {
     type: 'object',
-    items: { CH1: { type: 'object', items: { disarming_schedule: schedule } }, CH2: { type: 'object', items: { disarming_schedule: schedule } } },
+    items: {
+      CH1: { type: 'object', items: { disarming_schedule: schedule } },
+      CH2: { type: 'object', items: { disarming_schedule: schedule } },
+    },
   },
 };
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-export const nightSchedule = () => [{
-  schedule_type: 'Disarming',
-  week: DAYS.map((day) => ({ day, time: Array.from({ length: 48 }, (_, i): number => (i < 14 ? 1 : 0)) })),
-}];
+export const nightSchedule = () => [
+  {
+    schedule_type: 'Disarming',
+    week: DAYS.map((day) => ({ day, time: Array.from({ length: 48 }, (_, i): number => (i < 14 ? 1 : 0)) })),
+  },
+];
 export const disarmingGet = () => ({
   disarming: false,
   action: {
-    buzzer: true, alarm_out: true, show_message: false, send_email: false, full_screen: false,
-    voice_prompts: true, event_push_platform: false, mobile_push: true,
+    buzzer: true,
+    alarm_out: true,
+    show_message: false,
+    send_email: false,
+    full_screen: false,
+    voice_prompts: true,
+    event_push_platform: false,
+    mobile_push: true,
   },
   disarming_channel: ['CH1'],
   channel_info: { CH1: { disarming_schedule: nightSchedule() }, CH2: { disarming_schedule: [] } },
@@ -186,7 +287,12 @@ export const disarmingGet = () => ({
 /** Snapshot > Get: the table's spelling and the sample's (`ima_*`, time as digits). */
 export const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xd9]);
 export const snapshotTable = { img_time: 1732352400, img_encodes: 'base64', img_format: 'image/jpeg', img_data: JPEG.toString('base64') };
-export const snapshotSample = { ima_time: '1732352400', img_encodes: 'base64', img_format: 'image/jpeg', ima_data: JPEG.toString('base64') };
+export const snapshotSample = {
+  ima_time: '1732352400',
+  img_encodes: 'base64',
+  img_format: 'image/jpeg',
+  ima_data: JPEG.toString('base64'),
+};
 
 /** Preview > StreamUrl > Get: the vendor's sample shape (`mobile_stream_url` on one entry, none on the other). */
 export const streamUrls = {
@@ -202,6 +308,11 @@ export const streamUrls = {
       substream_url: 'rtsp://192.168.1.20:554/rtsp/streaming?channel=17&subtype=1',
       mobile_stream_url: 'rtsp://192.168.1.20:554/rtsp/streaming?channel=17&subtype=2',
     },
-    { channel: 'CH2', mainstream_url: 'rtsp://192.168.1.20:554/a', substream_url: 'rtsp://192.168.1.20:554/b', mobilestream_url: 'rtsp://192.168.1.20:554/c' },
+    {
+      channel: 'CH2',
+      mainstream_url: 'rtsp://192.168.1.20:554/a',
+      substream_url: 'rtsp://192.168.1.20:554/b',
+      mobilestream_url: 'rtsp://192.168.1.20:554/c',
+    },
   ],
 };

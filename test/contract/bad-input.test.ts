@@ -41,7 +41,13 @@ test('wrong password: one login attempt for 20 concurrent calls, lockout error w
     }
     // Exactly one attempt: the challenge and one answer to it. No storm, no Get.
     assert.equal(paths(sim), [LOGIN, LOGIN]);
-    assert.equal(sim.log.map((e) => [e.status, e.error_code]), [[401, 'no_login'], [401, 'verify_failed']]);
+    assert.equal(
+      sim.log.map((e) => [e.status, e.error_code]),
+      [
+        [401, 'no_login'],
+        [401, 'verify_failed'],
+      ],
+    );
     // Later calls fail fast from the held lock-out, still without touching the device.
     const again = await rejection(client.invoke(voiceAlarmGet));
     assert.is(again.kind, 'lockout');
@@ -67,7 +73,14 @@ test('wrong password, explicit logins: verify_failed four times, then the device
       codes.push(err.error_code);
     }
     // Vendor: verify_failed below 5 failures; the 5th and every login while blocked: login_failed_or_block.
-    assert.equal(codes, ['verify_failed', 'verify_failed', 'verify_failed', 'verify_failed', 'login_failed_or_block', 'login_failed_or_block']);
+    assert.equal(codes, [
+      'verify_failed',
+      'verify_failed',
+      'verify_failed',
+      'verify_failed',
+      'login_failed_or_block',
+      'login_failed_or_block',
+    ]);
     const answers = entries(sim, LOGIN).filter((e) => e.error_code !== 'no_login');
     assert.is(answers.length, 6, 'one answered attempt per explicit login, no retries');
     assert.ok(answers.every((e) => e.status === 401));
@@ -86,10 +99,16 @@ for (const how of ['expireSessions()', 'expire_session fault'] as const) {
       if (how === 'expireSessions()') sim.expireSessions();
       else sim.fault({ path: `${VA}/Get`, kind: 'expire_session', times: 1 });
       // Raw calls: identical typed reads would share one device call (coalescing).
-      const results = await Promise.all(Array.from({ length: 10 }, () => client.call(`${VA}/Get`) as Promise<{ channel_info: Record<string, unknown> }>));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => client.call(`${VA}/Get`) as Promise<{ channel_info: Record<string, unknown> }>),
+      );
       for (const r of results) assert.is(obj(r.channel_info.CH1, 'CH1').siren_time, 10);
       const logins = entries(sim, LOGIN);
-      assert.equal(logins.map((e) => e.status), [401, 200], 'one re-login: challenge + answer');
+      assert.equal(
+        logins.map((e) => e.status),
+        [401, 200],
+        'one re-login: challenge + answer',
+      );
       const gets = entries(sim, `${VA}/Get`);
       const failed = gets.filter((e) => e.error_code !== undefined);
       assert.is(gets.length - failed.length, 10, 'every call succeeded once');
@@ -106,12 +125,15 @@ test('expired session, one call: the call is repeated once after one re-login', 
     sim.clearLog();
     sim.expireSessions();
     await client.invoke(voiceAlarmGet);
-    assert.equal(sim.log.map((e) => [e.path, e.status, e.error_code]), [
-      [`${VA}/Get`, 400, 'expired'], // vendor: failures are HTTP 400
-      [LOGIN, 401, 'no_login'],
-      [LOGIN, 200, undefined],
-      [`${VA}/Get`, 200, undefined],
-    ]);
+    assert.equal(
+      sim.log.map((e) => [e.path, e.status, e.error_code]),
+      [
+        [`${VA}/Get`, 400, 'expired'], // vendor: failures are HTTP 400
+        [LOGIN, 401, 'no_login'],
+        [LOGIN, 200, undefined],
+        [`${VA}/Get`, 200, undefined],
+      ],
+    );
   }));
 
 // --- events and the session over time ----------------------------------------------------------------------------
@@ -126,7 +148,13 @@ function streaming(client: NvrClient, intervalMs?: number) {
   const done = (async () => {
     for await (const e of client.events({ signal: ctl.signal, intervalMs })) void e;
   })();
-  return { done, stop: async () => { ctl.abort(); await done; } };
+  return {
+    done,
+    stop: async () => {
+      ctl.abort();
+      await done;
+    },
+  };
 }
 
 async function until(cond: () => boolean, ms = 4_000): Promise<void> {
@@ -177,7 +205,11 @@ test('evicted session while streaming: one re-login, the stream subscribes again
     await until(() => sim.log.slice(relogin).filter((e) => e.path === CHECK).length >= 3);
     await sleep(300);
     await run.stop();
-    assert.equal(entries(sim, LOGIN).map((e) => e.status), [401, 200, 401, 200], 'one re-login');
+    assert.equal(
+      entries(sim, LOGIN).map((e) => e.status),
+      [401, 200, 401, 200],
+      'one re-login',
+    );
     const subscriptions = entries(sim, CHECK).filter((e) => obj(e.data, 'data').reader_id === undefined);
     assert.is(subscriptions.length, 2, 'subscribed again after the re-login, once');
   }));
@@ -190,7 +222,11 @@ test('heartbeat failing: one re-login, then backoff (logins counted over time)',
     sim.fault({ path: HEARTBEAT, kind: 'http500' });
     await sleep(700);
     assert.ok(entries(sim, HEARTBEAT).filter((e) => e.status === 500).length >= 5);
-    assert.equal(entries(sim, LOGIN).map((e) => e.status), [401, 200, 401, 200], 'one re-login in 700 ms of failing heartbeats');
+    assert.equal(
+      entries(sim, LOGIN).map((e) => e.status),
+      [401, 200, 401, 200],
+      'one re-login in 700 ms of failing heartbeats',
+    );
   }));
 
 test('wrong password while streaming and calling for a second: one login attempt, the stream ends with the lock-out', () => {
@@ -215,15 +251,22 @@ test('out-of-Range Set: refused locally, every violation listed with its path, n
     const data = { channel_info: { CH1: { siren_time: 200, siren_value: 0 }, CH2: { siren_type: 'User-defined1', siren_switch: true } } };
     const err = await rejection(client.invoke(voiceAlarmSet, data));
     assert.equal([err.kind, err.error_code, err.page, err.operation], ['invalid_request', 'out_of_range', 'AlarmConfig/VoiceAlarm', 'Set']);
-    assert.equal(err.violations.map((x) => [x.path, x.problem]), [
-      ['channel_info.CH1.siren_time', 'max'],
-      ['channel_info.CH1.siren_value', 'min'],
-      ['channel_info.CH2.siren_type', 'enum'],
-    ]);
+    assert.equal(
+      err.violations.map((x) => [x.path, x.problem]),
+      [
+        ['channel_info.CH1.siren_time', 'max'],
+        ['channel_info.CH1.siren_value', 'min'],
+        ['channel_info.CH2.siren_type', 'enum'],
+      ],
+    );
     for (const x of err.violations) assert.ok(err.message.includes(x.path), `message names ${x.path}: ${err.message}`);
     assert.match(err.violations[0].message, /180/);
     assert.match(err.reason, /nothing was sent/);
-    assert.equal(paths(sim).filter((p) => p.endsWith('/Set')), [], 'no Set request at all');
+    assert.equal(
+      paths(sim).filter((p) => p.endsWith('/Set')),
+      [],
+      'no Set request at all',
+    );
     assert.equal(entries(sim, `${VA}/Range`).length, 1, 'only the Range was read');
     const ch1 = obj((await client.invoke(voiceAlarmGet)).channel_info!.CH1, 'CH1');
     assert.equal([ch1.siren_time, ch1.siren_value], [10, 5], 'device state untouched');
@@ -239,13 +282,16 @@ test('out-of-Range Set: every kind of violation (read-only, bounds, enum, unknow
       },
     };
     const err = await rejection(client.invoke(deterrenceSet, data));
-    assert.equal(err.violations.map((x) => [x.path, x.problem]), [
-      ['channel_info.CH1.bright_time', 'min'],
-      ['channel_info.CH1.strobe_frequency', 'enum'],
-      ['channel_info.CH1.flood_light_disable', 'read_only'],
-      ['channel_info.CH1.glow', 'unsupported'],
-      ['channel_info.CH3', 'channel'],
-    ]);
+    assert.equal(
+      err.violations.map((x) => [x.path, x.problem]),
+      [
+        ['channel_info.CH1.bright_time', 'min'],
+        ['channel_info.CH1.strobe_frequency', 'enum'],
+        ['channel_info.CH1.flood_light_disable', 'read_only'],
+        ['channel_info.CH1.glow', 'unsupported'],
+        ['channel_info.CH3', 'channel'],
+      ],
+    );
     assert.is(entries(sim, '/API/AlarmConfig/Deterrence/Set').length, 0);
   }));
 
@@ -253,10 +299,16 @@ test('skipRangeCheck: the out-of-Range Set reaches the device and is refused the
   withRig({}, {}, async ({ sim, client }) => {
     const data = { channel_info: { CH1: { siren_time: 200 } } };
     const err = await rejection(client.invoke(voiceAlarmSet, data, { skipRangeCheck: true }));
-    assert.equal([err.kind, err.error_code, err.status, err.page, err.operation], ['rejected', 'param_error', 400, 'AlarmConfig/VoiceAlarm', 'Set']);
+    assert.equal(
+      [err.kind, err.error_code, err.status, err.page, err.operation],
+      ['rejected', 'param_error', 400, 'AlarmConfig/VoiceAlarm', 'Set'],
+    );
     assert.match(err.reason, /channel_info\.CH1\.siren_time/);
     const sets = entries(sim, `${VA}/Set`);
-    assert.equal(sets.map((e) => [e.status, e.error_code, e.data]), [[400, 'param_error', data]]);
+    assert.equal(
+      sets.map((e) => [e.status, e.error_code, e.data]),
+      [[400, 'param_error', data]],
+    );
     assert.equal(entries(sim, `${VA}/Range`).length, 0, 'no Range read when the check is skipped');
     assert.is(obj((await client.invoke(voiceAlarmGet)).channel_info!.CH1, 'CH1').siren_time, 10);
   }));
@@ -274,7 +326,11 @@ test('a Set request that is not even the page shape is refused before anything i
 const FAULTS: Array<{ kind: FaultKind; expect: { kind: string; error_code: string; status?: number }; reason: RegExp }> = [
   { kind: 'html', expect: { kind: 'invalid_answer', error_code: 'invalid_answer', status: 200 }, reason: /HTML, not JSON/ },
   { kind: 'http500', expect: { kind: 'transport', error_code: 'http_error', status: 500 }, reason: /HTTP 500/ },
-  { kind: 'truncated', expect: { kind: 'invalid_answer', error_code: 'invalid_answer', status: 200 }, reason: /truncated or malformed JSON/ },
+  {
+    kind: 'truncated',
+    expect: { kind: 'invalid_answer', error_code: 'invalid_answer', status: 200 },
+    reason: /truncated or malformed JSON/,
+  },
   { kind: 'reset', expect: { kind: 'transport', error_code: 'network_error' }, reason: /connection (reset|closed)/ },
   { kind: 'device_busy', expect: { kind: 'busy', error_code: 'device_busy', status: 400 }, reason: /busy/i },
   { kind: 'not_found', expect: { kind: 'unsupported', error_code: 'not_found', status: 404 }, reason: /not found/i },
@@ -287,10 +343,7 @@ for (const f of FAULTS) {
       sim.clearLog();
       sim.fault({ path: `${VA}/Get`, kind: f.kind, times: 1 });
       const err = await rejection(client.invoke(voiceAlarmGet));
-      assert.equal(
-        { kind: err.kind, error_code: err.error_code, ...(f.expect.status ? { status: err.status } : {}) },
-        f.expect,
-      );
+      assert.equal({ kind: err.kind, error_code: err.error_code, ...(f.expect.status ? { status: err.status } : {}) }, f.expect);
       assert.match(err.reason, f.reason);
       assert.equal([err.page, err.operation], ['AlarmConfig/VoiceAlarm', 'Get'], `page and operation in ${JSON.stringify(err)}`);
       assert.match(err.message, /AlarmConfig\/VoiceAlarm\/Get/);
@@ -319,7 +372,10 @@ test('an answer of the wrong shape: invalid_answer naming the page and the path'
     const ci = (sim.state['AlarmConfig/VoiceAlarm'] as Obj).channel_info as Record<string, Obj>;
     ci.CH1.siren_time = 'ten seconds';
     const err = await rejection(client.invoke(voiceAlarmGet));
-    assert.equal([err.kind, err.error_code, err.page, err.operation], ['invalid_answer', 'invalid_answer', 'AlarmConfig/VoiceAlarm', 'Get']);
+    assert.equal(
+      [err.kind, err.error_code, err.page, err.operation],
+      ['invalid_answer', 'invalid_answer', 'AlarmConfig/VoiceAlarm', 'Get'],
+    );
     assert.match(err.reason, /data\.channel_info\.CH1\.siren_time: expected number/);
     assert.match(err.message, /AlarmConfig\/VoiceAlarm\/Get/);
     // A broken marker (reason not a string) is named down to the member.
@@ -351,7 +407,10 @@ test('oversized firmware (100 MiB + 1): refused before any request; exactly 100 
     withRig({}, {}, async ({ sim, client }) => {
       const big = file('too-big.sw', 100 * MIB + 1);
       const err = await rejection(client.upgradeToken({ file: big, auth: AUTH }));
-      assert.equal([err.kind, err.error_code, err.page, err.operation], ['invalid_request', 'invalid_firmware', 'Maintenance/SystemUpgrade', 'Token']);
+      assert.equal(
+        [err.kind, err.error_code, err.page, err.operation],
+        ['invalid_request', 'invalid_firmware', 'Maintenance/SystemUpgrade', 'Token'],
+      );
       assert.match(err.reason, /104857601 bytes/);
       assert.match(err.reason, /100 MiB/);
       assert.is(sim.log.length, 0, 'nothing sent, not even a login');
@@ -359,7 +418,10 @@ test('oversized firmware (100 MiB + 1): refused before any request; exactly 100 
       const ok = await client.upgradeToken({ file: file('exact.sw', 100 * MIB), auth: AUTH });
       assert.is(ok.upgrade_timeout, 600);
       const sent = entries(sim, '/API/Maintenance/SystemUpgrade/Token');
-      assert.equal(sent.map((e) => [e.status, obj(e.data, 'data').file_size, obj(e.data, 'data').file_name]), [[200, 100 * MIB, 'exact.sw']]);
+      assert.equal(
+        sent.map((e) => [e.status, obj(e.data, 'data').file_size, obj(e.data, 'data').file_name]),
+        [[200, 100 * MIB, 'exact.sw']],
+      );
       assert.is((obj(sent[0].data, 'data').upgrade_head as number[]).length, 3072);
 
       // 200 MiB without largeCapacity: refused locally as well.
@@ -367,7 +429,8 @@ test('oversized firmware (100 MiB + 1): refused before any request; exactly 100 
       const e200 = await rejection(client.upgradeToken({ file: file('large.sw', 200 * MIB), auth: AUTH }));
       assert.is(e200.kind, 'invalid_request');
       assert.is(sim.log.length, 0);
-    })));
+    }),
+  ));
 
 test('largeCapacity: up to 200 MiB accepted, 200 MiB + 1 refused before any request', () =>
   withFirmwareDir((file) =>
@@ -386,12 +449,15 @@ test('largeCapacity: up to 200 MiB accepted, 200 MiB + 1 refused before any requ
       assert.equal([raw.kind, raw.page], ['invalid_request', 'Maintenance/SystemUpgrade']);
       assert.match(raw.reason, /file_size/);
       assert.is(sim.log.length, 0);
-    })));
+    }),
+  ));
 
 test('upgrade token operation with an upgrade_head that is not 3072 values: refused locally, naming the field', () =>
   withRig({}, {}, async ({ sim, client }) => {
     for (const upgrade_head of [[1, 2, 3], Array(3073).fill(0)]) {
-      const err = await rejection(client.invoke(upgradeToken, { file_name: 'x.sw', file_size: 5000, upgrade_head, base_secondary_authentication: AUTH }));
+      const err = await rejection(
+        client.invoke(upgradeToken, { file_name: 'x.sw', file_size: 5000, upgrade_head, base_secondary_authentication: AUTH }),
+      );
       assert.equal([err.kind, err.page, err.operation], ['invalid_request', 'Maintenance/SystemUpgrade', 'Token']);
       assert.match(err.reason, /data\.upgrade_head/);
     }
@@ -403,7 +469,10 @@ test('firmware file name of 256 non-ASCII characters: the client and the device 
     const name = `${'é'.repeat(200)}${'😀'.repeat(55)}.`; // 256 characters, 512 UTF-16 units, 621 UTF-8 bytes
     const ok = await client.upgradeToken({ file: Buffer.alloc(4096, 1), file_name: name, auth: AUTH });
     assert.is(ok.upgrade_timeout, 600);
-    assert.equal(entries(sim, '/API/Maintenance/SystemUpgrade/Token').map((e) => [e.status, obj(e.data, 'data').file_name]), [[200, name]]);
+    assert.equal(
+      entries(sim, '/API/Maintenance/SystemUpgrade/Token').map((e) => [e.status, obj(e.data, 'data').file_name]),
+      [[200, name]],
+    );
     const err = await rejection(client.upgradeToken({ file: Buffer.alloc(4096, 1), file_name: `😀${name}`, auth: AUTH }));
     assert.equal([err.kind, err.error_code], ['invalid_request', 'invalid_firmware']);
     assert.match(err.reason, /257 characters/);

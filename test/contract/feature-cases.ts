@@ -5,8 +5,19 @@
  */
 import * as assert from 'uvu/assert';
 import {
-  DISARM_ACTIONS, deviceInfoGet, disarmingGet, disarmingRange, disarmingSet, linkageManageGet, liveGet, liveSet, manualAlarmGet,
-  manualAlarmSet, snapshotGet, snapshotRange, streamUrlGet,
+  DISARM_ACTIONS,
+  deviceInfoGet,
+  disarmingGet,
+  disarmingRange,
+  disarmingSet,
+  linkageManageGet,
+  liveGet,
+  liveSet,
+  manualAlarmGet,
+  manualAlarmSet,
+  snapshotGet,
+  snapshotRange,
+  streamUrlGet,
 } from '../../core/pages';
 import { descriptorAt } from '../../core/range';
 import { ALL_NVR, entries, lastOk, obj, rejection, type Case, type Ctx } from './harness';
@@ -23,15 +34,29 @@ const ONLINE_NVR = ALL_NVR.filter((c) => c !== 'IP_CH6' && c !== 'IP_CH7');
 export function expectedRefusals({ legacy, nvr }: Ctx): Array<[string, number, string]> {
   return [
     // Old firmware: Range (its case) and Get (the disarmState probe, once: the client remembers the page it found).
-    ...(legacy ? [[`${DISARMING}/Range`, 404, 'not_found'], [`${DISARMING}/Get`, 404, 'not_found']] as const : []),
+    ...(legacy
+      ? ([
+          [`${DISARMING}/Range`, 404, 'not_found'],
+          [`${DISARMING}/Get`, 404, 'not_found'],
+        ] as const)
+      : []),
     // A snapshot of the offline camera.
-    ...(nvr ? [['/API/Snapshot/Get', 400, 'no_support']] as const : []),
+    ...(nvr ? ([['/API/Snapshot/Get', 400, 'no_support']] as const) : []),
   ].map(([p, s, c]) => [p, s, c]);
 }
 
 const CH1_LIVE_FULL = {
-  channel: 'CH1', floodlight: false, brightness: 50, brightnessRange: { min: 1, max: 100 }, mode: 0, strobe: 1,
-  siren: false, volume: 5, volumeRange: { min: 1, max: 10 }, volumeAdjustable: true, redBlueLight: false,
+  channel: 'CH1',
+  floodlight: false,
+  brightness: 50,
+  brightnessRange: { min: 1, max: 100 },
+  mode: 0,
+  strobe: 1,
+  siren: false,
+  volume: 5,
+  volumeRange: { min: 1, max: 10 },
+  volumeAdjustable: true,
+  redBlueLight: false,
 };
 
 export const FEATURE_CASES: Case[] = [
@@ -41,7 +66,10 @@ export const FEATURE_CASES: Case[] = [
       if (legacy) {
         // Old firmware: no Disarming page. Unsupported (R2), with the page named; not an outage.
         const err = await rejection(client.invoke(disarmingRange));
-        assert.equal([err.kind, err.error_code, err.page, err.operation, err.status], ['unsupported', 'not_found', 'AlarmConfig/Disarming', 'Range', 404]);
+        assert.equal(
+          [err.kind, err.error_code, err.page, err.operation, err.status],
+          ['unsupported', 'not_found', 'AlarmConfig/Disarming', 'Range', 404],
+        );
         return;
       }
       const r = await client.invoke(disarmingRange);
@@ -72,11 +100,19 @@ export const FEATURE_CASES: Case[] = [
       assert.is(g.disarming, false);
       assert.equal(Object.keys(g.action!), [...DISARM_ACTIONS]);
       assert.equal(g.disarming_channel, nvr ? ALL_NVR.filter((c) => c !== 'IP_CH7') : ['CH1']);
-      const ch1 = obj(g.channel_info!.CH1, 'CH1') as { disarming_schedule: Array<{ schedule_type: string; week: Array<{ day: string; time: number[] }> }> };
+      const ch1 = obj(g.channel_info!.CH1, 'CH1') as {
+        disarming_schedule: Array<{ schedule_type: string; week: Array<{ day: string; time: number[] }> }>;
+      };
       const [sched] = ch1.disarming_schedule;
       assert.is(sched.schedule_type, 'Disarming');
-      assert.equal(sched.week.map((d) => d.day), ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']);
-      assert.ok(sched.week.every((d) => d.time.length === 48), '48 half hours a day');
+      assert.equal(
+        sched.week.map((d) => d.day),
+        ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
+      );
+      assert.ok(
+        sched.week.every((d) => d.time.length === 48),
+        '48 half hours a day',
+      );
     },
   },
   {
@@ -123,8 +159,21 @@ export const FEATURE_CASES: Case[] = [
       assert.equal(lastOk(sim, `${LIVE}/Get`), { channel: 'CH1', command_flag: false });
       if (!nvr) return;
       // Fields only where the channel has the hardware (R2).
-      assert.equal(await client.live('CH3'), { channel: 'CH3', siren: false, volume: 5, volumeRange: { min: 1, max: 10 }, volumeAdjustable: true });
-      assert.equal(await client.live('CH4'), { channel: 'CH4', floodlight: false, brightness: 50, brightnessRange: { min: 1, max: 100 }, mode: 0, strobe: 1 });
+      assert.equal(await client.live('CH3'), {
+        channel: 'CH3',
+        siren: false,
+        volume: 5,
+        volumeRange: { min: 1, max: 10 },
+        volumeAdjustable: true,
+      });
+      assert.equal(await client.live('CH4'), {
+        channel: 'CH4',
+        floodlight: false,
+        brightness: 50,
+        brightnessRange: { min: 1, max: 100 },
+        mode: 0,
+        strobe: 1,
+      });
       // The battery camera's siren has a fixed volume.
       assert.is((await client.live('WIFI_CH8')).volumeAdjustable, false);
     },
@@ -154,14 +203,23 @@ export const FEATURE_CASES: Case[] = [
       assert.is(entries(sim, `${LIVE}/Set`).length, sets);
       // Outside the page's own range, or not a control: refused, nothing sent.
       const high = await rejection(client.setLive('CH1', { brightness: 101 }));
-      assert.equal(high.violations.map((x) => [x.path, x.problem]), [['brightness', 'max']]);
+      assert.equal(
+        high.violations.map((x) => [x.path, x.problem]),
+        [['brightness', 'max']],
+      );
       const typo = await rejection(client.setLive('CH1', { floodligt: true } as never));
       assert.match(typo.violations[0].message, /did you mean floodlight/);
       if (nvr) {
         const noSiren = await rejection(client.setLive('CH4', { siren: true }));
-        assert.equal(noSiren.violations.map((x) => [x.path, x.problem]), [['siren', 'unsupported']]);
+        assert.equal(
+          noSiren.violations.map((x) => [x.path, x.problem]),
+          [['siren', 'unsupported']],
+        );
         const fixed = await rejection(client.setLive('WIFI_CH8', { volume: 3 }));
-        assert.equal(fixed.violations.map((x) => [x.path, x.problem]), [['volume', 'read_only']]);
+        assert.equal(
+          fixed.violations.map((x) => [x.path, x.problem]),
+          [['volume', 'read_only']],
+        );
       }
       assert.is(entries(sim, `${LIVE}/Set`).length, sets, 'no refused change reached the device');
     },
@@ -183,7 +241,10 @@ export const FEATURE_CASES: Case[] = [
       assert.is((sim.state['PreviewChannel/ManualAlarm'] as Record<string, boolean>)[out], true);
       const sets = entries(sim, `${MANUAL}/Set`).length;
       const err = await rejection(client.setManualAlarm({ 'Local->9': true }));
-      assert.equal(err.violations.map((x) => [x.path, x.problem]), [['Local->9', 'unsupported']]);
+      assert.equal(
+        err.violations.map((x) => [x.path, x.problem]),
+        [['Local->9', 'unsupported']],
+      );
       assert.match(err.message, /Local->9/);
       assert.is(entries(sim, `${MANUAL}/Set`).length, sets, 'nothing sent');
       assert.is((await client.setManualAlarm({ [out]: false }))[out], false);
@@ -200,7 +261,12 @@ export const FEATURE_CASES: Case[] = [
       const id = await client.identity();
       assert.equal(
         [id.model, id.firmware, id.hardware, id.mac],
-        [sim.profile.deviceType, `V${sim.profile.firmware}-20221014`, sim.profile.name === 'ipc' ? 'IPC-B2-V1.0' : 'NVR-B1-V2.0', d.mac_addr],
+        [
+          sim.profile.deviceType,
+          `V${sim.profile.firmware}-20221014`,
+          sim.profile.name === 'ipc' ? 'IPC-B2-V1.0' : 'NVR-B1-V2.0',
+          d.mac_addr,
+        ],
       );
       // Serial number: SystemInfo `serialNum` on new firmware only; DeviceInfo never has one.
       if (legacy) assert.is(id.serial, undefined);
@@ -218,7 +284,10 @@ export const FEATURE_CASES: Case[] = [
       const r = obj(await client.invoke(snapshotRange), 'Snapshot Range');
       const list = obj(r.channel_info, 'channel_info').items as Array<{ channel: string; snapshot_resolution: { items: string[] } }>;
       // Channels with a picture now: not the offline IP camera, not the empty slot.
-      assert.equal(list.map((e) => e.channel), nvr ? ONLINE_NVR : ['CH1']);
+      assert.equal(
+        list.map((e) => e.channel),
+        nvr ? ONLINE_NVR : ['CH1'],
+      );
       assert.equal(list[0].snapshot_resolution.items, ['1280x720', '640x480', '320x240']);
     },
   },
@@ -248,10 +317,17 @@ export const FEATURE_CASES: Case[] = [
     async run({ client, sim, nvr }) {
       const urls = await client.streamUrls();
       // Every configured channel (the offline camera too: its URL is fixed); not the empty slot.
-      assert.equal(urls.map((u) => u.channel), nvr ? ALL_NVR.filter((c) => c !== 'IP_CH7') : ['CH1']);
+      assert.equal(
+        urls.map((u) => u.channel),
+        nvr ? ALL_NVR.filter((c) => c !== 'IP_CH7') : ['CH1'],
+      );
       for (const u of urls) {
         const n = sim.profile.specs.find((s) => s.id === u.channel)!.index;
-        for (const [key, sub] of [['main', 0], ['sub', 1], ['mobile', 2]] as const) {
+        for (const [key, sub] of [
+          ['main', 0],
+          ['sub', 1],
+          ['mobile', 2],
+        ] as const) {
           // Old firmware spells the third one mobile_stream_url (vendor sample): read all the same.
           assert.match(u[key]!, new RegExp(`^rtsp://[^/]+/rtsp/streaming\\?channel=${n}&subtype=${sub}$`), `${u.channel} ${key}`);
         }

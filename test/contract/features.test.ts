@@ -41,15 +41,29 @@ events('raiseAlarm reaches client.events() typed; its end too; a type the channe
     try {
       await until(() => entries(sim, CHECK).length >= 1, 4_000, 'subscription');
       sim.raiseAlarm({ channel: 'CH1', type: 'person', active: true });
-      const { time, ...start } = (await run.next({ kind: 'alarm', channel: 'CH1', type: 'person' })) as Extract<DeviceEvent, { kind: 'alarm' }>;
+      const { time, ...start } = (await run.next({ kind: 'alarm', channel: 'CH1', type: 'person' })) as Extract<
+        DeviceEvent,
+        { kind: 'alarm' }
+      >;
       assert.equal(start, { kind: 'alarm', channel: 'CH1', type: 'person', active: true, subtype: 'pd' });
       assert.match(time!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/, 'the device time, as ISO 8601');
       const n = run.seen.length;
       sim.raiseAlarm({ channel: 'CH1', type: 'person', active: false });
       await run.next({ kind: 'alarm', channel: 'CH1', type: 'person', active: false }, n);
-      assert.equal(run.seen.slice(n).filter((e) => e.kind === 'alarm').map((e) => e.kind === 'alarm' && [e.type, e.active]), [['person', false]]);
+      assert.equal(
+        run.seen
+          .slice(n)
+          .filter((e) => e.kind === 'alarm')
+          .map((e) => e.kind === 'alarm' && [e.type, e.active]),
+        [['person', false]],
+      );
       // Plain members too: motion on any online channel, the PIR sensor, the camera's alarm input.
-      for (const [channel, type] of [['CH2', 'motion'], ['IP_CH5', 'pir'], ['IP_CH5', 'io'], ['IP_CH5', 'line_crossing']] as const) {
+      for (const [channel, type] of [
+        ['CH2', 'motion'],
+        ['IP_CH5', 'pir'],
+        ['IP_CH5', 'io'],
+        ['IP_CH5', 'line_crossing'],
+      ] as const) {
         const from = run.seen.length;
         sim.raiseAlarm({ channel, type, active: true });
         const e = await run.next({ kind: 'alarm', channel, type }, from);
@@ -65,12 +79,19 @@ events('raiseAlarm reaches client.events() typed; its end too; a type the channe
       sim.raiseDiskAlarm({ ok: false, info: 'NoDisk' });
       const disk = await run.next({ kind: 'disk' }, from);
       assert.equal([disk.kind === 'disk' && disk.ok, disk.kind === 'disk' && disk.info], [false, 'NoDisk']);
-      assert.ok(run.seen.every((e) => !(e.kind === 'alarm' && e.channel === 'CH2' && e.type === 'person')), 'nothing from the refused alarms');
+      assert.ok(
+        run.seen.every((e) => !(e.kind === 'alarm' && e.channel === 'CH2' && e.type === 'person')),
+        'nothing from the refused alarms',
+      );
     } finally {
       await run.stop();
     }
-    assert.ok(entries(sim, CHECK).every((e) => e.status === 200), 'no Event/Check refused');
-  }));
+    assert.ok(
+      entries(sim, CHECK).every((e) => e.status === 200),
+      'no Event/Check refused',
+    );
+  }),
+);
 
 events('an alarm already active when the client subscribes is reported by the first answer', () =>
   withRig({}, {}, async ({ sim, client }) => {
@@ -83,7 +104,8 @@ events('an alarm already active when the client subscribes is reported by the fi
     } finally {
       await run.stop();
     }
-  }));
+  }),
+);
 
 for (const form of ['int_alarm', 'alarm_state', 'both'] as const) {
   events(`AI alarms in the ${form} form: one typed event per change`, () =>
@@ -101,7 +123,8 @@ for (const form of ['int_alarm', 'alarm_state', 'both'] as const) {
       } finally {
         await run.stop();
       }
-    }));
+    }),
+  );
 }
 
 events('setLive switches the device floodlight, and the change comes back as a live event', () =>
@@ -125,7 +148,8 @@ events('setLive switches the device floodlight, and the change comes back as a l
     } finally {
       await run.stop();
     }
-  }));
+  }),
+);
 
 events('types filter: only the alarms asked for (live and disk events always pass)', () =>
   withRig({}, {}, async ({ sim, client }) => {
@@ -141,12 +165,16 @@ events('types filter: only the alarms asked for (live and disk events always pas
       sim.raiseDiskAlarm({ ok: false, info: 'Full' });
       await until(() => seen.some((e) => e.kind === 'disk'), 4_000, 'disk event');
       await until(() => seen.some((e) => e.kind === 'alarm'), 4_000, 'person event');
-      assert.equal(seen.filter((e) => e.kind === 'alarm').map((e) => e.kind === 'alarm' && e.type), ['person']);
+      assert.equal(
+        seen.filter((e) => e.kind === 'alarm').map((e) => e.kind === 'alarm' && e.type),
+        ['person'],
+      );
     } finally {
       ctl.abort();
       await done;
     }
-  }));
+  }),
+);
 
 events.run();
 
@@ -163,22 +191,28 @@ disarm('a new firmware without the Disarming page disarms through LinkageManage'
     assert.is((sim.state['LinkageConfig/LinkageManage'] as { enable?: boolean }).enable, !before.disarmed);
     assert.is(entries(sim, '/API/AlarmConfig/Disarming/Get').length, 1, 'one probe only');
     assert.is(entries(sim, '/API/AlarmConfig/Disarming/Set').length, 0);
-  }));
+  }),
+);
 
 disarm('a device with Disarming but no LinkageManage never touches LinkageManage', () =>
   withRig({ linkageManage: false }, {}, async ({ sim, client }) => {
     assert.equal(await client.setDisarmed(true), { page: 'AlarmConfig/Disarming', disarmed: true });
     assert.equal(await client.disarmState(), { page: 'AlarmConfig/Disarming', disarmed: true });
     assert.is(sim.log.filter((e) => e.path.startsWith('/API/LinkageConfig/')).length, 0);
-  }));
+  }),
+);
 
 disarm('a device with neither page: unsupported, named, nothing written', () =>
   withRig({ disarming: false, linkageManage: false }, {}, async ({ sim, client }) => {
     const err = await rejection(client.setDisarmed(true));
     assert.is(err.kind, 'unsupported');
     assert.match(err.message, /LinkageConfig\/LinkageManage/);
-    assert.equal(sim.log.filter((e) => e.path.endsWith('/Set')), []);
-  }));
+    assert.equal(
+      sim.log.filter((e) => e.path.endsWith('/Set')),
+      [],
+    );
+  }),
+);
 
 disarm.run();
 
@@ -189,11 +223,19 @@ const model = suite('contract: channel model');
 model('NVR: every slot with its status, hardware and AI; the battery camera sleeps, the IP camera comes back', () =>
   withRig({ profile: 'nvr' }, {}, async ({ sim, client }) => {
     const m = await client.channelModel();
-    assert.equal(m.map((c) => [c.id, c.status, c.online, c.configured]), [
-      ['CH1', 'Online', true, true], ['CH2', 'Online', true, true], ['CH3', 'Online', true, true], ['CH4', 'Online', true, true],
-      ['IP_CH5', 'Online', true, true], ['IP_CH6', 'Offline', false, true], ['IP_CH7', 'NotConfigured', false, false],
-      ['WIFI_CH8', 'Online', true, true],
-    ]);
+    assert.equal(
+      m.map((c) => [c.id, c.status, c.online, c.configured]),
+      [
+        ['CH1', 'Online', true, true],
+        ['CH2', 'Online', true, true],
+        ['CH3', 'Online', true, true],
+        ['CH4', 'Online', true, true],
+        ['IP_CH5', 'Online', true, true],
+        ['IP_CH6', 'Offline', false, true],
+        ['IP_CH7', 'NotConfigured', false, false],
+        ['WIFI_CH8', 'Online', true, true],
+      ],
+    );
     const ch1 = m[0];
     assert.equal(ch1.hardware, { floodlight: true, siren: true, redBlueLight: true, pir: true, alarmIn: 1, alarmOut: 1 });
     assert.equal(ch1.ai, ['PVD', 'LCD', 'PID', 'FD', 'CrossCount']);
@@ -211,7 +253,8 @@ model('NVR: every slot with its status, hardware and AI; the battery camera slee
     assert.equal([ip6.status, ip6.online], ['Online', true]);
     assert.equal([ip6.hardware.floodlight, ip6.hardware.siren], [true, true], 'hardware listed once online');
     assert.is(entries(sim, '/API/Login/ChannelInfo/Get').length, 2, 'each model read is one fresh ChannelInfo call');
-  }));
+  }),
+);
 
 model('IPC: one channel with every piece of hardware', () =>
   withRig({ profile: 'ipc' }, {}, async ({ client }) => {
@@ -221,13 +264,14 @@ model('IPC: one channel with every piece of hardware', () =>
     assert.equal(cam.hardware, { floodlight: true, siren: true, redBlueLight: true, pir: true, alarmIn: 1, alarmOut: 1 });
     assert.ok(cam.abilities.includes('Ptz'));
     assert.ok(cam.ai.includes('SOD'));
-  }));
+  }),
+);
 
 model('both channel_param forms (plain array, {type:"array", items}) give the same model', async () => {
   const models: unknown[] = [];
   for (const channelParamForm of ['array', 'wrapped'] as const) {
     await withRig({ channelParamForm }, {}, async ({ client }) => {
-      const raw = await client.call('/API/Login/ChannelInfo/Get') as { channel_param: unknown };
+      const raw = (await client.call('/API/Login/ChannelInfo/Get')) as { channel_param: unknown };
       assert.is(Array.isArray(raw.channel_param), channelParamForm === 'array');
       models.push(await client.channelModel());
     });

@@ -8,11 +8,39 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OperationDef } from '../../core/operation';
 import {
-  LINKAGE_KEYS, type ChannelMarker, audioGet, audioRange, audioSet, channelInfoGet, crossCountingGet, crossCountingRange,
-  crossCountingSet, deterrenceGet, deterrenceRange, deterrenceSet, developerModeGet,
-  developerModeRange, developerModeSet, eventSettingsRange, firmwareAfter, isChannelMarker, linkageManageGet,
-  linkageManageRange, linkageManageSet, mainStreamGet, mainStreamRange, mainStreamSet, pages, ptzLinkageGet,
-  ptzLinkageRange, ptzLinkageSet, shellSwitchKey, systemInfoGet, upgradeToken, voiceAlarmGet, voiceAlarmRange,
+  LINKAGE_KEYS,
+  type ChannelMarker,
+  audioGet,
+  audioRange,
+  audioSet,
+  channelInfoGet,
+  crossCountingGet,
+  crossCountingRange,
+  crossCountingSet,
+  deterrenceGet,
+  deterrenceRange,
+  deterrenceSet,
+  developerModeGet,
+  developerModeRange,
+  developerModeSet,
+  eventSettingsRange,
+  firmwareAfter,
+  isChannelMarker,
+  linkageManageGet,
+  linkageManageRange,
+  linkageManageSet,
+  mainStreamGet,
+  mainStreamRange,
+  mainStreamSet,
+  pages,
+  ptzLinkageGet,
+  ptzLinkageRange,
+  ptzLinkageSet,
+  shellSwitchKey,
+  systemInfoGet,
+  upgradeToken,
+  voiceAlarmGet,
+  voiceAlarmRange,
   voiceAlarmSet,
 } from '../../core/pages';
 import { ptzPresetIndices, isPtzHex } from '../../core/ptz';
@@ -21,7 +49,19 @@ import { prepareUpgrade } from '../../core/upgrade';
 import type { Simulator } from '../../simulator';
 import { FEATURE_CASES, expectedRefusals } from './feature-cases';
 import {
-  ALL_NVR, NOT_CONFIGURED, NOT_SUPPORT, OFFLINE, VARIANTS, closeRig, entries, lastOk, obj, openRig, type Case, type Ctx, type Obj,
+  ALL_NVR,
+  NOT_CONFIGURED,
+  NOT_SUPPORT,
+  OFFLINE,
+  VARIANTS,
+  closeRig,
+  entries,
+  lastOk,
+  obj,
+  openRig,
+  type Case,
+  type Ctx,
+  type Obj,
   type Rig,
 } from './harness';
 
@@ -118,10 +158,7 @@ const PAGE_CASES: Case[] = [
       const g = await client.invoke(voiceAlarmGet);
       const ci = g.channel_info!;
       const ch1 = params(ci.CH1, 'CH1');
-      assert.equal(
-        [ch1.siren_switch, ch1.siren_time, ch1.siren_value, ch1.siren_type, ch1.siren_file_name],
-        [false, 10, 5, 'Alarm1', ''],
-      );
+      assert.equal([ch1.siren_switch, ch1.siren_time, ch1.siren_value, ch1.siren_type, ch1.siren_file_name], [false, 10, 5, 'Alarm1', '']);
       if (nvr) {
         assert.equal(Object.keys(ci), ALL_NVR);
         assert.equal(ci.CH4, NOT_SUPPORT);
@@ -277,7 +314,10 @@ const PAGE_CASES: Case[] = [
     async run({ client, nvr }) {
       const g = await client.invoke(ptzLinkageGet);
       const targets = g.ptz_info!;
-      assert.equal(targets.map((t) => t.ptz_chn), nvr ? ['IP_CH5', 'IP_CH6'] : ['CH1']);
+      assert.equal(
+        targets.map((t) => t.ptz_chn),
+        nvr ? ['IP_CH5', 'IP_CH6'] : ['CH1'],
+      );
       for (const t of targets) assert.equal(ptzPresetIndices(t.linkage_ptz_point_index!), [0]);
       const ch1 = params(g.channel_info!.CH1, 'CH1');
       assert.equal([ch1.switch, ch1.motion, ch1.ptz_info?.length], [true, true, 4]);
@@ -309,14 +349,24 @@ const PAGE_CASES: Case[] = [
       const ch1 = params(g.channel_info!.CH1, 'CH1');
       assert.equal(ch1.record_channel, ['CH1']);
       assert.equal([ch1.voice_prompts_index?.length, ch1.voice_prompts_select?.length, ch1.voice_prompts_time?.length], [12, 2, 12]);
-      assert.equal(ch1.voice_prompts_time![0], { start_hour: 0, start_minute: 0, start_second: 0, end_hour: 23, end_minute: 59, end_second: 59 });
+      assert.equal(ch1.voice_prompts_time![0], {
+        start_hour: 0,
+        start_minute: 0,
+        start_second: 0,
+        end_hour: 23,
+        end_minute: 59,
+        end_second: 59,
+      });
       if (nvr) {
         assert.equal(g.channel_info!.CH2, { reason: 'Not support' });
         params(g.channel_info!.IP_CH5, 'IP_CH5');
       }
       // ...and only because of it: the same answer read as a {result, data} page is refused.
       const strict = { ...crossCountingGet, envelope: 'result' as const };
-      const err = await client.invoke(strict, {}).then(() => undefined, (e: { kind?: string; reason?: string }) => e);
+      const err = await client.invoke(strict, {}).then(
+        () => undefined,
+        (e: { kind?: string; reason?: string }) => e,
+      );
       assert.is(err?.kind, 'invalid_answer');
       assert.match(String(err?.reason), /no result field/);
     },
@@ -339,7 +389,10 @@ const PAGE_CASES: Case[] = [
       if (nvr) {
         assert.equal(supportedChannels(r), ['IP_CH5', 'IP_CH6']);
       } else {
-        const rs = obj(fieldsOf(r, 'CH1').remote_server.items, 'remote_server.items') as Record<string, { max_len?: number; mode?: string }>;
+        const rs = obj(fieldsOf(r, 'CH1').remote_server.items, 'remote_server.items') as Record<
+          string,
+          { max_len?: number; mode?: string }
+        >;
         assert.equal([rs.username.max_len, rs.password.max_len, rs.server_address.max_len, rs.password_empty.mode], [63, 63, 127, 'r']);
         assert.is(r.log_collect_tips, 'ftp://192.168.1.100:21/log');
       }
@@ -377,7 +430,10 @@ const PAGE_CASES: Case[] = [
       assert.equal([descriptorAt(r, ['statement_file_name'])?.min_len, descriptorAt(r, ['statement_file_name'])?.max_len], [1, 48]);
       const f = fieldsOf(r, 'CH1');
       // default_value_frontal / _multi: the face angle picks the default.
-      assert.equal([defaultFor(f.roll_range), defaultFor(f.roll_range, 'FrontalView'), defaultFor(f.roll_range, 'Multiangle')], [30, 30, 180]);
+      assert.equal(
+        [defaultFor(f.roll_range), defaultFor(f.roll_range, 'FrontalView'), defaultFor(f.roll_range, 'Multiangle')],
+        [30, 30, 180],
+      );
       assert.equal([defaultFor(f.yaw_range, 'FrontalView'), defaultFor(f.yaw_range, 'Multiangle')], [45, 180]);
       assert.equal(boundsOf(f.picture_quality), { readOnly: true, min: 0, max: 100, default: 100, defaultFrontal: 100, defaultMulti: 100 });
       assert.equal([f.snap_frequency.min, f.snap_frequency.max], [1, 255]);
@@ -411,18 +467,33 @@ const PAGE_CASES: Case[] = [
       const raw = g.channel_param;
       assert.is(Array.isArray(raw), legacy, 'channel_param form');
       const slots = (Array.isArray(raw) ? raw : raw!.items) as Obj[];
-      assert.equal(slots.map((s) => s.channel), channels, 'every slot is listed, configured or not');
+      assert.equal(
+        slots.map((s) => s.channel),
+        channels,
+        'every slot is listed, configured or not',
+      );
       const status = Object.fromEntries(slots.map((s) => [s.channel, s.connect_status]));
-      assert.equal(status, Object.fromEntries(channels.map((c) => [c, !nvr ? 'Online' : c === 'IP_CH6' ? 'Offline' : c === 'IP_CH7' ? 'NotConfigured' : 'Online'])));
+      assert.equal(
+        status,
+        Object.fromEntries(
+          channels.map((c) => [c, !nvr ? 'Online' : c === 'IP_CH6' ? 'Offline' : c === 'IP_CH7' ? 'NotConfigured' : 'Online']),
+        ),
+      );
       assert.ok((slots[0].ability as string[]).includes('FloodLight'));
-      assert.equal(slots[0].intelligent_ability, nvr ? ['PVD', 'LCD', 'PID', 'FD', 'CrossCount'] : ['PVD', 'LCD', 'PID', 'FD', 'CrossCount', 'SOD']);
+      assert.equal(
+        slots[0].intelligent_ability,
+        nvr ? ['PVD', 'LCD', 'PID', 'FD', 'CrossCount'] : ['PVD', 'LCD', 'PID', 'FD', 'CrossCount', 'SOD'],
+      );
       if (nvr) {
         const empty = slots.find((s) => s.channel === 'IP_CH7')!;
         assert.equal([empty.channel_name, empty.ability, empty.videoloss], ['', [], true]);
         assert.is(slots.find((s) => s.channel === 'WIFI_CH8')!.wireless_ipc_type, 1);
       }
       const list = await client.channels();
-      assert.equal(list, channels.map((channel) => ({ channel, online: status[channel] === 'Online' })));
+      assert.equal(
+        list,
+        channels.map((channel) => ({ channel, online: status[channel] === 'Online' })),
+      );
     },
   },
   {
@@ -440,7 +511,10 @@ const PAGE_CASES: Case[] = [
       assert.is(sent.file_size, 4096);
       const head = sent.upgrade_head as number[];
       assert.is(head.length, 3072);
-      assert.ok(head.every((b, i) => b === file[i]), 'upgrade_head = the first 3072 bytes of the file, as integers');
+      assert.ok(
+        head.every((b, i) => b === file[i]),
+        'upgrade_head = the first 3072 bytes of the file, as integers',
+      );
       // Passed through as given (the log redacts the cipher itself).
       assert.equal(sent.base_secondary_authentication, { seq: 7, cipher: '***' });
       // The client helper does the same from the buffer.
@@ -489,8 +563,21 @@ const SETS = {
     // param_video, flood_light_disable, warning_light_disable.
     assert.equal(
       Object.keys(ch).sort(),
-      ['bright_time', 'chn_index', 'enforcer_bright_time', 'enforcer_light_switch', 'flood_light_mode', 'flood_light_switch',
-        'flood_light_value', 'page', 'sensitivity', 'siren_switch', 'siren_time', 'siren_value', 'strobe_frequency'],
+      [
+        'bright_time',
+        'chn_index',
+        'enforcer_bright_time',
+        'enforcer_light_switch',
+        'flood_light_mode',
+        'flood_light_switch',
+        'flood_light_value',
+        'page',
+        'sensitivity',
+        'siren_switch',
+        'siren_time',
+        'siren_value',
+        'strobe_frequency',
+      ],
       'writable fields only',
     );
     const after = await client.invoke(deterrenceGet, {});
@@ -610,7 +697,11 @@ registry('every registry operation has a contract case, and every case is in the
   const inRegistry = pages.flatMap((p) => Object.values(p.operations));
   const covered = new Set(CASES.map((c) => c.op));
   assert.equal(inRegistry.filter((op) => !covered.has(op)).map(opName), [], 'registry operations without a contract case');
-  assert.equal(CASES.filter((c) => !inRegistry.includes(c.op)).map((c) => opName(c.op)), [], 'cases of unregistered operations');
+  assert.equal(
+    CASES.filter((c) => !inRegistry.includes(c.op)).map((c) => opName(c.op)),
+    [],
+    'cases of unregistered operations',
+  );
   assert.is(new Set(CASES.map((c) => opName(c.op))).size, CASES.length, 'one case per operation');
 });
 
@@ -624,7 +715,11 @@ for (const v of VARIANTS) {
   test.before(async () => {
     rig = await openRig({ profile: v.profile, firmware: v.firmware });
     ctx = {
-      v, sim: rig.sim, client: rig.client, nvr: v.profile === 'nvr', legacy: v.firmware === '8.2.3',
+      v,
+      sim: rig.sim,
+      client: rig.client,
+      nvr: v.profile === 'nvr',
+      legacy: v.firmware === '8.2.3',
       channels: rig.sim.profile.channels,
     };
     assert.is(rig.sim.profile.legacy, ctx.legacy);
@@ -647,7 +742,10 @@ for (const v of VARIANTS) {
     // The deliberate strict-envelope read of cross counting is a client-side refusal; the device refused only what
     // the cases expect (old firmware: no Disarming page, answered 404 not_found).
     const refused = sim.log.filter((e) => e.status !== 200 && e.path !== '/API/Web/Login');
-    assert.equal(refused.map((e) => [e.path, e.status, e.error_code]), expectedRefusals(ctx));
+    assert.equal(
+      refused.map((e) => [e.path, e.status, e.error_code]),
+      expectedRefusals(ctx),
+    );
   });
 
   test.run();

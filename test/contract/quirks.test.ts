@@ -5,7 +5,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  crossCountingGet, developerModeGet, developerModeSet, ptzLinkageGet, ptzLinkageRange, ptzLinkageSet, shellSwitchKey, voiceAlarmGet,
+  crossCountingGet,
+  developerModeGet,
+  developerModeSet,
+  ptzLinkageGet,
+  ptzLinkageRange,
+  ptzLinkageSet,
+  shellSwitchKey,
+  voiceAlarmGet,
   voiceAlarmRange,
 } from '../../core/pages';
 import { ptzIndexToHex, ptzPresetIndices } from '../../core/ptz';
@@ -44,18 +51,27 @@ test('linkage_ptz_point_index: a preset outside the 8.2.4 preset set is refused 
     assert.equal(boundsOf(descriptorAt(range, ['ptz_info', '0', 'linkage_ptz_point_index'])!).options, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
     const err = await rejection(client.set('AlarmConfig/PTZLinkage', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 9 }] }));
     assert.is(err.kind, 'invalid_request');
-    assert.equal(err.violations.map((x) => [x.path, x.problem]), [['ptz_info.0.linkage_ptz_point_index', 'enum']]);
+    assert.equal(
+      err.violations.map((x) => [x.path, x.problem]),
+      [['ptz_info.0.linkage_ptz_point_index', 'enum']],
+    );
     assert.is(entries(sim, '/API/AlarmConfig/PTZLinkage/Set').length, 0);
   }));
 
 test('telnet_switch on 8.2.3, ssh_switch later: the other key is refused locally as unsupported', async () => {
-  for (const [firmware, has, lacks] of [['8.2.3', 'telnet_switch', 'ssh_switch'], ['8.2.4', 'ssh_switch', 'telnet_switch']] as const) {
+  for (const [firmware, has, lacks] of [
+    ['8.2.3', 'telnet_switch', 'ssh_switch'],
+    ['8.2.4', 'ssh_switch', 'telnet_switch'],
+  ] as const) {
     await withRig({ firmware }, {}, async ({ sim, client }) => {
       const g = await client.invoke(developerModeGet);
       assert.is(shellSwitchKey(g), has);
       const err = await rejection(client.invoke(developerModeSet, { [lacks]: true }));
       assert.is(err.kind, 'invalid_request');
-      assert.equal(err.violations.map((x) => [x.path, x.problem]), [[lacks, 'unsupported']]);
+      assert.equal(
+        err.violations.map((x) => [x.path, x.problem]),
+        [[lacks, 'unsupported']],
+      );
       assert.is(entries(sim, '/API/Maintenance/DeveloperMode/Set').length, 0, 'nothing sent');
       // The device agrees: sent anyway, it refuses the key.
       const sent = await rejection(client.invoke(developerModeSet, { [lacks]: true }, { skipRangeCheck: true }));
@@ -105,7 +121,10 @@ test('generic range/get/set/call take a page string in any spelling', () =>
     // set() checks the Range like invoke() does.
     const err = await rejection(client.set('AlarmConfig/VoiceAlarm', { channel_info: { CH2: { siren_value: 11 } } }));
     assert.equal([err.kind, err.error_code, err.page, err.operation], ['invalid_request', 'out_of_range', 'AlarmConfig/VoiceAlarm', 'Set']);
-    assert.equal(err.violations.map((x) => x.path), ['channel_info.CH2.siren_value']);
+    assert.equal(
+      err.violations.map((x) => x.path),
+      ['channel_info.CH2.siren_value'],
+    );
     assert.is(entries(sim, '/API/AlarmConfig/VoiceAlarm/Set').length, 1, 'only the valid Set reached the device');
 
     // Raw call: any envelope, data unvalidated.
@@ -114,7 +133,10 @@ test('generic range/get/set/call take a page string in any spelling', () =>
 
     // A page the device does not have: unsupported (R2), named in the error.
     const missing = await rejection(client.get('Foo/Bar'));
-    assert.equal([missing.kind, missing.error_code, missing.page, missing.operation, missing.status], ['unsupported', 'not_found', 'Foo/Bar', 'Get', 404]);
+    assert.equal(
+      [missing.kind, missing.error_code, missing.page, missing.operation, missing.status],
+      ['unsupported', 'not_found', 'Foo/Bar', 'Get', 404],
+    );
     assert.match(missing.message, /Foo\/Bar\/Get/);
   }));
 
@@ -132,11 +154,16 @@ test('the device rotates its CSRF token: 20 Sets at once all pass on one login, 
   withRig({}, {}, async ({ sim, client }) => {
     await client.cachedRange('AlarmConfig/VoiceAlarm');
     const sets = Array.from({ length: 20 }, (_, i) =>
-      client.set('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 10 + i } } }));
+      client.set('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 10 + i } } }),
+    );
     await Promise.all(sets);
     const setEntries = entries(sim, '/API/AlarmConfig/VoiceAlarm/Set');
     assert.is(setEntries.length, 20);
-    assert.equal(setEntries.filter((e) => e.status !== 200).map((e) => e.error_code), [], 'no Set refused (stale token)');
+    assert.equal(
+      setEntries.filter((e) => e.status !== 200).map((e) => e.error_code),
+      [],
+      'no Set refused (stale token)',
+    );
     assert.is(entries(sim, '/API/Web/Login').length, 2, 'one login (challenge + answer), no re-login');
   }));
 

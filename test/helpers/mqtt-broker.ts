@@ -128,10 +128,13 @@ export class Recorder {
     const seen = this.messages.slice(since).find(pred);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const waiter = { pred, resolve: (m: Message) => {
-        clearTimeout(timer);
-        resolve(m);
-      } };
+      const waiter = {
+        pred,
+        resolve: (m: Message) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(new Error(`timeout after ${timeoutMs} ms waiting for ${what}`));
@@ -141,14 +144,19 @@ export class Recorder {
   }
 
   waitTopic(topic: string, pred: (json: Record<string, unknown>) => boolean = () => true, timeoutMs = 5000, since = 0): Promise<Message> {
-    return this.waitFor((m) => {
-      if (m.topic !== topic || !m.payload) return false;
-      try {
-        return pred(JSON.parse(m.payload));
-      } catch {
-        return false;
-      }
-    }, timeoutMs, since, `${topic}`);
+    return this.waitFor(
+      (m) => {
+        if (m.topic !== topic || !m.payload) return false;
+        try {
+          return pred(JSON.parse(m.payload));
+        } catch {
+          return false;
+        }
+      },
+      timeoutMs,
+      since,
+      `${topic}`,
+    );
   }
 
   get count(): number {
@@ -176,7 +184,10 @@ export async function clearRetained(url: string, prefixes: string[], windowMs = 
     client.on('message', (topic, payload, packet) => {
       if (packet.retain && payload.length) topics.add(topic);
     });
-    await client.subscribeAsync(prefixes.map((p) => `${p}/#`), { qos: 1 });
+    await client.subscribeAsync(
+      prefixes.map((p) => `${p}/#`),
+      { qos: 1 },
+    );
     await new Promise((r) => setTimeout(r, windowMs));
     for (const t of topics) await client.publishAsync(t, '', { qos: 1, retain: true });
     return topics.size;

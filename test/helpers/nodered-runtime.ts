@@ -36,7 +36,11 @@ export interface RuntimeTarget {
  */
 export function availableRuntimes(): { targets: RuntimeTarget[]; skipped: string[] } {
   const targets: RuntimeTarget[] = [
-    { name: `Node-RED 4 on Node ${process.versions.node}`, nodeBinary: process.execPath, nodeRedDir: join(repoRoot, 'node_modules', 'node-red') },
+    {
+      name: `Node-RED 4 on Node ${process.versions.node}`,
+      nodeBinary: process.execPath,
+      nodeRedDir: join(repoRoot, 'node_modules', 'node-red'),
+    },
   ];
   const skipped: string[] = [];
   const rt = join(repoRoot, '.tmp', 'runtimes');
@@ -45,7 +49,9 @@ export function availableRuntimes(): { targets: RuntimeTarget[]; skipped: string
   if (existsSync(node22) && existsSync(join(nr5, 'red.js'))) {
     targets.push({ name: 'Node-RED 5 on Node 22', nodeBinary: node22, nodeRedDir: nr5 });
   } else {
-    skipped.push(`Node-RED 5 on Node 22: not installed (run scripts/install-test-runtimes.sh or set NODE22_BIN and NODERED5_DIR); looked for ${node22} and ${nr5}/red.js`);
+    skipped.push(
+      `Node-RED 5 on Node 22: not installed (run scripts/install-test-runtimes.sh or set NODE22_BIN and NODERED5_DIR); looked for ${node22} and ${nr5}/red.js`,
+    );
   }
   return { targets, skipped };
 }
@@ -88,7 +94,12 @@ export interface NodeRedRuntime {
 // a Node-RED behind holding ports.
 const live = new Set<ChildProcess>();
 process.on('exit', () => {
-  for (const c of live) try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ }
+  for (const c of live)
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
 });
 
 /** Environment without npm's lifecycle variables (npm_config_prefix etc. would redirect nested npm runs). */
@@ -128,11 +139,16 @@ export function packedTarball(): Promise<string> {
 /** Installs the packed package into userDir as a user would: `npm install <tarball>` in ~/.node-red. */
 export async function installPackage(userDir: string): Promise<void> {
   const tgz = await packedTarball();
-  await writeFile(join(userDir, 'package.json'),
-    JSON.stringify({ name: 'node-red-project', description: 'test user folder', version: '0.0.1', private: true }, null, 2));
+  await writeFile(
+    join(userDir, 'package.json'),
+    JSON.stringify({ name: 'node-red-project', description: 'test user folder', version: '0.0.1', private: true }, null, 2),
+  );
   // --prefer-offline: our dependencies are in the npm cache already (the repo's own install put them there).
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev', tgz],
-    { cwd: userDir, env: cleanEnv(), timeout: 120_000 });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev', tgz], {
+    cwd: userDir,
+    env: cleanEnv(),
+    timeout: 120_000,
+  });
 }
 
 function settingsJs(o: { port: number; userDir: string; adminRoot: string; adminAuth?: { username: string; hash: string } }): string {
@@ -145,7 +161,9 @@ function settingsJs(o: { port: number; userDir: string; adminRoot: string; admin
     credentialSecret: 'nvr2mqtt-test-secret-' + Math.random().toString(36).slice(2),
     httpAdminRoot: o.adminRoot,
     httpNodeRoot: '/',
-    ...(o.adminAuth ? { adminAuth: { type: 'credentials', users: [{ username: o.adminAuth.username, password: o.adminAuth.hash, permissions: '*' }] } } : {}),
+    ...(o.adminAuth
+      ? { adminAuth: { type: 'credentials', users: [{ username: o.adminAuth.username, password: o.adminAuth.hash, permissions: '*' }] } }
+      : {}),
     functionExternalModules: false,
     externalModules: { palette: { allowInstall: false } },
     diagnostics: { enabled: true, ui: false },
@@ -177,17 +195,30 @@ export async function startNodeRed(opts: StartOptions): Promise<NodeRedRuntime> 
     if ((opts.install ?? 'pack') === 'pack') await installPackage(userDir);
     const port = await freePort();
     const settingsFile = join(userDir, 'settings.js');
-    const adminAuth = opts.adminAuth && { username: opts.adminAuth.username, hash: await bcryptHash(opts.nodeRedDir, opts.adminAuth.password) };
+    const adminAuth = opts.adminAuth && {
+      username: opts.adminAuth.username,
+      hash: await bcryptHash(opts.nodeRedDir, opts.adminAuth.password),
+    };
     await writeFile(settingsFile, settingsJs({ port, userDir, adminRoot, adminAuth }));
 
-    child = spawn(nodeBinary, [join(opts.nodeRedDir, 'red.js'), '--settings', settingsFile, '--userDir', userDir],
-      { cwd: userDir, env: cleanEnv({ NODE_RED_HOME: opts.nodeRedDir }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(nodeBinary, [join(opts.nodeRedDir, 'red.js'), '--settings', settingsFile, '--userDir', userDir], {
+      cwd: userDir,
+      env: cleanEnv({ NODE_RED_HOME: opts.nodeRedDir }),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     live.add(child);
-    const append = (b: Buffer) => { output += b.toString(); if (output.length > 2_000_000) output = output.slice(-1_000_000); };
+    const append = (b: Buffer) => {
+      output += b.toString();
+      if (output.length > 2_000_000) output = output.slice(-1_000_000);
+    };
     child.stdout!.on('data', append);
     child.stderr!.on('data', append);
     let exited: string | undefined;
-    child.on('exit', (code, sig) => { exited = `exited with ${code ?? sig}`; live.delete(child!); });
+    child.on('exit', (code, sig) => {
+      exited = `exited with ${code ?? sig}`;
+      live.delete(child!);
+    });
 
     const url = `http://127.0.0.1:${port}`;
     const adminUrl = url + adminRoot.replace(/\/$/, '');
@@ -201,16 +232,28 @@ export async function startNodeRed(opts: StartOptions): Promise<NodeRedRuntime> 
       try {
         if (opts.adminAuth && !token) {
           const r = await fetch(adminUrl + '/auth/token', {
-            method: 'POST', headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ client_id: 'node-red-admin', grant_type: 'password', scope: '*', username: opts.adminAuth.username, password: opts.adminAuth.password }),
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              client_id: 'node-red-admin',
+              grant_type: 'password',
+              scope: '*',
+              username: opts.adminAuth.username,
+              password: opts.adminAuth.password,
+            }),
           });
           if (r.ok) token = ((await r.json()) as { access_token: string }).access_token;
           else await r.arrayBuffer();
         }
-        const r = await fetch(adminUrl + '/flows', { headers: token ? { authorization: 'Bearer ' + token } : {}, signal: AbortSignal.timeout(5000) });
+        const r = await fetch(adminUrl + '/flows', {
+          headers: token ? { authorization: 'Bearer ' + token } : {},
+          signal: AbortSignal.timeout(5000),
+        });
         await r.arrayBuffer();
         if (r.ok) break;
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
       await new Promise((r) => setTimeout(r, 150));
     }
 
@@ -223,7 +266,12 @@ export async function startNodeRed(opts: StartOptions): Promise<NodeRedRuntime> 
     const pid = child.pid!;
     let stopped: Promise<void> | undefined;
     return {
-      url, adminUrl, userDir, pid, version: settings.version, admin,
+      url,
+      adminUrl,
+      userDir,
+      pid,
+      version: settings.version,
+      admin,
       async deploy(flow) {
         // POST /flows answers before the new flows have started; their start is only visible in the log.
         const started = () => output.split('Started flows').length;
@@ -258,15 +306,25 @@ export async function startNodeRed(opts: StartOptions): Promise<NodeRedRuntime> 
 async function killGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
-  try { process.kill(-child.pid!, 'SIGTERM'); } catch { return; }
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    return;
+  }
   let timer: NodeJS.Timeout | undefined;
   const timedOut = await Promise.race([
     exited.then(() => false),
-    new Promise<boolean>((res) => { timer = setTimeout(() => res(true), 10_000); }),
+    new Promise<boolean>((res) => {
+      timer = setTimeout(() => res(true), 10_000);
+    }),
   ]);
   clearTimeout(timer);
   if (timedOut) {
-    try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
     await exited;
   }
   live.delete(child);
@@ -275,9 +333,18 @@ async function killGroup(child: ChildProcess): Promise<void> {
 /** POSTs JSON to an http-in endpoint and returns status and parsed body. */
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
   // A flow that never answers (an error without a Catch node) fails the test in 30 s, not undici's 300 s.
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await r.text();
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: r.status, body: parsed };
 }

@@ -6,7 +6,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import nvrDevice from '../../nodes/nvr-device';
-import { helper, credentials, DEV, flowWith, load, newPassword, paths, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
+import {
+  helper,
+  credentials,
+  DEV,
+  flowWith,
+  load,
+  newPassword,
+  paths,
+  statusesOf,
+  waitFor,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
 type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: admin routes', { password: newPassword() });
@@ -44,7 +56,7 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
   ]);
 });
 
-test('GET pages: the registry, with each page\'s operations', async () => {
+test("GET pages: the registry, with each page's operations", async () => {
   await empty();
   const res = await helper.request().get('/nvr-device/pages').expect(200);
   const deterrence = res.body.find((p: any) => p.name === 'AlarmConfig/Deterrence');
@@ -53,11 +65,14 @@ test('GET pages: the registry, with each page\'s operations', async () => {
   assert.ok(res.body.some((p: any) => p.name === 'Maintenance/SystemUpgrade' && p.operations.includes('Token')));
 });
 
-test('POST channels before any deploy, from the dialog\'s values; the short-lived session logs out', async ({ sim, password }) => {
+test("POST channels before any deploy, from the dialog's values; the short-lived session logs out", async ({ sim, password }) => {
   await empty();
   const r = await post('channels', { url: sim!.url, username: 'admin', password });
   assert.is(r.status, 200, r.text);
-  assert.equal(r.body.channels.map((c: any) => c.channel), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8']);
+  assert.equal(
+    r.body.channels.map((c: any) => c.channel),
+    ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'],
+  );
   assert.is(r.body.channels.find((c: any) => c.channel === 'IP_CH6').online, false);
   assert.ok(paths(sim!).includes('/API/Web/Logout'), 'temporary session closed');
   assert.not.ok(r.text.includes(password));
@@ -76,7 +91,7 @@ test('POST test: ok with the model and firmware; wrong password: 502 with the co
   assert.not.ok(bad.text.includes(password));
 });
 
-test('stored password: the placeholder (or no password) uses the config node\'s credentials', async ({ sim, password }) => {
+test("stored password: the placeholder (or no password) uses the config node's credentials", async ({ sim, password }) => {
   await load(flowWith(sim!.url, []), credentials(password));
   const withPlaceholder = await post('test', { id: DEV, url: sim!.url, username: 'admin', password: PLACEHOLDER });
   assert.is(withPlaceholder.status, 200, withPlaceholder.text);
@@ -94,9 +109,7 @@ test('stored password: the placeholder (or no password) uses the config node\'s 
 
 test('a deployed device in use: the dialog shares its session (no second login)', async ({ sim, password }) => {
   await load(
-    flowWith(sim!.url, [
-      { id: 'g1', type: 'nvr-get', device: DEV, page: 'AlarmConfig/Deterrence', channel: '', data: '', wires: [[]] },
-    ]),
+    flowWith(sim!.url, [{ id: 'g1', type: 'nvr-get', device: DEV, page: 'AlarmConfig/Deterrence', channel: '', data: '', wires: [[]] }]),
     credentials(password),
   );
   await waitFor(() => statusesOf('g1').some((s) => s.fill === 'green'), 'connected');
@@ -106,7 +119,10 @@ test('a deployed device in use: the dialog shares its session (no second login)'
   assert.equal(paths(sim!), ['/API/Login/ChannelInfo/Get']);
 });
 
-test('POST form: VoiceAlarm CH1 as the simulator declares it, with the current values; read-only fields marked', async ({ sim, password }) => {
+test('POST form: VoiceAlarm CH1 as the simulator declares it, with the current values; read-only fields marked', async ({
+  sim,
+  password,
+}) => {
   await empty();
   (sim!.state as any)['AlarmConfig/VoiceAlarm'].channel_info.CH1.siren_value = 7;
   const r = await post('form', { url: sim!.url, username: 'admin', password, page: 'AlarmConfig/VoiceAlarm', channel: 'CH1' });
@@ -124,7 +140,10 @@ test('POST form: VoiceAlarm CH1 as the simulator declares it, with the current v
   assert.is(byKey.support_siren_schedule_hub.readOnly, true);
   assert.is(byKey.siren_support_format.readOnly, true);
   // Range and Get only: nothing is written while the form is built.
-  assert.not.ok(paths(sim!).some((p) => p.endsWith('/Set')), paths(sim!).join(' '));
+  assert.not.ok(
+    paths(sim!).some((p) => p.endsWith('/Set')),
+    paths(sim!).join(' '),
+  );
   assert.not.ok(r.text.includes(password));
 });
 

@@ -7,7 +7,22 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startSimulator } from '../../simulator';
 import { parseCommand, settingOf } from '../../nodes/control-modes';
-import { credentials, DEV, exchange, flowWith, helper, load, newPassword, nextMessage, paths, statusesOf, timerCount, waitFor, useSimulator, type SimulatorContext } from './harness';
+import {
+  credentials,
+  DEV,
+  exchange,
+  flowWith,
+  helper,
+  load,
+  newPassword,
+  nextMessage,
+  paths,
+  statusesOf,
+  timerCount,
+  waitFor,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
 type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: nvr-control', { password: newPassword() });
@@ -22,15 +37,18 @@ const sets = (ctx: Ctx) => paths(ctx.sim!).filter((p) => p.endsWith('/Set'));
 /** One nvr-control node `c1` -> helper `out`, a Catch node -> helper `caught`. */
 async function control(ctx: Ctx, props: Record<string, unknown>, simUrl = ctx.sim!.url, password = ctx.password) {
   await helper.unload(); // a test may deploy a second flow
-  await load(flowWith(simUrl, [
-    { id: 'c1', type: 'nvr-control', name: '', device: DEV, wires: [['out']], ...props },
-    { id: 'out', type: 'helper' },
-    { id: 'catcher', type: 'catch', scope: ['c1'], uncaught: false, wires: [['caught']] },
-    { id: 'caught', type: 'helper' },
-  ]), credentials(password));
+  await load(
+    flowWith(simUrl, [
+      { id: 'c1', type: 'nvr-control', name: '', device: DEV, wires: [['out']], ...props },
+      { id: 'out', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: ['c1'], uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]),
+    credentials(password),
+  );
 }
 
-test('payloads: switch values, objects with the mode\'s settings, the node\'s settings filling the gaps', () => {
+test("payloads: switch values, objects with the mode's settings, the node's settings filling the gaps", () => {
   assert.equal(parseCommand('floodlight', true, {}), { on: true });
   assert.equal(parseCommand('floodlight', ' Off ', {}), { on: false });
   assert.equal(parseCommand('floodlight', 'on', { brightness: settingOf('40'), duration: settingOf('') }), { on: true, brightness: 40 });
@@ -38,18 +56,40 @@ test('payloads: switch values, objects with the mode\'s settings, the node\'s se
   assert.equal(parseCommand('disarm', 'disarm', {}), { on: true });
   assert.equal(parseCommand('disarm', 'ARM', {}), { on: false });
   const refusal = (f: () => unknown) => {
-    try { f(); } catch (e: any) { return `${e.error_code}: ${e.reason}`; }
+    try {
+      f();
+    } catch (e: any) {
+      return `${e.error_code}: ${e.reason}`;
+    }
     return 'accepted';
   };
-  assert.is(refusal(() => parseCommand('floodlight', 1, {})), 'bad_payload: msg.payload must be true, false, "on", "off" (got 1)');
-  assert.is(refusal(() => parseCommand('disarm', 'on', {})), 'bad_payload: msg.payload must be true, false, "disarm", "arm" (got "on")');
-  assert.is(refusal(() => parseCommand('siren', { on: true, brightness: 3 }, {})), 'bad_payload: msg.payload has "brightness"; in siren mode it takes on, volume, duration');
-  assert.is(refusal(() => parseCommand('floodlight', true, { brightness: settingOf('bright') })), 'bad_payload: brightness must be a whole number (got "bright")');
-  assert.is(refusal(() => parseCommand('siren', { on: true, duration: -1 }, {})), 'bad_payload: duration must be a whole number of seconds (got -1)');
-  assert.is(refusal(() => parseCommand('siren', { on: true, duration: 86_401 }, {})), 'bad_payload: duration must be at most 86400 seconds (a day; got 86401)');
+  assert.is(
+    refusal(() => parseCommand('floodlight', 1, {})),
+    'bad_payload: msg.payload must be true, false, "on", "off" (got 1)',
+  );
+  assert.is(
+    refusal(() => parseCommand('disarm', 'on', {})),
+    'bad_payload: msg.payload must be true, false, "disarm", "arm" (got "on")',
+  );
+  assert.is(
+    refusal(() => parseCommand('siren', { on: true, brightness: 3 }, {})),
+    'bad_payload: msg.payload has "brightness"; in siren mode it takes on, volume, duration',
+  );
+  assert.is(
+    refusal(() => parseCommand('floodlight', true, { brightness: settingOf('bright') })),
+    'bad_payload: brightness must be a whole number (got "bright")',
+  );
+  assert.is(
+    refusal(() => parseCommand('siren', { on: true, duration: -1 }, {})),
+    'bad_payload: duration must be a whole number of seconds (got -1)',
+  );
+  assert.is(
+    refusal(() => parseCommand('siren', { on: true, duration: 86_401 }, {})),
+    'bad_payload: duration must be at most 86400 seconds (a day; got 86401)',
+  );
 });
 
-test('a dashboard switch\'s true / false switches the floodlight; the answer is the live state read back', async (ctx) => {
+test("a dashboard switch's true / false switches the floodlight; the answer is the live state read back", async (ctx) => {
   await control(ctx, { mode: 'floodlight', channel: 'CH1' });
   const on = await exchange('c1', { payload: true, topic: 'garden' });
   assert.ok(on.out, JSON.stringify(on.caught?.error));
@@ -69,7 +109,7 @@ test('"on" / "off", and an object with brightness (the node\'s brightness fills 
   await control(ctx, { mode: 'floodlight', channel: 'IP_CH5', brightness: '30' });
   assert.ok((await exchange('c1', { payload: 'on' })).out);
   assert.is(live(ctx, 'IP_CH5').floodlight_switch, true);
-  assert.is(live(ctx, 'IP_CH5').floodlight_value, 30, 'the node\'s brightness');
+  assert.is(live(ctx, 'IP_CH5').floodlight_value, 30, "the node's brightness");
   const r = await exchange('c1', { payload: { on: true, brightness: 80 } });
   assert.is(r.out?.payload.brightness, 80);
   assert.is(live(ctx, 'IP_CH5').floodlight_value, 80);
@@ -118,7 +158,10 @@ test('a channel without the hardware is refused before anything is sent, in word
   assert.is(r.caught?.error.code, 'no_hardware', JSON.stringify(r));
   assert.match(r.caught!.error.message, /CH3 has no floodlight \(it has: siren\); nothing was sent/);
   assert.equal(sets(ctx), []);
-  assert.not.ok(paths(ctx.sim!).some((p) => p.includes(LIVE)), 'not even the live page was read');
+  assert.not.ok(
+    paths(ctx.sim!).some((p) => p.includes(LIVE)),
+    'not even the live page was read',
+  );
   const empty = await exchange('c1', { payload: true, channel: 'IP_CH7' });
   assert.is(empty.caught?.error.code, 'unknown_channel');
   const offline = await exchange('c1', { payload: true, channel: 'IP_CH6' });
@@ -189,10 +232,14 @@ test('disarm / arm through AlarmConfig/Disarming, or LinkageManage where the dev
   }
 });
 
-test('the dialog\'s channel list: only channels whose hardware has the part; outputs for alarm output mode', async (ctx) => {
+test("the dialog's channel list: only channels whose hardware has the part; outputs for alarm output mode", async (ctx) => {
   await load(flowWith(ctx.sim!.url, []), credentials(ctx.password));
   const ask = async (mode: string) => {
-    const res = await helper.request().post('/nvr-device/hardware').send({ id: DEV, url: ctx.sim!.url, mode }).set('content-type', 'application/json');
+    const res = await helper
+      .request()
+      .post('/nvr-device/hardware')
+      .send({ id: DEV, url: ctx.sim!.url, mode })
+      .set('content-type', 'application/json');
     assert.is(res.status, 200, res.text);
     return res.body;
   };
@@ -201,7 +248,11 @@ test('the dialog\'s channel list: only channels whose hardware has the part; out
   assert.equal(ids(await ask('siren')), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'WIFI_CH8']);
   assert.equal(ids(await ask('redBlueLight')), ['CH1']);
   assert.equal((await ask('alarmOutput')).outputs, ['Local->1', 'Local->2', 'IP_CH5->1']);
-  const bad = await helper.request().post('/nvr-device/hardware').send({ id: DEV, url: ctx.sim!.url, mode: 'laser' }).set('content-type', 'application/json');
+  const bad = await helper
+    .request()
+    .post('/nvr-device/hardware')
+    .send({ id: DEV, url: ctx.sim!.url, mode: 'laser' })
+    .set('content-type', 'application/json');
   assert.is(bad.status, 400);
 });
 

@@ -6,14 +6,38 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { clientOptions } from '../../nodes/device-config';
-import { helper, credentials, DEV, exchange, flowWith, load, newPassword, node, paths, statusesOf, timerCount, waitFor, useSimulator, type SimulatorContext } from './harness';
+import {
+  helper,
+  credentials,
+  DEV,
+  exchange,
+  flowWith,
+  load,
+  newPassword,
+  node,
+  paths,
+  statusesOf,
+  timerCount,
+  waitFor,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
 type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: nvr-device session, status, credentials, close', { password: newPassword() });
 
 const PAGE = 'AlarmConfig/Deterrence';
-const getNode = (id: string, extra: Record<string, unknown> = {}) =>
-  ({ id, type: 'nvr-get', name: '', device: DEV, page: PAGE, channel: '', data: '', wires: [['out']], ...extra });
+const getNode = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 'nvr-get',
+  name: '',
+  device: DEV,
+  page: PAGE,
+  channel: '',
+  data: '',
+  wires: [['out']],
+  ...extra,
+});
 
 useSimulator(test);
 
@@ -82,12 +106,14 @@ test('no device configured: red ring, and a message fails instead of hanging', a
 });
 
 test('no credentials at all: red ring saying so; a message fails with bad_option at the Catch node', async ({ sim }) => {
-  await load(flowWith(sim!.url, [
-    getNode('g1'),
-    { id: 'out', type: 'helper' },
-    { id: 'catcher', type: 'catch', scope: ['g1'], uncaught: false, wires: [['caught']] },
-    { id: 'caught', type: 'helper' },
-  ]));
+  await load(
+    flowWith(sim!.url, [
+      getNode('g1'),
+      { id: 'out', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: ['g1'], uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]),
+  );
   assert.equal(statusesOf('g1').at(-1), { fill: 'red', shape: 'ring', text: 'username is required' });
   const r = await exchange('g1', { payload: {} });
   assert.is(r.caught?.error.code, 'bad_option');
@@ -110,9 +136,12 @@ test('credentials: not in the flow, password type, and the editor sees has_passw
   assert.not.ok(JSON.stringify(statusesOf('g1')).includes(password));
 });
 
-test('heartbeat and TLS properties become the client\'s options for this device only', () => {
+test("heartbeat and TLS properties become the client's options for this device only", () => {
   const ms = (heartbeat: unknown) => clientOptions({ url: 'http://d', heartbeat }, {}).heartbeatMs;
-  assert.equal([ms(''), ms(undefined), ms('0'), ms(0), ms('2'), ms('60'), ms('x'), ms('-1')], [25_000, 25_000, 0, 0, 5000, 60_000, 25_000, 25_000]);
+  assert.equal(
+    [ms(''), ms(undefined), ms('0'), ms(0), ms('2'), ms('60'), ms('x'), ms('-1')],
+    [25_000, 25_000, 0, 0, 5000, 60_000, 25_000, 25_000],
+  );
   const opts = clientOptions({ url: ' https://d/ ', tls_ca: ' PEM ', tls_fingerprint: '' }, { username: 'u', password: 'p' });
   assert.equal(opts.tls, { ca: 'PEM' });
   assert.is(opts.url, 'https://d');
@@ -158,7 +187,10 @@ test('close with removal (deploy without the nodes): logout sent', async ({ sim,
     removedFlags.push(removed);
     done();
   });
-  await helper.setFlows(flow.filter((n) => n.id === 'tab1' || n.id === 'out'), 'full');
+  await helper.setFlows(
+    flow.filter((n) => n.id === 'tab1' || n.id === 'out'),
+    'full',
+  );
   assert.equal(removedFlags, [true]);
   await waitFor(() => paths(sim!).includes('/API/Web/Logout'), 'logout');
   assert.not.ok(node('g1'), 'g1 is gone');
@@ -168,10 +200,16 @@ test('redeploying one dependent keeps the others in the session; the last one ou
   const flow = flowWith(sim!.url, [getNode('g1'), getNode('g2'), { id: 'out', type: 'helper' }]);
   await load(flow, credentials(password));
   await waitFor(() => statusesOf('g2').some((s) => s.fill === 'green'), 'connected');
-  await helper.setFlows(flow.filter((n) => n.id !== 'g1'), 'nodes');
+  await helper.setFlows(
+    flow.filter((n) => n.id !== 'g1'),
+    'nodes',
+  );
   assert.is(node(DEV).session.userCount, 1);
   assert.not.ok(paths(sim!).includes('/API/Web/Logout'), 'no logout while g2 uses the session');
-  await helper.setFlows(flow.filter((n) => n.id !== 'g1' && n.id !== 'g2'), 'nodes');
+  await helper.setFlows(
+    flow.filter((n) => n.id !== 'g1' && n.id !== 'g2'),
+    'nodes',
+  );
   await waitFor(() => paths(sim!).includes('/API/Web/Logout'), 'logout after the last user');
 });
 

@@ -24,12 +24,21 @@ function fakeClient() {
         if (next instanceof Error) throw next;
         if (next) onAnswer?.(); // like core: every answered Event/Check, before its events
         if (next === 'keep-alive') continue;
-        if (next) { yield next; continue; }
-        await new Promise<void>((r) => { wake = r; signal.addEventListener('abort', () => r(), { once: true }); });
+        if (next) {
+          yield next;
+          continue;
+        }
+        await new Promise<void>((r) => {
+          wake = r;
+          signal.addEventListener('abort', () => r(), { once: true });
+        });
       }
     },
   };
-  const feed = (x: DeviceEvent | Error | 'keep-alive') => { queue.push(x); wake?.(); };
+  const feed = (x: DeviceEvent | Error | 'keep-alive') => {
+    queue.push(x);
+    wake?.();
+  };
   return { client: client as unknown as NvrClient, calls, feed };
 }
 

@@ -15,8 +15,18 @@ useSimulator(test, { eventHoldMs: 2000 });
 
 test('vendor alarm names become the alarm type keys; the filter reads version 1 nodes as "everything"', () => {
   const now = () => new Date('2026-01-02T03:04:05Z');
-  assert.equal(alarmEventOf({ kind: 'alarm', channel: 'CH1', type: 'motion', active: true }, now), { channel: 'CH1', type: 'motion', active: true, time: '2026-01-02T03:04:05.000Z' });
-  assert.equal(alarmEventOf({ kind: 'alarm', channel: 'CH1', type: 'person', active: false, time: '2026-01-02T03:04:06' }), { channel: 'CH1', type: 'person', active: false, time: '2026-01-02T03:04:06' });
+  assert.equal(alarmEventOf({ kind: 'alarm', channel: 'CH1', type: 'motion', active: true }, now), {
+    channel: 'CH1',
+    type: 'motion',
+    active: true,
+    time: '2026-01-02T03:04:05.000Z',
+  });
+  assert.equal(alarmEventOf({ kind: 'alarm', channel: 'CH1', type: 'person', active: false, time: '2026-01-02T03:04:06' }), {
+    channel: 'CH1',
+    type: 'person',
+    active: false,
+    time: '2026-01-02T03:04:06',
+  });
   assert.is(alarmEventOf({ kind: 'live', channel: 'CH1', floodlight: true }), undefined, 'live state is not an alarm');
   assert.is(alarmEventOf({ kind: 'disk', ok: false, info: 'Bad' }), undefined, 'disk state is not an alarm');
   const all = filterOf({});
@@ -31,12 +41,15 @@ test('vendor alarm names become the alarm type keys; the filter reads version 1 
 });
 
 test('two nvr-event nodes on one device: one event stream; each passes what its filter keeps', async ({ sim, password }) => {
-  await load(flowWith(sim!.url, [
-    { id: 'all', type: 'nvr-event', name: '', device: DEV, wires: [['outAll']] },
-    { id: 'ch1', type: 'nvr-event', name: '', device: DEV, channels: 'CH1', types: ['motion'], startOnly: true, wires: [['outCh1']] },
-    { id: 'outAll', type: 'helper' },
-    { id: 'outCh1', type: 'helper' },
-  ]), credentials(password));
+  await load(
+    flowWith(sim!.url, [
+      { id: 'all', type: 'nvr-event', name: '', device: DEV, wires: [['outAll']] },
+      { id: 'ch1', type: 'nvr-event', name: '', device: DEV, channels: 'CH1', types: ['motion'], startOnly: true, wires: [['outCh1']] },
+      { id: 'outAll', type: 'helper' },
+      { id: 'outCh1', type: 'helper' },
+    ]),
+    credentials(password),
+  );
   await waitFor(() => sim!.log.filter((e) => e.path === EVENT_PATH).length >= 2, 'subscribed and polling');
   const all: any[] = [];
   const ch1: any[] = [];
@@ -48,10 +61,18 @@ test('two nvr-event nodes on one device: one event stream; each passes what its 
   sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
   sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
   await waitFor(() => all.length >= 5, 'five alarms on the unfiltered node');
-  assert.equal(all.map((p) => `${p.channel} ${p.type} ${p.active}`), ['CH1 motion true', 'CH2 motion true', 'CH1 pir true', 'CH1 motion false', 'CH1 motion true']);
-  assert.equal(ch1.map((p) => `${p.channel} ${p.type} ${p.active}`), ['CH1 motion true', 'CH1 motion true']);
+  assert.equal(
+    all.map((p) => `${p.channel} ${p.type} ${p.active}`),
+    ['CH1 motion true', 'CH2 motion true', 'CH1 pir true', 'CH1 motion false', 'CH1 motion true'],
+  );
+  assert.equal(
+    ch1.map((p) => `${p.channel} ${p.type} ${p.active}`),
+    ['CH1 motion true', 'CH1 motion true'],
+  );
   // One reader for both nodes: every Event/Check continues the same subscription.
-  const subscribes = sim!.log.filter((e) => e.path === EVENT_PATH && (e.data as { reader_id?: unknown } | undefined)?.reader_id === undefined);
+  const subscribes = sim!.log.filter(
+    (e) => e.path === EVENT_PATH && (e.data as { reader_id?: unknown } | undefined)?.reader_id === undefined,
+  );
   assert.is(subscribes.length, 1, JSON.stringify(sim!.log.filter((e) => e.path === EVENT_PATH).map((e) => e.data)));
   // One long poll at a time, not one per node.
   const loginCount = sim!.log.filter((e) => e.path.includes('Login')).length;
@@ -59,12 +80,15 @@ test('two nvr-event nodes on one device: one event stream; each passes what its 
 });
 
 test('a lost device: each nvr-event node reports once per failure streak (status and Catch), not every retry', async ({ sim }) => {
-  await load(flowWith(sim!.url, [
-    { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [[]] },
-    { id: 'e2', type: 'nvr-event', name: '', device: DEV, types: ['pir'], wires: [[]] },
-    { id: 'catcher', type: 'catch', scope: ['e1', 'e2'], uncaught: false, wires: [['caught']] },
-    { id: 'caught', type: 'helper' },
-  ]), credentials('not-the-password'));
+  await load(
+    flowWith(sim!.url, [
+      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [[]] },
+      { id: 'e2', type: 'nvr-event', name: '', device: DEV, types: ['pir'], wires: [[]] },
+      { id: 'catcher', type: 'catch', scope: ['e1', 'e2'], uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]),
+    credentials('not-the-password'),
+  );
   const caught: any[] = [];
   node('caught').on('input', (m: any) => caught.push(m));
   await waitFor(() => caught.length >= 2, 'one Catch message per node');

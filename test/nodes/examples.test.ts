@@ -13,8 +13,13 @@ import { helper, NODES, newPassword, node, statusesOf, waitFor, useSimulator, ty
 const root = join(__dirname, '..', '..', '..');
 const examplesDir = join(root, 'examples');
 const EXPECTED = [
-  'dashboard-switch-floodlight', 'disarm-on-arrival', 'motion-at-night-floodlight', 'react-to-alarm-events', 'read-deterrence-state',
-  'request-upgrade-token', 'switch-siren-with-range-check',
+  'dashboard-switch-floodlight',
+  'disarm-on-arrival',
+  'motion-at-night-floodlight',
+  'react-to-alarm-events',
+  'read-deterrence-state',
+  'request-upgrade-token',
+  'switch-siren-with-range-check',
 ];
 
 const core = (p: string) => require(join(root, 'node_modules', '@node-red', 'nodes', 'core', p));
@@ -60,7 +65,10 @@ test('every example carries the same nvr-device (one id, global): importing seve
 });
 
 test('the example flows are there and well formed, without credentials', () => {
-  const names = readdirSync(examplesDir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+  const names = readdirSync(examplesDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.replace(/\.json$/, ''))
+    .sort();
   for (const e of EXPECTED) assert.ok(names.includes(e), `examples/${e}.json missing`);
   for (const name of EXPECTED) {
     const flow = readExample(name);
@@ -74,7 +82,11 @@ test('the example flows are there and well formed, without credentials', () => {
       if (!props) continue;
       const extra = Object.keys(n).filter((k) => !FLOW_KEYS.has(k) && !props.includes(k));
       assert.equal(extra, [], `${name}: ${n.type} ${n.id} has properties outside the contract`);
-      if (n.type !== 'nvr-device') assert.ok(flow.some((d) => d.id === n.device && d.type === 'nvr-device'), `${name}: ${n.id} device`);
+      if (n.type !== 'nvr-device')
+        assert.ok(
+          flow.some((d) => d.id === n.device && d.type === 'nvr-device'),
+          `${name}: ${n.id} device`,
+        );
     }
   }
 });
@@ -106,7 +118,7 @@ async function loadExample(ctx: Ctx, name: string, patch: (n: any) => void = () 
   await helper.load([...NODES, ...Object.values(CORE_NODES)], flow, { [dev]: { username: 'admin', password: ctx.password } });
 }
 
-test('read-deterrence-state: the inject fires once and the debug node gets CH1\'s floodlight block', async (ctx) => {
+test("read-deterrence-state: the inject fires once and the debug node gets CH1's floodlight block", async (ctx) => {
   await loadExample(ctx, 'read-deterrence-state');
   // inject fires once 0.1 s after start; catch its result at the debug node.
   const got = await new Promise<any>((resolve) => node('ex1.d').once('input', resolve));
@@ -124,7 +136,10 @@ test('switch-siren-with-range-check: siren on is set; 999 s is refused at the Ca
   node('ex2.bad').receive({});
   const r = await refused;
   assert.is(r.payload.code, 'out_of_range');
-  assert.equal(r.payload.violations.map((v: any) => v.path), ['channel_info.CH1.siren_time']);
+  assert.equal(
+    r.payload.violations.map((v: any) => v.path),
+    ['channel_info.CH1.siren_time'],
+  );
 });
 
 test('request-upgrade-token: the file read by the flow gets a token', async (ctx) => {
@@ -142,7 +157,7 @@ test('request-upgrade-token: the file read by the flow gets a token', async (ctx
   assert.type(msg.payload.upgrade_token, 'string');
 });
 
-test('react-to-alarm-events: motion on CH1 switches CH1\'s floodlight on', async (ctx) => {
+test("react-to-alarm-events: motion on CH1 switches CH1's floodlight on", async (ctx) => {
   (ctx.sim!.state as any)['AlarmConfig/Deterrence'].channel_info.CH1.flood_light_switch = false;
   await loadExample(ctx, 'react-to-alarm-events');
   await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
@@ -158,7 +173,10 @@ const liveOf = (ctx: Ctx, ch: string) => (ctx.sim!.state as any)[LIVE].channel_i
 
 test('dashboard-switch-floodlight: "switch on" / "switch off" switch CH1\'s floodlight; the switch position comes back', async (ctx) => {
   await loadExample(ctx, 'dashboard-switch-floodlight');
-  for (const [inject, on] of [['ex5.on', true], ['ex5.off', false]] as const) {
+  for (const [inject, on] of [
+    ['ex5.on', true],
+    ['ex5.off', false],
+  ] as const) {
     const got = first(['ex5.d', 'ex5.errd']);
     node(inject).receive({});
     const msg = await got;
@@ -168,12 +186,20 @@ test('dashboard-switch-floodlight: "switch on" / "switch off" switch CH1\'s floo
   }
 });
 
-test('motion-at-night-floodlight: the night filter, then motion switches that channel\'s floodlight on and off again', async (ctx) => {
+test("motion-at-night-floodlight: the night filter, then motion switches that channel's floodlight on and off again", async (ctx) => {
   const night = readExample('motion-at-night-floodlight').find((n) => n.id === 'ex6.night').func as string;
-  const at = (hour: number) => class extends Date { override getHours() { return hour; } };
+  const at = (hour: number) =>
+    class extends Date {
+      override getHours() {
+        return hour;
+      }
+    };
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const filter = (hour: number) => new Function('msg', 'Date', night)({ payload: 1 }, at(hour));
-  assert.equal([22, 3, 6, 7, 12, 19, 20].map((h) => filter(h) !== null), [true, true, true, false, false, false, true]);
+  assert.equal(
+    [22, 3, 6, 7, 12, 19, 20].map((h) => filter(h) !== null),
+    [true, true, true, false, false, false, true],
+  );
   assert.is(readExample('motion-at-night-floodlight').find((n) => n.id === 'ex6.ctl').duration, '60');
   ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false }); // the earlier test's alarm ends
   // Always night, and 1 s instead of 60 s, for the test.
@@ -195,7 +221,10 @@ test('motion-at-night-floodlight: the night filter, then motion switches that ch
 
 test('disarm-on-arrival: "arrived home" disarms, "left home" arms', async (ctx) => {
   await loadExample(ctx, 'disarm-on-arrival');
-  for (const [inject, disarmed] of [['ex7.home', true], ['ex7.away', false]] as const) {
+  for (const [inject, disarmed] of [
+    ['ex7.home', true],
+    ['ex7.away', false],
+  ] as const) {
     const got = first(['ex7.d', 'ex7.errd']);
     node(inject).receive({});
     const msg = await got;

@@ -81,7 +81,10 @@ export function node(id: string): any {
 export function statusesOf(id: string): Status[] {
   const n = node(id);
   const spy = helper._NodePrototype.status;
-  return spy.getCalls().filter((c: any) => c.thisValue === n).map((c: any) => c.args[0]);
+  return spy
+    .getCalls()
+    .filter((c: any) => c.thisValue === n)
+    .map((c: any) => c.args[0]);
 }
 
 export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
@@ -111,7 +114,13 @@ export function nextMessage(id: string, timeoutMs = 5000): Promise<Msg> {
 }
 
 /** Sends `msg` into node `into` and waits for the first message on `out` or on the catch helper `caught`. */
-export async function exchange(into: string, msg: Msg, out = 'out', caught = 'caught', timeoutMs = 8000): Promise<{ out?: Msg; caught?: Msg }> {
+export async function exchange(
+  into: string,
+  msg: Msg,
+  out = 'out',
+  caught = 'caught',
+  timeoutMs = 8000,
+): Promise<{ out?: Msg; caught?: Msg }> {
   const outNode = node(out);
   const caughtNode = node(caught);
   return new Promise((resolve, reject) => {

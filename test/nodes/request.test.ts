@@ -5,7 +5,21 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Simulator } from '../../simulator';
-import { helper, credentials, DEV, exchange, flowWith, load, newPassword, paths, waitFor, statusesOf, type FlowNode, useSimulator, type SimulatorContext } from './harness';
+import {
+  helper,
+  credentials,
+  DEV,
+  exchange,
+  flowWith,
+  load,
+  newPassword,
+  paths,
+  waitFor,
+  statusesOf,
+  type FlowNode,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
 type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: nvr-range, nvr-get, nvr-set', { password: newPassword() });
@@ -54,7 +68,7 @@ test('nvr-get with a channel: the channel block only; a channel without the feat
   assert.type(r3.out!.payload.reason, 'string');
 });
 
-test('nvr-range with a channel: that channel\'s descriptor', async (ctx) => {
+test("nvr-range with a channel: that channel's descriptor", async (ctx) => {
   const r = await run(ctx, 'nvr-range', { channel: 'CH1' });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.is(r.out.operation, 'Range');
@@ -97,7 +111,12 @@ test('nvr-set on Deterrence: the wrapped block names its channel (chn_index), pa
 });
 
 test('nvr-set outside the Range: Catch gets out_of_range with every violation; nothing sent', async (ctx) => {
-  const r = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH1' }, { payload: { siren_time: 999, siren_value: 0, siren_type: 'Horn' } });
+  const r = await run(
+    ctx,
+    'nvr-set',
+    { page: VOICE, channel: 'CH1' },
+    { payload: { siren_time: 999, siren_value: 0, siren_type: 'Horn' } },
+  );
   assert.ok(r.caught, 'expected a Catch message');
   const error = r.caught.error;
   assert.is(error.code, 'out_of_range');
@@ -108,7 +127,10 @@ test('nvr-set outside the Range: Catch gets out_of_range with every violation; n
   const violated = error.cause.violations.map((x: any) => x.path).sort();
   assert.equal(violated, ['channel_info.CH1.siren_time', 'channel_info.CH1.siren_type', 'channel_info.CH1.siren_value']);
   for (const p of violated) assert.ok(error.message.includes(p), `message lists ${p}: ${error.message}`);
-  assert.not.ok(paths(ctx.sim!).some((p) => p.endsWith('/Set')), 'no Set reached the simulator');
+  assert.not.ok(
+    paths(ctx.sim!).some((p) => p.endsWith('/Set')),
+    'no Set reached the simulator',
+  );
   assert.equal(statusesOf('n1').at(-1), { fill: 'red', shape: 'ring', text: 'outside Range' });
 });
 
@@ -136,9 +158,14 @@ test('msg.page, msg.channel and msg.payload override the properties', async (ctx
 });
 
 test('nvr-set: msg.payload without channel is the whole page data', async (ctx) => {
-  const r = await run(ctx, 'nvr-set', { page: VOICE, data: '{"channel_info":{"CH2":{"siren_switch":true}}}' }, {
-    payload: { channel_info: { CH2: { siren_value: 7 } } },
-  });
+  const r = await run(
+    ctx,
+    'nvr-set',
+    { page: VOICE, data: '{"channel_info":{"CH2":{"siren_switch":true}}}' },
+    {
+      payload: { channel_info: { CH2: { siren_value: 7 } } },
+    },
+  );
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   const sent = ctx.sim!.log.find((e) => e.path === `/API/${VOICE}/Set`);
   assert.equal(sent?.data, { channel_info: { CH2: { siren_value: 7 } } }, 'msg.payload wins over the data property');
@@ -213,7 +240,12 @@ test('many messages at once all get their answer', async (ctx) => {
   await load(flow(ctx.sim!, 'nvr-get', { channel: 'CH1' }), credentials(ctx.password));
   const out = helper.getNode('out');
   const seen = new Set<number>();
-  const all = new Promise<void>((resolve) => out.on('input', (m: any) => { seen.add(m.n); if (seen.size === 20) resolve(); }));
+  const all = new Promise<void>((resolve) =>
+    out.on('input', (m: any) => {
+      seen.add(m.n);
+      if (seen.size === 20) resolve();
+    }),
+  );
   for (let n = 0; n < 20; n++) helper.getNode('n1').receive({ n });
   await waitFor(() => seen.size === 20, '20 answers', 10_000);
   await all;

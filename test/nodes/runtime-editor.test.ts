@@ -23,32 +23,43 @@ const CUSTOM_PAGE = 'VendorConfig/Custom';
 const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'];
 
 interface Ctx {
-  sim?: Simulator; sim2?: Simulator; nr?: NodeRedRuntime; browser?: Browser; page?: Page;
-  password: string; password2: string; errors: string[]; newDevice?: string;
+  sim?: Simulator;
+  sim2?: Simulator;
+  nr?: NodeRedRuntime;
+  browser?: Browser;
+  page?: Page;
+  password: string;
+  password2: string;
+  errors: string[];
+  newDevice?: string;
 }
 
 const skip = browserSkipReason();
 
 /** Values of a <select>'s options. */
-const optionValues = (page: Page, selector: string) =>
-  page.$$eval(`${selector} option`, (os) => os.map((o) => (o as any).value));
+const optionValues = (page: Page, selector: string) => page.$$eval(`${selector} option`, (os) => os.map((o) => (o as any).value));
 
 /** Waits until the select lists every wanted value; returns what it lists. */
 async function waitForOptions(page: Page, selector: string, wanted: string[], timeout = 15_000): Promise<string[]> {
-  await page.waitForFunction(
-    ({ selector, wanted }) => {
-      const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => o.value);
-      return wanted.every((w) => values.includes(w));
-    },
-    { selector, wanted }, { timeout },
-  ).catch(() => undefined);
+  await page
+    .waitForFunction(
+      ({ selector, wanted }) => {
+        const values = Array.from((globalThis as any).document.querySelectorAll(`${selector} option`)).map((o: any) => o.value);
+        return wanted.every((w) => values.includes(w));
+      },
+      { selector, wanted },
+      { timeout },
+    )
+    .catch(() => undefined);
   return optionValues(page, selector);
 }
 
 /** One suite per runtime; screenshots .tmp/editor.png (Node-RED 4), .tmp/editor-nr5.png (Node-RED 5), ... */
 function editorSuite(target: RuntimeTarget, shot: string) {
   const test = suite<Ctx>(`editor in a real browser (${target.name})`, {
-    password: randomBytes(12).toString('base64url'), password2: randomBytes(12).toString('base64url'), errors: [],
+    password: randomBytes(12).toString('base64url'),
+    password2: randomBytes(12).toString('base64url'),
+    errors: [],
   });
   const SCREENSHOT = join(repoRoot, '.tmp', shot);
   test.before(async (ctx) => {
@@ -60,7 +71,14 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     // The device the dialog picks: deployed beforehand, credentials through the admin API.
     await ctx.nr.deploy([
       { id: 'tab1', type: 'tab', label: 'Flow 1' },
-      { id: 'dev1', type: 'nvr-device', name: 'deployed simulator', url: ctx.sim.url, heartbeat: '25', credentials: { username: 'admin', password: ctx.password } },
+      {
+        id: 'dev1',
+        type: 'nvr-device',
+        name: 'deployed simulator',
+        url: ctx.sim.url,
+        heartbeat: '25',
+        credentials: { username: 'admin', password: ctx.password },
+      },
     ]);
     ctx.browser = await launchChromium();
     ctx.page = await ctx.browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -80,15 +98,18 @@ function editorSuite(target: RuntimeTarget, shot: string) {
 
   test('the palette has an nvr2mqtt category with the six node types, their icons, and help for all seven', async ({ page }) => {
     const p = page!;
-    assert.match(await p.textContent('#red-ui-palette-header-nvr2mqtt') ?? '', 'nvr2mqtt');
+    assert.match((await p.textContent('#red-ui-palette-header-nvr2mqtt')) ?? '', 'nvr2mqtt');
     const inCategory = await p.$$eval('#red-ui-palette-container-nvr2mqtt .red-ui-palette-node', (ns) =>
-      ns.map((n) => `${(n as any).dataset.paletteType} ${(n as any).querySelector('.red-ui-palette-icon')?.style.backgroundImage ?? ''}`));
+      ns.map((n) => `${(n as any).dataset.paletteType} ${(n as any).querySelector('.red-ui-palette-icon')?.style.backgroundImage ?? ''}`),
+    );
     const types = inCategory.map((s) => s.split(' ')[0]).sort();
     assert.equal(types, ['nvr-control', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-upgrade']);
     for (const entry of inCategory) assert.match(entry, /icons\/nvr2mqtt\/nvr2mqtt-\w+\.svg/, entry);
     // Help text for every type, including the config node, as the editor's help sidebar reads it.
-    const help = await p.evaluate((types) => types.map((t) => String((globalThis as any).RED.nodes.getNodeHelp(t) ?? '')),
-      ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control']);
+    const help = await p.evaluate(
+      (types) => types.map((t) => String((globalThis as any).RED.nodes.getNodeHelp(t) ?? '')),
+      ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control'],
+    );
     for (const h of help) assert.ok(h.length > 300 && h.includes('<h3>'), h.slice(0, 80));
   });
 
@@ -100,7 +121,11 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     // the filter is debounced: other node types disappear shortly after typing
     await p.locator('.red-ui-palette-node[data-palette-type="inject"]').waitFor({ state: 'hidden', timeout: 5000 });
     await item.dragTo(p.locator('#red-ui-workspace-chart'), { targetPosition: { x: 350, y: 200 } });
-    const types = await p.evaluate(() => { const a: string[] = []; (globalThis as any).RED.nodes.eachNode((n: any) => a.push(n.type)); return a; });
+    const types = await p.evaluate(() => {
+      const a: string[] = [];
+      (globalThis as any).RED.nodes.eachNode((n: any) => a.push(n.type));
+      return a;
+    });
     assert.equal(types, ['nvr-get']);
     await p.locator('.red-ui-flow-node-group').first().dblclick();
     await p.waitForSelector('#node-input-device', { state: 'visible', timeout: 10_000 });
@@ -120,9 +145,13 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
     await p.screenshot({ path: SCREENSHOT });
     // The same dialog with the channel list unfolded (a native dropdown does not show in screenshots).
-    await p.$eval('#node-input-channel', (el: any) => { el.size = 10; });
+    await p.$eval('#node-input-channel', (el: any) => {
+      el.size = 10;
+    });
     await p.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-channels.png') });
-    await p.$eval('#node-input-channel', (el: any) => { el.size = 0; });
+    await p.$eval('#node-input-channel', (el: any) => {
+      el.size = 0;
+    });
   });
 
   test('test connection with the stored password of the deployed device', async ({ page }) => {
@@ -132,8 +161,10 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     // The editor never receives the stored password, only a placeholder.
     assert.is(await p.inputValue('#node-config-input-password'), '__PWRD__');
     await p.click('#node-config-test');
-    await p.waitForFunction(() => /Connected|Failed/.test((globalThis as any).document.querySelector('#node-config-test-result').textContent));
-    assert.match(await p.textContent('#node-config-test-result') ?? '', /^Connected: /);
+    await p.waitForFunction(() =>
+      /Connected|Failed/.test((globalThis as any).document.querySelector('#node-config-test-result').textContent),
+    );
+    assert.match((await p.textContent('#node-config-test-result')) ?? '', /^Connected: /);
     await p.click('#node-config-dialog-cancel');
     await p.waitForSelector('#node-config-input-url', { state: 'detached' });
   });
@@ -147,8 +178,10 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     await p.fill('#node-config-input-username', 'admin');
     await p.fill('#node-config-input-password', ctx.password2);
     await p.click('#node-config-test');
-    await p.waitForFunction(() => /Connected|Failed/.test((globalThis as any).document.querySelector('#node-config-test-result').textContent));
-    assert.match(await p.textContent('#node-config-test-result') ?? '', /^Connected: /);
+    await p.waitForFunction(() =>
+      /Connected|Failed/.test((globalThis as any).document.querySelector('#node-config-test-result').textContent),
+    );
+    assert.match((await p.textContent('#node-config-test-result')) ?? '', /^Connected: /);
     await p.click('#node-config-dialog-ok');
     await p.waitForSelector('#node-config-input-url', { state: 'detached' });
     ctx.newDevice = await p.inputValue('#node-input-device');

@@ -17,14 +17,24 @@ import { browserSkipReason, launchChromium } from '../helpers/browser';
 import { missingSuite } from '../helpers/missing';
 
 const VOICE = 'AlarmConfig/VoiceAlarm';
-interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; browser?: Browser; page?: Page; password: string; errors: string[] }
+interface Ctx {
+  sim?: Simulator;
+  nr?: NodeRedRuntime;
+  browser?: Browser;
+  page?: Page;
+  password: string;
+  errors: string[];
+}
 
 const skip = browserSkipReason();
 const voice = (sim: Simulator) => (sim.state as any)[VOICE].channel_info.CH1;
 const fieldRow = (key: string) => `.nvr-form-table tr[data-field="${key}"]`;
 
 function formSuite(target: RuntimeTarget) {
-  const test = suite<Ctx>(`typed Set form in a real browser (${target.name})`, { password: randomBytes(12).toString('base64url'), errors: [] });
+  const test = suite<Ctx>(`typed Set form in a real browser (${target.name})`, {
+    password: randomBytes(12).toString('base64url'),
+    errors: [],
+  });
 
   test.before(async (ctx) => {
     ctx.sim = await startSimulator({ password: ctx.password, quiet: true });
@@ -32,14 +42,80 @@ function formSuite(target: RuntimeTarget) {
     ctx.nr = await startNodeRed({ nodeRedDir: target.nodeRedDir, nodeBinary: target.nodeBinary });
     await ctx.nr.deploy([
       { id: 'tab1', type: 'tab', label: 'Flow 1' },
-      { id: 'dev1', type: 'nvr-device', name: 'simulator', url: ctx.sim.url, heartbeat: '25', credentials: { username: 'admin', password: ctx.password } },
-      { id: 'inj', type: 'inject', z: 'tab1', name: 'go', props: [{ p: 'payload' }], payload: '', payloadType: 'date', repeat: '', once: false, x: 120, y: 100, wires: [['s1']] },
-      { id: 's1', type: 'nvr-set', z: 'tab1', name: '', device: 'dev1', page: VOICE, channel: 'CH1', data: '', x: 360, y: 100, wires: [[]] },
+      {
+        id: 'dev1',
+        type: 'nvr-device',
+        name: 'simulator',
+        url: ctx.sim.url,
+        heartbeat: '25',
+        credentials: { username: 'admin', password: ctx.password },
+      },
+      {
+        id: 'inj',
+        type: 'inject',
+        z: 'tab1',
+        name: 'go',
+        props: [{ p: 'payload' }],
+        payload: '',
+        payloadType: 'date',
+        repeat: '',
+        once: false,
+        x: 120,
+        y: 100,
+        wires: [['s1']],
+      },
+      {
+        id: 's1',
+        type: 'nvr-set',
+        z: 'tab1',
+        name: '',
+        device: 'dev1',
+        page: VOICE,
+        channel: 'CH1',
+        data: '',
+        x: 360,
+        y: 100,
+        wires: [[]],
+      },
       { id: 'ev', type: 'nvr-event', z: 'tab1', name: '', device: 'dev1', x: 120, y: 300, wires: [[]] },
-      { id: 'ctl', type: 'nvr-control', z: 'tab1', name: '', device: 'dev1', mode: 'floodlight', channel: 'CH1', output: '', brightness: '', volume: '', duration: '', x: 120, y: 400, wires: [[]] },
+      {
+        id: 'ctl',
+        type: 'nvr-control',
+        z: 'tab1',
+        name: '',
+        device: 'dev1',
+        mode: 'floodlight',
+        channel: 'CH1',
+        output: '',
+        brightness: '',
+        volume: '',
+        duration: '',
+        x: 120,
+        y: 400,
+        wires: [[]],
+      },
       // A device the editor cannot reach (nothing listens on port 9 here): the form falls back to JSON.
-      { id: 'dev2', type: 'nvr-device', name: 'unreachable', url: 'http://127.0.0.1:9', heartbeat: '0', credentials: { username: 'admin', password: 'x' } },
-      { id: 's2', type: 'nvr-set', z: 'tab1', name: '', device: 'dev2', page: VOICE, channel: 'CH1', data: '{"siren_value":3}', x: 360, y: 200, wires: [[]] },
+      {
+        id: 'dev2',
+        type: 'nvr-device',
+        name: 'unreachable',
+        url: 'http://127.0.0.1:9',
+        heartbeat: '0',
+        credentials: { username: 'admin', password: 'x' },
+      },
+      {
+        id: 's2',
+        type: 'nvr-set',
+        z: 'tab1',
+        name: '',
+        device: 'dev2',
+        page: VOICE,
+        channel: 'CH1',
+        data: '{"siren_value":3}',
+        x: 360,
+        y: 200,
+        wires: [[]],
+      },
     ]);
     ctx.browser = await launchChromium();
     ctx.page = await ctx.browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -63,7 +139,9 @@ function formSuite(target: RuntimeTarget) {
     await p.waitForFunction(() => (globalThis as any).document.querySelector('.nvr-form-note')?.textContent === '');
   };
 
-  test('the form shows VoiceAlarm CH1 as the simulator declares it: controls, bounds, read-only fields, current values', async ({ page }) => {
+  test('the form shows VoiceAlarm CH1 as the simulator declares it: controls, bounds, read-only fields, current values', async ({
+    page,
+  }) => {
     const p = page!;
     await openSet(p);
     // Labels come from the locales/en-US catalogue.
@@ -82,14 +160,19 @@ function formSuite(target: RuntimeTarget) {
     assert.ok(sirenTypes.length > 0, 'siren_type is a dropdown of the Range items');
     assert.is(await p.locator(fieldRow('siren_file_name') + ' .nvr-field-input').getAttribute('maxlength'), '127');
     assert.ok(await p.locator(fieldRow('support_siren_schedule_hub') + ' .nvr-field-input').isDisabled(), 'read-only field not editable');
-    assert.ok(await p.locator(fieldRow('support_siren_schedule_hub') + ' .nvr-field-tick').isDisabled(), 'read-only field cannot be ticked');
+    assert.ok(
+      await p.locator(fieldRow('support_siren_schedule_hub') + ' .nvr-field-tick').isDisabled(),
+      'read-only field cannot be ticked',
+    );
   });
 
   test('an out-of-bounds value and an unknown field are refused in the editor; the node is marked invalid', async ({ page }) => {
     const p = page!;
     await p.fill(fieldRow('siren_value') + ' .nvr-field-input', '99');
-    await p.waitForFunction(() => /siren_value must be at most 10/.test((globalThis as any).document.querySelector('.nvr-data-problems').textContent));
-    assert.ok(await p.locator(fieldRow('siren_value') + ' .nvr-field-input.input-error').count() === 1, 'input marked');
+    await p.waitForFunction(() =>
+      /siren_value must be at most 10/.test((globalThis as any).document.querySelector('.nvr-data-problems').textContent),
+    );
+    assert.ok((await p.locator(fieldRow('siren_value') + ' .nvr-field-input.input-error').count()) === 1, 'input marked');
     assert.ok(await p.locator(fieldRow('siren_value') + ' .nvr-field-tick').isChecked(), 'editing a field ticks it');
     assert.equal(JSON.parse(await p.inputValue('#node-input-data')), { siren_value: 99 });
     await p.click('#node-dialog-ok');
@@ -101,7 +184,11 @@ function formSuite(target: RuntimeTarget) {
       $('#node-input-data').typedInput('value', '{"siren_volume": 3}');
       $('#node-input-data').trigger('change');
     });
-    await p.waitForFunction(() => /siren_volume is not a field of this page \(did you mean siren_value\?\)/.test((globalThis as any).document.querySelector('.nvr-data-problems').textContent));
+    await p.waitForFunction(() =>
+      /siren_volume is not a field of this page \(did you mean siren_value\?\)/.test(
+        (globalThis as any).document.querySelector('.nvr-data-problems').textContent,
+      ),
+    );
     await p.click('#node-dialog-ok');
     assert.is(await p.evaluate(() => (globalThis as any).RED.nodes.node('s1').valid), false);
   });
@@ -110,7 +197,14 @@ function formSuite(target: RuntimeTarget) {
     const p = page!;
     await p.waitForSelector('.nvr-form-table', { state: 'detached' });
     await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('s2')));
-    await p.waitForFunction(() => /Fields unavailable \(.+\): edit the data as JSON/.test((globalThis as any).document.querySelector('.nvr-form-note')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await p.waitForFunction(
+      () =>
+        /Fields unavailable \(.+\): edit the data as JSON/.test(
+          (globalThis as any).document.querySelector('.nvr-form-note')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
     assert.is(await p.locator('.nvr-form-table tr[data-field]').count(), 0);
     assert.equal(JSON.parse(await p.inputValue('#node-input-data')), { siren_value: 3 });
     assert.is(await p.textContent('.nvr-data-problems'), '');
@@ -160,12 +254,15 @@ function formSuite(target: RuntimeTarget) {
     await p.check('.nvr-event-types input[value="vehicle"]');
     await p.check('#node-input-startOnly');
     await p.click('#node-dialog-ok');
-    const saved = await p.evaluate(() => { const n = (globalThis as any).RED.nodes.node('ev'); return { channels: n.channels, types: n.types, startOnly: n.startOnly, valid: n.valid }; });
+    const saved = await p.evaluate(() => {
+      const n = (globalThis as any).RED.nodes.node('ev');
+      return { channels: n.channels, types: n.types, startOnly: n.startOnly, valid: n.valid };
+    });
     assert.equal(saved, { channels: 'CH1, IP_CH5', types: ['person', 'vehicle'], startOnly: true, valid: true });
     await p.waitForSelector('#node-input-channels', { state: 'detached' });
   });
 
-  test('nvr-control dialog: the channel dropdown lists only channels with the mode\'s hardware; saved on the node', async ({ page }) => {
+  test("nvr-control dialog: the channel dropdown lists only channels with the mode's hardware; saved on the node", async ({ page }) => {
     const p = page!;
     await p.waitForSelector('#node-input-channels', { state: 'detached' });
     await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('ctl')));
@@ -174,14 +271,19 @@ function formSuite(target: RuntimeTarget) {
     assert.equal(await options(), ['CH1', 'CH2', 'CH4', 'IP_CH5'], 'floodlight channels');
     assert.ok(await p.isVisible('#node-input-brightness'));
     await p.selectOption('#node-input-mode', 'siren');
-    await p.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('#node-input-channel option')].some((o: any) => o.value === 'CH3'));
+    await p.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('#node-input-channel option')].some((o: any) => o.value === 'CH3'),
+    );
     assert.equal(await options(), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'WIFI_CH8'], 'siren channels');
     assert.not.ok(await p.isVisible('#node-input-brightness'), 'no brightness for a siren');
     assert.ok(await p.isVisible('#node-input-volume'));
     await p.selectOption('#node-input-channel', 'CH3');
     await p.fill('#node-input-duration', '30');
     await p.click('#node-dialog-ok');
-    const saved = await p.evaluate(() => { const n = (globalThis as any).RED.nodes.node('ctl'); return { mode: n.mode, channel: n.channel, duration: n.duration, valid: n.valid }; });
+    const saved = await p.evaluate(() => {
+      const n = (globalThis as any).RED.nodes.node('ctl');
+      return { mode: n.mode, channel: n.channel, duration: n.duration, valid: n.valid };
+    });
     assert.equal(saved, { mode: 'siren', channel: 'CH3', duration: '30', valid: true });
     await p.waitForSelector('#node-input-mode', { state: 'detached' });
   });
@@ -189,34 +291,49 @@ function formSuite(target: RuntimeTarget) {
   test('the example flows imported one after another share one nvr-device; no two nodes overlap', async (ctx) => {
     const p = ctx.page!;
     const dir = join(repoRoot, 'examples');
-    const examples = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    const examples = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
     // The first import keeps the ids; the next ones conflict on the device and take the editor's
     // "Import copy" (new ids, existing config nodes reused).
     const devices = await p.evaluate((flows) => {
       const RED = (globalThis as any).RED;
       flows.forEach((f: any, i: number) => RED.view.importNodes(f, { generateIds: i > 0, addFlow: false }));
       const out: string[] = [];
-      RED.nodes.eachConfig((n: any) => { if (n.type === 'nvr-device' && n.id !== 'dev1' && n.id !== 'dev2') out.push(n.id); });
+      RED.nodes.eachConfig((n: any) => {
+        if (n.type === 'nvr-device' && n.id !== 'dev1' && n.id !== 'dev2') out.push(n.id);
+      });
       return out;
     }, examples);
     assert.equal(devices, ['nvr2mqtt.dev']);
     // Each tab drawn in turn, so every node has its rendered width (long labels make nodes wide).
-    const tabs: string[] = await p.evaluate(() => { const a: string[] = []; (globalThis as any).RED.nodes.eachWorkspace((w: any) => a.push(w.id)); return a; });
+    const tabs: string[] = await p.evaluate(() => {
+      const a: string[] = [];
+      (globalThis as any).RED.nodes.eachWorkspace((w: any) => a.push(w.id));
+      return a;
+    });
     const overlaps: string[] = [];
     let measured = 0;
     for (const tab of tabs) {
-      await p.evaluate((tab) => { const RED = (globalThis as any).RED; RED.workspaces.show(tab); RED.view.redraw(true); }, tab);
+      await p.evaluate((tab) => {
+        const RED = (globalThis as any).RED;
+        RED.workspaces.show(tab);
+        RED.view.redraw(true);
+      }, tab);
       await p.waitForTimeout(50); // d3 draws on the next frame
       const boxes: Array<{ id: string; x: number; y: number; w: number; h: number }> = await p.evaluate((tab) => {
         const out: any[] = [];
-        (globalThis as any).RED.nodes.eachNode((n: any) => { if (n.z === tab) out.push({ id: `${n.type} "${n.name || n.id}"`, x: n.x - n.w / 2, y: n.y - n.h / 2, w: n.w, h: n.h }); });
+        (globalThis as any).RED.nodes.eachNode((n: any) => {
+          if (n.z === tab) out.push({ id: `${n.type} "${n.name || n.id}"`, x: n.x - n.w / 2, y: n.y - n.h / 2, w: n.w, h: n.h });
+        });
         return out;
       }, tab);
       for (const b of boxes) assert.ok(b.w > 0 && b.h > 0, `${b.id} not drawn`);
       measured += boxes.length;
       for (let i = 0; i < boxes.length; i++) {
         for (let j = i + 1; j < boxes.length; j++) {
-          const a = boxes[i], b = boxes[j];
+          const a = boxes[i],
+            b = boxes[j];
           if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) overlaps.push(`${a.id} / ${b.id}`);
         }
       }

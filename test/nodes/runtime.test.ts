@@ -17,14 +17,24 @@ import { missingSuite } from '../helpers/missing';
 const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control'];
 const PAGE = 'AlarmConfig/Deterrence';
 const EXAMPLES = [
-  'dashboard-switch-floodlight', 'disarm-on-arrival', 'motion-at-night-floodlight', 'react-to-alarm-events', 'read-deterrence-state',
-  'request-upgrade-token', 'switch-siren-with-range-check',
+  'dashboard-switch-floodlight',
+  'disarm-on-arrival',
+  'motion-at-night-floodlight',
+  'react-to-alarm-events',
+  'read-deterrence-state',
+  'request-upgrade-token',
+  'switch-siren-with-range-check',
 ];
 
 const { targets, skipped } = availableRuntimes();
 for (const s of skipped) missingSuite('nodes: real Node-RED runtime', s);
 
-interface Ctx { sim?: Simulator; nr?: NodeRedRuntime; client?: NvrClient; password: string }
+interface Ctx {
+  sim?: Simulator;
+  nr?: NodeRedRuntime;
+  client?: NvrClient;
+  password: string;
+}
 
 type Channel = Record<string, unknown>;
 const ch1 = (answer: any): Channel => answer?.channel_info?.CH1;
@@ -44,24 +54,89 @@ function flow(simUrl: string, password: string): object[] {
     { id: 'set1', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: PAGE, channel: 'CH1', data: '', wires: [['out1']] },
     // Errors: a Catch node answers the request with what it received
     { id: 'catch1', z: 'tab1', type: 'catch', scope: ['get1', 'set1', 'set2', 'ctl1'], uncaught: false, wires: [['err1']] },
-    { id: 'err1', z: 'tab1', type: 'function', outputs: 1, wires: [['out1']],
-      func: 'msg.statusCode = 500; msg.payload = { caught: msg.error }; return msg;' },
+    {
+      id: 'err1',
+      z: 'tab1',
+      type: 'function',
+      outputs: 1,
+      wires: [['out1']],
+      func: 'msg.statusCode = 500; msg.payload = { caught: msg.error }; return msg;',
+    },
     // Version 2 properties: page, channel and data from the request body (msg), msg overrides ignored
     { id: 'in4', z: 'tab1', type: 'http in', url: '/nvr/typed', method: 'post', wires: [['set2']] },
-    { id: 'set2', z: 'tab1', type: 'nvr-set', name: '', device: 'dev1', page: 'req.body.page', pageType: 'msg', channel: 'req.body.channel', channelType: 'msg',
-      data: 'req.body.data', dataType: 'msg', output: 'payload', ignoreMsg: true, wires: [['out1']] },
+    {
+      id: 'set2',
+      z: 'tab1',
+      type: 'nvr-set',
+      name: '',
+      device: 'dev1',
+      page: 'req.body.page',
+      pageType: 'msg',
+      channel: 'req.body.channel',
+      channelType: 'msg',
+      data: 'req.body.data',
+      dataType: 'msg',
+      output: 'payload',
+      ignoreMsg: true,
+      wires: [['out1']],
+    },
     // A filtered nvr-event: PIR alarms of IP_CH5 that start, kept in flow context; /alarms answers them
-    { id: 'ev1', z: 'tab1', type: 'nvr-event', name: '', device: 'dev1', channels: 'IP_CH5', types: ['pir'], startOnly: true, wires: [['keep1']] },
-    { id: 'keep1', z: 'tab1', type: 'function', outputs: 1, wires: [],
-      func: 'const a = flow.get("alarms") || []; a.push(msg.payload); flow.set("alarms", a); return null;' },
+    {
+      id: 'ev1',
+      z: 'tab1',
+      type: 'nvr-event',
+      name: '',
+      device: 'dev1',
+      channels: 'IP_CH5',
+      types: ['pir'],
+      startOnly: true,
+      wires: [['keep1']],
+    },
+    {
+      id: 'keep1',
+      z: 'tab1',
+      type: 'function',
+      outputs: 1,
+      wires: [],
+      func: 'const a = flow.get("alarms") || []; a.push(msg.payload); flow.set("alarms", a); return null;',
+    },
     { id: 'in5', z: 'tab1', type: 'http in', url: '/alarms', method: 'post', wires: [['list1']] },
-    { id: 'list1', z: 'tab1', type: 'function', outputs: 1, wires: [['out1']], func: 'msg.payload = flow.get("alarms") || []; return msg;' },
+    {
+      id: 'list1',
+      z: 'tab1',
+      type: 'function',
+      outputs: 1,
+      wires: [['out1']],
+      func: 'msg.payload = flow.get("alarms") || []; return msg;',
+    },
     // Live control: http in -> nvr-control (floodlight of CH1) -> http response (the state read back)
     { id: 'in6', z: 'tab1', type: 'http in', url: '/control', method: 'post', wires: [['ctl1']] },
-    { id: 'ctl1', z: 'tab1', type: 'nvr-control', name: '', device: 'dev1', mode: 'floodlight', channel: 'CH1', output: '', brightness: '', volume: '', duration: '', wires: [['out1']] },
+    {
+      id: 'ctl1',
+      z: 'tab1',
+      type: 'nvr-control',
+      name: '',
+      device: 'dev1',
+      mode: 'floodlight',
+      channel: 'CH1',
+      output: '',
+      brightness: '',
+      volume: '',
+      duration: '',
+      wires: [['out1']],
+    },
     // core nodes only, to tell a harness failure from a node failure
     { id: 'in3', z: 'tab1', type: 'http in', url: '/echo', method: 'post', wires: [['tpl1']] },
-    { id: 'tpl1', z: 'tab1', type: 'template', field: 'payload', template: '{"got": {{payload.x}} }', output: 'json', syntax: 'mustache', wires: [['out1']] },
+    {
+      id: 'tpl1',
+      z: 'tab1',
+      type: 'template',
+      field: 'payload',
+      template: '{"got": {{payload.x}} }',
+      output: 'json',
+      syntax: 'mustache',
+      wires: [['out1']],
+    },
   ];
 }
 
@@ -127,10 +202,16 @@ for (const target of targets) {
     assert.is(r.status, 200);
     // {fn} entries are flows, {dn} entries folders: an empty folder would show up there.
     const entries = (await r.json()) as Array<{ fn?: string; dn?: string }>;
-    assert.equal(entries, EXAMPLES.map((fn) => ({ fn })));
+    assert.equal(
+      entries,
+      EXAMPLES.map((fn) => ({ fn })),
+    );
     for (const fn of EXAMPLES) {
       const flow = (await (await nr!.admin('/library/examples/flows/nvr2mqtt/' + fn)).json()) as Array<{ type: string }>;
-      assert.ok(flow.some((n) => n.type === 'nvr-device'), fn);
+      assert.ok(
+        flow.some((n) => n.type === 'nvr-device'),
+        fn,
+      );
     }
   });
 
@@ -147,7 +228,10 @@ for (const target of targets) {
     const r = await nr!.admin('/nvr-device/pages');
     assert.is(r.status, 200);
     const pages = (await r.json()) as Array<{ name: string }>;
-    assert.ok(pages.some((p) => p.name === PAGE), JSON.stringify(pages));
+    assert.ok(
+      pages.some((p) => p.name === PAGE),
+      JSON.stringify(pages),
+    );
   });
 
   test('http in -> nvr-get -> http response returns the simulator state, and follows a change', async ({ nr, client, sim }) => {
@@ -157,7 +241,7 @@ for (const target of targets) {
     assert.equal(first.body, JSON.parse(JSON.stringify(direct)));
     const before = ch1(first.body).flood_light_switch;
     assert.type(before, 'boolean');
-    assert.is(before, simCh1(sim!).flood_light_switch, 'the simulator\'s own state');
+    assert.is(before, simCh1(sim!).flood_light_switch, "the simulator's own state");
     // CH3 has no floodlight: the device answers a reason marker there, passed through unchanged
     assert.type(first.body.channel_info.CH3.reason, 'string');
 
@@ -206,11 +290,17 @@ for (const target of targets) {
       await new Promise((r) => setTimeout(r, 50));
       alarms = (await postJson(nr!.url + '/alarms', {})).body;
     }
-    assert.equal(alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`), ['simulator IP_CH5 pir true', 'simulator IP_CH5 pir true']);
+    assert.equal(
+      alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`),
+      ['simulator IP_CH5 pir true', 'simulator IP_CH5 pir true'],
+    );
     assert.ok(alarms.every((a) => !Number.isNaN(Date.parse(a.time))));
   });
 
-  test('nvr-control switches the simulator\'s live floodlight and answers the state read back; a refusal reaches the Catch', async ({ nr, sim }) => {
+  test("nvr-control switches the simulator's live floodlight and answers the state read back; a refusal reaches the Catch", async ({
+    nr,
+    sim,
+  }) => {
     const live = () => (sim!.state as any)['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1;
     const on = await postJson(nr!.url + '/control', { on: true, brightness: 70 });
     assert.is(on.status, 200, JSON.stringify(on.body));
@@ -226,7 +316,10 @@ for (const target of targets) {
     assert.is(bad.status, 500);
     assert.is(bad.body.caught.code, 'out_of_range', JSON.stringify(bad.body));
     assert.match(bad.body.caught.message, /brightness must be <= 100/);
-    assert.not.ok(sim!.log.some((e) => e.path.endsWith('/Set')), 'nothing was sent');
+    assert.not.ok(
+      sim!.log.some((e) => e.path.endsWith('/Set')),
+      'nothing was sent',
+    );
     assert.is(live().floodlight_switch, false);
   });
 

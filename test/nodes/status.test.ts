@@ -25,13 +25,19 @@ test('every error kind with a code the catalogue does not know reads as words, n
 test('codes a user meets have their own words; statuses come from the catalogue', () => {
   assert.is(shortReason(new DeviceError({ error_code: 'verify_failed', reason: 'x' })), 'wrong username or password');
   assert.is(shortReason(new DeviceError({ error_code: 'login_failed_or_block', reason: 'x' })), 'login blocked: too many failures');
-  assert.is(shortReason(new DeviceError({ kind: 'invalid_request', error_code: 'unknown_channel', reason: 'x' })), 'channel not on this page');
+  assert.is(
+    shortReason(new DeviceError({ kind: 'invalid_request', error_code: 'unknown_channel', reason: 'x' })),
+    'channel not on this page',
+  );
   assert.equal(connectionStatus('connected'), { fill: 'green', shape: 'dot', text: 'connected' });
-  assert.equal(upgradeStatus('failed', new DeviceError({ kind: 'invalid_request', error_code: 'invalid_firmware', reason: 'x' })),
-    { fill: 'red', shape: 'ring', text: 'failed: firmware file refused' });
+  assert.equal(upgradeStatus('failed', new DeviceError({ kind: 'invalid_request', error_code: 'invalid_firmware', reason: 'x' })), {
+    fill: 'red',
+    shape: 'ring',
+    text: 'failed: firmware file refused',
+  });
 });
 
-test('a translator (Node-RED\'s RED._) is used when it knows the key; the English catalogue otherwise', () => {
+test("a translator (Node-RED's RED._) is used when it knows the key; the English catalogue otherwise", () => {
   useTranslator((key) => (key === 'status.connection.connected' ? 'verbunden' : key));
   try {
     assert.is(connectionStatus('connected').text, 'verbunden');
@@ -42,7 +48,11 @@ test('a translator (Node-RED\'s RED._) is used when it knows the key; the Englis
 });
 
 test('library wording never reaches a Catch node: "call login()" becomes what a flow author can do', () => {
-  const locked = new DeviceError({ kind: 'lockout', error_code: 'login_failed_or_block', reason: 'wrong password; login not retried until 2026-01-01T00:00:00.000Z (call login() to retry now)' });
+  const locked = new DeviceError({
+    kind: 'lockout',
+    error_code: 'login_failed_or_block',
+    reason: 'wrong password; login not retried until 2026-01-01T00:00:00.000Z (call login() to retry now)',
+  });
   const err = forDone(locked);
   assert.not.match(err.reason, /login\(\)/);
   assert.match(err.reason, /deploy the device again to retry now/);

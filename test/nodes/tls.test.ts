@@ -13,17 +13,51 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingSuite } from '../helpers/missing';
-import { helper, credentials, DEV, flowWith, load, newPassword, paths, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
+import {
+  helper,
+  credentials,
+  DEV,
+  flowWith,
+  load,
+  newPassword,
+  paths,
+  statusesOf,
+  waitFor,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
-interface Ctx extends SimulatorContext { cert: string; fingerprint: string }
+interface Ctx extends SimulatorContext {
+  cert: string;
+  fingerprint: string;
+}
 
 function selfSigned(): { key: string; cert: string } | undefined {
   const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-nodes-tls-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } catch {
     return undefined;
@@ -40,20 +74,35 @@ if (!pair) {
   const test = suite<Ctx>('nodes: TLS per nvr-device', { password: newPassword(), cert: pair.cert, fingerprint });
   useSimulator(test, { tls: pair });
 
-  const get = (id: string, device: string) =>
-    ({ id, type: 'nvr-get', device, page: 'AlarmConfig/Deterrence', channel: '', data: '', wires: [[]] });
+  const get = (id: string, device: string) => ({
+    id,
+    type: 'nvr-get',
+    device,
+    page: 'AlarmConfig/Deterrence',
+    channel: '',
+    data: '',
+    wires: [[]],
+  });
 
   test('pinned fingerprint and CA: connected; the same runtime refuses the device without either', async (ctx) => {
     const url = ctx.sim!.url;
     assert.ok(url.startsWith('https://'), url);
-    const flow = flowWith(url, [
-      get('pinned', DEV),
-      { id: 'dev-ca', type: 'nvr-device', url, heartbeat: '25', tls_ca: ctx.cert, tls_fingerprint: '' },
-      get('ca', 'dev-ca'),
-      { id: 'dev-none', type: 'nvr-device', url, heartbeat: '25', tls_ca: '', tls_fingerprint: '' },
-      get('none', 'dev-none'),
-    ], { tls_fingerprint: ctx.fingerprint.toLowerCase() });
-    const creds = { ...credentials(ctx.password), 'dev-ca': { username: 'admin', password: ctx.password }, 'dev-none': { username: 'admin', password: ctx.password } };
+    const flow = flowWith(
+      url,
+      [
+        get('pinned', DEV),
+        { id: 'dev-ca', type: 'nvr-device', url, heartbeat: '25', tls_ca: ctx.cert, tls_fingerprint: '' },
+        get('ca', 'dev-ca'),
+        { id: 'dev-none', type: 'nvr-device', url, heartbeat: '25', tls_ca: '', tls_fingerprint: '' },
+        get('none', 'dev-none'),
+      ],
+      { tls_fingerprint: ctx.fingerprint.toLowerCase() },
+    );
+    const creds = {
+      ...credentials(ctx.password),
+      'dev-ca': { username: 'admin', password: ctx.password },
+      'dev-none': { username: 'admin', password: ctx.password },
+    };
     await load(flow, creds);
     for (const id of ['pinned', 'ca']) {
       await waitFor(() => statusesOf(id).find((s) => s.fill === 'green'), `${id} connected`);
@@ -67,7 +116,7 @@ if (!pair) {
     assert.is(https.globalAgent.options.ca, undefined);
   });
 
-  test('test connection uses the dialog\'s TLS values', async (ctx) => {
+  test("test connection uses the dialog's TLS values", async (ctx) => {
     await load([{ id: 'tab1', type: 'tab', label: 'empty' }]);
     const post = (body: object) => helper.request().post('/nvr-device/test').send(body).set('content-type', 'application/json');
     const base = { url: ctx.sim!.url, username: 'admin', password: ctx.password };

@@ -7,7 +7,20 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Simulator } from '../../simulator';
 import { migrateRequestDef } from '../../nodes/request-props';
-import { helper, credentials, DEV, exchange, flowWith, load, newPassword, node, paths, type FlowNode, useSimulator, type SimulatorContext } from './harness';
+import {
+  helper,
+  credentials,
+  DEV,
+  exchange,
+  flowWith,
+  load,
+  newPassword,
+  node,
+  paths,
+  type FlowNode,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
 type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: typed inputs, output property, ignore msg, Set read-back, migration', { password: newPassword() });
@@ -35,8 +48,14 @@ useSimulator(test);
 test('migration: a version 1 node (plain page, channel, JSON text data) reads as literal inputs with msg overrides on', () => {
   const v1 = { id: 'x', type: 'nvr-set', page: VOICE, channel: 'CH1', data: '{"siren_switch":true}' };
   assert.equal(migrateRequestDef(v1), {
-    page: VOICE, pageType: 'str', channel: 'CH1', channelType: 'str', data: '{"siren_switch":true}', dataType: 'json',
-    output: 'payload', ignoreMsg: false,
+    page: VOICE,
+    pageType: 'str',
+    channel: 'CH1',
+    channelType: 'str',
+    data: '{"siren_switch":true}',
+    dataType: 'json',
+    output: 'payload',
+    ignoreMsg: false,
   });
   // Hand-written v1 flows sometimes held the data as an object; an unknown type falls back to the default.
   const odd = migrateRequestDef({ id: 'y', type: 'nvr-get', data: { a: 1 }, pageType: 'bogus' });
@@ -55,7 +74,7 @@ test('an old flow (version 1 properties only) still sets from its data property 
   assert.is(state(ctx.sim!, VOICE).channel_info.CH1.siren_time, 20);
 });
 
-test('nvr-set answers the channel\'s state read back after the Set (not {}), in one Set and one Get', async (ctx) => {
+test("nvr-set answers the channel's state read back after the Set (not {}), in one Set and one Get", async (ctx) => {
   const r = await run(ctx, 'nvr-set', { page: VOICE, channel: 'CH1' }, { payload: { siren_value: 3, siren_switch: true } });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.is(r.out.payload.siren_value, 3);
@@ -73,16 +92,30 @@ test('nvr-set writes through update(): values the channel already has send no Se
   const again = await exchange('n1', { payload: { siren_value: 4 } });
   assert.ok(again.out, JSON.stringify(again.caught?.error));
   assert.is(again.out.payload.siren_value, 4);
-  assert.not.ok(paths(ctx.sim!).some((p) => p.endsWith('/Set')), paths(ctx.sim!).join(' '));
+  assert.not.ok(
+    paths(ctx.sim!).some((p) => p.endsWith('/Set')),
+    paths(ctx.sim!).join(' '),
+  );
 });
 
 test('page from msg, channel from env, data from JSONata; the answer goes to the chosen output property', async (ctx) => {
   process.env.NVR2MQTT_TEST_CHANNEL = 'CH2';
   try {
-    const r = await run(ctx, 'nvr-set', {
-      page: 'target', pageType: 'msg', channel: 'NVR2MQTT_TEST_CHANNEL', channelType: 'env',
-      data: '{"siren_value": level + 1}', dataType: 'jsonata', output: 'result.voice', ignoreMsg: true,
-    }, { target: VOICE, level: 5, payload: 'untouched' });
+    const r = await run(
+      ctx,
+      'nvr-set',
+      {
+        page: 'target',
+        pageType: 'msg',
+        channel: 'NVR2MQTT_TEST_CHANNEL',
+        channelType: 'env',
+        data: '{"siren_value": level + 1}',
+        dataType: 'jsonata',
+        output: 'result.voice',
+        ignoreMsg: true,
+      },
+      { target: VOICE, level: 5, payload: 'untouched' },
+    );
     assert.ok(r.out, JSON.stringify(r.caught?.error));
     assert.is(state(ctx.sim!, VOICE).channel_info.CH2.siren_value, 6);
     assert.is(r.out.result.voice.siren_value, 6);
@@ -94,7 +127,10 @@ test('page from msg, channel from env, data from JSONata; the answer goes to the
 });
 
 test('page and data from flow and global context', async (ctx) => {
-  await load(flow(ctx.sim!, 'nvr-get', { page: 'nvrPage', pageType: 'flow', channel: '', channelType: 'str', data: 'nvrData', dataType: 'global' }), credentials(ctx.password));
+  await load(
+    flow(ctx.sim!, 'nvr-get', { page: 'nvrPage', pageType: 'flow', channel: '', channelType: 'str', data: 'nvrData', dataType: 'global' }),
+    credentials(ctx.password),
+  );
   node('n1').context().flow.set('nvrPage', DETERRENCE);
   node('n1').context().global.set('nvrData', {});
   const r = await exchange('n1', {});
@@ -103,7 +139,7 @@ test('page and data from flow and global context', async (ctx) => {
   assert.is(r.out.page, DETERRENCE);
 });
 
-test('ignore msg overrides: a chained message\'s page, channel and payload do not leak into the node', async (ctx) => {
+test("ignore msg overrides: a chained message's page, channel and payload do not leak into the node", async (ctx) => {
   // As after an nvr-get of another page: msg.page, msg.channel and an object payload are set.
   const chained = () => ({ page: DETERRENCE, channel: 'CH3', payload: {} });
   const r = await run(ctx, 'nvr-get', { page: VOICE, channel: 'CH1', data: '', ignoreMsg: true }, chained());

@@ -10,9 +10,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Simulator } from '../../simulator';
 import { NvrClient } from '../../core';
-import { helper, credentials, DEV, exchange, flowWith, load, newPassword, nextMessage, node, paths, simulator, statusesOf, timerCount, waitFor, type FlowNode, useSimulator, type SimulatorContext } from './harness';
+import {
+  helper,
+  credentials,
+  DEV,
+  exchange,
+  flowWith,
+  load,
+  newPassword,
+  nextMessage,
+  node,
+  paths,
+  simulator,
+  statusesOf,
+  timerCount,
+  waitFor,
+  type FlowNode,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
-interface Ctx extends SimulatorContext { dir?: string }
+interface Ctx extends SimulatorContext {
+  dir?: string;
+}
 const test = suite<Ctx>('nodes: nvr-upgrade, nvr-event', { password: newPassword() });
 
 const TOKEN_PATH = '/API/Maintenance/SystemUpgrade/Token';
@@ -67,7 +87,10 @@ test('nvr-upgrade: a firmware buffer -> upgrade token; auth sent; status shows e
   const texts = statusesOf('u1').map((s) => s.text);
   const steps = ['reading file', 'validating', 'requesting token', 'token received'];
   const at = steps.map((t) => texts.lastIndexOf(t));
-  assert.ok(at.every((i, k) => i >= 0 && (k === 0 || i > at[k - 1])), JSON.stringify(texts));
+  assert.ok(
+    at.every((i, k) => i >= 0 && (k === 0 || i > at[k - 1])),
+    JSON.stringify(texts),
+  );
 });
 
 test('nvr-upgrade: a file path from the file property; name from the path', async ({ sim, password, dir }) => {
@@ -114,7 +137,7 @@ test('nvr-upgrade: a name over 256 characters, bad auth, no firmware: refused lo
     [{ payload: Buffer.alloc(4096), file_name: 'x'.repeat(257) }, 'invalid_firmware'],
     [{ payload: Buffer.alloc(4096), auth: { seq: 'one' } }, 'bad_auth'],
     [{ payload: 42 }, 'invalid_firmware'],
-    [{ payload: Buffer.alloc(100), file_name: "short.sw" }, "invalid_firmware"],
+    [{ payload: Buffer.alloc(100), file_name: 'short.sw' }, 'invalid_firmware'],
   ];
   for (const [msg, code] of cases) {
     const r = await exchange('u1', msg);
@@ -125,7 +148,13 @@ test('nvr-upgrade: a name over 256 characters, bad auth, no firmware: refused lo
 
 test('nvr-event: one message per alarm raised on the simulator; stops on close', async ({ sim, password }) => {
   const before = timerCount();
-  await load(flowWith(sim!.url, [{ id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] }, { id: 'out', type: 'helper' }]), credentials(password));
+  await load(
+    flowWith(sim!.url, [
+      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
+      { id: 'out', type: 'helper' },
+    ]),
+    credentials(password),
+  );
   await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
   const received: any[] = [];
   node('out').on('input', (m: any) => received.push(m));
@@ -133,7 +162,10 @@ test('nvr-event: one message per alarm raised on the simulator; stops on close',
   sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true });
   sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
   await waitFor(() => received.length >= 3, 'three events');
-  assert.equal(received.map((m) => m.topic), ['CH1/motion', 'IP_CH5/pir', 'CH1/motion']);
+  assert.equal(
+    received.map((m) => m.topic),
+    ['CH1/motion', 'IP_CH5/pir', 'CH1/motion'],
+  );
   assert.equal(alarm(received[0].payload), { device: 'sim', channel: 'CH1', type: 'motion', active: true, state: true });
   assert.equal(alarm(received[2].payload), { device: 'sim', channel: 'CH1', type: 'motion', active: false, state: false });
   assert.ok(Math.abs(Date.parse(received[0].payload.time) - Date.now()) < 10_000, received[0].payload.time);
@@ -148,7 +180,13 @@ test('nvr-event: one message per alarm raised on the simulator; stops on close',
 });
 
 test('nvr-event: keeps listening across keep-alives and after the device drops the session', async ({ sim, password }) => {
-  await load(flowWith(sim!.url, [{ id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] }, { id: 'out', type: 'helper' }]), credentials(password));
+  await load(
+    flowWith(sim!.url, [
+      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
+      { id: 'out', type: 'helper' },
+    ]),
+    credentials(password),
+  );
   await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
   // The simulator holds a poll 2 s here, then answers a keep-alive; the node polls again.
   await waitFor(() => sim!.log.filter((e) => e.path === '/API/Event/Check').length >= 2, 'a keep-alive', 5000);
@@ -162,7 +200,13 @@ test('nvr-event: keeps listening across keep-alives and after the device drops t
 });
 
 test('nvr-event: subscribes again when the device forgets its reader (readerID_invalid)', async ({ sim, password }) => {
-  await load(flowWith(sim!.url, [{ id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] }, { id: 'out', type: 'helper' }]), credentials(password));
+  await load(
+    flowWith(sim!.url, [
+      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
+      { id: 'out', type: 'helper' },
+    ]),
+    credentials(password),
+  );
   await waitFor(() => sim!.log.filter((e) => e.path === EVENT_PATH).length >= 2, 'subscribed and polling');
   // The device keeps 32 readers and drops the one idle the longest: 32 new subscriptions drop the node's.
   const other = new NvrClient({ url: sim!.url, username: 'admin', password, heartbeatMs: 0 });
@@ -171,7 +215,11 @@ test('nvr-event: subscribes again when the device forgets its reader (readerID_i
   } finally {
     await other.close();
   }
-  const invalid = await waitFor(() => sim!.log.findIndex((e) => e.path === EVENT_PATH && e.error_code === 'readerID_invalid') + 1, 'readerID_invalid', 6000);
+  const invalid = await waitFor(
+    () => sim!.log.findIndex((e) => e.path === EVENT_PATH && e.error_code === 'readerID_invalid') + 1,
+    'readerID_invalid',
+    6000,
+  );
   await waitFor(() => sim!.log.slice(invalid).some((e) => e.path === EVENT_PATH && e.status === 200), 'subscribed again', 6000);
   await new Promise((r) => setTimeout(r, 100));
   const next = nextMessage('out');
@@ -179,15 +227,21 @@ test('nvr-event: subscribes again when the device forgets its reader (readerID_i
   assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH4', type: 'motion', active: true, state: true });
 });
 
-test('nvr-event: a device refusing the event poll shows a red ring with the reason; the first answered poll clears it', async ({ sim, password }) => {
+test('nvr-event: a device refusing the event poll shows a red ring with the reason; the first answered poll clears it', async ({
+  sim,
+  password,
+}) => {
   sim!.fault({ path: EVENT_PATH, kind: 'not_found' });
   try {
-    await load(flowWith(sim!.url, [
-      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
-      { id: 'out', type: 'helper' },
-      { id: 'catcher', type: 'catch', scope: ['e1'], uncaught: false, wires: [['caught']] },
-      { id: 'caught', type: 'helper' },
-    ]), credentials(password));
+    await load(
+      flowWith(sim!.url, [
+        { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
+        { id: 'out', type: 'helper' },
+        { id: 'catcher', type: 'catch', scope: ['e1'], uncaught: false, wires: [['caught']] },
+        { id: 'caught', type: 'helper' },
+      ]),
+      credentials(password),
+    );
     const caught = await nextMessage('caught');
     assert.is(caught.error.code, 'not_found');
     // The session itself is fine (green), but this node cannot do its job: it says so.
@@ -206,12 +260,15 @@ test('nvr-event: a device refusing the event poll shows a red ring with the reas
 });
 
 test('nvr-event: a failing event stream reaches a Catch node once per failure streak, with the code', async ({ sim }) => {
-  await load(flowWith(sim!.url, [
-    { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
-    { id: 'out', type: 'helper' },
-    { id: 'catcher', type: 'catch', scope: ['e1'], uncaught: false, wires: [['caught']] },
-    { id: 'caught', type: 'helper' },
-  ]), credentials('not-the-password'));
+  await load(
+    flowWith(sim!.url, [
+      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [['out']] },
+      { id: 'out', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: ['e1'], uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]),
+    credentials('not-the-password'),
+  );
   const caught: any[] = [];
   node('caught').on('input', (m: any) => caught.push(m));
   await waitFor(() => caught.length > 0, 'a Catch message');

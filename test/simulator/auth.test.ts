@@ -44,7 +44,10 @@ test('login: challenge, then MD5 Digest gives cookie session_<port> and X-csrfto
 test('login: SHA-256 offered first, MD5 second; both succeed', () =>
   withSim({ digestAlgorithm: 'SHA-256' }, async (sim) => {
     const probe = await new RawClient(sim.url).post('/API/Web/Login', {}, { anonymous: true });
-    assert.equal(challenges(probe).map((c) => c.algorithm), ['SHA-256', 'MD5']);
+    assert.equal(
+      challenges(probe).map((c) => c.algorithm),
+      ['SHA-256', 'MD5'],
+    );
     const sha = new RawClient(sim.url);
     assert.is((await sha.login((cs) => cs.find((c) => c.algorithm === 'SHA-256')!)).status, 200);
     assert.is((await sha.post(GET)).status, 200);
@@ -69,13 +72,21 @@ test('login: a first request without a body (curl --digest) gets the challenge, 
     assert.is(empty.json.error_code, 'no_login');
     const ch = challenges(empty);
     assert.is(ch.length, 1);
-    const res = await c.post('/API/Web/Login', {}, { anonymous: true, headers: { Authorization: digestHeader(ch[0], 'admin', PASSWORD, '/API/Web/Login') } });
+    const res = await c.post(
+      '/API/Web/Login',
+      {},
+      { anonymous: true, headers: { Authorization: digestHeader(ch[0], 'admin', PASSWORD, '/API/Web/Login') } },
+    );
     assert.is(res.status, 200);
     assert.is(res.json.result, 'success');
     // With credentials, the body is judged as usual.
     const c2 = new RawClient(sim.url);
     const ch2 = challenges(await c2.post('/API/Web/Login', {}, { anonymous: true }))[0];
-    const noBody = await c2.post('/API/Web/Login', undefined, { anonymous: true, body: '', headers: { Authorization: digestHeader(ch2, 'admin', PASSWORD, '/API/Web/Login') } });
+    const noBody = await c2.post('/API/Web/Login', undefined, {
+      anonymous: true,
+      body: '',
+      headers: { Authorization: digestHeader(ch2, 'admin', PASSWORD, '/API/Web/Login') },
+    });
     assert.equal([noBody.status, noBody.json.error_code], [400, 'param_error']);
   }));
 
@@ -97,11 +108,20 @@ test('login: wrong digest uri or unknown nonce is not accepted', () =>
     const c = new RawClient(sim.url);
     const first = await c.post('/API/Web/Login', {}, { anonymous: true });
     const ch = challenges(first)[0];
-    const badUri = await c.post('/API/Web/Login', {}, { anonymous: true, headers: { Authorization: digestHeader(ch, 'admin', PASSWORD, '/other') } });
+    const badUri = await c.post(
+      '/API/Web/Login',
+      {},
+      { anonymous: true, headers: { Authorization: digestHeader(ch, 'admin', PASSWORD, '/other') } },
+    );
     assert.is(badUri.json.error_code, 'verify_failed');
-    const badNonce = await c.post('/API/Web/Login', {}, {
-      anonymous: true, headers: { Authorization: digestHeader({ ...ch, nonce: 'feedface' }, 'admin', PASSWORD, '/API/Web/Login') },
-    });
+    const badNonce = await c.post(
+      '/API/Web/Login',
+      {},
+      {
+        anonymous: true,
+        headers: { Authorization: digestHeader({ ...ch, nonce: 'feedface' }, 'admin', PASSWORD, '/API/Web/Login') },
+      },
+    );
     assert.is(badNonce.status, 401);
     assert.is(challenges(badNonce).length, 1, 'a fresh challenge');
     assert.is(challenges(badNonce)[0].stale, 'true');
@@ -260,20 +280,36 @@ test('third-party clients: Digest without opaque, body without version, unknown 
     const ch = challenges(first)[0];
     const noOpaque = digestHeader(ch, 'admin', PASSWORD, '/API/Web/Login').replace(/, opaque="[^"]*"/, '');
     assert.not.match(noOpaque, /opaque/);
-    const res = await c.post('/API/Web/Login', {}, {
-      anonymous: true,
-      headers: { Authorization: noOpaque },
-      body: JSON.stringify({ data: { remote_terminal_info: 'WEB,chrome', support_new_schedule: true } }),
-    });
+    const res = await c.post(
+      '/API/Web/Login',
+      {},
+      {
+        anonymous: true,
+        headers: { Authorization: noOpaque },
+        body: JSON.stringify({ data: { remote_terminal_info: 'WEB,chrome', support_new_schedule: true } }),
+      },
+    );
     assert.is(res.status, 200, res.text);
     c.cookie = res.headers['set-cookie']![0].split(';')[0];
     const hb = await c.post('/API/Login/Heartbeat?2020-10-17%2014:21:33', {}, { body: JSON.stringify({ data: { keep_alive: true } }) });
     assert.is(hb.status, 200, hb.text);
     const badVersion = await c.post(GET, {}, { body: JSON.stringify({ version: '2.0', data: {} }) });
     assert.is(badVersion.json.error_code, 'param_error');
-    const wrongOpaque = await c.post('/API/Web/Login', {}, {
-      anonymous: true, headers: { Authorization: digestHeader({ ...challenges(await c.post('/API/Web/Login', {}, { anonymous: true }))[0], opaque: 'bad' }, 'admin', PASSWORD, '/API/Web/Login') },
-    });
+    const wrongOpaque = await c.post(
+      '/API/Web/Login',
+      {},
+      {
+        anonymous: true,
+        headers: {
+          Authorization: digestHeader(
+            { ...challenges(await c.post('/API/Web/Login', {}, { anonymous: true }))[0], opaque: 'bad' },
+            'admin',
+            PASSWORD,
+            '/API/Web/Login',
+          ),
+        },
+      },
+    );
     assert.is(wrongOpaque.status, 401);
     assert.is(challenges(wrongOpaque).length, 1, 'a wrong opaque is not accepted: fresh challenge');
   }));
@@ -281,8 +317,27 @@ test('third-party clients: Digest without opaque, body without version, unknown 
 test('curl --digest logs in (a real third-party Digest client)', () =>
   withSim({}, async (sim) => {
     // Asynchronous: the simulator answers from this very process.
-    const { stdout: out } = await promisify(execFile)('curl', ['-s', '--max-time', '10', '--digest', '-u', `admin:${PASSWORD}`, '-X', 'POST',
-      '-H', 'Content-Type: application/json', '-d', '{"data":{}}', '-D', '-', `${sim.url}/API/Web/Login`], { encoding: 'utf8' });
+    const { stdout: out } = await promisify(execFile)(
+      'curl',
+      [
+        '-s',
+        '--max-time',
+        '10',
+        '--digest',
+        '-u',
+        `admin:${PASSWORD}`,
+        '-X',
+        'POST',
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        '{"data":{}}',
+        '-D',
+        '-',
+        `${sim.url}/API/Web/Login`,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.match(out, /HTTP\/1\.1 200/);
     assert.match(out, /Set-Cookie: session_\d+=[0-9a-f]+/i);
     assert.match(out, /X-csrftoken: [0-9a-f]+/i);

@@ -33,7 +33,8 @@ async function subscribe(data: object = SUBSCRIBE): Promise<Cursor & Record<stri
   return d;
 }
 /** The vendor's later call: cursor plus the subscription again, lap_number as the sample sends it. */
-const next = (cur: Cursor, extra: object = {}) => c.post(CHECK, { ...SUBSCRIBE, reader_id: cur.reader_id, sequence: cur.sequence, lap_number: cur.lap_number, ...extra });
+const next = (cur: Cursor, extra: object = {}) =>
+  c.post(CHECK, { ...SUBSCRIBE, reader_id: cur.reader_id, sequence: cur.sequence, lap_number: cur.lap_number, ...extra });
 
 test('subscribe answers at once with the keep-alive; later calls answer at once with alarm_list or heat_alarm', async () => {
   await start();
@@ -63,8 +64,10 @@ test('subscribe answers at once with the keep-alive; later calls answer at once 
   assert.equal(entries[3], { channel: 'WIFI_CH8', pir_alarm: false });
   // A new subscriber first gets what is active now.
   const late = await subscribe();
-  assert.equal(late.alarm_list[0].channel_alarm.map((e: any) => e.channel + (e.motion_alarm ? ':motion' : `:${e.int_alarm.int_subtype}`)),
-    ['CH1:motion', 'CH1:pd', 'IP_CH5:lcd']);
+  assert.equal(
+    late.alarm_list[0].channel_alarm.map((e: any) => e.channel + (e.motion_alarm ? ':motion' : `:${e.int_alarm.int_subtype}`)),
+    ['CH1:motion', 'CH1:pd', 'IP_CH5:lcd'],
+  );
   assert.is(sim.log.filter((e) => e.path === CHECK).length, 4, 'one answer per call');
 });
 
@@ -91,7 +94,10 @@ test('AlarmType keys map to the vendor members; a channel raises only what its h
   assert.throws(() => sim.raiseAlarm({ channel: 'IP_CH7', type: 'motion', active: true }), /IP_CH7 is NotConfigured/);
   assert.throws(() => sim.raiseAlarm({ channel: 'CH42', type: 'motion', active: true }), /no channel CH42/);
   assert.throws(() => sim.raiseAlarm({ channel: 'CH1', type: 'bogus' as any, active: true }), /unknown alarm type/);
-  assert.throws(() => sim.raiseAlarm({ channel: 'CH1', type: 'intrusion', subtype: 'pd', active: true }), /subtype must be one of pid, intrusion/);
+  assert.throws(
+    () => sim.raiseAlarm({ channel: 'CH1', type: 'intrusion', subtype: 'pd', active: true }),
+    /subtype must be one of pid, intrusion/,
+  );
   const after = (await next(d)).json.data;
   assert.is(after.heat_alarm, 'HeatAlarm', 'refused alarms reach no reader');
 });
@@ -104,25 +110,38 @@ test('disk alarms arrive as system_alarm; live changes as Floodlight_AudioAlarm;
   sim.setOnline('IP_CH5', false);
   const d = (await next(sub)).json.data;
   assert.equal(d.alarm_list[0].system_alarm, [{ device_name: 'NVR', hdd: { hdd_alarm_type: 'Error', hdd_alarm_info: 'NoDisk' } }]);
-  assert.equal(d.alarm_list[1].channel_alarm, [{
-    channel: 'CH1',
-    Floodlight_AudioAlarm: {
-      floodlight_switch: true, flood_light_value: 80, floodlight_value_range: { type: 'int32', min: 1, max: 100 },
-      audioAlarm_switch: false, audioAlarm_value: 5, audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+  assert.equal(d.alarm_list[1].channel_alarm, [
+    {
+      channel: 'CH1',
+      Floodlight_AudioAlarm: {
+        floodlight_switch: true,
+        flood_light_value: 80,
+        floodlight_value_range: { type: 'int32', min: 1, max: 100 },
+        audioAlarm_switch: false,
+        audioAlarm_value: 5,
+        audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+      },
     },
-  }]);
+  ]);
   assert.is(d.alarm_list[2].channel_alarm[0].camera_connect_status.connect_status, 'Offline');
   assert.throws(() => sim.raiseDiskAlarm({ ok: false, info: 'Melted' }), /info must be one of/);
 });
 
 test('subscribe filters: event ["motion"] only; subscribe_record_sign false drops record_flag', async () => {
   await start();
-  const sub = await subscribe({ plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['motion'] }] }, subscribe_record_sign: false });
+  const sub = await subscribe({
+    plus_eventchk: 'eventAiPushPic',
+    ext_data: { subscribe_type: [{ event: ['motion'] }] },
+    subscribe_record_sign: false,
+  });
   sim.raiseAlarm({ channel: 'CH1', type: 'person', active: true });
   sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
   sim.raiseAlarm({ channel: 'CH1', type: 'io', active: true });
   const d = (await next(sub)).json.data;
-  assert.equal(d.alarm_list.map((i: any) => i.channel_alarm[0]), [{ channel: 'CH1', motion_alarm: true }]);
+  assert.equal(
+    d.alarm_list.map((i: any) => i.channel_alarm[0]),
+    [{ channel: 'CH1', motion_alarm: true }],
+  );
   assert.is(d.sequence, sub.sequence + 3, 'the cursor passes the filtered entries');
 });
 
@@ -134,7 +153,11 @@ test('cursor errors: readerID_invalid, position_invalid, param_error; lap_number
   assert.is((await next(sub, { sequence: sub.sequence + 5 })).json.error_code, 'position_invalid');
   assert.is((await c.post(CHECK, { reader_id: sub.reader_id })).json.error_code, 'param_error', 'sequence required with a reader_id');
   assert.is((await c.post(CHECK, { plus_eventchk: 'other' })).json.error_code, 'param_error');
-  assert.is((await c.post(CHECK, { ...SUBSCRIBE, ext_data: { subscribe_type: [{ event: ['pir'] }] } })).json.error_code, 'param_error', 'no pir value (vendor)');
+  assert.is(
+    (await c.post(CHECK, { ...SUBSCRIBE, ext_data: { subscribe_type: [{ event: ['pir'] }] } })).json.error_code,
+    'param_error',
+    'no pir value (vendor)',
+  );
   sim.raiseAlarm('CH1', 'motion_alarm', true); // the older positional form
   const res = await next(sub, { lap_number: null });
   assert.is(res.status, 200, res.text);
@@ -192,7 +215,10 @@ function hasActive(e: any, v: boolean): boolean {
 
 test('alarm reaction: with Deterrence/VoiceAlarm switched on, an alarm turns the live light and siren on until it ends; not when disarmed', async () => {
   await start();
-  await c.post('/API/AlarmConfig/Deterrence/Set', { page_type: 'ChannelConfig', channel_info: { CH1: { flood_light_switch: true, chn_index: 'CH1', page: 'chn_floodlight' } } });
+  await c.post('/API/AlarmConfig/Deterrence/Set', {
+    page_type: 'ChannelConfig',
+    channel_info: { CH1: { flood_light_switch: true, chn_index: 'CH1', page: 'chn_floodlight' } },
+  });
   await c.post('/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH1: { siren_switch: true } } });
   const live = sim.state['PreviewChannel/Floodlight2AudioAlarm'].channel_info!.CH1;
   const sub = await subscribe();
@@ -201,7 +227,10 @@ test('alarm reaction: with Deterrence/VoiceAlarm switched on, an alarm turns the
   sim.raiseAlarm({ channel: 'CH1', type: 'person', active: false });
   assert.equal([live.floodlight_switch, live.audioAlarm_switch], [false, false]);
   const d = (await next(sub)).json.data;
-  assert.equal(d.alarm_list.map((i: any) => i.channel_alarm[0].Floodlight_AudioAlarm?.floodlight_switch), [undefined, true, undefined, false]);
+  assert.equal(
+    d.alarm_list.map((i: any) => i.channel_alarm[0].Floodlight_AudioAlarm?.floodlight_switch),
+    [undefined, true, undefined, false],
+  );
   const dis = await c.post('/API/AlarmConfig/Disarming/Set', { disarming: true, disarming_channel: ['CH1'] });
   assert.is(dis.status, 200, dis.text);
   sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });

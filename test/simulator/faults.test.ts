@@ -55,7 +55,7 @@ test('truncated: JSON cut short, nothing applied', async () => {
   assert.is(res.status, 200);
   assert.ok(res.text.startsWith('{"result":"success"'));
   assert.is(res.json, undefined, 'not parseable');
-  assert.is(((sim.state['AlarmConfig/Deterrence'].channel_info as any).CH1).flood_light_switch, false);
+  assert.is((sim.state['AlarmConfig/Deterrence'].channel_info as any).CH1.flood_light_switch, false);
 });
 
 test('reset: the connection is destroyed without an answer', async () => {

@@ -17,24 +17,34 @@ test('every request logged with time, path, data, status, error_code; no passwor
       channel_info: { CH1: { remote_server: { username: 'ftpuser', password: 'Ftp-Secret-3', server_address: 'ftp.example' } } },
     });
     await c.post('/API/Maintenance/SystemUpgrade/Token', {
-      file_name: 'fw.bin', file_size: 10, upgrade_head: new Array(3072).fill(0), base_secondary_authentication: { seq: 3, cipher: 'Cipher-Secret-4' },
+      file_name: 'fw.bin',
+      file_size: 10,
+      upgrade_head: new Array(3072).fill(0),
+      base_secondary_authentication: { seq: 3, cipher: 'Cipher-Secret-4' },
     });
     await c.post('/API/Nope', {}, { method: 'PUT' });
 
     const log = sim.log;
-    assert.equal(log.map((e) => [e.path, e.status, e.error_code]), [
-      ['/API/Web/Login', 401, 'no_login'],
-      ['/API/Web/Login', 200, undefined],
-      ['/API/Web/Login', 401, 'no_login'],
-      ['/API/Web/Login', 401, 'verify_failed'],
-      ['/API/AlarmConfig/VoiceAlarm/Set', 400, 'param_error'],
-      ['/API/Maintenance/DeveloperMode/Set', 200, undefined],
-      ['/API/Maintenance/SystemUpgrade/Token', 200, undefined],
-      ['/API/Nope', 405, 'method_not_allowed'],
-    ]);
+    assert.equal(
+      log.map((e) => [e.path, e.status, e.error_code]),
+      [
+        ['/API/Web/Login', 401, 'no_login'],
+        ['/API/Web/Login', 200, undefined],
+        ['/API/Web/Login', 401, 'no_login'],
+        ['/API/Web/Login', 401, 'verify_failed'],
+        ['/API/AlarmConfig/VoiceAlarm/Set', 400, 'param_error'],
+        ['/API/Maintenance/DeveloperMode/Set', 200, undefined],
+        ['/API/Maintenance/SystemUpgrade/Token', 200, undefined],
+        ['/API/Nope', 405, 'method_not_allowed'],
+      ],
+    );
     assert.ok(log.every((e) => e.time >= t0 && e.time <= Date.now()));
     assert.equal(log[4].data, { channel_info: { CH1: { siren_time: 500 } } });
-    assert.equal((log[5].data as any).channel_info.CH1.remote_server, { username: 'ftpuser', password: '***', server_address: 'ftp.example' });
+    assert.equal((log[5].data as any).channel_info.CH1.remote_server, {
+      username: 'ftpuser',
+      password: '***',
+      server_address: 'ftp.example',
+    });
     assert.is(log[7].method, 'PUT');
 
     const dump = JSON.stringify(log);

@@ -24,8 +24,17 @@ async function ok(c: RawClient, path: string, data: unknown = {}): Promise<Obj> 
   return res.json.data;
 }
 
-const PAGES = ['StreamConfig/MainStream', 'AlarmConfig/PTZLinkage', 'AlarmConfig/Intelligent/CC', 'Maintenance/DeveloperMode',
-  'AlarmConfig/VoiceAlarm', 'DeviceConfig/Audio', 'AlarmConfig/Deterrence', 'LinkageConfig/LinkageManage', 'AlarmConfig/Disarming'];
+const PAGES = [
+  'StreamConfig/MainStream',
+  'AlarmConfig/PTZLinkage',
+  'AlarmConfig/Intelligent/CC',
+  'Maintenance/DeveloperMode',
+  'AlarmConfig/VoiceAlarm',
+  'DeviceConfig/Audio',
+  'AlarmConfig/Deterrence',
+  'LinkageConfig/LinkageManage',
+  'AlarmConfig/Disarming',
+];
 /** Old firmware has no Disarming page (default per profile). */
 const pagesOf = (firmware: string) => PAGES.filter((p) => firmware !== '8.2.3' || p !== 'AlarmConfig/Disarming');
 
@@ -70,8 +79,10 @@ for (const profile of ['nvr', 'ipc'] as const) {
         assert.is(Array.isArray(cp), legacy, 'channel_param: array (table) on old firmware, wrapped (sample) on new');
         const list = Array.isArray(cp) ? cp : cp.items;
         if (!Array.isArray(cp)) assert.equal([cp.type, cp.min_size, cp.max_size], ['array', 0, list.length]);
-        assert.equal(list.map((e: Obj) => e.channel),
-          profile === 'nvr' ? ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'] : ['CH1']);
+        assert.equal(
+          list.map((e: Obj) => e.channel),
+          profile === 'nvr' ? ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'] : ['CH1'],
+        );
         for (const page of pagesOf(firmware)) {
           const range = await ok(c, `/API/${page}/Range`);
           assert.is(range.channel_info.type, 'object', page);
@@ -120,8 +131,15 @@ test('nvr: hardware per channel; offline and empty slots as vendor markers in Ge
     assert.equal(det.IP_CH6, { status: 'Offline', reason: 'Not support' });
     assert.equal(det.IP_CH7, { reason: 'Not configured' });
     assert.equal(det.CH4, {
-      flood_light_switch: false, flood_light_mode: 'Warninglight', flood_light_value: 50, bright_time: 60, strobe_frequency: 'Middle',
-      sensitivity: 4, param_video: { show: true, disable: false }, flood_light_disable: false, warning_light_disable: false,
+      flood_light_switch: false,
+      flood_light_mode: 'Warninglight',
+      flood_light_value: 50,
+      bright_time: 60,
+      strobe_frequency: 'Middle',
+      sensitivity: 4,
+      param_video: { show: true, disable: false },
+      flood_light_disable: false,
+      warning_light_disable: false,
     });
     const vaR = await ok(c, '/API/AlarmConfig/VoiceAlarm/Range');
     assert.is(vaR.channel_max, 8);
@@ -136,7 +154,7 @@ test('nvr: hardware per channel; offline and empty slots as vendor markers in Ge
     assert.equal(audio.WIFI_CH8, { reason: 'Not support' });
     assert.is(audio.CH1.audio_enable, undefined, 'audio_enable present on some channels only');
     assert.is(audio.IP_CH5.audio_enable, true);
-    const cc = (await get(c, 'AlarmConfig/Intelligent/CC'));
+    const cc = await get(c, 'AlarmConfig/Intelligent/CC');
     assert.is(cc.page_type, 'AlarmConfig');
     assert.is(cc.channel_info.CH1.chn_index, 'CH1');
     assert.equal(cc.channel_info.CH2, { reason: 'Not support' });
@@ -189,7 +207,15 @@ test('Range bounds and value lists follow the specification tables', () =>
     const face = es.channel_info.items.CH1.items;
     assert.equal(face.snap_frequency, { type: 'int32', mode: 'rw', min: 1, max: 255 });
     assert.equal(face.sensitivity, { type: 'int32', mode: 'r', min: 0, max: 100, default_value: 60 });
-    assert.equal(face.roll_range, { type: 'int32', mode: 'r', min: 0, max: 180, default_value: 30, default_value_frontal: 30, default_value_multi: 180 });
+    assert.equal(face.roll_range, {
+      type: 'int32',
+      mode: 'r',
+      min: 0,
+      max: 180,
+      default_value: 30,
+      default_value_frontal: 30,
+      default_value_multi: 180,
+    });
     assert.equal(face.yaw_range.default_value_multi, 180);
     assert.equal(face.yaw_range.default_value_frontal, 45);
     assert.equal(face.min_pixel.default_value, 64);
@@ -240,22 +266,43 @@ for (const profile of ['nvr', 'ipc'] as const) {
 
 test('valid Sets change the following Get', () =>
   withDevice({}, async (c, sim) => {
-    await ok(c, '/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH1: { siren_switch: true, siren_time: 180, siren_value: 1, siren_type: 'User-defined3' } } });
-    assert.equal((await get(c, 'AlarmConfig/VoiceAlarm')).channel_info.CH1,
-      { siren_switch: true, siren_time: 180, siren_value: 1, siren_type: 'User-defined3', siren_file_name: '' });
+    await ok(c, '/API/AlarmConfig/VoiceAlarm/Set', {
+      channel_info: { CH1: { siren_switch: true, siren_time: 180, siren_value: 1, siren_type: 'User-defined3' } },
+    });
+    assert.equal((await get(c, 'AlarmConfig/VoiceAlarm')).channel_info.CH1, {
+      siren_switch: true,
+      siren_time: 180,
+      siren_value: 1,
+      siren_type: 'User-defined3',
+      siren_file_name: '',
+    });
     assert.is((sim.state['AlarmConfig/VoiceAlarm'].channel_info as Obj).CH1.siren_time, 180, 'state exposed to tests');
 
     await ok(c, '/API/AlarmConfig/Deterrence/Set', {
       page_type: 'ChannelConfig',
-      channel_info: { CH2: { flood_light_switch: true, bright_time: 5, flood_light_mode: 'Strobe', strobe_frequency: 'High', siren_time: 180, chn_index: 'CH2', page: 'chn_floodlight' } },
+      channel_info: {
+        CH2: {
+          flood_light_switch: true,
+          bright_time: 5,
+          flood_light_mode: 'Strobe',
+          strobe_frequency: 'High',
+          siren_time: 180,
+          chn_index: 'CH2',
+          page: 'chn_floodlight',
+        },
+      },
     });
     const det = (await get(c, 'AlarmConfig/Deterrence')).channel_info.CH2;
-    assert.equal([det.flood_light_switch, det.bright_time, det.flood_light_mode, det.strobe_frequency, det.siren_time], [true, 5, 'Strobe', 'High', 180]);
+    assert.equal(
+      [det.flood_light_switch, det.bright_time, det.flood_light_mode, det.strobe_frequency, det.siren_time],
+      [true, 5, 'Strobe', 'High', 180],
+    );
     assert.not.ok('chn_index' in det);
     assert.not.ok('page' in det);
 
     await ok(c, '/API/LinkageConfig/LinkageManage/Set', {
-      enable: true, linkage_info: { linkage_siren: false, linkage_mobile_push: true },
+      enable: true,
+      linkage_info: { linkage_siren: false, linkage_mobile_push: true },
       channel_info: { CH1: { enable: true, linkage_info: { linkage_floodlight: true } } },
     });
     let lm = await get(c, 'LinkageConfig/LinkageManage');
@@ -263,7 +310,17 @@ test('valid Sets change the following Get', () =>
     assert.is(lm.linkage_info.linkage_siren, false);
     assert.is(lm.linkage_info.linkage_mobile_push, true);
     assert.is(lm.linkage_info.linkage_floodlight, true, 'objects merge');
-    assert.equal(lm.channel_info.CH1, { enable: true, linkage_info: { linkage_siren: false, linkage_floodlight: true, linkage_enforcerlight: false, linkage_alarmout: false, linkage_voiceprompt: false, linkage_mobile_push: false } });
+    assert.equal(lm.channel_info.CH1, {
+      enable: true,
+      linkage_info: {
+        linkage_siren: false,
+        linkage_floodlight: true,
+        linkage_enforcerlight: false,
+        linkage_alarmout: false,
+        linkage_voiceprompt: false,
+        linkage_mobile_push: false,
+      },
+    });
 
     // The spec sample puts channel_info beside version: accepted too.
     const beside = await c.post('/API/LinkageConfig/LinkageManage/Set', undefined, {
@@ -278,7 +335,9 @@ test('valid Sets change the following Get', () =>
     });
     assert.is(badBeside.json.error_code, 'param_error', 'beside-version channel_info is checked too');
 
-    await ok(c, '/API/StreamConfig/MainStream/Set', { channel_info: { IP_CH5: { resolution: '3840 x 2160', bitrate: 8192, fps: 30, copy_ch: 'digit' } } });
+    await ok(c, '/API/StreamConfig/MainStream/Set', {
+      channel_info: { IP_CH5: { resolution: '3840 x 2160', bitrate: 8192, fps: 30, copy_ch: 'digit' } },
+    });
     const ms = (await get(c, 'StreamConfig/MainStream')).channel_info.IP_CH5;
     assert.equal([ms.resolution, ms.bitrate, ms.fps], ['3840 x 2160', 8192, 30]);
     assert.not.ok('copy_ch' in ms, 'copy_ch is an action, not stored');
@@ -290,7 +349,10 @@ test('valid Sets change the following Get', () =>
     const dis = await get(c, 'AlarmConfig/Disarming');
     assert.equal([dis.disarming, dis.action.buzzer, dis.action.mobile_push, dis.disarming_channel], [true, true, false, ['CH1', 'IP_CH5']]);
 
-    await ok(c, '/API/AlarmConfig/Intelligent/CC/Set', { page_type: 'AlarmConfig', channel_info: { CH1: { buzzer: '20', chn_index: 'CH1' } } });
+    await ok(c, '/API/AlarmConfig/Intelligent/CC/Set', {
+      page_type: 'AlarmConfig',
+      channel_info: { CH1: { buzzer: '20', chn_index: 'CH1' } },
+    });
     assert.is((await get(c, 'AlarmConfig/Intelligent/CC')).channel_info.CH1.buzzer, '20');
 
     await ok(c, '/API/DeviceConfig/Audio/Set', { channel_info: { IP_CH5: { in_volume: 0, out_volume: 100, audio_enable: false } } });
@@ -306,7 +368,9 @@ test('valid Sets change the following Get', () =>
 test('siren file: stored by Set, not echoed by Get', () =>
   withDevice({}, async (c, sim) => {
     const file = 'A'.repeat(524288);
-    await ok(c, '/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH1: { siren_file: file, siren_file_name: 'bark.wav', siren_file_type: '.wav' } } });
+    await ok(c, '/API/AlarmConfig/VoiceAlarm/Set', {
+      channel_info: { CH1: { siren_file: file, siren_file_name: 'bark.wav', siren_file_type: '.wav' } },
+    });
     const ch1 = (await get(c, 'AlarmConfig/VoiceAlarm')).channel_info.CH1;
     assert.is(ch1.siren_file_name, 'bark.wav');
     assert.not.ok('siren_file' in ch1);
@@ -317,11 +381,21 @@ test('developer mode (ipc): remote server password stored, never echoed; passwor
   withDevice({ profile: 'ipc', firmware: '8.2.3' }, async (c) => {
     await ok(c, '/API/Maintenance/DeveloperMode/Set', {
       telnet_switch: true,
-      channel_info: { CH1: { log_collect_mode: 'FTP', remote_server: { username: 'u'.repeat(63), password: 'ftp-Secret-9', server_address: 's'.repeat(127) } } },
+      channel_info: {
+        CH1: {
+          log_collect_mode: 'FTP',
+          remote_server: { username: 'u'.repeat(63), password: 'ftp-Secret-9', server_address: 's'.repeat(127) },
+        },
+      },
     });
     const dm = await get(c, 'Maintenance/DeveloperMode');
     assert.is(dm.telnet_switch, true);
-    assert.equal(dm.channel_info.CH1.remote_server, { username: 'u'.repeat(63), password: '', password_empty: false, server_address: 's'.repeat(127) });
+    assert.equal(dm.channel_info.CH1.remote_server, {
+      username: 'u'.repeat(63),
+      password: '',
+      password_empty: false,
+      server_address: 's'.repeat(127),
+    });
     const ssh = await c.post('/API/Maintenance/DeveloperMode/Set', { ssh_switch: true });
     assert.is(ssh.json.error_code, 'param_error', 'ssh_switch is not on 8.2.3');
   }));
@@ -350,35 +424,145 @@ test('ptzIndexForm overrides the firmware default (spec: hex from 8.2.3 itself)'
 
 /** One rejected Set per check kind: 400 param_error, the reason names the path, and nothing changes. */
 const REJECTS: Array<[string, string, Obj, string]> = [
-  ['unknown field', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_colour: 'red' } } }, 'channel_info.CH1.siren_colour: unsupported'],
+  [
+    'unknown field',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH1: { siren_colour: 'red' } } },
+    'channel_info.CH1.siren_colour: unsupported',
+  ],
   ['unknown top-level field', 'LinkageConfig/LinkageManage', { armed: true }, 'armed: unsupported'],
   ['plain Range value is not settable', 'AlarmConfig/VoiceAlarm', { channel_max: 4 }, 'channel_max: not a settable'],
-  ['read-only field', 'AlarmConfig/Deterrence', { channel_info: { CH1: { flood_light_disable: true } } }, 'channel_info.CH1.flood_light_disable: read-only'],
-  ['read-only object', 'AlarmConfig/Deterrence', { channel_info: { CH1: { param_video: { show: false } } } }, 'channel_info.CH1.param_video: read-only'],
-  ['value not in list', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_type: 'Alarm3' } } }, 'channel_info.CH1.siren_type: "Alarm3" is not one of'],
-  ['value not in the vendor list', 'AlarmConfig/Deterrence', { channel_info: { CH1: { flood_light_mode: 'Smartlight' } } }, 'channel_info.CH1.flood_light_mode'],
-  ['hardware the channel lacks', 'AlarmConfig/Deterrence', { channel_info: { CH4: { siren_switch: true } } }, 'channel_info.CH4.siren_switch: unsupported'],
+  [
+    'read-only field',
+    'AlarmConfig/Deterrence',
+    { channel_info: { CH1: { flood_light_disable: true } } },
+    'channel_info.CH1.flood_light_disable: read-only',
+  ],
+  [
+    'read-only object',
+    'AlarmConfig/Deterrence',
+    { channel_info: { CH1: { param_video: { show: false } } } },
+    'channel_info.CH1.param_video: read-only',
+  ],
+  [
+    'value not in list',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH1: { siren_type: 'Alarm3' } } },
+    'channel_info.CH1.siren_type: "Alarm3" is not one of',
+  ],
+  [
+    'value not in the vendor list',
+    'AlarmConfig/Deterrence',
+    { channel_info: { CH1: { flood_light_mode: 'Smartlight' } } },
+    'channel_info.CH1.flood_light_mode',
+  ],
+  [
+    'hardware the channel lacks',
+    'AlarmConfig/Deterrence',
+    { channel_info: { CH4: { siren_switch: true } } },
+    'channel_info.CH4.siren_switch: unsupported',
+  ],
   ['empty slot', 'AlarmConfig/VoiceAlarm', { channel_info: { IP_CH7: { siren_switch: true } } }, 'channel_info.IP_CH7: unknown channel'],
   ['disarming channel not on the device', 'AlarmConfig/Disarming', { disarming_channel: ['IP_CH7'] }, 'disarming_channel.0'],
-  ['disarming schedule shape', 'AlarmConfig/Disarming', { channel_info: { CH1: { disarming_schedule: [{ schedule_type: 'Disarming', week: [] }] } } }, 'disarming_schedule.0.week: array size 0, must be exactly 7'],
-  ['int not in list', 'StreamConfig/MainStream', { channel_info: { CH1: { bitrate: 1000 } } }, 'channel_info.CH1.bitrate: 1000 is not one of'],
-  ['below min', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 4 } } }, 'channel_info.CH1.siren_time: 4 is below the minimum 5'],
-  ['above max', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_value: 11 } } }, 'channel_info.CH1.siren_value: 11 is above the maximum 10'],
-  ['wrong type (string for int)', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: '10' } } }, 'channel_info.CH1.siren_time: wrong type'],
-  ['wrong type (float)', 'AlarmConfig/Deterrence', { channel_info: { CH1: { bright_time: 10.5 } } }, 'channel_info.CH1.bright_time: wrong type'],
-  ['wrong type (int for bool)', 'AlarmConfig/Deterrence', { channel_info: { CH1: { flood_light_switch: 1 } } }, 'channel_info.CH1.flood_light_switch: wrong type'],
+  [
+    'disarming schedule shape',
+    'AlarmConfig/Disarming',
+    { channel_info: { CH1: { disarming_schedule: [{ schedule_type: 'Disarming', week: [] }] } } },
+    'disarming_schedule.0.week: array size 0, must be exactly 7',
+  ],
+  [
+    'int not in list',
+    'StreamConfig/MainStream',
+    { channel_info: { CH1: { bitrate: 1000 } } },
+    'channel_info.CH1.bitrate: 1000 is not one of',
+  ],
+  [
+    'below min',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH1: { siren_time: 4 } } },
+    'channel_info.CH1.siren_time: 4 is below the minimum 5',
+  ],
+  [
+    'above max',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH1: { siren_value: 11 } } },
+    'channel_info.CH1.siren_value: 11 is above the maximum 10',
+  ],
+  [
+    'wrong type (string for int)',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH1: { siren_time: '10' } } },
+    'channel_info.CH1.siren_time: wrong type',
+  ],
+  [
+    'wrong type (float)',
+    'AlarmConfig/Deterrence',
+    { channel_info: { CH1: { bright_time: 10.5 } } },
+    'channel_info.CH1.bright_time: wrong type',
+  ],
+  [
+    'wrong type (int for bool)',
+    'AlarmConfig/Deterrence',
+    { channel_info: { CH1: { flood_light_switch: 1 } } },
+    'channel_info.CH1.flood_light_switch: wrong type',
+  ],
   ['wrong type (object)', 'LinkageConfig/LinkageManage', { linkage_info: true }, 'linkage_info: wrong type'],
-  ['string too long', 'AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_file_name: 'x'.repeat(128) } } }, 'channel_info.CH1.siren_file_name: length 128 is above max_len 127'],
-  ['array too long', 'AlarmConfig/PTZLinkage', { channel_info: { CH1: { ptz_info: [1, 2, 3, 4, 5].map(() => ({ ptz_switch: true })) } } }, 'channel_info.CH1.ptz_info: array size 5 is above max_size 4'],
-  ['array wrong size', 'AlarmConfig/Intelligent/CC', { channel_info: { CH1: { voice_prompts_select: [0] } } }, 'channel_info.CH1.voice_prompts_select: array size 1, must be exactly 2'],
+  [
+    'string too long',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH1: { siren_file_name: 'x'.repeat(128) } } },
+    'channel_info.CH1.siren_file_name: length 128 is above max_len 127',
+  ],
+  [
+    'array too long',
+    'AlarmConfig/PTZLinkage',
+    { channel_info: { CH1: { ptz_info: [1, 2, 3, 4, 5].map(() => ({ ptz_switch: true })) } } },
+    'channel_info.CH1.ptz_info: array size 5 is above max_size 4',
+  ],
+  [
+    'array wrong size',
+    'AlarmConfig/Intelligent/CC',
+    { channel_info: { CH1: { voice_prompts_select: [0] } } },
+    'channel_info.CH1.voice_prompts_select: array size 1, must be exactly 2',
+  ],
   ['array element', 'AlarmConfig/PTZLinkage', { ptz_info: [{ ptz_chn: 'CH1', linkage_ptz_point_index: 0 }] }, 'ptz_info.0.ptz_chn'],
-  ['nested object member', 'LinkageConfig/LinkageManage', { linkage_info: { linkage_laser: true } }, 'linkage_info.linkage_laser: unsupported'],
-  ['channel member the channel lacks', 'LinkageConfig/LinkageManage', { channel_info: { CH3: { linkage_info: { linkage_floodlight: true } } } }, 'channel_info.CH3.linkage_info.linkage_floodlight'],
+  [
+    'nested object member',
+    'LinkageConfig/LinkageManage',
+    { linkage_info: { linkage_laser: true } },
+    'linkage_info.linkage_laser: unsupported',
+  ],
+  [
+    'channel member the channel lacks',
+    'LinkageConfig/LinkageManage',
+    { channel_info: { CH3: { linkage_info: { linkage_floodlight: true } } } },
+    'channel_info.CH3.linkage_info.linkage_floodlight',
+  ],
   ['unknown channel', 'AlarmConfig/VoiceAlarm', { channel_info: { CH9: { siren_switch: true } } }, 'channel_info.CH9: unknown channel'],
-  ['channel absent from the page', 'AlarmConfig/VoiceAlarm', { channel_info: { CH4: { siren_switch: true } } }, 'channel_info.CH4: unknown channel'],
-  ['offline channel', 'AlarmConfig/VoiceAlarm', { channel_info: { IP_CH6: { siren_switch: true } } }, 'channel_info.IP_CH6.siren_switch: unsupported'],
-  ['wrong chn_index', 'AlarmConfig/Deterrence', { channel_info: { CH1: { flood_light_switch: true, chn_index: 'CH2' } } }, 'channel_info.CH1.chn_index: must be "CH1"'],
-  ['wrong page_type', 'AlarmConfig/Deterrence', { page_type: 'AlarmConfig', channel_info: { CH1: { flood_light_switch: true } } }, 'page_type: must be one of ChannelConfig'],
+  [
+    'channel absent from the page',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH4: { siren_switch: true } } },
+    'channel_info.CH4: unknown channel',
+  ],
+  [
+    'offline channel',
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { IP_CH6: { siren_switch: true } } },
+    'channel_info.IP_CH6.siren_switch: unsupported',
+  ],
+  [
+    'wrong chn_index',
+    'AlarmConfig/Deterrence',
+    { channel_info: { CH1: { flood_light_switch: true, chn_index: 'CH2' } } },
+    'channel_info.CH1.chn_index: must be "CH1"',
+  ],
+  [
+    'wrong page_type',
+    'AlarmConfig/Deterrence',
+    { page_type: 'AlarmConfig', channel_info: { CH1: { flood_light_switch: true } } },
+    'page_type: must be one of ChannelConfig',
+  ],
   ['channel_info not an object', 'AlarmConfig/VoiceAlarm', { channel_info: [] }, 'channel_info: wrong type'],
 ];
 
@@ -399,7 +583,9 @@ for (const [name, page, data, reason] of REJECTS) {
 test('Set: a valid and an invalid field together change nothing; every problem is listed', () =>
   withDevice({}, async (c, sim) => {
     const before = JSON.stringify(sim.state['AlarmConfig/VoiceAlarm']);
-    const res = await c.post('/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH1: { siren_switch: true, siren_time: 1, siren_value: 99 } } });
+    const res = await c.post('/API/AlarmConfig/VoiceAlarm/Set', {
+      channel_info: { CH1: { siren_switch: true, siren_time: 1, siren_value: 99 } },
+    });
     assert.is(res.json.error_code, 'param_error');
     assert.match(res.json.reason, 'siren_time');
     assert.match(res.json.reason, 'siren_value');
@@ -408,7 +594,9 @@ test('Set: a valid and an invalid field together change nothing; every problem i
 
 test('string limits count UTF-8 bytes (spec: "max 63 bytes")', () =>
   withDevice({ profile: 'ipc' }, async (c) => {
-    const res = await c.post('/API/Maintenance/DeveloperMode/Set', { channel_info: { CH1: { remote_server: { username: 'é'.repeat(32) } } } });
+    const res = await c.post('/API/Maintenance/DeveloperMode/Set', {
+      channel_info: { CH1: { remote_server: { username: 'é'.repeat(32) } } },
+    });
     assert.is(res.json.error_code, 'param_error');
     assert.match(res.json.reason, 'length 64 is above max_len 63');
   }));
@@ -421,8 +609,11 @@ test('Get with a wrong page_type is refused', () =>
 
 function upgradeBody(over: Obj = {}): Obj {
   return {
-    file_name: 'NVR_V8.2.4.bin', file_size: 50 << 20, upgrade_head: new Array(3072).fill(7),
-    base_secondary_authentication: { seq: 1, cipher: 'abc=' }, ...over,
+    file_name: 'NVR_V8.2.4.bin',
+    file_size: 50 << 20,
+    upgrade_head: new Array(3072).fill(7),
+    base_secondary_authentication: { seq: 1, cipher: 'abc=' },
+    ...over,
   };
 }
 
@@ -493,8 +684,24 @@ test('setOnline: a digital channel goes offline and back; its settings survive',
 
 test('16-channel bench device: layout and feature holes repeat', () =>
   withDevice({ channels: 16 }, async (c, sim) => {
-    assert.equal(sim.profile.channels, ['CH1', 'CH2', 'CH3', 'CH4', 'CH5', 'CH6', 'CH7', 'CH8',
-      'IP_CH9', 'IP_CH10', 'IP_CH11', 'IP_CH12', 'IP_CH13', 'IP_CH14', 'IP_CH15', 'WIFI_CH16']);
+    assert.equal(sim.profile.channels, [
+      'CH1',
+      'CH2',
+      'CH3',
+      'CH4',
+      'CH5',
+      'CH6',
+      'CH7',
+      'CH8',
+      'IP_CH9',
+      'IP_CH10',
+      'IP_CH11',
+      'IP_CH12',
+      'IP_CH13',
+      'IP_CH14',
+      'IP_CH15',
+      'WIFI_CH16',
+    ]);
     const info = await ok(c, '/API/SystemInfo/Base/Get');
     assert.is(info.device_type, 'N7516');
     assert.is((await ok(c, '/API/Login/DeviceInfo/Get')).channel_num, 16);

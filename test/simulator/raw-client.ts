@@ -24,30 +24,41 @@ export interface PostOptions {
   ca?: string | Buffer;
 }
 
-export function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; ca?: string | Buffer }): Promise<RawResponse> {
+export function request(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; ca?: string | Buffer },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const mod = u.protocol === 'https:' ? https : http;
-    const req = mod.request(u, {
-      method: opts.method ?? 'POST',
-      headers: { 'Content-Type': 'application/json', ...(opts.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers },
-      agent: false,
-      ca: opts.ca,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: any;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, text, json });
-      });
-      res.on('error', reject);
-    });
+    const req = mod.request(
+      u,
+      {
+        method: opts.method ?? 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(opts.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(opts.body)) } : {}),
+          ...opts.headers,
+        },
+        agent: false,
+        ca: opts.ca,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -66,28 +77,32 @@ export function challenges(res: RawResponse): Array<Record<string, string>> {
   return out;
 }
 
-export function digestHeader(
-  c: Record<string, string>,
-  user: string,
-  password: string,
-  uri: string,
-  nc = '00000001',
-): string {
+export function digestHeader(c: Record<string, string>, user: string, password: string, uri: string, nc = '00000001'): string {
   const alg = c.algorithm ?? 'MD5';
-  const H = (s: string) => createHash(alg === 'SHA-256' ? 'sha256' : 'md5').update(s).digest('hex');
+  const H = (s: string) =>
+    createHash(alg === 'SHA-256' ? 'sha256' : 'md5')
+      .update(s)
+      .digest('hex');
   const cnonce = randomBytes(8).toString('hex');
   const ha1 = H(`${user}:${c.realm}:${password}`);
   const ha2 = H(`POST:${uri}`);
   const response = H(`${ha1}:${c.nonce}:${nc}:${cnonce}:auth:${ha2}`);
-  return `Digest username="${user}", realm="${c.realm}", nonce="${c.nonce}", uri="${uri}", algorithm=${alg}, ` +
-    `qop=auth, nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="${c.opaque}"`;
+  return (
+    `Digest username="${user}", realm="${c.realm}", nonce="${c.nonce}", uri="${uri}", algorithm=${alg}, ` +
+    `qop=auth, nc=${nc}, cnonce="${cnonce}", response="${response}", opaque="${c.opaque}"`
+  );
 }
 
 export class RawClient {
   cookie?: string;
   token?: string;
 
-  constructor(readonly base: string, readonly user = 'admin', public password = 'pw-Secret-1', readonly ca?: string | Buffer) {}
+  constructor(
+    readonly base: string,
+    readonly user = 'admin',
+    public password = 'pw-Secret-1',
+    readonly ca?: string | Buffer,
+  ) {}
 
   post(path: string, data: unknown = {}, o: PostOptions = {}): Promise<RawResponse> {
     const headers: Record<string, string> = { ...o.headers };
@@ -109,10 +124,14 @@ export class RawClient {
     if (first.status !== 401) throw new Error(`expected a 401 challenge, got ${first.status} ${first.text}`);
     const cs = challenges(first);
     const c = pick ? pick(cs) : cs[0];
-    const res = await this.post('/API/Web/Login', {}, {
-      anonymous: true,
-      headers: { Authorization: digestHeader(c, this.user, this.password, '/API/Web/Login') },
-    });
+    const res = await this.post(
+      '/API/Web/Login',
+      {},
+      {
+        anonymous: true,
+        headers: { Authorization: digestHeader(c, this.user, this.password, '/API/Web/Login') },
+      },
+    );
     if (res.status === 200) {
       const sc = res.headers['set-cookie']?.[0];
       this.cookie = sc?.split(';')[0];

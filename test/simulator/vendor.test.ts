@@ -42,21 +42,59 @@ test('ChannelInfo: every slot in channel_param with the vendor members; abilitie
     assert.equal([cp.type, cp.min_size, cp.max_size, cp.items.length], ['array', 0, 8, 8]);
     const by = Object.fromEntries(cp.items.map((e: Obj) => [e.channel, e]));
     for (const e of cp.items) {
-      for (const k of ['channel', 'connect_status', 'channel_name', 'channel_alias', 'ability', 'intelligent_ability', 'alarm_in_num', 'alarm_out_num', 'videoloss']) {
+      for (const k of [
+        'channel',
+        'connect_status',
+        'channel_name',
+        'channel_alias',
+        'ability',
+        'intelligent_ability',
+        'alarm_in_num',
+        'alarm_out_num',
+        'videoloss',
+      ]) {
         assert.ok(k in e, `${e.channel}.${k}`);
       }
     }
-    assert.equal(by.CH1.ability, ['Mainstream', 'Substream', 'Mobilestream', 'FloodLight', 'AudioAlarm', 'AlarmOutNum', 'TalkHalf', 'Color', 'RedBlueLight', 'Pir']);
+    assert.equal(by.CH1.ability, [
+      'Mainstream',
+      'Substream',
+      'Mobilestream',
+      'FloodLight',
+      'AudioAlarm',
+      'AlarmOutNum',
+      'TalkHalf',
+      'Color',
+      'RedBlueLight',
+      'Pir',
+    ]);
     assert.equal(by.CH1.intelligent_ability, ['PVD', 'LCD', 'PID', 'FD', 'CrossCount']);
     assert.equal([by.CH1.alarm_in_num, by.CH1.alarm_out_num, by.CH1.videoloss, by.CH1.connect_status], [1, 1, false, 'Online']);
-    assert.equal(by.CH2.ability.filter((a: string) => ['FloodLight', 'AudioAlarm', 'RedBlueLight', 'Pir'].includes(a)), ['FloodLight', 'AudioAlarm']);
+    assert.equal(
+      by.CH2.ability.filter((a: string) => ['FloodLight', 'AudioAlarm', 'RedBlueLight', 'Pir'].includes(a)),
+      ['FloodLight', 'AudioAlarm'],
+    );
     assert.equal(by.IP_CH6, {
-      channel: 'IP_CH6', connect_status: 'Offline', channel_name: 'Camera6', channel_alias: 'IP_CH6', ability: [], intelligent_ability: [],
-      alarm_in_num: 0, alarm_out_num: 0, videoloss: true,
+      channel: 'IP_CH6',
+      connect_status: 'Offline',
+      channel_name: 'Camera6',
+      channel_alias: 'IP_CH6',
+      ability: [],
+      intelligent_ability: [],
+      alarm_in_num: 0,
+      alarm_out_num: 0,
+      videoloss: true,
     });
     assert.equal(by.IP_CH7, {
-      channel: 'IP_CH7', connect_status: 'NotConfigured', channel_name: '', channel_alias: '', ability: [], intelligent_ability: [],
-      alarm_in_num: 0, alarm_out_num: 0, videoloss: true,
+      channel: 'IP_CH7',
+      connect_status: 'NotConfigured',
+      channel_name: '',
+      channel_alias: '',
+      ability: [],
+      intelligent_ability: [],
+      alarm_in_num: 0,
+      alarm_out_num: 0,
+      videoloss: true,
     });
     assert.ok(by.IP_CH5.ability.includes('Ptz'));
     assert.is(by.WIFI_CH8.wireless_ipc_type, 1, 'battery camera');
@@ -90,42 +128,124 @@ test('live page: Get lists only the hardware; Set with operation_type changes th
     // The vendor's Get request (PTZ Get parameters: channel, command_flag).
     const ch1 = await ok(c, `${LIVE}/Get`, { channel: 'CH1', command_flag: false });
     assert.equal(ch1, {
-      channel: 'CH1', floodlight_switch: false, floodlight_mode: 0, floodlight_value: 50, floodlight_value_range: { type: 'int32', min: 1, max: 100 },
-      floodlight_strobe_frequency: 1, audioAlarm_switch: false, audioAlarm_value: 5, audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
-      audioAlarm_value_adjustable: true, redBlueLight_switch: false,
+      channel: 'CH1',
+      floodlight_switch: false,
+      floodlight_mode: 0,
+      floodlight_value: 50,
+      floodlight_value_range: { type: 'int32', min: 1, max: 100 },
+      floodlight_strobe_frequency: 1,
+      audioAlarm_switch: false,
+      audioAlarm_value: 5,
+      audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+      audioAlarm_value_adjustable: true,
+      redBlueLight_switch: false,
     });
     const ch3 = await ok(c, `${LIVE}/Get`, { channel: 'CH3', command_flag: false });
-    assert.equal(Object.keys(ch3), ['channel', 'audioAlarm_switch', 'audioAlarm_value', 'audioAlarm_value_range', 'audioAlarm_value_adjustable'], 'siren only');
+    assert.equal(
+      Object.keys(ch3),
+      ['channel', 'audioAlarm_switch', 'audioAlarm_value', 'audioAlarm_value_range', 'audioAlarm_value_adjustable'],
+      'siren only',
+    );
     const ch4 = await ok(c, `${LIVE}/Get`, { channel: 'CH4' });
     assert.not.ok('audioAlarm_switch' in ch4 || 'redBlueLight_switch' in ch4, 'floodlight only');
     assert.is((await ok(c, `${LIVE}/Get`, { channel: 'WIFI_CH8' })).audioAlarm_value_adjustable, false);
 
     const sub = await ok(c, '/API/Event/Check', { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } });
     // The vendor's Set: the Get object sent back with the change and operation_type.
-    await ok(c, `${LIVE}/Set`, { ...ch1, floodlight_switch: true, floodlight_value: 90, audioAlarm_switch: true, operation_type: 'Floodlight' });
+    await ok(c, `${LIVE}/Set`, {
+      ...ch1,
+      floodlight_switch: true,
+      floodlight_value: 90,
+      audioAlarm_switch: true,
+      operation_type: 'Floodlight',
+    });
     const live = sim.state['PreviewChannel/Floodlight2AudioAlarm'].channel_info!.CH1;
-    assert.equal([live.floodlight_switch, live.floodlight_value, live.audioAlarm_switch], [true, 90, false], 'only the Floodlight part changed');
+    assert.equal(
+      [live.floodlight_switch, live.floodlight_value, live.audioAlarm_switch],
+      [true, 90, false],
+      'only the Floodlight part changed',
+    );
     await ok(c, `${LIVE}/Set`, { channel: 'CH1', audioAlarm_switch: true, audioAlarm_value: 10, operation_type: 'AudioAlarm' });
     await ok(c, `${LIVE}/Set`, { channel: 'CH1', redBlueLight_switch: true, operation_type: 'RedBlueLight' });
     assert.equal([live.audioAlarm_switch, live.audioAlarm_value, live.redBlueLight_switch], [true, 10, true]);
     const ev = await ok(c, '/API/Event/Check', { reader_id: sub.reader_id, sequence: sub.sequence, lap_number: sub.lap_number });
-    assert.equal(ev.alarm_list.map((i: Obj) => i.channel_alarm[0].Floodlight_AudioAlarm), [
-      { floodlight_switch: true, flood_light_value: 90, floodlight_value_range: { type: 'int32', min: 1, max: 100 }, audioAlarm_switch: false, audioAlarm_value: 5, audioAlarm_value_range: { type: 'int32', min: 1, max: 10 } },
-      { floodlight_switch: true, flood_light_value: 90, floodlight_value_range: { type: 'int32', min: 1, max: 100 }, audioAlarm_switch: true, audioAlarm_value: 10, audioAlarm_value_range: { type: 'int32', min: 1, max: 10 } },
-      { floodlight_switch: true, flood_light_value: 90, floodlight_value_range: { type: 'int32', min: 1, max: 100 }, audioAlarm_switch: true, audioAlarm_value: 10, audioAlarm_value_range: { type: 'int32', min: 1, max: 10 } },
-    ]);
+    assert.equal(
+      ev.alarm_list.map((i: Obj) => i.channel_alarm[0].Floodlight_AudioAlarm),
+      [
+        {
+          floodlight_switch: true,
+          flood_light_value: 90,
+          floodlight_value_range: { type: 'int32', min: 1, max: 100 },
+          audioAlarm_switch: false,
+          audioAlarm_value: 5,
+          audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+        },
+        {
+          floodlight_switch: true,
+          flood_light_value: 90,
+          floodlight_value_range: { type: 'int32', min: 1, max: 100 },
+          audioAlarm_switch: true,
+          audioAlarm_value: 10,
+          audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+        },
+        {
+          floodlight_switch: true,
+          flood_light_value: 90,
+          floodlight_value_range: { type: 'int32', min: 1, max: 100 },
+          audioAlarm_switch: true,
+          audioAlarm_value: 10,
+          audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+        },
+      ],
+    );
   }));
 
 test('live page: bad requests are refused with the path named and nothing changes', () =>
   withDevice({}, async (c, sim) => {
     const before = JSON.stringify(sim.state['PreviewChannel/Floodlight2AudioAlarm']);
-    await refused(c, `${LIVE}/Set`, { channel: 'CH1', floodlight_value: 101, operation_type: 'Floodlight' }, 'param_error', /floodlight_value: 101 is out of range 1-100/);
-    await refused(c, `${LIVE}/Set`, { channel: 'CH1', floodlight_switch: 'on', operation_type: 'Floodlight' }, 'param_error', /floodlight_switch: wrong type/);
+    await refused(
+      c,
+      `${LIVE}/Set`,
+      { channel: 'CH1', floodlight_value: 101, operation_type: 'Floodlight' },
+      'param_error',
+      /floodlight_value: 101 is out of range 1-100/,
+    );
+    await refused(
+      c,
+      `${LIVE}/Set`,
+      { channel: 'CH1', floodlight_switch: 'on', operation_type: 'Floodlight' },
+      'param_error',
+      /floodlight_switch: wrong type/,
+    );
     await refused(c, `${LIVE}/Set`, { channel: 'CH1', floodlight_switch: true }, 'param_error', /operation_type/);
-    await refused(c, `${LIVE}/Set`, { channel: 'CH3', floodlight_switch: true, operation_type: 'All' }, 'param_error', /CH3 has no Floodlight/);
-    await refused(c, `${LIVE}/Set`, { channel: 'CH2', redBlueLight_switch: true, operation_type: 'RedBlueLight' }, 'param_error', /CH2 has no RedBlueLight/);
-    await refused(c, `${LIVE}/Set`, { channel: 'WIFI_CH8', audioAlarm_value: 9, operation_type: 'AudioAlarm' }, 'param_error', /fixed volume/);
-    await refused(c, `${LIVE}/Set`, { channel: 'CH1', laser_switch: true, operation_type: 'All' }, 'param_error', /laser_switch: unsupported/);
+    await refused(
+      c,
+      `${LIVE}/Set`,
+      { channel: 'CH3', floodlight_switch: true, operation_type: 'All' },
+      'param_error',
+      /CH3 has no Floodlight/,
+    );
+    await refused(
+      c,
+      `${LIVE}/Set`,
+      { channel: 'CH2', redBlueLight_switch: true, operation_type: 'RedBlueLight' },
+      'param_error',
+      /CH2 has no RedBlueLight/,
+    );
+    await refused(
+      c,
+      `${LIVE}/Set`,
+      { channel: 'WIFI_CH8', audioAlarm_value: 9, operation_type: 'AudioAlarm' },
+      'param_error',
+      /fixed volume/,
+    );
+    await refused(
+      c,
+      `${LIVE}/Set`,
+      { channel: 'CH1', laser_switch: true, operation_type: 'All' },
+      'param_error',
+      /laser_switch: unsupported/,
+    );
     await refused(c, `${LIVE}/Get`, { channel: 'IP_CH6' }, 'no_support', /offline/);
     await refused(c, `${LIVE}/Get`, { channel: 'IP_CH7' }, 'no_support');
     await refused(c, `${LIVE}/Get`, { channel: 'CH99' }, 'param_error');
@@ -141,7 +261,11 @@ test('ManualAlarm: recorder outputs and camera outputs; Set changes only the nam
     await refused(c, '/API/PreviewChannel/ManualAlarm/Set', { 'Local->9': true }, 'param_error', /Local->9: unknown alarm output/);
     await refused(c, '/API/PreviewChannel/ManualAlarm/Set', { 'Local->2': 1 }, 'param_error', /wrong type/);
     sim.setOnline('IP_CH5', false);
-    assert.equal(Object.keys(await ok(c, '/API/PreviewChannel/ManualAlarm/Get', {})), ['Local->1', 'Local->2'], 'an offline camera has no outputs');
+    assert.equal(
+      Object.keys(await ok(c, '/API/PreviewChannel/ManualAlarm/Get', {})),
+      ['Local->1', 'Local->2'],
+      'an offline camera has no outputs',
+    );
   }));
 
 test('Disarming and LinkageManage can each be switched off (404 not_found), so both fall-backs are testable', async () => {
@@ -170,7 +294,10 @@ test('Snapshot: Range lists online channels; Get answers a base64 JPEG', () =>
   withDevice({}, async (c) => {
     const range = await ok(c, '/API/Snapshot/Range', { reset_session_timeout: false });
     assert.is(range.channel_info.type, 'array');
-    assert.equal(range.channel_info.items.map((e: Obj) => e.channel), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'WIFI_CH8']);
+    assert.equal(
+      range.channel_info.items.map((e: Obj) => e.channel),
+      ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'WIFI_CH8'],
+    );
     assert.equal(range.channel_info.items[0].snapshot_resolution.items, ['1280x720', '640x480', '320x240']);
     const snap = await ok(c, '/API/Snapshot/Get', { channel: 'CH1', snapshot_resolution: '640x480', reset_session_timeout: false });
     assert.equal([snap.img_encodes, snap.img_format, typeof snap.img_time], ['base64', 'image/jpeg', 'number']);
@@ -184,7 +311,10 @@ test('Snapshot: Range lists online channels; Get answers a base64 JPEG', () =>
 test('StreamUrl: channel_info array of rtsp URLs; channel filter; old firmware spells mobile_stream_url', async () => {
   await withDevice({}, async (c) => {
     const all = (await ok(c, '/API/Preview/StreamUrl/Get', {})).channel_info;
-    assert.equal(all.map((e: Obj) => e.channel), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8']);
+    assert.equal(
+      all.map((e: Obj) => e.channel),
+      ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8'],
+    );
     assert.equal(all[4], {
       channel: 'IP_CH5',
       mainstream_url: 'rtsp://127.0.0.1:554/rtsp/streaming?channel=5&subtype=0',
@@ -192,7 +322,10 @@ test('StreamUrl: channel_info array of rtsp URLs; channel filter; old firmware s
       mobilestream_url: 'rtsp://127.0.0.1:554/rtsp/streaming?channel=5&subtype=2',
     });
     const one = (await ok(c, '/API/Preview/StreamUrl/Get', { channel: ['CH2'] })).channel_info;
-    assert.equal(one.map((e: Obj) => e.channel), ['CH2']);
+    assert.equal(
+      one.map((e: Obj) => e.channel),
+      ['CH2'],
+    );
     await refused(c, '/API/Preview/StreamUrl/Get', { channel: 'CH2' }, 'param_error');
   });
   await withDevice({ firmware: '8.2.3' }, async (c) => {
@@ -226,7 +359,14 @@ test('the request log counts each endpoint call', () =>
     await ok(c, `${LIVE}/Get`, { channel: 'CH1' });
     await ok(c, `${LIVE}/Set`, { channel: 'CH1', floodlight_switch: true, operation_type: 'Floodlight' });
     await ok(c, `${LIVE}/Get`, { channel: 'CH1' });
-    assert.equal(sim.log.map((e) => [e.path, e.status]), [[`${LIVE}/Get`, 200], [`${LIVE}/Set`, 200], [`${LIVE}/Get`, 200]]);
+    assert.equal(
+      sim.log.map((e) => [e.path, e.status]),
+      [
+        [`${LIVE}/Get`, 200],
+        [`${LIVE}/Set`, 200],
+        [`${LIVE}/Get`, 200],
+      ],
+    );
     assert.equal(sim.log[1].data, { channel: 'CH1', floodlight_switch: true, operation_type: 'Floodlight' });
   }));
 

@@ -9,33 +9,60 @@ import { parseBody } from '../../core/envelope';
 const test = suite('channel model, identity, live (pure)');
 
 test('channelModels: older forms (map, list, items) still give models; bad ids left out (R3)', () => {
-  const map = channelModels({ channel_info: { CH1: { connect_status: 'Online' }, CH2: { status: 'Offline' }, CH3: { reason: 'Not configured' }, ch4: {} } });
-  assert.equal(map?.map((m) => [m.id, m.status, m.online, m.configured]), [
-    ['CH1', 'Online', true, true], ['CH2', 'Offline', false, true], ['CH3', 'NotConfigured', false, false],
-  ]);
+  const map = channelModels({
+    channel_info: { CH1: { connect_status: 'Online' }, CH2: { status: 'Offline' }, CH3: { reason: 'Not configured' }, ch4: {} },
+  });
+  assert.equal(
+    map?.map((m) => [m.id, m.status, m.online, m.configured]),
+    [
+      ['CH1', 'Online', true, true],
+      ['CH2', 'Offline', false, true],
+      ['CH3', 'NotConfigured', false, false],
+    ],
+  );
   const list = channelModels({ channel_info: { items: [{ channel: 'IP_CH2', online: true }, { channel: 'bogus' }] } });
-  assert.equal(list?.map((m) => [m.id, m.online]), [['IP_CH2', true]]);
+  assert.equal(
+    list?.map((m) => [m.id, m.online]),
+    [['IP_CH2', true]],
+  );
   assert.is(channelModels({ other: 1 }), undefined);
   assert.is(channelModels('x'), undefined);
 });
 
 test('channelModels: channel_param entries keep unknown statuses as the device wrote them', () => {
-  const [m] = channelModels({ channel_param: [{ channel: 'CH1', connect_status: 'Upgrading', ability: ['FloodLight', 7], alarm_out_num: -1 }] })!;
-  assert.equal([m.status, m.online, m.configured, m.hardware.floodlight, m.abilities, m.hardware.alarmOut], ['Upgrading', false, true, true, ['FloodLight'], 0]);
+  const [m] = channelModels({
+    channel_param: [{ channel: 'CH1', connect_status: 'Upgrading', ability: ['FloodLight', 7], alarm_out_num: -1 }],
+  })!;
+  assert.equal(
+    [m.status, m.online, m.configured, m.hardware.floodlight, m.abilities, m.hardware.alarmOut],
+    ['Upgrading', false, true, true, ['FloodLight'], 0],
+  );
 });
 
 test('channelModelsFromPages: best status wins, hardware from the pages listing parameters, sorted', () => {
   const models = channelModelsFromPages([
-    { hardware: 'floodlight', data: { channel_info: { IP_CH1: { status: 'Offline', reason: 'Not support' }, CH10: { x: 1 }, CH2: { reason: 'Not configured' } } } },
+    {
+      hardware: 'floodlight',
+      data: { channel_info: { IP_CH1: { status: 'Offline', reason: 'Not support' }, CH10: { x: 1 }, CH2: { reason: 'Not configured' } } },
+    },
     { hardware: 'siren', data: { channel_info: { IP_CH1: { siren_switch: true }, CH2: { reason: 'Not configured' } } } },
   ]);
-  assert.equal(models.map((m) => [m.id, m.status, m.hardware.floodlight, m.hardware.siren]), [
-    ['CH2', 'NotConfigured', false, false], ['CH10', 'Online', true, false], ['IP_CH1', 'Online', false, true],
-  ]);
+  assert.equal(
+    models.map((m) => [m.id, m.status, m.hardware.floodlight, m.hardware.siren]),
+    [
+      ['CH2', 'NotConfigured', false, false],
+      ['CH10', 'Online', true, false],
+      ['IP_CH1', 'Online', false, true],
+    ],
+  );
 });
 
 test('dev_type beyond 2^53: digits kept through the envelope; small values and other members untouched', () => {
-  const body = parseBody(200, '{"result":"success","data":{"dev_type": 18446744073709551615,"n":12345678901234567890,"t":"\\"dev_type\\":1"}}', null);
+  const body = parseBody(
+    200,
+    '{"result":"success","data":{"dev_type": 18446744073709551615,"n":12345678901234567890,"t":"\\"dev_type\\":1"}}',
+    null,
+  );
   const data = body.data as Record<string, unknown>;
   assert.is(data.dev_type, '18446744073709551615');
   assert.is(typeof data.n, 'number', 'only the listed u64 members');
@@ -48,12 +75,24 @@ test('dev_type beyond 2^53: digits kept through the envelope; small values and o
 test('live: documented bounds when the page gives no _range; nothing to send when nothing changes', () => {
   const a = { channel: 'CH1', floodlight_switch: true, floodlight_value: 40, audioAlarm_switch: false, audioAlarm_value: 3 };
   assert.equal(liveState('CH1', a), {
-    channel: 'CH1', floodlight: true, brightness: 40, brightnessRange: { min: 1, max: 100 }, siren: false, volume: 3,
-    volumeRange: { min: 1, max: 10 }, volumeAdjustable: true,
+    channel: 'CH1',
+    floodlight: true,
+    brightness: 40,
+    brightnessRange: { min: 1, max: 100 },
+    siren: false,
+    volume: 3,
+    volumeRange: { min: 1, max: 10 },
+    volumeAdjustable: true,
   });
   assert.equal(planLiveSet('CH1', a, { floodlight: true }), { violations: [] });
-  assert.equal(planLiveSet('CH1', a, { volume: 11 }).violations.map((v) => v.problem), ['max']);
-  assert.equal(planLiveSet('CH1', a, { mode: 1 }).violations.map((v) => v.problem), ['unsupported']);
+  assert.equal(
+    planLiveSet('CH1', a, { volume: 11 }).violations.map((v) => v.problem),
+    ['max'],
+  );
+  assert.equal(
+    planLiveSet('CH1', a, { mode: 1 }).violations.map((v) => v.problem),
+    ['unsupported'],
+  );
   assert.is(planLiveSet('CH1', a, { brightness: 100 }).data?.operation_type, 'Floodlight');
 });
 

@@ -13,14 +13,21 @@ const RFC_HEADER = [
   '  nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"',
 ].join(' ');
 const RFC_REQUEST = {
-  method: 'GET', uri: '/dir/index.html', username: 'Mufasa', password: 'Circle of Life',
-  nc: 1, cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
+  method: 'GET',
+  uri: '/dir/index.html',
+  username: 'Mufasa',
+  password: 'Circle of Life',
+  nc: 1,
+  cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
 };
 
 test('RFC 7616 3.9.1: two challenges in one header, SHA-256 preferred', () => {
   const all = parseDigestChallenges(RFC_HEADER);
   assert.is(all.length, 2);
-  assert.equal(all.map((c) => c.algorithm), ['SHA-256', 'MD5']);
+  assert.equal(
+    all.map((c) => c.algorithm),
+    ['SHA-256', 'MD5'],
+  );
   const c = all[0];
   assert.is(c.realm, 'http-auth@example.org');
   assert.equal(c.qop, ['auth', 'auth-int']);
@@ -78,7 +85,10 @@ test('-sess variant and userhash', () => {
 
 test('RFC 2069 challenge without qop, escaped quotes, Basic beside Digest', () => {
   const list = parseAuthenticate('Basic realm="b", Digest realm="say \\"hi\\"", nonce="n"');
-  assert.equal(list.map((c) => c.scheme), ['Basic', 'Digest']);
+  assert.equal(
+    list.map((c) => c.scheme),
+    ['Basic', 'Digest'],
+  );
   assert.is(list[1].params.realm, 'say "hi"');
   const c = pickDigestChallenge('Basic realm="b", Digest realm="r", nonce="n"')!;
   assert.equal(c.qop, []);

@@ -34,7 +34,10 @@ test('version envelope only where the operation says so (or raw calls)', () => {
 
 test('failed envelope: code, reason, status, channel errors, page and operation', () => {
   const body = JSON.stringify({
-    result: 'failed', reason: 'some channels failed', error_code: 'part_failed', data: {},
+    result: 'failed',
+    reason: 'some channels failed',
+    error_code: 'part_failed',
+    data: {},
     ch_error_code: [{ error_code: 'no_support', channel: 'IP_CH1' }],
   });
   const e = failure(() => parseAnswer(400, body, 'application/json', ctx));

@@ -3,10 +3,33 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OperationDef } from '../../core/operation';
 import {
-  audioGet, channelInfoGet, crossCountingGet, deterrenceGet, deterrenceRange, deterrenceSet, deterrenceSetData,
-  developerModeGet, developerModeRange, developerModeSet, eventSettingsRange, findOperation, findPage,
-  isChannelMarker, linkageManageGet, linkageManageSet, mainStreamRange, pages, ptzLinkageGet, ptzLinkageRange,
-  shellSwitchKey, systemInfoGet, upgradeToken, voiceAlarmGet, voiceAlarmRange, voiceAlarmSet, firmwareAfter,
+  audioGet,
+  channelInfoGet,
+  crossCountingGet,
+  deterrenceGet,
+  deterrenceRange,
+  deterrenceSet,
+  deterrenceSetData,
+  developerModeGet,
+  developerModeRange,
+  developerModeSet,
+  eventSettingsRange,
+  findOperation,
+  findPage,
+  isChannelMarker,
+  linkageManageGet,
+  linkageManageSet,
+  mainStreamRange,
+  pages,
+  ptzLinkageGet,
+  ptzLinkageRange,
+  shellSwitchKey,
+  systemInfoGet,
+  upgradeToken,
+  voiceAlarmGet,
+  voiceAlarmRange,
+  voiceAlarmSet,
+  firmwareAfter,
 } from '../../core/pages';
 import { describeIssues } from '../../core/envelope';
 import { mainStreamRangeFixture } from '../../bench/validator';
@@ -20,32 +43,52 @@ const samples: Array<{ op: OperationDef; good: Record<string, unknown>; bad: unk
   {
     op: upgradeToken,
     good: { upgrade_token: 'a1b2c3', upgrade_timeout: 600 },
-    bad: { upgrade_token: 42, upgrade_timeout: 600 }, badPath: 'upgrade_token',
+    bad: { upgrade_token: 42, upgrade_timeout: 600 },
+    badPath: 'upgrade_token',
   },
   {
     op: mainStreamRange,
     good: mainStreamRangeFixture(8),
-    bad: { channel_info: 'CH1' }, badPath: 'channel_info',
+    bad: { channel_info: 'CH1' },
+    badPath: 'channel_info',
   },
   {
     op: ptzLinkageRange,
     good: {
-      channel_max: 8, support_copy: true,
-      ptz_info: { type: 'array', min_size: 0, max_size: 16, items: [{ type: 'object', items: {
-        ptz_chn: { type: 'string', items: ['CH1'] },
-        linkage_ptz_point_index: { type: 'int32', min: 0, max: 255, items: '0f' + '00'.repeat(31) },
-      } }] },
+      channel_max: 8,
+      support_copy: true,
+      ptz_info: {
+        type: 'array',
+        min_size: 0,
+        max_size: 16,
+        items: [
+          {
+            type: 'object',
+            items: {
+              ptz_chn: { type: 'string', items: ['CH1'] },
+              linkage_ptz_point_index: { type: 'int32', min: 0, max: 255, items: '0f' + '00'.repeat(31) },
+            },
+          },
+        ],
+      },
       channel_info: { type: 'object', items: { CH1: { type: 'object', items: { switch: { type: 'bool', mode: 'rw' } } } } },
     },
-    bad: { channel_info: { type: 'object', items: { CH1: { type: 'bool', mode: 7 } } } }, badPath: 'channel_info.items.CH1.mode',
+    bad: { channel_info: { type: 'object', items: { CH1: { type: 'bool', mode: 7 } } } },
+    badPath: 'channel_info.items.CH1.mode',
   },
   {
     op: ptzLinkageGet,
     good: {
-      ptz_info: [{ ptz_chn: 'CH1', linkage_ptz_point_index: 3 }, { ptz_chn: 'CH2', linkage_ptz_point_index: 'ff' + '00'.repeat(31) }],
-      channel_info: { CH1: { switch: true, motion: true, ptz_info: [{ ptz_switch: true }], all_alarm: { motion: true, linkage_fd: false } } },
+      ptz_info: [
+        { ptz_chn: 'CH1', linkage_ptz_point_index: 3 },
+        { ptz_chn: 'CH2', linkage_ptz_point_index: 'ff' + '00'.repeat(31) },
+      ],
+      channel_info: {
+        CH1: { switch: true, motion: true, ptz_info: [{ ptz_switch: true }], all_alarm: { motion: true, linkage_fd: false } },
+      },
     },
-    bad: { ptz_info: [{ ptz_chn: 'CH1', linkage_ptz_point_index: true }] }, badPath: 'ptz_info.0.linkage_ptz_point_index',
+    bad: { ptz_info: [{ ptz_chn: 'CH1', linkage_ptz_point_index: true }] },
+    badPath: 'ptz_info.0.linkage_ptz_point_index',
   },
   {
     op: crossCountingGet,
@@ -53,41 +96,64 @@ const samples: Array<{ op: OperationDef; good: Record<string, unknown>; bad: unk
       page_type: 'AlarmConfig',
       channel_info: {
         CH1: {
-          buzzer: 'off', alarm_out: [], latch_time: '10', record_enable: true, record_channel: ['CH1'],
-          voice_prompts_index: Array(12).fill(0), voice_prompts_select: [0, 1],
+          buzzer: 'off',
+          alarm_out: [],
+          latch_time: '10',
+          record_enable: true,
+          record_channel: ['CH1'],
+          voice_prompts_index: Array(12).fill(0),
+          voice_prompts_select: [0, 1],
           voice_prompts_time: [{ start_hour: 0, start_minute: 0, start_second: 0, end_hour: 23, end_minute: 59, end_second: 59 }],
           chn_index: 'CH1',
         },
         IP_CH2: { reason: 'Not support' },
       },
     },
-    bad: { channel_info: { CH1: { record_channel: 'CH1' } } }, badPath: 'channel_info.CH1.record_channel',
+    bad: { channel_info: { CH1: { record_channel: 'CH1' } } },
+    badPath: 'channel_info.CH1.record_channel',
   },
   {
     op: developerModeRange,
     good: {
       telnet_switch: { type: 'bool', mode: 'rw' },
       export_disk_switch: { type: 'string', items: ['Shut Off', 'Output To Terminal', 'Output To Disk'] },
-      enable_export: true, export_days: { type: 'string', items: ['all', '1', '2'] }, default_timeout: 30,
+      enable_export: true,
+      export_days: { type: 'string', items: ['all', '1', '2'] },
+      default_timeout: 30,
       channel_info: { type: 'object', items: { CH1: { type: 'object', items: { log_collect_enable: { type: 'bool', mode: 'rw' } } } } },
     },
-    bad: { enable_export: 'yes' }, badPath: 'enable_export',
+    bad: { enable_export: 'yes' },
+    badPath: 'enable_export',
   },
   {
     op: developerModeGet,
-    good: { ssh_switch: false, export_disk_switch: 'Shut Off', channel_info: { CH1: { log_collect_enable: true, remote_server: { username: 'ftp', password_empty: true } } } },
-    bad: { ssh_switch: 'off' }, badPath: 'ssh_switch',
+    good: {
+      ssh_switch: false,
+      export_disk_switch: 'Shut Off',
+      channel_info: { CH1: { log_collect_enable: true, remote_server: { username: 'ftp', password_empty: true } } },
+    },
+    bad: { ssh_switch: 'off' },
+    badPath: 'ssh_switch',
   },
   {
     op: voiceAlarmRange,
     good: {
       channel_max: 8,
-      channel_info: { type: 'object', items: { CH1: { type: 'object', items: {
-        siren_time: { type: 'int32', mode: 'rw', min: 5, max: 180, default_value: 10 },
-        siren_support_format: { type: 'array', mode: 'r', items: ['.wav', '.pcm'] },
-      } } } },
+      channel_info: {
+        type: 'object',
+        items: {
+          CH1: {
+            type: 'object',
+            items: {
+              siren_time: { type: 'int32', mode: 'rw', min: 5, max: 180, default_value: 10 },
+              siren_support_format: { type: 'array', mode: 'r', items: ['.wav', '.pcm'] },
+            },
+          },
+        },
+      },
     },
-    bad: { channel_info: { type: 'bool' } }, badPath: 'channel_info',
+    bad: { channel_info: { type: 'bool' } },
+    badPath: 'channel_info',
   },
   {
     op: voiceAlarmGet,
@@ -97,22 +163,39 @@ const samples: Array<{ op: OperationDef; good: Record<string, unknown>; bad: unk
         CH4: { status: 'Offline', reason: 'Not support' },
       },
     },
-    bad: { channel_info: { CH1: { siren_time: '10' } } }, badPath: 'channel_info.CH1.siren_time',
+    bad: { channel_info: { CH1: { siren_time: '10' } } },
+    badPath: 'channel_info.CH1.siren_time',
   },
   {
     op: audioGet,
-    good: { channel_info: { CH1: { copy_ch: 'all', audio_enable: true, audio_type: 'G711A', in_volume: 50, out_volume: 80 }, CH2: { reason: 'Not support' } } },
-    bad: { channel_info: { CH1: { in_volume: 5.5 } } }, badPath: 'channel_info.CH1.in_volume',
+    good: {
+      channel_info: {
+        CH1: { copy_ch: 'all', audio_enable: true, audio_type: 'G711A', in_volume: 50, out_volume: 80 },
+        CH2: { reason: 'Not support' },
+      },
+    },
+    bad: { channel_info: { CH1: { in_volume: 5.5 } } },
+    badPath: 'channel_info.CH1.in_volume',
   },
   {
     op: deterrenceRange,
     good: {
       channel_max: 8,
-      channel_info: { type: 'object', items: { CH1: { type: 'object', items: {
-        flood_light_switch: { type: 'bool', mode: 'rw' }, bright_time: { type: 'int32', min: 5, max: 180 },
-      } } } },
+      channel_info: {
+        type: 'object',
+        items: {
+          CH1: {
+            type: 'object',
+            items: {
+              flood_light_switch: { type: 'bool', mode: 'rw' },
+              bright_time: { type: 'int32', min: 5, max: 180 },
+            },
+          },
+        },
+      },
     },
-    bad: { channel_info: { type: 'object', items: { CH1: { type: 'int32', max: 'ten' } } } }, badPath: 'channel_info.items.CH1.max',
+    bad: { channel_info: { type: 'object', items: { CH1: { type: 'int32', max: 'ten' } } } },
+    badPath: 'channel_info.items.CH1.max',
   },
   {
     op: deterrenceGet,
@@ -120,13 +203,19 @@ const samples: Array<{ op: OperationDef; good: Record<string, unknown>; bad: unk
       page_type: 'ChannelConfig',
       channel_info: {
         CH1: {
-          flood_light_switch: true, bright_time: 60, flood_light_mode: 'Warninglight', strobe_frequency: 'Middle',
-          param_video: { show: true, disable: false }, flood_light_disable: false, warning_light_disable: false,
+          flood_light_switch: true,
+          bright_time: 60,
+          flood_light_mode: 'Warninglight',
+          strobe_frequency: 'Middle',
+          param_video: { show: true, disable: false },
+          flood_light_disable: false,
+          warning_light_disable: false,
         },
         CH3: { reason: 'Not configured' },
       },
     },
-    bad: { channel_info: { CH1: { param_video: { show: 'yes' } } } }, badPath: 'channel_info.CH1.param_video.show',
+    bad: { channel_info: { CH1: { param_video: { show: 'yes' } } } },
+    badPath: 'channel_info.CH1.param_video.show',
   },
   {
     op: linkageManageGet,
@@ -135,29 +224,59 @@ const samples: Array<{ op: OperationDef; good: Record<string, unknown>; bad: unk
       linkage_info: { linkage_siren: true, linkage_floodlight: true, linkage_mobile_push: false },
       channel_info: { CH1: { enable: true, linkage_info: { linkage_siren: false } }, IP_CH6: { status: 'Offline', reason: 'Not support' } },
     },
-    bad: { linkage_info: { linkage_siren: 1 } }, badPath: 'linkage_info.linkage_siren',
+    bad: { linkage_info: { linkage_siren: 1 } },
+    badPath: 'linkage_info.linkage_siren',
   },
   {
     op: eventSettingsRange,
     good: {
-      default_timeout: 30, page_type: 'ChannelConfig', channel_max: 1, agreed_to_agreement: false,
+      default_timeout: 30,
+      page_type: 'ChannelConfig',
+      channel_max: 1,
+      agreed_to_agreement: false,
       statement_file_name: { type: 'string', min_len: 1, max_len: 48 },
-      channel_info: { type: 'object', items: { CH1: { type: 'object', items: {
-        sensitivity: { type: 'int32', mode: 'r', min: 0, max: 100, default_value: 60 },
-        roll_range: { type: 'int32', mode: 'r', min: 0, max: 180, default_value: 30, default_value_frontal: 30, default_value_multi: 180 },
-      } } } },
+      channel_info: {
+        type: 'object',
+        items: {
+          CH1: {
+            type: 'object',
+            items: {
+              sensitivity: { type: 'int32', mode: 'r', min: 0, max: 100, default_value: 60 },
+              roll_range: {
+                type: 'int32',
+                mode: 'r',
+                min: 0,
+                max: 180,
+                default_value: 30,
+                default_value_frontal: 30,
+                default_value_multi: 180,
+              },
+            },
+          },
+        },
+      },
     },
-    bad: { channel_max: 'one' }, badPath: 'channel_max',
+    bad: { channel_max: 'one' },
+    badPath: 'channel_max',
   },
   {
     op: systemInfoGet,
-    good: { device_type: 'N7516', hardware_version: 'DM-1', software_version: 'V8.2.3-20221014', mac_address: '00:11:22:33:44:55', serial_number: 'X1', channel_max: 16 },
-    bad: { software_version: 823 }, badPath: 'software_version',
+    good: {
+      device_type: 'N7516',
+      hardware_version: 'DM-1',
+      software_version: 'V8.2.3-20221014',
+      mac_address: '00:11:22:33:44:55',
+      serial_number: 'X1',
+      channel_max: 16,
+    },
+    bad: { software_version: 823 },
+    badPath: 'software_version',
   },
   {
     op: channelInfoGet,
     good: { channel_info: { CH1: { connect_status: 'Online' }, IP_CH6: { connect_status: 'Offline' } } },
-    bad: { channel_info: { CH1: { connect_status: false } } }, badPath: 'channel_info.CH1.connect_status',
+    bad: { channel_info: { CH1: { connect_status: false } } },
+    badPath: 'channel_info.CH1.connect_status',
   },
 ];
 
@@ -198,7 +317,10 @@ test('a Range whose channel_info is not an object descriptor is refused', () => 
 
 test('cross counting Get is the one operation with the version envelope', () => {
   const withVersion = pages.flatMap((p) => Object.values(p.operations)).filter((op) => op.envelope === 'version');
-  assert.equal(withVersion.map((op) => op.path), ['/API/AlarmConfig/Intelligent/CC/Get']);
+  assert.equal(
+    withVersion.map((op) => op.path),
+    ['/API/AlarmConfig/Intelligent/CC/Get'],
+  );
   assert.equal(v.parse(crossCountingGet.request, {}), { page_type: 'AlarmConfig' });
 });
 
@@ -244,7 +366,10 @@ test('developer mode: telnet_switch on 8.2.3, ssh_switch after', () => {
   assert.is(shellSwitchKey(v.parse(developerModeGet.response, { telnet_switch: true })), 'telnet_switch');
   assert.is(shellSwitchKey(v.parse(developerModeGet.response, { ssh_switch: false })), 'ssh_switch');
   assert.is(shellSwitchKey({ export_days: 'all' }), undefined);
-  assert.equal([firmwareAfter('V8.2.3-20221014', [8, 2, 3]), firmwareAfter('V8.2.4-20230101', [8, 2, 3]), firmwareAfter('V9.0-1', [8, 2, 3])], [false, true, true]);
+  assert.equal(
+    [firmwareAfter('V8.2.3-20221014', [8, 2, 3]), firmwareAfter('V8.2.4-20230101', [8, 2, 3]), firmwareAfter('V9.0-1', [8, 2, 3])],
+    [false, true, true],
+  );
   assert.is(firmwareAfter('unknown', [8, 2, 3]), undefined);
   // FTP credentials: limits in bytes (63), so 32 two-byte characters are too many.
   assert.not.ok(v.safeParse(developerModeSet.request, { channel_info: { CH1: { remote_server: { username: 'é'.repeat(32) } } } }).success);
@@ -262,7 +387,10 @@ test('upgrade token request: spec limits on name and head', () => {
 });
 
 test('event settings request: abilities list or single ability, from the spec list', () => {
-  assert.ok(v.safeParse(eventSettingsRange.request, { channel: 'CH1', abilities: ['FaceDetection', 'LineCrossing'], oper_type: 'get_default_data' }).success);
+  assert.ok(
+    v.safeParse(eventSettingsRange.request, { channel: 'CH1', abilities: ['FaceDetection', 'LineCrossing'], oper_type: 'get_default_data' })
+      .success,
+  );
   assert.ok(v.safeParse(eventSettingsRange.request, { channel: 'CH1', ability: 'CrossCounting' }).success);
   assert.not.ok(v.safeParse(eventSettingsRange.request, { channel: 'CH1', abilities: ['Teleport'] }).success);
   assert.not.ok(v.safeParse(eventSettingsRange.request, { channel: 'channel 1' }).success);
@@ -277,10 +405,24 @@ test('channel list: a map, or a list or map wrapped in items', () => {
 
 test('registry: every page of the contract with its operations and paths', () => {
   assert.equal(pages.map((p) => p.name).sort(), [
-    'AlarmConfig/Deterrence', 'AlarmConfig/Disarming', 'AlarmConfig/Intelligent/CC', 'AlarmConfig/PTZLinkage', 'AlarmConfig/VoiceAlarm',
-    'DeviceConfig/Audio', 'Event/SettingConfig', 'LinkageConfig/LinkageManage', 'Login/ChannelInfo', 'Login/DeviceInfo',
-    'Maintenance/DeveloperMode', 'Maintenance/SystemUpgrade', 'Preview/StreamUrl', 'PreviewChannel/Floodlight2AudioAlarm',
-    'PreviewChannel/ManualAlarm', 'Snapshot', 'StreamConfig/MainStream', 'SystemInfo/Base',
+    'AlarmConfig/Deterrence',
+    'AlarmConfig/Disarming',
+    'AlarmConfig/Intelligent/CC',
+    'AlarmConfig/PTZLinkage',
+    'AlarmConfig/VoiceAlarm',
+    'DeviceConfig/Audio',
+    'Event/SettingConfig',
+    'LinkageConfig/LinkageManage',
+    'Login/ChannelInfo',
+    'Login/DeviceInfo',
+    'Maintenance/DeveloperMode',
+    'Maintenance/SystemUpgrade',
+    'Preview/StreamUrl',
+    'PreviewChannel/Floodlight2AudioAlarm',
+    'PreviewChannel/ManualAlarm',
+    'Snapshot',
+    'StreamConfig/MainStream',
+    'SystemInfo/Base',
   ]);
   for (const p of pages) {
     for (const [verb, op] of Object.entries(p.operations)) {

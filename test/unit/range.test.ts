@@ -1,9 +1,7 @@
 import * as v from 'valibot';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  RangeDescriptor, boundsOf, channelFields, defaultFor, descriptorAt, isDescriptor, supportedChannels,
-} from '../../core/range';
+import { RangeDescriptor, boundsOf, channelFields, defaultFor, descriptorAt, isDescriptor, supportedChannels } from '../../core/range';
 import { mainStreamRangeFixture } from '../../bench/validator';
 
 const test = suite('range model');
@@ -19,7 +17,15 @@ const faceRange = {
         type: 'object',
         items: {
           sensitivity: { type: 'int32', mode: 'r', min: 0, max: 100, default_value: 60 },
-          roll_range: { type: 'int32', mode: 'r', min: 0, max: 180, default_value: 30, default_value_frontal: 30, default_value_multi: 180 },
+          roll_range: {
+            type: 'int32',
+            mode: 'r',
+            min: 0,
+            max: 180,
+            default_value: 30,
+            default_value_frontal: 30,
+            default_value_multi: 180,
+          },
           yaw_range: { type: 'int32', mode: 'r', min: 0, max: 180, default_value: 45, default_value_multi: 180 },
           face_angle: { type: 'string', mode: 'rw', items: ['FrontalView', 'Multiangle', 'UserDefined'] },
           rule_info: {

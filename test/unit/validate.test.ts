@@ -30,14 +30,18 @@ const ptzRange = {
   channel_max: 4,
   support_copy: true,
   ptz_info: {
-    type: 'array', min_size: 0, max_size: 16,
-    items: [{
-      type: 'object',
-      items: {
-        ptz_chn: { type: 'string', items: ['CH1', 'CH2'] },
-        linkage_ptz_point_index: { type: 'int32', min: 0, max: 255, items: presets },
+    type: 'array',
+    min_size: 0,
+    max_size: 16,
+    items: [
+      {
+        type: 'object',
+        items: {
+          ptz_chn: { type: 'string', items: ['CH1', 'CH2'] },
+          linkage_ptz_point_index: { type: 'int32', min: 0, max: 255, items: presets },
+        },
       },
-    }],
+    ],
   },
   channel_info: {
     type: 'object',
@@ -65,14 +69,14 @@ test('a full main-stream Set of 8 channels with every writable field passes', ()
 });
 
 test('unsupported field (R2): top level and inside a channel, with the R2 wording', () => {
-  const vs = validateAgainstRange(
-    { channel_info: { CH1: { siren_switch: true, siren_colour: 'red' } }, siren_master: true },
-    voiceRange,
+  const vs = validateAgainstRange({ channel_info: { CH1: { siren_switch: true, siren_colour: 'red' } }, siren_master: true }, voiceRange);
+  assert.equal(
+    vs.map((x) => [x.path, x.problem]),
+    [
+      ['channel_info.CH1.siren_colour', 'unsupported'],
+      ['siren_master', 'unsupported'],
+    ],
   );
-  assert.equal(vs.map((x) => [x.path, x.problem]), [
-    ['channel_info.CH1.siren_colour', 'unsupported'],
-    ['siren_master', 'unsupported'],
-  ]);
   assert.is(vs[0].message, 'not supported by this device (absent from Range)');
 });
 
@@ -122,12 +126,15 @@ test('wrong JS types for bool, string, object and array', () => {
     { channel_info: { CH1: { switch: 'true', copy_ch: 1, all_alarm: [true], ptz_info: { ptz_switch: true } } } },
     ptzRange,
   );
-  assert.equal(vs.map((x) => [x.path, x.problem]), [
-    ['channel_info.CH1.switch', 'type'],
-    ['channel_info.CH1.copy_ch', 'type'],
-    ['channel_info.CH1.all_alarm', 'type'],
-    ['channel_info.CH1.ptz_info', 'type'],
-  ]);
+  assert.equal(
+    vs.map((x) => [x.path, x.problem]),
+    [
+      ['channel_info.CH1.switch', 'type'],
+      ['channel_info.CH1.copy_ch', 'type'],
+      ['channel_info.CH1.all_alarm', 'type'],
+      ['channel_info.CH1.ptz_info', 'type'],
+    ],
+  );
   assert.is(vs[0].message, 'must be a boolean (got "true")');
   assert.is(vs[2].message, 'must be an object (got array)');
 });
@@ -155,38 +162,51 @@ test('arrays: max_size, element descriptor applied to each element with its inde
     { channel_info: { CH1: { ptz_info: [{ ptz_switch: true }, { ptz_switch: 1 }, {}, {}, { ptz_switch: false }] } } },
     ptzRange,
   );
-  assert.equal(vs.map((x) => [x.path, x.problem]), [
-    ['channel_info.CH1.ptz_info', 'size'],
-    ['channel_info.CH1.ptz_info.1.ptz_switch', 'type'],
-  ]);
+  assert.equal(
+    vs.map((x) => [x.path, x.problem]),
+    [
+      ['channel_info.CH1.ptz_info', 'size'],
+      ['channel_info.CH1.ptz_info.1.ptz_switch', 'type'],
+    ],
+  );
   assert.is(vs[0].message, 'must have at most 4 elements (got 5)');
 });
 
 test('arrays: exact size, min_size, tuple of element descriptors, allowed element values', () => {
   const range = {
-    point_num: { type: 'array', size: 2, items: [{ type: 'int32', min: 0, max: 704 }, { type: 'int32', min: 0, max: 576 }] },
+    point_num: {
+      type: 'array',
+      size: 2,
+      items: [
+        { type: 'int32', min: 0, max: 704 },
+        { type: 'int32', min: 0, max: 576 },
+      ],
+    },
     formats: { type: 'array', min_size: 1, items: ['.wav', '.pcm'] },
   };
   assert.equal(validateAgainstRange({ point_num: [704, 576], formats: ['.pcm'] }, range), []);
   const vs = validateAgainstRange({ point_num: [700, 600, 1], formats: ['.mp3'] }, range);
-  assert.equal(vs.map((x) => [x.path, x.problem]), [
-    ['point_num', 'size'],
-    ['point_num.1', 'max'],
-    ['formats.0', 'enum'],
-  ]);
+  assert.equal(
+    vs.map((x) => [x.path, x.problem]),
+    [
+      ['point_num', 'size'],
+      ['point_num.1', 'max'],
+      ['formats.0', 'enum'],
+    ],
+  );
   assert.is(vs[0].message, 'must have exactly 2 elements (got 3)');
   assert.is(one(validateAgainstRange({ formats: [] }, range)).message, 'must have at least 1 elements (got 0)');
 });
 
 test('nested objects: members checked and unknown members reported with their full path', () => {
-  const vs = validateAgainstRange(
-    { channel_info: { CH1: { all_alarm: { motion: true, pir: 'yes', linkage_fr: true } } } },
-    ptzRange,
+  const vs = validateAgainstRange({ channel_info: { CH1: { all_alarm: { motion: true, pir: 'yes', linkage_fr: true } } } }, ptzRange);
+  assert.equal(
+    vs.map((x) => [x.path, x.problem]),
+    [
+      ['channel_info.CH1.all_alarm.pir', 'type'],
+      ['channel_info.CH1.all_alarm.linkage_fr', 'unsupported'],
+    ],
   );
-  assert.equal(vs.map((x) => [x.path, x.problem]), [
-    ['channel_info.CH1.all_alarm.pir', 'type'],
-    ['channel_info.CH1.all_alarm.linkage_fr', 'unsupported'],
-  ]);
 });
 
 test('per-channel maps: a channel absent from Range is a channel problem', () => {
@@ -194,10 +214,13 @@ test('per-channel maps: a channel absent from Range is a channel problem', () =>
     { channel_info: { CH1: { siren_switch: true }, CH4: { siren_switch: true }, IP_CH9: { siren_switch: true } } },
     voiceRange,
   );
-  assert.equal(vs.map((x) => [x.path, x.problem]), [
-    ['channel_info.CH4', 'channel'],
-    ['channel_info.IP_CH9', 'channel'],
-  ]);
+  assert.equal(
+    vs.map((x) => [x.path, x.problem]),
+    [
+      ['channel_info.CH4', 'channel'],
+      ['channel_info.IP_CH9', 'channel'],
+    ],
+  );
   assert.match(vs[0].message, 'channel CH4 is not available');
 });
 
@@ -205,13 +228,19 @@ test('an offline channel (Range shows only its status) says so for the fields it
   const range = {
     channel_info: {
       type: 'object',
-      items: { CH1: sirenBlock(), IP_CH6: { type: 'object', items: { status: { type: 'string', mode: 'r', items: ['Offline', 'Online'] } } } },
+      items: {
+        CH1: sirenBlock(),
+        IP_CH6: { type: 'object', items: { status: { type: 'string', mode: 'r', items: ['Offline', 'Online'] } } },
+      },
     },
   };
   const v = one(validateAgainstRange({ channel_info: { IP_CH6: { siren_switch: true } } }, range));
   assert.equal([v.path, v.problem], ['channel_info.IP_CH6.siren_switch', 'unsupported']);
   assert.is(v.message, 'not available: the channel is offline (absent from Range)');
-  assert.is(one(validateAgainstRange({ channel_info: { CH1: { siren_colour: 'red' } } }, range)).message, 'not supported by this device (absent from Range)');
+  assert.is(
+    one(validateAgainstRange({ channel_info: { CH1: { siren_colour: 'red' } } }, range)).message,
+    'not supported by this device (absent from Range)',
+  );
 });
 
 test('metaKeys are skipped at the top level and inside channel blocks; without them they are unsupported', () => {
@@ -219,7 +248,10 @@ test('metaKeys are skipped at the top level and inside channel blocks; without t
   assert.equal(validateAgainstRange(payload, voiceRange, { metaKeys: ['page_type', 'chn_index'] }), []);
   assert.equal(
     validateAgainstRange(payload, voiceRange).map((x) => [x.path, x.problem]),
-    [['page_type', 'unsupported'], ['channel_info.CH1.chn_index', 'unsupported']],
+    [
+      ['page_type', 'unsupported'],
+      ['channel_info.CH1.chn_index', 'unsupported'],
+    ],
   );
 });
 
@@ -237,13 +269,16 @@ test('every violation is returned, across channels, in payload order', () => {
     },
     voiceRange,
   );
-  assert.equal(vs.map((x) => `${x.path}:${x.problem}`), [
-    'channel_info.CH1.siren_time:min',
-    'channel_info.CH1.siren_value:max',
-    'channel_info.CH1.siren_type:enum',
-    'channel_info.CH2.siren_switch:type',
-    'channel_info.CH2.siren_file_name:length',
-  ]);
+  assert.equal(
+    vs.map((x) => `${x.path}:${x.problem}`),
+    [
+      'channel_info.CH1.siren_time:min',
+      'channel_info.CH1.siren_value:max',
+      'channel_info.CH1.siren_type:enum',
+      'channel_info.CH2.siren_switch:type',
+      'channel_info.CH2.siren_file_name:length',
+    ],
+  );
 });
 
 test('PTZ preset set in items: available presets pass, others are refused with the list', () => {
