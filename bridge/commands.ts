@@ -15,9 +15,9 @@ import { errorText } from './log';
 import { planLive, type LivePlan } from './live-commands';
 import { bareValue, clip, coerce, parseObject, shownViolations, type Quote } from './payload';
 import { channelOnline, rowDescriptor, rowSupported, rowValue, valueAt, type Json } from './state';
-import { isLiveRow, isPageRow, isReadOnlyRow, rowsFor, type Level, type LiveRow, type PageRow, type Row } from './table';
+import { isConfigRow, isLiveRow, isReadOnlyRow, rowsFor, type ConfigRow, type Level, type LiveRow, type Row } from './table';
 import type { ParsedTopic } from './topics';
-import { setAt, type Change } from './write-queue';
+import { changeField, readBackValue, setAt, withMember, type Change } from './write-queue';
 
 type SetTopic = Extract<ParsedTopic, { kind: 'set' }>;
 type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
@@ -49,7 +49,7 @@ export function lookupChannel(h: DeviceHandle, slug: string, quote: Quote = clip
 
 /** A checked command key: what to write and how (by the row's source). */
 export type Planned =
-  | { kind: 'page'; row: PageRow; change: Change }
+  | { kind: 'page'; row: ConfigRow; change: Change }
   | { kind: 'live'; row: LiveRow; plan: LivePlan }
   | { kind: 'disarm'; row: Row; value: boolean };
 
@@ -78,24 +78,35 @@ export function checkKey(
   }
   if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw) };
   if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), quote) as boolean };
-  if (!isPageRow(row)) throw new Refusal(`${key} is read-only`, { key });
+  if (!isConfigRow(row)) throw new Refusal(`${key} is read-only`, { key });
   const desc = rowDescriptor(model, row, channel);
   if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   if (desc.mode === 'r') throw new Refusal(`${key} is read-only on this device (Range mode "r")`, { key });
-  const base = row.level === 'channel' ? ['channel_info', channel!] : [];
-  const path = [...base, ...row.source.field];
-  const current = valueAt(model.gets.get(row.source.page), path);
-  const value = coerce(row, desc.type, raw, current, quote);
-  const range = model.ranges.get(row.source.page);
+  const get = model.gets.get(row.source.page);
   const payload: Json = {};
-  setAt(payload, path, value);
+  let change: Change;
+  if (row.source.kind === 'member') {
+    // ON/OFF adds/removes the channel; the Range check sees the list as it would be now (R1).
+    const path = row.source.field;
+    const list = valueAt(get, path);
+    const members = Array.isArray(list) ? list : [];
+    const value = coerce(row, 'bool', raw, members.includes(channel), quote) as boolean;
+    setAt(payload, path, withMember(members, channel!, value));
+    change = { path, value, member: channel };
+  } else {
+    const path = [...(row.level === 'channel' ? ['channel_info', channel!] : []), ...row.source.field];
+    const value = coerce(row, desc.type, raw, valueAt(get, path), quote);
+    setAt(payload, path, value);
+    change = { path, value, channel };
+  }
+  const range = model.ranges.get(row.source.page);
   const def = findPage(row.source.page);
   const violations = range ? validateAgainstRange(payload, range, { metaKeys: def ? metaKeysOf(def) : [] }) : [];
   if (violations.length) {
     const shown = shownViolations(violations, raw, quote);
     throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });
   }
-  return { kind: 'page', row, change: { path, value, channel } };
+  return { kind: 'page', row, change };
 }
 
 export class Commands {
@@ -194,14 +205,14 @@ export class Commands {
   private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
     // Numbered before queueing: a later command on the same field supersedes this one's report.
     const seq = ++this.seq;
-    const fieldKey = (c: Change) => `${h.id}/${page}/${c.path.join('.')}`;
+    const fieldKey = (c: Change) => `${h.id}/${page}/${changeField(c)}`;
     for (const c of changes) this.latest.set(fieldKey(c), seq);
     const isLatest = (c: Change) => this.latest.get(fieldKey(c)) === seq;
     try {
       const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
       for (const c of changes) {
-        const got = valueAt(readBack, c.path);
-        if (got !== c.value && isLatest(c)) this.notConfirmed(topic, h, c.path.join('.'), c.value, got);
+        const got = readBackValue(readBack, c);
+        if (got !== c.value && isLatest(c)) this.notConfirmed(topic, h, changeField(c), c.value, got);
       }
     } catch (err) {
       this.failed(topic, h, err);

@@ -29,7 +29,7 @@ import { errorText, type Logger } from './log';
 import { sameChannelList, sameJson, structureSignature } from './model-compare';
 import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
 import { POLLED_PAGES } from './table';
-import { setAt, WriteQueue, type Job } from './write-queue';
+import { mergeChanges, WriteQueue, type Job } from './write-queue';
 
 export interface DeviceOptions {
   log: Logger;
@@ -314,17 +314,17 @@ export class Device extends EventEmitter {
     if (batch.length === 1 && batch[0].kind === 'raw') {
       await this.client.set(page, batch[0].data);
       this.bump(page);
-      const op = findOperation(page, 'Get');
       try {
-        readBack = op ? ((await this.client.invoke(op, findPage(page)?.getRequest ?? {}, { fresh: true })) as Json) : {};
+        readBack = (await this.readFresh(page)) ?? {};
       } catch (err) {
         if (POLLED_PAGES.includes(page)) throw err;
         return {}; // a page without Get: the Set was accepted, nothing to read back
       }
     } else {
-      const changes: Json = {};
-      for (const c of batch.flatMap((j) => (j.kind === 'changes' ? j.changes : []))) setAt(changes, c.path, c.value);
-      readBack = await this.client.update(page, changes);
+      const changes = batch.flatMap((j) => (j.kind === 'changes' ? j.changes : []));
+      // A membership applies to the list the device holds now, read here inside the queue (not the last poll's).
+      const current = changes.some((c) => c.member !== undefined) ? await this.readFresh(page) : undefined;
+      readBack = await this.client.update(page, mergeChanges(changes, current));
       this.bump(page);
     }
     if (POLLED_PAGES.includes(page)) {
@@ -334,6 +334,12 @@ export class Device extends EventEmitter {
       this.emit('update', { structure: this.structureChanged() });
     }
     return readBack;
+  }
+
+  /** The page's Get from the device now (not coalesced with a poll's read); undefined for a page without Get. */
+  private async readFresh(page: string): Promise<Json | undefined> {
+    const op = findOperation(page, 'Get');
+    return op ? ((await this.client.invoke(op, findPage(page)?.getRequest ?? {}, { fresh: true })) as Json) : undefined;
   }
 
   /** Switch the light, siren or red/blue light of a channel now; the state read back is the model's. */

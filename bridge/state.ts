@@ -20,7 +20,7 @@ import {
 import { isPlainObject } from '../core/json';
 import { channelEventState, type EventValues } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
-import { boundsPath, isPageRow, POLLED_PAGES, TABLE, type Level, type LiveControl, type Row } from './table';
+import { boundsPath, isConfigRow, POLLED_PAGES, TABLE, type Level, type LiveControl, type Row } from './table';
 
 export type Json = Record<string, unknown>;
 
@@ -68,7 +68,7 @@ function channelBlock(get: Json | undefined, ch: string): unknown {
 
 /** The Range descriptor that bounds a page row for a channel (or the device), if the device reports one. */
 export function rowDescriptor(model: DeviceModel, row: Row, channel?: string): RangeDescriptor | undefined {
-  if (!isPageRow(row)) return undefined;
+  if (!isConfigRow(row)) return undefined;
   if (row.source.onlyWhenDisarmedVia && model.disarmPage !== row.source.onlyWhenDisarmedVia) return undefined;
   const range = model.ranges.get(row.source.page);
   if (!range) return undefined;
@@ -149,6 +149,15 @@ export function rowSupported(model: DeviceModel, row: Row, channel?: string): bo
       // Not read (yet): the channel model's hardware says whether the light or siren exists.
       return !!hardware && !!model.channelModels?.find((m) => m.id === channel)?.hardware[hardware];
     }
+    case 'member': {
+      // The list's Range and the list itself (a channel's own block, its schedule, does not matter here), for an
+      // online channel the Range lets into the list (R1); like page rows, a channel never seen online has none.
+      const desc = rowDescriptor(model, row, channel);
+      if (!channel || !desc || !Array.isArray(valueAt(model.gets.get(s.page), s.field))) return false;
+      const element: unknown = Array.isArray(desc.items) ? desc.items[0] : desc.items;
+      const allowed = isPlainObject(element) && Array.isArray(element.items) && element.items.length ? element.items : undefined;
+      return channelOnline(model, channel) && (!allowed || allowed.includes(channel));
+    }
     case 'page': {
       if (!rowDescriptor(model, row, channel)) return false;
       if (channel && channelOnline(model, channel) && isMarker(channelBlock(model.gets.get(s.page), channel))) return false;
@@ -178,6 +187,11 @@ export function rowValue(model: DeviceModel, row: Row, channel?: string): unknow
       return model.disarmPage ? scalar(valueAt(model.gets.get(model.disarmPage), [DISARM_MEMBER[model.disarmPage]])) : undefined;
     case 'live':
       return channel ? scalar(model.live.get(channel)?.[LIVE[s.control].field]) : undefined;
+    case 'member': {
+      if (!channel || !rowDescriptor(model, row, channel)) return undefined; // R2: not supported
+      const list = valueAt(model.gets.get(s.page), s.field);
+      return Array.isArray(list) ? list.includes(channel) : undefined;
+    }
     case 'page': {
       if (!rowDescriptor(model, row, channel)) return undefined; // R2: not supported
       const get = model.gets.get(s.page);

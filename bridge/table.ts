@@ -5,6 +5,8 @@
  *
  * - `page`: a configuration page named as core declares it; written with `client.update(page, changes)`.
  * - `live`: the live page (`client.live(ch)`); written with `client.setLive(ch, {<control>: value})`.
+ * - `member`: whether the channel is listed in a page's list of channel ids (`disarming_channel`); written with
+ *   `client.update(page, {<field>: list with the channel added or removed})`, the list read inside the write queue.
  * - `disarm`: the recorder's disarmed state (`client.disarmState()`); written with `client.setDisarmed(bool)`.
  * - `identity`, `online`: read-only.
  *
@@ -24,6 +26,8 @@ export type LiveControl = 'floodlight' | 'brightness' | 'siren' | 'redBlueLight'
 export type Source =
   /** A configuration page: value at `field` inside the channel block (`channel_info.<ch>`) or inside `data`. */
   | { kind: 'page'; page: string; field: readonly string[]; onlyWhenDisarmedVia?: DisarmPage }
+  /** Whether the channel is listed in `data.<field>`, a list of channel ids on a configuration page (`["CH1","CH3"]`). */
+  | { kind: 'member'; page: string; field: readonly string[]; onlyWhenDisarmedVia?: DisarmPage }
   /** The live page of the channel (what the light or siren does now). */
   | { kind: 'live'; control: LiveControl }
   /** The recorder's disarmed state, from whichever page the device disarms through. */
@@ -180,13 +184,25 @@ export const TABLE: readonly Row[] = [
     icon: 'mdi:music-note',
     category: 'config',
   },
+  // Whether disarming covers the channel: Disarming lists the channels (`disarming_channel`), LinkageManage has a
+  // switch per channel. One key, read from the page the recorder disarms through.
   {
     key: 'disarmed',
     level: 'channel',
-    source: page(LINKAGE_MANAGE, 'enable'),
+    source: { kind: 'member', page: DISARMING, field: ['disarming_channel'], onlyWhenDisarmedVia: DISARMING },
     platform: 'switch',
     name: 'Disarmed',
     icon: 'mdi:shield-off-outline',
+    category: 'config',
+  },
+  {
+    key: 'disarmed',
+    level: 'channel',
+    source: { kind: 'page', page: LINKAGE_MANAGE, field: ['enable'], onlyWhenDisarmedVia: LINKAGE_MANAGE },
+    platform: 'switch',
+    name: 'Disarmed',
+    icon: 'mdi:shield-off-outline',
+    category: 'config',
   },
   {
     key: 'audio_in_volume',
@@ -254,11 +270,12 @@ export const TABLE: readonly Row[] = [
   },
 ];
 
-export type PageRow = Row & { source: Extract<Source, { kind: 'page' }> };
+/** A row read from (and written to) a configuration page: a field of it, or a channel's membership of a list on it. */
+export type ConfigRow = Row & { source: Extract<Source, { kind: 'page' | 'member' }> };
 export type LiveRow = Row & { source: Extract<Source, { kind: 'live' }> };
 
-export function isPageRow(row: Row): row is PageRow {
-  return row.source.kind === 'page';
+export function isConfigRow(row: Row): row is ConfigRow {
+  return row.source.kind === 'page' || row.source.kind === 'member';
 }
 
 export function isLiveRow(row: Row): row is LiveRow {
@@ -288,12 +305,14 @@ export function isReadOnlyRow(row: Row): boolean {
 }
 
 /** Configuration pages the bridge polls (Range and Get): every page a row reads. */
-export const POLLED_PAGES: readonly string[] = [...new Set(TABLE.filter(isPageRow).map((r) => r.source.page))];
+export const POLLED_PAGES: readonly string[] = [...new Set(TABLE.filter(isConfigRow).map((r) => r.source.page))];
 
 /**
- * Range path of a page row's descriptor for a channel (or the device): `['channel_info', 'CH1', 'siren_time']`
- * or `['linkage_info', 'linkage_siren']`.
+ * Range path of a configuration row's descriptor for a channel (or the device): `['channel_info', 'CH1', 'siren_time']`,
+ * `['linkage_info', 'linkage_siren']`, or the list a channel is a member of (`['disarming_channel']`).
  */
-export function boundsPath(row: PageRow, channel?: string): string[] {
-  return row.level === 'channel' ? ['channel_info', channel ?? '', ...row.source.field] : [...row.source.field];
+export function boundsPath(row: ConfigRow, channel?: string): string[] {
+  return row.level === 'channel' && row.source.kind === 'page'
+    ? ['channel_info', channel ?? '', ...row.source.field]
+    : [...row.source.field];
 }

@@ -5,14 +5,17 @@
  * A raw Set (request API) is a write of its own, in arrival order.
  */
 import { isPlainObject } from '../core/json';
-import type { Json } from './state';
+import { valueAt, type Json } from './state';
 
 export interface Change {
   /** Dotted position inside the page's Get `data`, e.g. ['channel_info', 'CH1', 'siren_switch']. */
   path: readonly string[];
+  /** The value at `path`; with `member`: whether `member` is in the list at `path` (a boolean). */
   value: unknown;
   /** Channel touched (channel-shaped Sets send only touched channel blocks). */
   channel?: string;
+  /** A list membership (`disarming_channel`): `member` is added to or removed from the list the device holds. */
+  member?: string;
 }
 
 export type Job = { kind: 'changes'; changes: Change[] } | { kind: 'raw'; data: Json };
@@ -92,4 +95,40 @@ export function setAt(target: Json, path: readonly string[], value: unknown): vo
     node = node[k] as Json;
   }
   node[path[path.length - 1]] = value;
+}
+
+/** `list` with `member` added (at the end) or removed; the same elements when it already holds. */
+export function withMember(list: readonly unknown[], member: string, present: boolean): unknown[] {
+  // Unchanged stays unchanged (same order): update() then finds nothing to send.
+  if (list.includes(member) === present) return [...list];
+  return present ? [...list, member] : list.filter((x) => x !== member);
+}
+
+/**
+ * The `changes` of one `client.update()` for merged change jobs. Memberships apply, one after the other, to the
+ * list in `current` (the page as the device holds it now): two channels toggled together both land.
+ */
+export function mergeChanges(changes: readonly Change[], current: Json | undefined): Json {
+  const out: Json = {};
+  for (const c of changes) {
+    if (c.member === undefined) {
+      setAt(out, c.path, c.value);
+      continue;
+    }
+    const list = valueAt(out, c.path) ?? valueAt(current, c.path);
+    setAt(out, c.path, withMember(Array.isArray(list) ? list : [], c.member, c.value === true));
+  }
+  return out;
+}
+
+/** What a read-back says for a change: the value at its path, or whether its member is listed. */
+export function readBackValue(readBack: Json, c: Change): unknown {
+  const got = valueAt(readBack, c.path);
+  if (c.member === undefined) return got;
+  return Array.isArray(got) ? got.includes(c.member) : undefined;
+}
+
+/** The field a change writes, as reported: `channel_info.CH1.siren_switch`, `disarming_channel.CH1`. */
+export function changeField(c: Change): string {
+  return [...c.path, ...(c.member === undefined ? [] : [c.member])].join('.');
 }

@@ -78,8 +78,9 @@ test('set/<key>: bare values as Home Assistant sends them', async ({ fx }) => {
   assert.equal(action.buzzer, true);
   assert.equal(action.mobile_push, true);
   since = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/nvr/ch1/set/disarmed`, 'true');
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.disarmed === true, 3000, since);
+  await fx.recorder.publish(`${fx.base}/nvr/ch1/set/disarmed`, 'false');
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.disarmed === false, 3000, since);
+  assert.ok(!(sim.state['AlarmConfig/Disarming'].disarming_channel as string[]).includes('CH1'));
 });
 
 test('get: reads the device now and publishes', async ({ fx }) => {

@@ -49,7 +49,7 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
     siren_duration: 10,
     siren_volume: 5,
     siren_tone: 'Alarm1',
-    disarmed: false,
+    disarmed: true, // listed in the Disarming page's disarming_channel
     audio_in_volume: 50,
     audio_out_volume: 50,
   });
