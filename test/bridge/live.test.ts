@@ -98,11 +98,12 @@ test('a siren command within the duration cancels the pending switch-off', async
   const r = fx.recorder;
   const since = r.count;
   const log = sim.log.length;
-  await r.publish(`${fx.base}/nvr/ip_ch5/set/siren`, JSON.stringify({ state: 'ON', duration: 1 }));
+  // A duration long enough that a loaded machine still delivers the second command well within it.
+  await r.publish(`${fx.base}/nvr/ip_ch5/set/siren`, JSON.stringify({ state: 'ON', duration: 3 }));
   await r.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.siren === true, 3000, since);
   await r.publish(`${fx.base}/nvr/ip_ch5/set/siren`, JSON.stringify({ state: 'ON' }));
   // Past the first duration: still on, and the device saw no Set switching it off.
-  await new Promise((res) => setTimeout(res, 1500));
+  await new Promise((res) => setTimeout(res, 3500));
   await settle(fx);
   assert.equal(live(sim, 'IP_CH5').audioAlarm_switch, true);
   assert.deepEqual(
