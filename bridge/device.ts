@@ -60,6 +60,19 @@ const isUnsupported = (err: unknown) => err instanceof DeviceError && err.kind =
 
 /** What every poll read passes to the client: commands overtake queued polls (the one place it is said). */
 const POLL_CALL = { priority: 'poll' } as const;
+/**
+ * Reads repeated on every poll, besides: an answer identical to the previous poll's comes back unparsed, as the
+ * same (frozen) object, so an unchanged poll costs little and compares by identity.
+ */
+const REPEATED_POLL_CALL = { ...POLL_CALL, reuse: true } as const;
+
+/**
+ * Equal answers held as different objects (the model's came from a shared or written read): the model takes the
+ * poll's, the one the client hands out again while the answer is unchanged, so later polls compare by identity.
+ */
+function adoptSameAnswers(held: Map<string, Json>, polled: Map<string, Json>): void {
+  for (const [page, data] of polled) if (held.get(page) !== data) held.set(page, data);
+}
 
 export class Device extends EventEmitter {
   readonly id: string;
@@ -67,6 +80,8 @@ export class Device extends EventEmitter {
   model: DeviceModel = emptyModel();
   /** Every read of a poll goes through this: the client with `POLL_CALL` added to each call. */
   private readonly pollClient: Invoker;
+  /** `pollClient` for the reads every poll makes (REPEATED_POLL_CALL). */
+  private readonly repeatClient: Invoker;
   /** Static info (identity and Ranges) loaded at least once since the device last came online. */
   private loaded = false;
   private onlineKey?: string;
@@ -106,6 +121,7 @@ export class Device extends EventEmitter {
       });
     const client = this.client;
     this.pollClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...POLL_CALL }) };
+    this.repeatClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...REPEATED_POLL_CALL }) };
     this.writes = new WriteQueue((page, batch) => this.writePage(page, batch));
     if (cfg.events) this.model.events = emptyEventValues();
     this.liveEveryPoll = !cfg.events;
@@ -157,7 +173,7 @@ export class Device extends EventEmitter {
     let channelList: Map<string, boolean> | undefined;
     let models = this.model.channelModels;
     try {
-      models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.pollClient));
+      models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.repeatClient));
       // An empty slot (NotConfigured) is no channel: it never gets entities.
       channelList = new Map(models.filter((m) => m.configured).map((m) => [m.id, m.online]));
     } catch (err) {
@@ -185,6 +201,7 @@ export class Device extends EventEmitter {
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
+    if (!getsChanged) adoptSameAnswers(prev.gets, gets);
     if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && disarmPage === prev.disarmPage) return;
     // Spread: what events wrote meanwhile (alarms, disk) stays.
     this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage };
@@ -205,7 +222,7 @@ export class Device extends EventEmitter {
     }
     const epoch = this.epochs.get(page) ?? 0;
     try {
-      const data = (await this.pollRead(page, 'Get', () => this.pollClient.invoke(op, findPage(page)?.getRequest ?? {}))) as Json;
+      const data = (await this.pollRead(page, 'Get', () => this.repeatClient.invoke(op, findPage(page)?.getRequest ?? {}))) as Json;
       if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
       else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
       this.reportedPageErrors.delete(page);
@@ -244,7 +261,8 @@ export class Device extends EventEmitter {
         const key = `live ${ch}`;
         const epoch = this.epochs.get(key) ?? 0;
         try {
-          const state = await this.pollRead(`live ${ch}`, 'Get', () => readLive(this.pollClient, ch));
+          const reader = this.liveEveryPoll ? this.repeatClient : this.pollClient;
+          const state = await this.pollRead(key, 'Get', () => readLive(reader, ch));
           const newer = (this.epochs.get(key) ?? 0) !== epoch ? this.model.live.get(ch) : undefined;
           out.set(ch, newer ?? state);
           this.reportedPageErrors.delete(key);

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import * as v from 'valibot';
+import { AnswerMemo } from './answer-memo';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
 import { isPlainObject } from './json';
@@ -66,6 +67,11 @@ export interface InvokeOptions {
    * own (a read-back after a Set must not join a read that left before the Set).
    */
   fresh?: boolean;
+  /**
+   * For pollers: a read (Range/Get) whose answer is identical to this read's previous one returns the previous
+   * object, unparsed and unvalidated. Such answers are frozen (shared by every reader of that answer).
+   */
+  reuse?: boolean;
 }
 
 export interface UpdateOptions {
@@ -113,6 +119,8 @@ export class NvrClient extends EventEmitter {
   private readonly generic = new Map<string, OperationDef>();
   /** Reads in flight by path + request data: identical concurrent reads share one device call. */
   private readonly reads = new SharedCalls();
+  /** The last answer of each read asked with `reuse` (pollers). */
+  private readonly answers = new AnswerMemo();
   /** The page this device disarms through, once known. */
   private disarmVia?: DisarmPage;
   /** Writes queued by page (or live channel), so that none undoes another. */
@@ -168,12 +176,12 @@ export class NvrClient extends EventEmitter {
       throw new DeviceError({ kind: 'invalid_request', error_code: 'invalid_request', reason: describeIssues(request.issues), ...where });
     }
     if (op.operation === 'Set' && !opts.skipRangeCheck) await this.checkRange(op, request.output);
-    const raw = await this.exchange(op, request.output, opts);
-    const answer = v.safeParse(op.response, raw);
-    if (!answer.success) {
-      throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason: describeIssues(answer.issues), ...where });
-    }
-    return answer.output;
+    if (op.operation !== 'Get' && op.operation !== 'Range') return this.exchange(op, request.output, opts);
+    // Reads with the same path and data share one device call while it is in flight (callers get their own copy);
+    // `fresh` (a read-back after a Set) never joins a call that may have left before the Set.
+    const key = `${op.path}\n${JSON.stringify(request.output)}`;
+    const read = () => this.exchange(op, request.output, opts, opts.reuse && !opts.fresh ? key : undefined);
+    return opts.fresh ? read() : this.reads.run(key, read);
   }
 
   /**
@@ -377,21 +385,24 @@ export class NvrClient extends EventEmitter {
     this.emit('state', state, error);
   }
 
-  /**
-   * Send one operation. Reads (Range, Get) with the same path and data share one device call while it is in
-   * flight; `fresh` (a read-back after a Set) never joins a call that may have left before the Set.
-   */
-  private exchange(op: OperationDef, data: unknown, opts: InvokeOptions): Promise<unknown> {
-    const send = () =>
-      this.session.exchange(op.path, data, {
-        page: op.page,
-        operation: op.operation,
-        envelope: op.envelope ?? 'result',
-        timeoutMs: opts.timeoutMs,
-        priority: opts.priority,
-      });
-    if ((op.operation !== 'Get' && op.operation !== 'Range') || opts.fresh) return send();
-    return this.reads.run(`${op.path}\n${JSON.stringify(data)}`, send);
+  /** Send one operation and validate its answer; with `memoKey`, an answer unchanged since the last one is reused. */
+  private async exchange<O extends OperationDef>(op: O, data: unknown, opts: InvokeOptions, memoKey?: string): Promise<ResponseOf<O>> {
+    const memo = memoKey ? { answers: this.answers, key: memoKey } : undefined;
+    const raw = await this.session.exchange(op.path, data, {
+      page: op.page,
+      operation: op.operation,
+      envelope: op.envelope ?? 'result',
+      timeoutMs: opts.timeoutMs,
+      priority: opts.priority,
+      memo,
+    });
+    const validate = () => {
+      const answer = v.safeParse(op.response, raw);
+      if (answer.success) return answer.output;
+      const reason = describeIssues(answer.issues);
+      throw new DeviceError({ kind: 'invalid_answer', error_code: 'invalid_answer', reason, page: op.page, operation: op.operation });
+    };
+    return memo ? this.answers.validated(memo.key, raw, validate) : validate();
   }
 
   /** The declared page, or for an unknown page a generic declaration (changed fields, channel blocks if any). */

@@ -1,3 +1,4 @@
+import type { AnswerMemo } from './answer-memo';
 import type { AnswerContext } from './envelope';
 import { DeviceError, RELOGIN_CODES, RESET_CODES, isKnownCode } from './errors';
 import { digestLogin, envelope, parse } from './login';
@@ -39,6 +40,8 @@ export interface ExchangeOptions extends AnswerContext {
   /** 'poll' calls (events, state reads) wait behind queued commands. Default 'command'. */
   priority?: Priority;
   signal?: AbortSignal;
+  /** A read asked again and again: an answer identical to the previous one is not parsed again. */
+  memo?: { answers: AnswerMemo; key: string };
 }
 
 export { LOGIN_PATH } from './login';
@@ -237,7 +240,8 @@ export class Session {
     }
     this.absorb(res);
     try {
-      const out = parse(res, opts);
+      const { memo } = opts;
+      const out = memo ? memo.answers.parse(memo.key, res.text, () => parse(res, opts)) : parse(res, opts);
       this.worked = true;
       this.guard.answered();
       this.setState('connected');

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { startSimulator } from '../../simulator';
-import { json, setsOf, setup, sleep, until, waitEvent, type Fixture } from './fixture';
+import { json, pollsSince, setsOf, setup, sleep, until, waitEvent, type Fixture } from './fixture';
 
 const test = suite('bridge reliability');
 
@@ -33,12 +33,13 @@ test('broker restart: reconnect, republish availability, discovery and state; co
 });
 
 test('broker lost while a command is carried out: its outcome is published once the bridge is back', async () => {
-  // The bridge reconnects after the recorder: what it sends first on reconnecting reaches the recorder.
+  // Order made certain, not timed: the bridge has the command before the broker goes, its outcome is known
+  // while the broker is away, and the recorder subscribes again before the bridge's next reconnect attempt.
   const fx: Fixture = await setup({
     label: 'lost',
     embedded: true,
     devices: [{ id: 'nvr', poll: 30 }],
-    bridge: { reconnectPeriodMs: 1000 },
+    bridge: { reconnectPeriodMs: 2000 },
   });
   try {
     const r = fx.recorder;
@@ -50,15 +51,22 @@ test('broker lost while a command is carried out: its outcome is published once 
       `${fx.base}/bridge/request/get`,
       JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'lost-1' }),
     );
-    await sleep(100);
+    // One connection, in order: the request's log line means the command arrived before it.
+    await until(() => fx.logs.some((l) => l.includes('transaction lost-1')), 'the bridge to receive the command and the request');
+    const logMark = fx.logs.length;
     await fx.broker.stop();
-    await sleep(800); // the write fails and the Get answers meanwhile
+    await until(() => fx.logs.some((l) => l.includes('set/siren_volume failed')), 'the write to fail while the broker is away');
+    // The bridge's first reconnect attempt has failed; its next one is 2 s away.
+    await until(() => fx.logs.slice(logMark).some((l) => l.startsWith('error [mqtt]')), 'a failed reconnect attempt');
     const since = r.count;
     await fx.broker.restart();
+    await r.subscribed();
     const failed = await waitEvent(fx, 'command_failed', (d) => d.topic === `${fx.base}/nvr/ch1/set/siren_volume`, since, 5000);
     assert.ok(failed.reason);
     const res = json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'lost-1', 5000, since));
     assert.equal(res.status, 'ok');
+    // Published once each, not again on every reconnect.
+    assert.equal(r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/response/get`).length, 1);
   } finally {
     await fx.stop();
   }
@@ -125,7 +133,8 @@ test('stop: a command in flight is carried out and confirmed before bridge/state
     sim.fault({ kind: 'latency', ms: 250, path: 'VoiceAlarm' }); // the write takes about a second
     const since = r.count;
     await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '8');
-    await sleep(100); // received, and its read-merge-Set cycle under way
+    // Received, and its read-merge-Set cycle under way.
+    await until(() => fx.logs.some((l) => l.includes('command set on') && l.includes('ch1/set/siren_volume')), 'the command to arrive');
     const stopped = fx.bridge.stop();
     await r.publish(`${fx.base}/nvr/ch2/set/siren_volume`, '3');
     await stopped;
@@ -158,9 +167,8 @@ test('a slow device does not delay another', async () => {
     fx.sims.get('slow')!.fault({ kind: 'latency', ms: 1500 });
     const fast = fx.sims.get('fast')!;
     const before = fast.log.length;
-    await sleep(1500);
-    const polls = fast.log.slice(before).filter((e) => e.path.endsWith('ChannelInfo/Get')).length;
-    assert.ok(polls >= 5, `fast device polled ${polls} times while the other hung`);
+    // Waiting behind the slow device, five polls would take 7.5 s.
+    await until(() => pollsSince(fast, before) >= 5, 'five polls of the fast device while the other hangs', 5000);
     const since = fx.recorder.count;
     await fx.recorder.publish(`${fx.base}/fast/ch2/set/siren_volume`, '8');
     await fx.recorder.waitTopic(`${fx.base}/fast/ch2`, (j) => j.siren_volume === 8, 2000, since);

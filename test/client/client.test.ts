@@ -243,6 +243,43 @@ test('upgradeToken: head and size derived, auth passed; oversized file refused b
   }
 });
 
+test('reuse (pollers): an unchanged answer is the same frozen object; a changed or failed one is read anew', async () => {
+  let answer: unknown = goodGet();
+  const { c, dev } = await setup({ handlers: voiceHandlers(() => answer) });
+  const first = await c.invoke(voiceAlarmGet, undefined, { reuse: true });
+  const second = await c.invoke(voiceAlarmGet, undefined, { reuse: true });
+  assert.ok(first === second, 'identical answer text: the previous object');
+  assert.ok(Object.isFrozen(second.channel_info?.CH1), 'shared, so frozen to the leaves');
+  assert.throws(() => ((second.channel_info!.CH1 as Record<string, unknown>).siren_time = 1));
+  assert.is(dev.log.filter((l) => l.path === `${VA}/Get`).length, 2, 'still asked the device each time');
+
+  const changed = goodGet();
+  changed.channel_info.CH1.siren_time = 30;
+  answer = changed;
+  const third = await c.invoke(voiceAlarmGet, undefined, { reuse: true });
+  assert.ok(third !== second);
+  assert.is(third.channel_info?.CH1?.siren_time, 30);
+
+  answer = { fail: 'busy' };
+  assert.is((await rejection(c.invoke(voiceAlarmGet, undefined, { reuse: true }))).error_code, 'busy');
+  answer = { channel_info: { CH1: { siren_time: 'x' } } };
+  assert.is((await rejection(c.invoke(voiceAlarmGet, undefined, { reuse: true }))).kind, 'invalid_answer');
+  answer = changed;
+  const fourth = await c.invoke(voiceAlarmGet, undefined, { reuse: true });
+  assert.is(fourth.channel_info?.CH1?.siren_time, 30, 'after failures the answer is read again, not a stale one');
+});
+
+test('without reuse every read is a fresh object the caller may change (Node-RED flows do)', async () => {
+  const { c } = await setup({ handlers: voiceHandlers(goodGet) });
+  await c.invoke(voiceAlarmGet, undefined, { reuse: true });
+  const mine = await c.invoke(voiceAlarmGet);
+  const again = await c.invoke(voiceAlarmGet);
+  assert.ok(mine !== again);
+  assert.not.ok(Object.isFrozen(mine));
+  (mine.channel_info!.CH1 as Record<string, unknown>).siren_time = 99;
+  assert.is((await c.invoke(voiceAlarmGet, undefined, { reuse: true })).channel_info?.CH1?.siren_time, 10);
+});
+
 test('state events: idle -> connecting -> connected -> error -> connected -> closed', async () => {
   const { dev, c } = await setup({}, { timeoutMs: 150 });
   const states: string[] = [];

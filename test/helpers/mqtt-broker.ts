@@ -76,6 +76,8 @@ export class Recorder {
   readonly messages: Message[] = [];
   private waiters: Array<{ pred: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
 
+  private topics: string[] = [];
+
   private constructor(readonly client: MqttClient) {
     client.on('message', (topic, payload, packet) => {
       const m: Message = { topic, payload: payload.toString('utf8'), retain: !!packet.retain, qos: packet.qos, at: Date.now() };
@@ -91,6 +93,7 @@ export class Recorder {
   static async start(url: string, topics: string[] = ['#']): Promise<Recorder> {
     const client = mqtt.connect(url, { clientId: `rec_${randomBytes(4).toString('hex')}`, reconnectPeriod: 200 });
     const rec = new Recorder(client);
+    rec.topics = topics;
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
       client.once('error', reject);
@@ -161,6 +164,23 @@ export class Recorder {
 
   get count(): number {
     return this.messages.length;
+  }
+
+  /**
+   * Resolves once the recorder is connected again and its subscriptions hold (after a broker restart): the
+   * broker handles one client's packets in order, so a SUBACK here follows the re-subscription on connect.
+   */
+  async subscribed(timeoutMs = 5000): Promise<void> {
+    if (!this.client.connected) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`recorder not reconnected after ${timeoutMs} ms`)), timeoutMs);
+        this.client.once('connect', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    await this.client.subscribeAsync(this.topics, { qos: 1 });
   }
 
   publish(topic: string, payload: string | Buffer, opts: { qos?: 0 | 1; retain?: boolean } = {}): Promise<void> {

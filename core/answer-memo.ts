@@ -1,0 +1,50 @@
+/**
+ * The last answer of each repeated read. A poller asks every device the same few Gets every second and the
+ * answers rarely change; an answer whose text equals the previous one's is then neither parsed nor validated
+ * again, and its reader gets the previous (frozen) object, so "did anything change?" is an identity check.
+ * Only the text and the validated object are kept (the object is what the poller keeps anyway).
+ */
+
+interface Remembered {
+  text: string;
+  /** Parsed `data` until validated, then the validated answer, frozen: every reader of the answer shares it. */
+  value: unknown;
+  validated: boolean;
+}
+
+export class AnswerMemo {
+  private readonly last = new Map<string, Remembered>();
+
+  /** `data` of the answer `text` to the read `key`, or the remembered answer when the text is unchanged. */
+  parse(key: string, text: string, parse: () => unknown): unknown {
+    const hit = this.last.get(key);
+    if (hit?.text === text) return hit.value;
+    const value = parse(); // a failure answer throws: only successful answers are remembered
+    this.last.set(key, { text, value, validated: false });
+    return value;
+  }
+
+  /** The validated answer for `value` (what `parse` returned): validated once per distinct answer. */
+  validated<T>(key: string, value: unknown, validate: () => T): T {
+    const hit = this.last.get(key);
+    if (!hit || hit.value !== value) return validate(); // not remembered (the session did not parse it here)
+    if (!hit.validated) {
+      try {
+        hit.value = deepFreeze(validate());
+      } catch (err) {
+        this.last.delete(key); // an invalid answer is refused every time, never remembered
+        throw err;
+      }
+      hit.validated = true;
+    }
+    return hit.value as T;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
