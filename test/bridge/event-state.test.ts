@@ -3,10 +3,10 @@ import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { ChannelModel, DeviceEvent } from '../../core';
 import { alarmKeys } from '../../bridge/event-sensors';
+import { withFakeTime } from '../helpers/fake-time';
 import { channelEventState, emptyEventValues, EventState, type EventChange, type EventValues } from '../../bridge/event-state';
 
 const test = suite('bridge event state');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function harness(clearAfterMs = 60_000, keys: Record<string, string[]> = { CH1: ['motion', 'person'] }) {
   let values: EventValues = emptyEventValues(new Map(Object.entries(keys)) as EventValues['keys']);
@@ -40,31 +40,36 @@ test('start sets the key and gives an edge; a repeated start changes nothing; th
   h.state.close();
 });
 
-test('an alarm whose end never comes is cleared after clearAfterMs, with a timed_out edge', async () => {
-  const h = harness(80);
-  h.state.apply(alarm('motion', true));
-  await sleep(40);
-  h.state.apply(alarm('motion', true)); // the device repeats it: the timer starts again
-  await sleep(60);
-  assert.equal(h.view().motion, true, 'not cleared while the device keeps reporting it');
-  await sleep(60);
-  assert.deepEqual(h.timeouts, [{ channel: 'CH1', edge: { type: 'motion', active: false, timed_out: true } }]);
-  assert.equal(h.view().motion, false);
-  // An end that arrives later changes nothing.
-  assert.equal(h.state.apply(alarm('motion', false)), undefined);
-  h.state.close();
-});
+test('an alarm whose end never comes is cleared clearAfterMs after its last report, with a timed_out edge', () =>
+  withFakeTime(async (clock) => {
+    const h = harness(80);
+    h.state.apply(alarm('motion', true));
+    await clock.tickAsync(40);
+    h.state.apply(alarm('motion', true)); // the device repeats it: the timer starts again
+    await clock.tickAsync(79);
+    assert.equal(h.view().motion, true, 'not cleared while the device keeps reporting it (79 ms after the repeat)');
+    assert.deepEqual(h.timeouts, []);
+    await clock.tickAsync(1);
+    assert.deepEqual(h.timeouts, [{ channel: 'CH1', edge: { type: 'motion', active: false, timed_out: true } }]);
+    assert.equal(h.view().motion, false);
+    assert.equal(Date.now(), 120, 'cleared 80 ms after the last report');
+    // An end that arrives later changes nothing.
+    assert.equal(h.state.apply(alarm('motion', false)), undefined);
+    h.state.close();
+  }));
 
-test('an ended alarm is not cleared again by its timer; close() stops every timer', async () => {
-  const h = harness(30);
-  h.state.apply(alarm('motion', true));
-  h.state.apply(alarm('motion', false));
-  h.state.apply(alarm('person', true));
-  h.state.close();
-  await sleep(60);
-  assert.deepEqual(h.timeouts, []);
-  assert.equal(h.view().person, true, 'values stay as they are');
-});
+test('an ended alarm is not cleared again by its timer; close() stops every timer', () =>
+  withFakeTime(async (clock) => {
+    const h = harness(30);
+    h.state.apply(alarm('motion', true));
+    h.state.apply(alarm('motion', false));
+    h.state.apply(alarm('person', true));
+    h.state.close();
+    assert.equal(clock.countTimers(), 0, 'no timer left behind');
+    await clock.tickAsync(60);
+    assert.deepEqual(h.timeouts, []);
+    assert.equal(h.view().person, true, 'values stay as they are');
+  }));
 
 test('a type the channel was not known to raise gets its key (and new entities)', () => {
   const h = harness();

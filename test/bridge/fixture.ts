@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
 import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/bridge';
 import { parseConfig, type BridgeConfig } from '../../bridge/config';
@@ -52,14 +53,12 @@ export interface FixtureOptions {
   mqttPassword?: string;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Resolves once `cond` holds (checked every 10 ms); fails after `timeoutMs`. */
 export async function until(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timeout waiting for ${what}`);
-    await sleep(10);
+    await delay(10);
   }
 }
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { startSimulator } from '../../simulator';
-import { json, pollsSince, setsOf, setup, sleep, until, waitEvent, type Fixture } from './fixture';
+import { json, pollsSince, setsOf, setup, until, waitEvent, type Fixture } from './fixture';
 
 const test = suite('bridge reliability');
 
@@ -12,8 +12,9 @@ test('broker restart: reconnect, republish availability, discovery and state; co
   try {
     const r = fx.recorder;
     await r.waitTopic(`${fx.base}/nvr/ch1`, () => true, 3000);
+    const logged = fx.logs.length;
     await fx.broker.stop(); // retained messages are gone with it
-    await sleep(300);
+    await until(() => fx.logs.slice(logged).some((l) => /MQTT connection to .* lost/.test(l)), 'the bridge noticed the broker gone');
     const since = r.count;
     await fx.broker.restart();
     await r.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'online', 5000, since);

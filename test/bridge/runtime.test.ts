@@ -1,14 +1,15 @@
-/** DeviceRuntime with a fake device: reads asked for from outside are coalesced and paced; first-poll wait. */
+/** DeviceRuntime with a fake device on fake time: reads asked for from outside are coalesced and paced; first-poll wait. */
 import * as assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
 import { parseConfig } from '../../bridge/config';
 import type { Device } from '../../bridge/device';
 import { createLogger } from '../../bridge/log';
 import { DeviceRuntime } from '../../bridge/runtime';
+import { withFakeTime, type Clock } from '../helpers/fake-time';
 
 const test = suite('bridge runtime');
 const quiet = createLogger({ sink: () => undefined });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cfg = parseConfig(
   { devices: [{ id: 'nvr', url: 'http://127.0.0.1:9', username: 'u', password: 'p', poll_interval: 3600 }] },
   { env: {} },
@@ -21,10 +22,10 @@ function fakeDevice(ms: number, fail = false) {
   const device = {
     id: 'nvr',
     async poll() {
-      const p: { start: number; end?: number } = { start: performance.now() };
+      const p: { start: number; end?: number } = { start: Date.now() };
       polls.push(p);
-      await sleep(ms);
-      p.end = performance.now();
+      await delay(ms);
+      p.end = Date.now();
       if (fail) throw new Error('connection refused');
     },
     invalidate() {
@@ -46,82 +47,113 @@ function runtime(fake: ReturnType<typeof fakeDevice>, readGapMs: number, offline
   });
 }
 
-test('a flood of reads: bounded polls, each caller answered by a poll that started after it asked', async () => {
-  const fake = fakeDevice(15);
-  const rt = runtime(fake, 50);
-  rt.start();
-  await rt.ready(1000);
-  const first = fake.polls.length;
-  const calls: Array<Promise<{ asked: number; done: number }>> = [];
-  const t0 = performance.now();
-  while (performance.now() - t0 < 300) {
-    const asked = performance.now();
-    calls.push(rt.read().then(() => ({ asked, done: performance.now() })));
-    await sleep(3);
-  }
-  const results = await Promise.all(calls);
-  const reads = fake.polls.slice(first);
-  assert.ok(calls.length >= 50, `${calls.length} calls`);
-  // One read per 50 ms at most (plus the one in flight at the end).
-  assert.ok(reads.length <= Math.ceil(300 / 50) + 2, `${reads.length} polls for ${calls.length} calls`);
-  for (const r of results) {
-    assert.ok(
-      reads.some((p) => p.start >= r.asked && p.end !== undefined && p.end <= r.done + 1),
-      'answered by a fresh poll',
+/** stop() waits for the poll in progress: time runs on until everything has settled. */
+async function stop(rt: DeviceRuntime, clock: Clock): Promise<void> {
+  const stopped = rt.stop();
+  await clock.runAllAsync();
+  await stopped;
+}
+
+test('a flood of reads (one every 30 ms for 3 s): one poll per second, each caller answered by a poll that started after it asked', () =>
+  withFakeTime(async (clock) => {
+    const fake = fakeDevice(150);
+    const rt = runtime(fake, 1000);
+    rt.start();
+    await clock.tickAsync(150); // the first poll
+    assert.equal(rt.online, true);
+    const calls: Array<Promise<{ asked: number; done: number }>> = [];
+    for (let i = 0; i < 100; i++) {
+      const asked = Date.now();
+      calls.push(rt.read().then(() => ({ asked, done: Date.now() })));
+      await clock.tickAsync(30);
+    }
+    await clock.tickAsync(2_000);
+    const results = await Promise.all(calls);
+    const reads = fake.polls.slice(1);
+    // The first read starts at once; every later one a full gap after the previous start.
+    assert.deepEqual(
+      reads.map((p) => p.start),
+      [150, 1150, 2150, 3150],
+      '100 requests, 4 device reads',
     );
-  }
-  // Starts at least the gap apart.
-  for (let i = 1; i < reads.length; i++) assert.ok(reads[i].start - reads[i - 1].start >= 49, `gap ${reads[i].start - reads[i - 1].start}`);
-  await rt.stop();
-});
+    for (const r of results) {
+      assert.ok(
+        reads.some((p) => p.start >= r.asked && p.end !== undefined && p.end <= r.done),
+        `asked at ${r.asked}, answered at ${r.done}: by a fresh poll`,
+      );
+    }
+    await stop(rt, clock);
+  }));
 
-test('refresh: one invalidation per read, however many asked for it', async () => {
-  const fake = fakeDevice(20);
-  const rt = runtime(fake, 0);
-  rt.start();
-  await rt.ready(1000);
-  await Promise.all(Array.from({ length: 10 }, () => rt.read(true)));
-  assert.ok(fake.invalidations() <= 2, `${fake.invalidations()} invalidations`);
-  assert.ok(fake.invalidations() >= 1);
-  await rt.stop();
-});
+test('refresh: one invalidation per read, however many asked for it', () =>
+  withFakeTime(async (clock) => {
+    const fake = fakeDevice(20);
+    const rt = runtime(fake, 0);
+    rt.start();
+    await clock.tickAsync(20);
+    const asked = Promise.all(Array.from({ length: 10 }, () => rt.read(true)));
+    await clock.tickAsync(100);
+    await asked;
+    assert.equal(fake.invalidations(), 1);
+    assert.equal(fake.polls.length, 2, 'ten refreshes asked at once: one read');
+    await stop(rt, clock);
+  }));
 
-test('stop() ends a read waiting for its turn at once', async () => {
-  const fake = fakeDevice(1);
-  const rt = runtime(fake, 10_000);
-  rt.start();
-  await rt.ready(1000);
-  await rt.read();
-  const waiting = rt.read(); // must wait 10 s for its turn
-  const t0 = performance.now();
-  await rt.stop();
-  await waiting;
-  assert.ok(performance.now() - t0 < 500);
-});
+test('stop() ends a read waiting for its turn at once', () =>
+  withFakeTime(async (clock) => {
+    const fake = fakeDevice(1);
+    const rt = runtime(fake, 10_000);
+    rt.start();
+    await clock.tickAsync(1);
+    const first = rt.read();
+    await clock.tickAsync(1);
+    await first;
+    const waiting = rt.read(); // must wait 10 s for its turn
+    await clock.tickAsync(100);
+    await rt.stop();
+    await waiting;
+    assert.equal(Date.now(), 102, 'no wait for its turn');
+    assert.equal(fake.polls.length, 2, 'and no read after stop');
+  }));
 
-test('ready(): resolves at the first poll outcome, online or offline; bounded otherwise', async () => {
-  const ok = runtime(fakeDevice(30), 0);
-  assert.equal(ok.started, false);
-  ok.start();
-  await ok.ready(2000);
-  assert.equal(ok.started, true);
-  assert.equal(ok.online, true);
-  await ok.stop();
+test('ready(): resolves at the first poll outcome, online or offline; bounded otherwise', () =>
+  withFakeTime(async (clock) => {
+    const ok = runtime(fakeDevice(30), 0);
+    assert.equal(ok.started, false);
+    ok.start();
+    const okReady = ok.ready(2000);
+    await clock.tickAsync(30);
+    await okReady;
+    assert.equal(Date.now(), 30, 'at the first answer');
+    assert.equal(ok.started, true);
+    assert.equal(ok.online, true);
+    await stop(ok, clock);
 
-  const bad = runtime(fakeDevice(1, true), 0, 2);
-  const seen: boolean[] = [];
-  bad.on('availability', (online) => seen.push(online));
-  bad.start();
-  await bad.ready(2000);
-  assert.deepEqual(seen, [false]);
-  assert.equal(bad.online, false);
-  await bad.stop();
+    const bad = runtime(fakeDevice(1, true), 0, 2);
+    const seen: boolean[] = [];
+    bad.on('availability', (online) => seen.push(online));
+    const t0 = Date.now();
+    bad.start();
+    const badReady = bad.ready(2000);
+    await clock.tickAsync(100);
+    await badReady;
+    assert.deepEqual(seen, [false], 'offline after its second failed poll');
+    assert.ok(Date.now() - t0 < 2000);
+    assert.equal(bad.online, false);
+    await stop(bad, clock);
 
-  const never = runtime(fakeDevice(1), 0); // not started
-  const t0 = performance.now();
-  await never.ready(50);
-  assert.ok(performance.now() - t0 < 500);
-  assert.equal(never.started, false);
-});
+    const never = runtime(fakeDevice(1), 0); // not started
+    const t1 = Date.now();
+    const neverReady = never.ready(15_000);
+    await clock.tickAsync(14_999);
+    let settled = false;
+    void neverReady.then(() => (settled = true));
+    await clock.tickAsync(0);
+    assert.equal(settled, false, 'still waiting at 14.999 s');
+    await clock.tickAsync(1);
+    await neverReady;
+    assert.equal(Date.now() - t1, 15_000);
+    assert.equal(never.started, false);
+  }));
 
 test.run();

@@ -1,0 +1,18 @@
+/**
+ * Fake time for the bridge's unit tests (@sinonjs/fake-timers: unlike Node 20's `mock.timers` it also fakes
+ * `timers/promises`, which the runtime and the event stream wait with). Timers, `Date` and `performance.now()`
+ * start at 0 and move only when the test says so, so figures are exact and a loaded machine changes nothing.
+ */
+import { install, type Clock } from '@sinonjs/fake-timers';
+
+export type { Clock };
+
+/** Runs `fn` on fake time; real time is always restored (uvu runs every suite in one process). */
+export async function withFakeTime<T>(fn: (clock: Clock) => Promise<T> | T): Promise<T> {
+  const clock = install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+  try {
+    return await fn(clock);
+  } finally {
+    clock.uninstall();
+  }
+}
