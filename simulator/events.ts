@@ -110,6 +110,11 @@ export class EventHub {
 
   constructor(private readonly o: EventHubOptions) {}
 
+  /** Calls held now, waiting for an event or the end of the hold. */
+  get held(): number {
+    return this.waiters.size;
+  }
+
   private cursor(reader: Reader, end: number): Obj {
     reader.lap = Math.floor(end / RING);
     return { reader_id: reader.id, sequence: end % RING, lap_number: reader.lap };

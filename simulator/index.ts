@@ -87,6 +87,11 @@ export interface Simulator {
   /** Every request: time, path, redacted data, status, error_code. Never headers or passwords. */
   log: LogEntry[];
   clearLog(): void;
+  /**
+   * Requests received and not answered yet because the simulator holds them: Event/Check calls held by `eventHold`
+   * and answers delayed by a latency fault. Tests await it instead of guessing how long a request takes to arrive.
+   */
+  readonly held: number;
   fault(f: FaultSpec): void;
   clearFaults(): void;
   /** Every current session answers `expired` on its next call. */
@@ -210,6 +215,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     port,
     log: log.entries,
     clearLog: () => log.clear(),
+    get held() {
+      return events.held + sleeps.size;
+    },
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     expireSessions: () => auth.expireAll(),

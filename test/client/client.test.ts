@@ -161,7 +161,7 @@ test('Range cache expires after rangeTtlMs; concurrent Sets share one Range fetc
   const { dev, c } = await setup({ handlers: voiceHandlers(goodGet) }, { rangeTtlMs: 40 });
   await Promise.all(Array.from({ length: 5 }, () => c.set('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 30 } } })));
   assert.is(dev.count(`${VA}/Range`), 1);
-  await new Promise((r) => setTimeout(r, 60));
+  await new Promise((r) => setTimeout(r, 60)); // a time: the client's 40 ms Range TTL is the behaviour under test
   await c.set('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 30 } } });
   assert.is(dev.count(`${VA}/Range`), 2);
 });

@@ -3,12 +3,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FakeDevice } from './fake-device';
 import { RELOGIN_CODES } from '../../core/errors';
-import { clientRig, rejection } from './harness';
+import { clientRig, rejection, until } from './harness';
 
 const PASSWORD = 'Corr3ct-Horse!';
 const WRONG = 'Wr0ng-Battery?';
 const LOGIN = '/API/Web/Login';
 const INFO = '/API/SystemInfo/Base/Get';
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const test = suite('session');
 
@@ -92,7 +93,7 @@ test('lock-out cool-down passes, then one more attempt', async () => {
   await rejection(c.systemInfo());
   await rejection(c.systemInfo());
   assert.is(loginRequests(dev), 2);
-  await new Promise((r) => setTimeout(r, 80));
+  await wait(80); // a time: the client's 60 ms cool-down is the behaviour under test (only a call can see its end)
   await rejection(c.systemInfo());
   assert.is(loginRequests(dev), 4);
 });
@@ -132,16 +133,6 @@ test('no_login on a forgotten session: re-login once, then the call succeeds', a
 });
 
 const HEARTBEAT = '/API/Login/Heartbeat';
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Wait until `cond` holds, failing after `ms`. */
-async function until(cond: () => boolean, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await wait(5);
-  }
-}
 
 test('every session code of the vendor list: one re-login, the call repeated once and answered', async () => {
   for (const code of RELOGIN_CODES) {
@@ -223,17 +214,17 @@ test('a device that forgets every session at once: re-logins spaced (1 s, 2 s...
 test('heartbeat: {"keep_alive": true}; a failing heartbeat triggers one re-login, then backoff', async () => {
   const { dev, c } = await setup({}, { heartbeatMs: 40 });
   await c.login();
-  await until(() => dev.count(HEARTBEAT, 200) >= 1);
+  await until(() => dev.count(HEARTBEAT, 200) >= 1, 'a heartbeat');
   assert.equal(dev.log.find((l) => l.path === HEARTBEAT)!.data, { keep_alive: true });
   dev.faults.set(HEARTBEAT, 'http500');
-  await until(() => dev.count(LOGIN, 200) === 2);
+  await until(() => dev.count(LOGIN, 200) === 2, 'the re-login');
   const t0 = Date.now();
   await wait(600);
   // The heartbeat keeps failing every 40 ms; the next re-login waits for the 1 s gap.
   assert.ok(dev.count(HEARTBEAT, 500) >= 5);
   assert.is(dev.count(LOGIN, 200), 2, `logins after ${Date.now() - t0} ms`);
   dev.faults.delete(HEARTBEAT);
-  await until(() => dev.count(HEARTBEAT, 200) >= 2);
+  await until(() => dev.count(HEARTBEAT, 200) >= 2, 'heartbeats answered again');
 });
 
 test('an unknown error code (HTTP 400) on a session that worked: one re-login, the call not repeated', async () => {
@@ -288,21 +279,21 @@ test('old firmware: token from the body', async () => {
 test('heartbeat at the configured interval while logged in; none after close', async () => {
   const { dev, c } = await setup({}, { heartbeatMs: 50 });
   await c.login();
-  await new Promise((r) => setTimeout(r, 280));
+  await wait(280); // a time: the heartbeat rate is counted over a window
   const beats = dev.count('/API/Login/Heartbeat', 200);
   assert.ok(beats >= 2 && beats <= 6, `heartbeats: ${beats}`);
   await c.close();
   const after = dev.log.length;
-  await new Promise((r) => setTimeout(r, 120));
+  await wait(120); // a time: nothing may reach the device within more than two heartbeat periods after close
   assert.is(dev.log.length, after);
 });
 
 test('heartbeat off with 0; no heartbeat before login', async () => {
   const { dev, c } = await setup({}, { heartbeatMs: 0 });
-  await new Promise((r) => setTimeout(r, 60));
+  await wait(60); // a time: nothing may reach the device before the first call
   assert.is(dev.log.length, 0);
   await c.login();
-  await new Promise((r) => setTimeout(r, 60));
+  await wait(60); // a time: no heartbeat may follow the login
   assert.is(dev.count('/API/Login/Heartbeat'), 0);
 });
 
@@ -338,7 +329,7 @@ test('close aborts a call in flight quickly', async () => {
   await c.login();
   dev.faults.set(INFO, 'hang');
   const pending = rejection(c.systemInfo());
-  await new Promise((r) => setTimeout(r, 30));
+  await until(() => dev.count(INFO) === 1, 'the call on the wire');
   const t0 = Date.now();
   await c.close();
   const e = await pending;
@@ -351,7 +342,7 @@ test('close: calls still waiting for a connection are never sent; they fail with
   await c.login();
   dev.faults.set(INFO, 'hang');
   const pending = Array.from({ length: 3 }, () => rejection(c.systemInfo()));
-  await new Promise((r) => setTimeout(r, 30));
+  await until(() => dev.count(INFO) >= 1, 'the first call on the wire');
   assert.is(dev.count(INFO), 1, 'one on the wire, two waiting for the connection');
   const t0 = Date.now();
   await c.close();

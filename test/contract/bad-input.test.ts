@@ -12,7 +12,7 @@ import type { DeviceError } from '../../core/errors';
 import { deterrenceSet, upgradeToken, voiceAlarmGet, voiceAlarmSet } from '../../core/pages';
 import type { FaultKind } from '../../simulator';
 import type { NvrClient } from '../../core/client';
-import { LOGIN, PASSWORD, entries, obj, paths, rejection, withRig, type Obj } from './harness';
+import { LOGIN, PASSWORD, entries, obj, paths, rejection, until, withRig, type Obj } from './harness';
 
 const VA = '/API/AlarmConfig/VoiceAlarm';
 const MIB = 1 << 20;
@@ -157,20 +157,12 @@ function streaming(client: NvrClient, intervalMs?: number) {
   };
 }
 
-async function until(cond: () => boolean, ms = 4_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await sleep(10);
-  }
-}
-
 test('an Event/Check answering at once: at most one call per second per device, not a tight loop', () =>
   withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
     const run = streaming(client);
-    await until(() => entries(sim, CHECK).length >= 1);
+    await until(() => entries(sim, CHECK).length >= 1, 4_000, 'the first Event/Check');
     const t0 = Date.now();
-    await sleep(2_100);
+    await sleep(2_100); // a time: a call rate is counted over a window (the default 1 s interval is under test)
     await run.stop();
     const calls = entries(sim, CHECK).filter((e) => e.time >= t0);
     assert.ok(calls.length >= 2 && calls.length <= 3, `${calls.length} calls in 2.1 s`);
@@ -180,13 +172,17 @@ test('an Event/Check answering at once: at most one call per second per device, 
 test('readerID_invalid (the device dropped the reader): one new subscription, the stream goes on, no error', () =>
   withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
     const run = streaming(client, 200);
-    await until(() => entries(sim, CHECK).length >= 2);
+    await until(() => entries(sim, CHECK).length >= 2, 4_000, 'subscribed and polling');
     // 40 more subscriptions take every reader slot of the device: the stream's reader, idle the longest, is dropped.
     const subscribe = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } };
     await Promise.all(Array.from({ length: 40 }, () => client.call(CHECK, subscribe)));
-    await until(() => entries(sim, CHECK).some((e) => e.error_code === 'readerID_invalid'));
+    await until(() => entries(sim, CHECK).some((e) => e.error_code === 'readerID_invalid'), 4_000, 'readerID_invalid');
     const refused = sim.log.findIndex((e) => e.path === CHECK && e.error_code === 'readerID_invalid');
-    await until(() => sim.log.slice(refused + 1).filter((e) => e.path === CHECK && e.status === 200).length >= 2);
+    await until(
+      () => sim.log.slice(refused + 1).filter((e) => e.path === CHECK && e.status === 200).length >= 2,
+      4_000,
+      'two answered calls after it',
+    );
     await run.stop();
     const after = sim.log.slice(refused + 1).filter((e) => e.path === CHECK);
     assert.is(obj(after[0].data, 'data').reader_id, undefined, 'subscribed again');
@@ -198,12 +194,12 @@ test('readerID_invalid (the device dropped the reader): one new subscription, th
 test('evicted session while streaming: one re-login, the stream subscribes again', () =>
   withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
     const run = streaming(client, 200);
-    await until(() => entries(sim, CHECK).length >= 2);
+    await until(() => entries(sim, CHECK).length >= 2, 4_000, 'subscribed and polling');
     sim.expireSessions();
-    await until(() => entries(sim, LOGIN).filter((e) => e.status === 200).length === 2);
+    await until(() => entries(sim, LOGIN).filter((e) => e.status === 200).length === 2, 4_000, 'the re-login');
     const relogin = sim.log.length;
-    await until(() => sim.log.slice(relogin).filter((e) => e.path === CHECK).length >= 3);
-    await sleep(300);
+    // Polls go on with the new subscription's cursor: a second re-login or subscription would show among these.
+    await until(() => sim.log.slice(relogin).filter((e) => e.path === CHECK).length >= 5, 4_000, 'five calls after the re-login');
     await run.stop();
     assert.equal(
       entries(sim, LOGIN).map((e) => e.status),
@@ -217,9 +213,11 @@ test('evicted session while streaming: one re-login, the stream subscribes again
 test('heartbeat failing: one re-login, then backoff (logins counted over time)', () =>
   withRig({}, { heartbeatMs: 50 }, async ({ sim, client }) => {
     await client.invoke(voiceAlarmGet);
-    await until(() => entries(sim, HEARTBEAT).length >= 1);
+    await until(() => entries(sim, HEARTBEAT).length >= 1, 4_000, 'a heartbeat');
     assert.equal(entries(sim, HEARTBEAT)[0].data, { keep_alive: true });
     sim.fault({ path: HEARTBEAT, kind: 'http500' });
+    // A time: the claim is a count over a window shorter than the 1 s re-login gap; the >= 5 failed heartbeats
+    // below prove the client went on working through it.
     await sleep(700);
     assert.ok(entries(sim, HEARTBEAT).filter((e) => e.status === 500).length >= 5);
     assert.equal(
@@ -236,7 +234,7 @@ test('wrong password while streaming and calling for a second: one login attempt
     const t0 = Date.now();
     while (Date.now() - t0 < 1_000) {
       assert.is((await rejection(client.invoke(voiceAlarmGet))).kind, 'lockout');
-      await sleep(20);
+      await sleep(20); // pacing: calls spread over the second, as a flow's messages would be
     }
     assert.is((await streamErr).kind, 'lockout');
     assert.equal(paths(sim), [LOGIN, LOGIN], 'challenge + one answer in a second of calls');

@@ -5,7 +5,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { alarmEventOf, filterOf, passes } from '../../nodes/alarm-event';
-import { credentials, DEV, flowWith, load, newPassword, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
+import {
+  credentials,
+  DEV,
+  eventStreamFailures,
+  flowWith,
+  load,
+  newPassword,
+  node,
+  statusesOf,
+  waitFor,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
 
 type Ctx = SimulatorContext;
 const test = suite<Ctx>('nodes: nvr-event filters and the shared event stream', { password: newPassword() });
@@ -93,7 +105,8 @@ test('a lost device: each nvr-event node reports once per failure streak (status
   node('caught').on('input', (m: any) => caught.push(m));
   await waitFor(() => caught.length >= 2, 'one Catch message per node');
   // The stream retries after 1 s and 2 s (documented backoff); nothing more reaches the Catch node.
-  await new Promise((r) => setTimeout(r, 3500));
+  const retries = eventStreamFailures();
+  await waitFor(() => retries() >= 2, 'two failed retries', 5000);
   assert.equal(caught.map((m) => m.error.source.id).sort(), ['e1', 'e2']);
   assert.is(caught[0].error.code, 'verify_failed');
   for (const id of ['e1', 'e2']) assert.equal(statusesOf(id).at(-1), { fill: 'red', shape: 'ring', text: 'wrong username or password' });

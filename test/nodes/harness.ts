@@ -97,6 +97,20 @@ export async function waitFor<T>(probe: () => T | undefined | false, what: strin
   }
 }
 
+/**
+ * Counts, from now on, the failed attempts of the event stream that the config node `device` shares among its
+ * nvr-event nodes (a probe subscriber: it hears each failure after the nodes have handled it).
+ */
+export function eventStreamFailures(device = DEV): () => number {
+  let failures = 0;
+  node(device).events.subscribe('test-probe', {
+    event: () => undefined,
+    failed: () => failures++,
+    recovered: () => undefined,
+  });
+  return () => failures;
+}
+
 /** The next message a helper node receives. */
 export function nextMessage(id: string, timeoutMs = 5000): Promise<Msg> {
   const n = node(id);

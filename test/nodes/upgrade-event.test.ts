@@ -14,6 +14,7 @@ import {
   helper,
   credentials,
   DEV,
+  eventStreamFailures,
   exchange,
   flowWith,
   load,
@@ -174,6 +175,7 @@ test('nvr-event: one message per alarm raised on the simulator; stops on close',
   await helper.unload();
   assert.ok(Date.now() - t0 < 2000, `close took ${Date.now() - t0} ms`);
   sim!.clearLog();
+  // A time: nothing may come; the timer count below shows that nothing is scheduled for later either.
   await new Promise((r) => setTimeout(r, 300));
   assert.not.ok(paths(sim!).includes('/API/Event/Check'), 'no polling after close');
   assert.ok(timerCount() <= before, `timers: ${before} before, ${timerCount()} after`);
@@ -192,8 +194,9 @@ test('nvr-event: keeps listening across keep-alives and after the device drops t
   await waitFor(() => sim!.log.filter((e) => e.path === '/API/Event/Check').length >= 2, 'a keep-alive', 5000);
   sim!.expireSessions();
   sim!.clearLog();
-  await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check' && e.status === 200), 'polling again', 6000);
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => sim!.log.some((e) => e.path === '/API/Event/Check' && e.status === 200), 'the held poll answered', 6000);
+  // The poll after it meets the expired session: re-login, the poll repeated and held again.
+  await waitFor(() => sim!.held === 1, 'a poll held under the new session', 3000);
   const next = nextMessage('out');
   sim!.raiseAlarm({ channel: 'CH1', type: 'io', active: true });
   assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH1', type: 'io', active: true, state: true });
@@ -221,7 +224,8 @@ test('nvr-event: subscribes again when the device forgets its reader (readerID_i
     6000,
   );
   await waitFor(() => sim!.log.slice(invalid).some((e) => e.path === EVENT_PATH && e.status === 200), 'subscribed again', 6000);
-  await new Promise((r) => setTimeout(r, 100));
+  // The node has taken the new subscription's answer (alarms still active are repeated in it) and polls with it.
+  await waitFor(() => sim!.held === 1, 'a poll held with the new cursor', 3000);
   const next = nextMessage('out');
   sim!.raiseAlarm({ channel: 'CH4', type: 'motion', active: true });
   assert.equal(alarm((await next).payload), { device: 'sim', channel: 'CH4', type: 'motion', active: true, state: true });
@@ -279,7 +283,8 @@ test('nvr-event: a failing event stream reaches a Catch node once per failure st
   assert.is(error.source.id, 'e1');
   assert.is(payload.error_code, 'verify_failed');
   // The node retries after 1 s and 2 s; the same failure is not reported again.
-  await new Promise((r) => setTimeout(r, 3500));
+  const retries = eventStreamFailures();
+  await waitFor(() => retries() >= 2, 'two failed retries', 5000);
   assert.is(caught.length, 1);
   assert.equal(statusesOf('e1').at(-1), { fill: 'red', shape: 'ring', text: 'wrong username or password' });
 });

@@ -128,18 +128,18 @@ test('login: wrong digest uri or unknown nonce is not accepted', () =>
   }));
 
 test('lock-out: 4 x verify_failed, the 5th failure login_failed_or_block; then even the right password is blocked until the period ends', () =>
-  withSim({ lockoutMs: 1300 }, async (sim) => {
+  withSim({ lockoutMs: 400 }, async (sim) => {
     const bad = new RawClient(sim.url, 'admin', 'wrong');
     for (let i = 0; i < 4; i++) assert.is((await bad.login()).json.error_code, 'verify_failed');
     const fifth = await bad.login();
     assert.is(fifth.json.error_code, 'login_failed_or_block');
-    assert.is(fifth.json.data.block_remain_time, 2, 'seconds left, rounded up');
+    assert.is(fifth.json.data.block_remain_time, 1, 'seconds left, rounded up (0.4 s -> 1)');
     const good = new RawClient(sim.url);
     const locked = await good.login();
     assert.is(locked.status, 401);
     assert.is(locked.json.error_code, 'login_failed_or_block');
     assert.type(locked.json.data.block_remain_time, 'number');
-    await sleep(1350);
+    await sleep(450); // a time: the block ends by the clock (logins to poll for its end would themselves be judged)
     assert.is((await good.login()).status, 200);
   }));
 
@@ -203,7 +203,7 @@ test('session expiry: without traffic for sessionTimeoutMs the next call answers
   withSim({ sessionTimeoutMs: 150 }, async (sim) => {
     const c = new RawClient(sim.url);
     await c.login();
-    await sleep(250);
+    await sleep(250); // a time: inactivity is the behaviour under test (any call would renew the session)
     const res = await c.post(GET);
     assert.is(res.status, 400, 'vendor: failures are HTTP 400 with a failure body');
     assert.is(res.json.result, 'failed');
@@ -218,7 +218,7 @@ test('heartbeat keeps the session alive past sessionTimeoutMs', () =>
     const c = new RawClient(sim.url);
     await c.login();
     for (let i = 0; i < 5; i++) {
-      await sleep(100);
+      await sleep(100); // a time: 500 ms in all, well past the 200 ms timeout, kept alive by heartbeats only
       const hb = await c.post('/API/Login/Heartbeat', { keep_alive: true });
       assert.is(hb.status, 200);
     }
@@ -230,7 +230,7 @@ test('heartbeatTimeoutMs: calls fail with no_heartbeat when heartbeats stop', ()
     const c = new RawClient(sim.url);
     await c.login();
     assert.is((await c.post(GET)).status, 200);
-    await sleep(200);
+    await sleep(200); // a time: heartbeats missing for longer than heartbeatTimeoutMs is the behaviour under test
     assert.is((await c.post(GET)).json.error_code, 'no_heartbeat');
   }));
 

@@ -1,10 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Simulator, SimulatorOptions, startSimulator } from '../../simulator';
-import { PASSWORD, RawClient } from './raw-client';
+import { PASSWORD, RawClient, until } from './raw-client';
 
 const CHECK = '/API/Event/Check';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The vendor's subscribe request (Event/Check page, sample 2) and a third-party variant with AI pictures. */
 const SUBSCRIBE = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }, { aipushpic: ['all'] }] } };
 
@@ -170,7 +169,7 @@ test('eventHold: a call with nothing to report is held, woken by an alarm, else 
   const sub = await subscribe();
   let t = Date.now();
   const pending = next(sub);
-  await sleep(50);
+  await until(() => sim.held === 1, 'the call held by the simulator');
   sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
   const woken = await pending;
   assert.ok(Date.now() - t < 250, 'woken before the hold ended');
@@ -185,7 +184,7 @@ test('stop() answers held requests and closes', async () => {
   await start({ eventHoldMs: 60_000 });
   const sub = await subscribe();
   const pending = next(sub);
-  await sleep(50);
+  await until(() => sim.held === 1, 'the call held by the simulator');
   const t = Date.now();
   await sim.stop();
   const res = await pending;
@@ -194,12 +193,12 @@ test('stop() answers held requests and closes', async () => {
 });
 
 test('alarmEveryMs raises random allowed alarms, each ended later', async () => {
-  await start({ alarmEveryMs: 40 });
+  // Held calls: each poll returns as soon as the next alarm starts or ends (no pause between polls needed).
+  await start({ alarmEveryMs: 40, eventHoldMs: 1000 });
   let cur: any = await subscribe();
   const seen: any[] = [];
-  const until = Date.now() + 3000;
-  while (Date.now() < until && (seen.length < 6 || seen.filter((e) => hasActive(e, false)).length < 2)) {
-    await sleep(60);
+  const end = Date.now() + 3000;
+  while (Date.now() < end && (seen.length < 6 || seen.filter((e) => hasActive(e, false)).length < 2)) {
     const d = (await next(cur)).json.data;
     cur = d;
     for (const i of d.alarm_list ?? []) seen.push(...i.channel_alarm);
