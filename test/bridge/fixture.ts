@@ -5,12 +5,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
 import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/bridge';
 import { parseConfig, type BridgeConfig } from '../../bridge/config';
 import { createLogger } from '../../bridge/log';
+import { until } from '../helpers/until';
 import { clearRetained, Recorder, startTestBroker, uniqueTopics, type TestBroker } from '../helpers/mqtt-broker';
+
+export { until };
 
 export interface DeviceSpec {
   id: string;
@@ -51,15 +53,6 @@ export interface FixtureOptions {
   /** Do not wait for the devices' first state. */
   noWait?: boolean;
   mqttPassword?: string;
-}
-
-/** Resolves once `cond` holds (checked every 10 ms); fails after `timeoutMs`. */
-export async function until(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timeout waiting for ${what}`);
-    await delay(10);
-  }
 }
 
 /**

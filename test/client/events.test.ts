@@ -5,6 +5,7 @@ import { ALARM_TYPES, ALARM_TYPE_KEYS, alarmTypesOf, type AlarmTypeInfo } from '
 import { eventsOf, normalizeTime, type DeviceEvent } from '../../core/events';
 import type { Handler } from './fake-device';
 import { clientRig, rejection } from './harness';
+import { until } from '../helpers/until';
 
 /**
  * The event stream against a device answering `/API/Event/Check` in the vendor's shapes (vendor facts d;
@@ -53,15 +54,6 @@ test.after.each(closeAll);
 async function device(source = new EventSource(), client = {}) {
   const rig = await setup({ handlers: { [CHECK]: source.handler } }, client);
   return { ...rig, source };
-}
-
-/** Wait until `cond` holds, failing after `ms`. */
-async function until(cond: () => boolean, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 /** Runs the stream in the background, collecting events, until `stop()`. */
@@ -212,7 +204,7 @@ test('errors back off (doubling) and never loop tightly; the stream recovers wit
   await until(() => source.requests.length >= 2);
   dev.faults.set(CHECK, 'http500');
   const t0 = Date.now();
-  await until(() => dev.count(CHECK, 500) >= 4, 4_000);
+  await until(() => dev.count(CHECK, 500) >= 4, 'four Event/Check calls', 4_000);
   const elapsed = Date.now() - t0;
   const failures = dev.log.filter((l) => l.path === CHECK && l.status === 500);
   dev.faults.delete(CHECK);

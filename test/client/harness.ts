@@ -44,11 +44,4 @@ export async function rejection(p: Promise<unknown>): Promise<DeviceError> {
   throw new Error('expected a rejection');
 }
 
-/** Polls `cond` every 5 ms until it holds; fails naming `what` after `timeoutMs`. */
-export async function until(cond: () => boolean, what: string, timeoutMs = 3_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+export { until } from '../helpers/until';

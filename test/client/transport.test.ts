@@ -11,6 +11,7 @@ import { systemInfoGet } from '../../core/pages/system-info';
 import { defineOperation } from '../../core/operation';
 import * as v from 'valibot';
 import { clientRig, rejection } from './harness';
+import { until } from '../helpers/until';
 
 const PASSWORD = 'Tr4nsport-pw';
 const INFO = '/API/SystemInfo/Base/Get';
@@ -104,15 +105,6 @@ test('issue 9: a device answering in ~1 s; polls queued ahead of a command: the 
   await Promise.all(polls);
   assert.equal(arrivals, [1, 2, 99, 3, 4], 'the queued command left before the polls queued ahead of it');
 });
-
-/** Wait until `cond` holds, failing after `ms`. */
-async function until(cond: () => boolean, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 test('per-call timeout overrides the default', async () => {
   const { dev, c } = await setup({}, { timeoutMs: 5_000 });

@@ -160,7 +160,7 @@ function streaming(client: NvrClient, intervalMs?: number) {
 test('an Event/Check answering at once: at most one call per second per device, not a tight loop', () =>
   withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
     const run = streaming(client);
-    await until(() => entries(sim, CHECK).length >= 1, 4_000, 'the first Event/Check');
+    await until(() => entries(sim, CHECK).length >= 1, 'the first Event/Check', 4_000);
     const t0 = Date.now();
     await sleep(2_100); // a time: a call rate is counted over a window (the default 1 s interval is under test)
     await run.stop();
@@ -172,16 +172,16 @@ test('an Event/Check answering at once: at most one call per second per device, 
 test('readerID_invalid (the device dropped the reader): one new subscription, the stream goes on, no error', () =>
   withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
     const run = streaming(client, 200);
-    await until(() => entries(sim, CHECK).length >= 2, 4_000, 'subscribed and polling');
+    await until(() => entries(sim, CHECK).length >= 2, 'subscribed and polling', 4_000);
     // 40 more subscriptions take every reader slot of the device: the stream's reader, idle the longest, is dropped.
     const subscribe = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } };
     await Promise.all(Array.from({ length: 40 }, () => client.call(CHECK, subscribe)));
-    await until(() => entries(sim, CHECK).some((e) => e.error_code === 'readerID_invalid'), 4_000, 'readerID_invalid');
+    await until(() => entries(sim, CHECK).some((e) => e.error_code === 'readerID_invalid'), 'readerID_invalid', 4_000);
     const refused = sim.log.findIndex((e) => e.path === CHECK && e.error_code === 'readerID_invalid');
     await until(
       () => sim.log.slice(refused + 1).filter((e) => e.path === CHECK && e.status === 200).length >= 2,
-      4_000,
       'two answered calls after it',
+      4_000,
     );
     await run.stop();
     const after = sim.log.slice(refused + 1).filter((e) => e.path === CHECK);
@@ -194,12 +194,12 @@ test('readerID_invalid (the device dropped the reader): one new subscription, th
 test('evicted session while streaming: one re-login, the stream subscribes again', () =>
   withRig({ eventHoldMs: 0 }, {}, async ({ sim, client }) => {
     const run = streaming(client, 200);
-    await until(() => entries(sim, CHECK).length >= 2, 4_000, 'subscribed and polling');
+    await until(() => entries(sim, CHECK).length >= 2, 'subscribed and polling', 4_000);
     sim.expireSessions();
-    await until(() => entries(sim, LOGIN).filter((e) => e.status === 200).length === 2, 4_000, 'the re-login');
+    await until(() => entries(sim, LOGIN).filter((e) => e.status === 200).length === 2, 'the re-login', 4_000);
     const relogin = sim.log.length;
     // Polls go on with the new subscription's cursor: a second re-login or subscription would show among these.
-    await until(() => sim.log.slice(relogin).filter((e) => e.path === CHECK).length >= 5, 4_000, 'five calls after the re-login');
+    await until(() => sim.log.slice(relogin).filter((e) => e.path === CHECK).length >= 5, 'five calls after the re-login', 4_000);
     await run.stop();
     assert.equal(
       entries(sim, LOGIN).map((e) => e.status),
@@ -213,7 +213,7 @@ test('evicted session while streaming: one re-login, the stream subscribes again
 test('heartbeat failing: one re-login, then backoff (logins counted over time)', () =>
   withRig({}, { heartbeatMs: 50 }, async ({ sim, client }) => {
     await client.invoke(voiceAlarmGet);
-    await until(() => entries(sim, HEARTBEAT).length >= 1, 4_000, 'a heartbeat');
+    await until(() => entries(sim, HEARTBEAT).length >= 1, 'a heartbeat', 4_000);
     assert.equal(entries(sim, HEARTBEAT)[0].data, { keep_alive: true });
     sim.fault({ path: HEARTBEAT, kind: 'http500' });
     // A time: the claim is a count over a window shorter than the 1 s re-login gap; the >= 5 failed heartbeats

@@ -23,7 +23,7 @@ function collect(client: NvrClient) {
     /** The first event (from `from` on) that has every member of `want`. */
     async next(want: Record<string, unknown>, from = 0): Promise<DeviceEvent> {
       const match = (e: DeviceEvent) => Object.entries(want).every(([k, v]) => (e as Record<string, unknown>)[k] === v);
-      await until(() => seen.slice(from).some(match), 4_000, `event ${JSON.stringify(want)}`);
+      await until(() => seen.slice(from).some(match), `event ${JSON.stringify(want)}`, 4_000);
       return seen.slice(from).find(match)!;
     },
     async stop() {
@@ -39,7 +39,7 @@ events('raiseAlarm reaches client.events() typed; its end too; a type the channe
   withRig({}, {}, async ({ sim, client }) => {
     const run = collect(client);
     try {
-      await until(() => entries(sim, CHECK).length >= 1, 4_000, 'subscription');
+      await until(() => entries(sim, CHECK).length >= 1, 'subscription', 4_000);
       sim.raiseAlarm({ channel: 'CH1', type: 'person', active: true });
       const { time, ...start } = (await run.next({ kind: 'alarm', channel: 'CH1', type: 'person' })) as Extract<
         DeviceEvent,
@@ -112,7 +112,7 @@ for (const form of ['int_alarm', 'alarm_state', 'both'] as const) {
     withRig({ aiAlarmForm: form }, {}, async ({ sim, client }) => {
       const run = collect(client);
       try {
-        await until(() => entries(sim, CHECK).length >= 1, 4_000, 'subscription');
+        await until(() => entries(sim, CHECK).length >= 1, 'subscription', 4_000);
         sim.raiseAlarm({ channel: 'CH1', type: 'line_crossing', active: true });
         await run.next({ kind: 'alarm', channel: 'CH1', type: 'line_crossing', active: true });
         sim.raiseAlarm({ channel: 'CH1', type: 'line_crossing', active: false });
@@ -131,7 +131,7 @@ events('setLive switches the device floodlight, and the change comes back as a l
   withRig({}, {}, async ({ sim, client }) => {
     const run = collect(client);
     try {
-      await until(() => entries(sim, CHECK).length >= 1, 4_000, 'subscription');
+      await until(() => entries(sim, CHECK).length >= 1, 'subscription', 4_000);
       const after = await client.setLive('CH1', { floodlight: true, brightness: 70 });
       assert.equal([after.floodlight, after.brightness], [true, 70]);
       const live = sim.state['PreviewChannel/Floodlight2AudioAlarm'].channel_info!.CH1;
@@ -159,12 +159,12 @@ events('types filter: only the alarms asked for (live and disk events always pas
       for await (const e of client.events({ signal: ctl.signal, intervalMs: 100, types: ['person'] })) seen.push(e);
     })();
     try {
-      await until(() => entries(sim, CHECK).length >= 1, 4_000, 'subscription');
+      await until(() => entries(sim, CHECK).length >= 1, 'subscription', 4_000);
       sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
       sim.raiseAlarm({ channel: 'CH1', type: 'person', active: true });
       sim.raiseDiskAlarm({ ok: false, info: 'Full' });
-      await until(() => seen.some((e) => e.kind === 'disk'), 4_000, 'disk event');
-      await until(() => seen.some((e) => e.kind === 'alarm'), 4_000, 'person event');
+      await until(() => seen.some((e) => e.kind === 'disk'), 'disk event', 4_000);
+      await until(() => seen.some((e) => e.kind === 'alarm'), 'person event', 4_000);
       assert.equal(
         seen.filter((e) => e.kind === 'alarm').map((e) => e.kind === 'alarm' && e.type),
         ['person'],

@@ -114,11 +114,4 @@ export function lastOk(sim: Simulator, path: string): Obj {
   return obj(e.data, `${path} request data`);
 }
 
-/** Polls `cond` every 10 ms until it holds (fails after `ms`). */
-export async function until(cond: () => boolean, ms = 4_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`${what} not reached within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from '../helpers/until';

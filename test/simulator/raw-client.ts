@@ -143,11 +143,4 @@ export class RawClient {
 
 export const PASSWORD = 'pw-Secret-1';
 
-/** Polls `cond` every 10 ms until it holds; fails naming `what` after `timeoutMs`. */
-export async function until(cond: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from '../helpers/until';
