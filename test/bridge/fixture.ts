@@ -9,10 +9,9 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../sim
 import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/bridge';
 import { parseConfig, type BridgeConfig } from '../../bridge/config';
 import { createLogger } from '../../bridge/log';
-import { until } from '../helpers/until';
 import { clearRetained, Recorder, startTestBroker, uniqueTopics, type TestBroker } from '../helpers/mqtt-broker';
 
-export { until };
+export { until } from '../helpers/until';
 
 export interface DeviceSpec {
   id: string;

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
 import { createLogger } from '../../bridge/log';
 import { Poller } from '../../bridge/poller';
-import { withFakeTime, type Clock } from '../helpers/fake-time';
+import { runOut, withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge poller');
 
@@ -30,13 +30,6 @@ function poller(o: { intervalMs: number; pollMs?: number; fails?: (n: number) =>
   );
   const gaps = () => starts.slice(1).map((t, i) => t - starts[i]);
   return { p, starts, gaps, availability, lines };
-}
-
-/** stop() waits for the poll in progress: time runs on until it has finished. */
-async function stop(p: Poller, clock: Clock): Promise<void> {
-  const stopped = p.stop();
-  await clock.runAllAsync();
-  await stopped;
 }
 
 /** Runs `fn` with Math.random pinned (the backoff's jitter). */
@@ -65,7 +58,7 @@ test('retries double from the minimum up to the cap, jitter +25 % at most; offli
     ]);
     assert.deepEqual(p.stats, { completed: 1, failed: 6, missed: 0, due: 7 });
     assert.equal(lines.filter((l) => l.includes('poll failed')).length, 1, 'the same error is logged once, not on every retry');
-    await stop(p, clock);
+    await runOut(clock, p.stop());
   }));
 
 test('jitter at its bottom: -25 %', () =>
@@ -76,7 +69,7 @@ test('jitter at its bottom: -25 %', () =>
       await clock.tickAsync(1_000);
     });
     assert.deepEqual(gaps(), [30, 60, 120, 150]);
-    await stop(p, clock);
+    await runOut(clock, p.stop());
   }));
 
 test('fixed cadence: polls start on the interval however long each takes', () =>
@@ -86,7 +79,7 @@ test('fixed cadence: polls start on the interval however long each takes', () =>
     await clock.tickAsync(4_000);
     assert.deepEqual(starts, [250, 1250, 2250, 3250]);
     assert.deepEqual(p.stats, { completed: 4, failed: 0, missed: 0, due: 4 });
-    await stop(p, clock);
+    await runOut(clock, p.stop());
   }));
 
 test('a device slower than its interval: polled back to back, never two at once, passed slots counted as missed', () =>
@@ -97,7 +90,7 @@ test('a device slower than its interval: polled back to back, never two at once,
     // Each next poll at once (a 0 ms timer fires after 1 ms, as in Node).
     assert.deepEqual(starts, [0, 2_501, 5_002, 7_503]);
     assert.deepEqual(p.stats, { completed: 3, failed: 0, missed: 3, due: 7 });
-    await stop(p, clock);
+    await runOut(clock, p.stop());
   }));
 
 test('pollNow(): after the poll in progress, one poll for many callers; the cadence goes on from there', () =>
@@ -111,7 +104,7 @@ test('pollNow(): after the poll in progress, one poll for many callers; the cade
     assert.deepEqual(starts, [0, 100], 'one poll for the three callers, after the first one');
     await clock.tickAsync(1_000);
     assert.deepEqual(starts, [0, 100, 1000]);
-    await stop(p, clock);
+    await runOut(clock, p.stop());
     await clock.tickAsync(5_000);
     assert.equal(starts.length, 3, 'stopped: no more polls');
   }));

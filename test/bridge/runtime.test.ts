@@ -6,7 +6,7 @@ import { parseConfig } from '../../bridge/config';
 import type { Device } from '../../bridge/device';
 import { createLogger } from '../../bridge/log';
 import { DeviceRuntime } from '../../bridge/runtime';
-import { withFakeTime, type Clock } from '../helpers/fake-time';
+import { runOut, withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge runtime');
 const quiet = createLogger({ sink: () => undefined });
@@ -47,13 +47,6 @@ function runtime(fake: ReturnType<typeof fakeDevice>, readGapMs: number, offline
   });
 }
 
-/** stop() waits for the poll in progress: time runs on until everything has settled. */
-async function stop(rt: DeviceRuntime, clock: Clock): Promise<void> {
-  const stopped = rt.stop();
-  await clock.runAllAsync();
-  await stopped;
-}
-
 test('a flood of reads (one every 30 ms for 3 s): one poll per second, each caller answered by a poll that started after it asked', () =>
   withFakeTime(async (clock) => {
     const fake = fakeDevice(150);
@@ -82,7 +75,7 @@ test('a flood of reads (one every 30 ms for 3 s): one poll per second, each call
         `asked at ${r.asked}, answered at ${r.done}: by a fresh poll`,
       );
     }
-    await stop(rt, clock);
+    await runOut(clock, rt.stop());
   }));
 
 test('refresh: one invalidation per read, however many asked for it', () =>
@@ -96,7 +89,7 @@ test('refresh: one invalidation per read, however many asked for it', () =>
     await asked;
     assert.equal(fake.invalidations(), 1);
     assert.equal(fake.polls.length, 2, 'ten refreshes asked at once: one read');
-    await stop(rt, clock);
+    await runOut(clock, rt.stop());
   }));
 
 test('stop() ends a read waiting for its turn at once', () =>
@@ -127,7 +120,7 @@ test('ready(): resolves at the first poll outcome, online or offline; bounded ot
     assert.equal(Date.now(), 30, 'at the first answer');
     assert.equal(ok.started, true);
     assert.equal(ok.online, true);
-    await stop(ok, clock);
+    await runOut(clock, ok.stop());
 
     const bad = runtime(fakeDevice(1, true), 0, 2);
     const seen: boolean[] = [];
@@ -140,7 +133,7 @@ test('ready(): resolves at the first poll outcome, online or offline; bounded ot
     assert.deepEqual(seen, [false], 'offline after its second failed poll');
     assert.ok(Date.now() - t0 < 2000);
     assert.equal(bad.online, false);
-    await stop(bad, clock);
+    await runOut(clock, bad.stop());
 
     const never = runtime(fakeDevice(1), 0); // not started
     const t1 = Date.now();

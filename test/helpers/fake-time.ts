@@ -16,3 +16,9 @@ export async function withFakeTime<T>(fn: (clock: Clock) => Promise<T> | T): Pro
     clock.uninstall();
   }
 }
+
+/** Runs every pending timer, then awaits `work`: a `stop()` that waits for the work in progress to end on fake time. */
+export async function runOut<T>(clock: Clock, work: Promise<T>): Promise<T> {
+  await clock.runAllAsync();
+  return work;
+}

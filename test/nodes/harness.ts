@@ -11,6 +11,7 @@ import nvrRequest from '../../nodes/nvr-request';
 import nvrUpgrade from '../../nodes/nvr-upgrade';
 import nvrEvent from '../../nodes/nvr-event';
 import nvrControl from '../../nodes/nvr-control';
+import { until } from '../helpers/until';
 
 export const helper = require('node-red-node-test-helper');
 helper.init(require.resolve('node-red'));
@@ -87,14 +88,11 @@ export function statusesOf(id: string): Status[] {
     .map((c: any) => c.args[0]);
 }
 
+/** `until` that hands back what the probe found. */
 export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  let found: T | undefined | false;
+  await until(() => !!(found = probe()), what, timeoutMs);
+  return found as T;
 }
 
 /**
