@@ -110,7 +110,7 @@ export function checkKey(
 }
 
 export class Commands {
-  /** Latest command per written field (`<device>/<page>/<path>`): only its outcome is reported. */
+  /** Latest command per written field (`<device>/<page>/<path>`, `<device>/live/<channel>/<field>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
   private seq = 0;
   /** Sirens switched on with a duration: the timer that switches each off again, by `<device>/<channel>`. */
@@ -221,8 +221,17 @@ export class Commands {
     }
   }
 
-  /** Live change through `setLive` (core serialises a channel's live writes); a siren duration arms its off timer. */
+  /**
+   * Live change through `setLive` (core serialises a channel's live writes); a siren duration arms its off timer.
+   * Like page writes, only the latest command per live field reports, and only the latest siren command arms a timer
+   * (one that arrived while this one was still on the wire has replaced it).
+   */
   private async live(topic: string, h: DeviceHandle, channel: string, plan: LivePlan): Promise<void> {
+    const seq = ++this.seq;
+    const fields = Object.keys(plan.change) as Array<keyof LiveChange>;
+    const fieldKey = (k: keyof LiveChange) => `${h.id}/live/${channel}/${k}`;
+    for (const k of fields) this.latest.set(fieldKey(k), seq);
+    const isLatest = (k: keyof LiveChange) => this.latest.get(fieldKey(k)) === seq;
     const timerKey = `${h.id}/${channel}`;
     // Any later siren command on the channel replaces the pending switch-off.
     if (plan.change.siren !== undefined) {
@@ -231,10 +240,10 @@ export class Commands {
     }
     try {
       const state = await h.device.writeLive(channel, plan.change);
-      for (const [k, v] of Object.entries(plan.change) as Array<[keyof LiveChange, unknown]>) {
-        if (state[k] !== v) this.notConfirmed(topic, h, `live.${channel}.${k}`, v, state[k]);
+      for (const k of fields) {
+        if (state[k] !== plan.change[k] && isLatest(k)) this.notConfirmed(topic, h, `live.${channel}.${k}`, plan.change[k], state[k]);
       }
-      if (plan.durationS !== undefined && state.siren === true && !this.ctx.stopping) {
+      if (plan.durationS !== undefined && state.siren === true && isLatest('siren') && !this.ctx.stopping) {
         const timer = setTimeout(() => {
           this.sirenTimers.delete(timerKey);
           if (this.ctx.stopping) return;
@@ -245,6 +254,8 @@ export class Commands {
       }
     } catch (err) {
       this.failed(topic, h, err);
+    } finally {
+      for (const k of fields) if (isLatest(k)) this.latest.delete(fieldKey(k));
     }
   }
 

@@ -76,9 +76,10 @@ function fakeDevice(o: { ignore?: (page: string, change: Change) => boolean; fir
       return clone(stored);
     }),
     async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
+      // Applied at once; the read-back comes 50 ms later and shows whatever the live page holds by then.
       liveWrites.push({ at: Date.now(), channel, change });
-      await delay(50);
       live = { ...live, ...change };
+      await delay(50);
       return live;
     },
     async writeDisarmed(): Promise<boolean> {
@@ -318,6 +319,26 @@ test("siren with Home Assistant's duration: switched off again exactly that long
       'the pending switch-off was cancelled',
     );
     assert.deepEqual(r.events, []);
+    await r.stop();
+  }));
+
+test('a siren command arriving while one with a duration is still being confirmed: no switch-off; superseded live commands are not reported', () =>
+  withFakeTime(async (clock) => {
+    const r = await rig(clock);
+    r.set('ch1/set/siren', '{"state":"ON","duration":10}');
+    await clock.tickAsync(10); // its read-back is still on the way
+    r.set('ch1/set/siren', 'ON'); // no duration: on until told otherwise
+    await clock.tickAsync(60_000);
+    assert.deepEqual(
+      r.fake.liveWrites.map((w) => w.change),
+      [{ siren: true }, { siren: true }],
+      'the later command replaced the switch-off before it was armed',
+    );
+    r.set('ch1/set/floodlight', 'ON');
+    await clock.tickAsync(10);
+    r.set('ch1/set/floodlight', 'OFF'); // the ON's read-back will show OFF
+    await r.settled();
+    assert.deepEqual(r.events, [], 'no command_not_confirmed for the ON the OFF replaced');
     await r.stop();
   }));
 
