@@ -18,6 +18,7 @@ import {
   readLive,
   type ClientOptions,
   type DisarmPage,
+  type ChannelModel,
   type Invoker,
   type LiveChange,
   type LiveState,
@@ -28,7 +29,7 @@ import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from './log';
 import { sameChannelList, sameJson, structureSignature } from './model-compare';
 import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
-import { POLLED_PAGES } from './table';
+import { POLLED_PAGES, polledPages } from './table';
 import { mergeChanges, WriteQueue, type Job } from './write-queue';
 
 export interface DeviceOptions {
@@ -85,6 +86,8 @@ export class Device extends EventEmitter {
   /** Static info (identity and Ranges) loaded at least once since the device last came online. */
   private loaded = false;
   private onlineKey?: string;
+  /** The channel list (and its online key) derived from the last channel models read. */
+  private listOf?: { models: ChannelModel[]; list: Map<string, boolean>; onlineKey: string };
   /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
@@ -165,7 +168,7 @@ export class Device extends EventEmitter {
   }
 
   /**
-   * One poll: channel model, Get of every supported page, disarm state, and (when due, see `liveDue`) the live page
+   * One poll: channel model, Get of every supported page that publishes something here (`polledPages`), disarm state, and (when due, see `liveDue`) the live page
    * of each live channel. Throws when the device is not answering.
    */
   async poll(): Promise<void> {
@@ -174,22 +177,30 @@ export class Device extends EventEmitter {
     let models = this.model.channelModels;
     try {
       models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.repeatClient));
-      // An empty slot (NotConfigured) is no channel: it never gets entities.
-      channelList = new Map(models.filter((m) => m.configured).map((m) => [m.id, m.online]));
+      // An unchanged answer gives the same (frozen) models: the list derived from them last time still holds.
+      if (this.listOf?.models !== models) {
+        // An empty slot (NotConfigured) is no channel: it never gets entities.
+        const list = new Map(models.filter((m) => m.configured).map((m) => [m.id, m.online]));
+        this.listOf = { models, list, onlineKey: [...list].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(',') };
+      }
+      channelList = this.listOf.list;
     } catch (err) {
       if (isOutage(err)) throw err;
       this.reportPageError('Login/ChannelInfo', err);
     }
     // A channel that went on- or offline changes what Range lists: read the Ranges again.
-    const onlineKey = channelList ? [...channelList].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(',') : '';
+    const onlineKey = channelList ? this.listOf!.onlineKey : '';
     if (this.onlineKey !== undefined && onlineKey !== this.onlineKey) await this.load(true);
     this.onlineKey = onlineKey;
 
     const ranges = new Map(this.model.ranges);
     const gets = new Map(this.model.gets);
-    const [, disarmPage, polledLive] = await Promise.all([
-      Promise.all(POLLED_PAGES.map((page) => this.pollPage(page, ranges, gets))),
-      this.pollDisarmPage(),
+    // Which page the recorder disarms through decides which pages publish anything (read once, then known).
+    const disarmPage = await this.pollDisarmPage();
+    const pages = polledPages(disarmPage);
+    for (const page of POLLED_PAGES) if (!pages.includes(page)) gets.delete(page);
+    const [, polledLive] = await Promise.all([
+      Promise.all(pages.map((page) => this.pollPage(page, ranges, gets))),
       this.liveDue || this.liveEveryPoll ? this.pollLive(channelList, models) : undefined,
     ]);
     if (polledLive) this.liveDue = false;
@@ -200,7 +211,7 @@ export class Device extends EventEmitter {
     const listChanged = !sameChannelList(list, prev.channelList);
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
-    const liveChanged = !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
+    const liveChanged = live !== prev.live && !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
     if (!getsChanged) adoptSameAnswers(prev.gets, gets);
     if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && disarmPage === prev.disarmPage) return;
     // Spread: what events wrote meanwhile (alarms, disk) stays.

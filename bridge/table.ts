@@ -307,6 +307,23 @@ export function isReadOnlyRow(row: Row): boolean {
 /** Configuration pages the bridge polls (Range and Get): every page a row reads. */
 export const POLLED_PAGES: readonly string[] = [...new Set(TABLE.filter(isConfigRow).map((r) => r.source.page))];
 
+const PAGES_BY_DISARM_PAGE = new Map<DisarmPage | undefined, readonly string[]>();
+
+/**
+ * The pages whose Get a poll reads on a recorder that disarms through `disarmPage`: a page only other recorders'
+ * rows read (`onlyWhenDisarmedVia`: LinkageManage where the device has Disarming) publishes nothing here, so it is
+ * not asked for every poll.
+ */
+export function polledPages(disarmPage: DisarmPage | undefined): readonly string[] {
+  let pages = PAGES_BY_DISARM_PAGE.get(disarmPage);
+  if (!pages) {
+    const read = TABLE.filter(isConfigRow).filter((r) => !r.source.onlyWhenDisarmedVia || r.source.onlyWhenDisarmedVia === disarmPage);
+    pages = POLLED_PAGES.filter((p) => read.some((r) => r.source.page === p));
+    PAGES_BY_DISARM_PAGE.set(disarmPage, pages);
+  }
+  return pages;
+}
+
 /**
  * Range path of a configuration row's descriptor for a channel (or the device): `['channel_info', 'CH1', 'siren_time']`,
  * `['linkage_info', 'linkage_siren']`, or the list a channel is a member of (`['disarming_channel']`).

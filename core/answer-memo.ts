@@ -4,6 +4,7 @@
  * again, and its reader gets the previous (frozen) object, so "did anything change?" is an identity check.
  * Only the text and the validated object are kept (the object is what the poller keeps anyway).
  */
+import { deepFreeze } from './json';
 
 interface Remembered {
   text: string;
@@ -39,12 +40,4 @@ export class AnswerMemo {
     }
     return hit.value as T;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }

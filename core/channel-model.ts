@@ -1,6 +1,6 @@
 import { channelKind, channelNumber, isChannelId, type ChannelId } from './channels';
 import { DeviceError } from './errors';
-import { isPlainObject } from './json';
+import { deepFreeze, isPlainObject } from './json';
 import type { Invoker, OperationDef } from './operation';
 import { channelInfoGet } from './pages/channel-info';
 import { deterrenceGet } from './pages/deterrence';
@@ -95,6 +95,16 @@ function channelParam(data: Record<string, unknown>): unknown[] | undefined {
  */
 export function channelModels(data: unknown): ChannelModel[] | undefined {
   if (!isPlainObject(data)) return undefined;
+  // An answer a poller gets again unchanged is the same frozen object (reads with `reuse`): its models, frozen too,
+  // are built once, and an unchanged channel list compares by identity.
+  if (!Object.isFrozen(data)) return buildChannelModels(data);
+  if (!FROZEN_MODELS.has(data)) FROZEN_MODELS.set(data, deepFreeze(buildChannelModels(data)));
+  return FROZEN_MODELS.get(data);
+}
+
+const FROZEN_MODELS = new WeakMap<object, ChannelModel[] | undefined>();
+
+function buildChannelModels(data: Record<string, unknown>): ChannelModel[] | undefined {
   const param = channelParam(data);
   if (param) {
     return param

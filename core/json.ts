@@ -12,3 +12,12 @@ const BIG_INT_MEMBERS = /"(dev_type)"(\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g;
 export function quoteBigIntegers(text: string): string {
   return text.includes('"dev_type"') ? text.replace(BIG_INT_MEMBERS, '"$1"$2"$3"') : text;
 }
+
+/** Freezes `value` and everything in it: an answer (or what is derived from it) shared by every reader. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

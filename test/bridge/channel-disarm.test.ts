@@ -11,6 +11,7 @@ import { emptyModel, rowSupported, rowValue } from '../../bridge/state';
 import { rowsFor } from '../../bridge/table';
 import { mergeChanges } from '../../bridge/write-queue';
 import { setsOf, settle, setup, waitEvent, type Fixture } from './fixture';
+import { until } from '../helpers/until';
 
 const test = suite<{ fx: Fixture }>('bridge channel disarmed');
 
@@ -85,6 +86,22 @@ test('OFF removes the channel from disarming_channel, ON adds it back: one Disar
   await r.publish(`${fx.base}/nvr/ch1/get`, '');
   await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.disarmed === true, 3000, since);
   assert.deepEqual(disarmingSets(sim, log2), []);
+});
+
+test('each recorder polls only the disarm page it disarms through: no LinkageManage Get on a Disarming recorder', async ({ fx }) => {
+  const gets = (sim: Simulator, since: number, page: string) => sim.log.slice(since).filter((e) => e.path === `/API/${page}/Get`).length;
+  const nvr = fx.sims.get('nvr')!;
+  const old = fx.sims.get('old')!;
+  const from = { nvr: nvr.log.length, old: old.log.length };
+  // Two whole polls of each recorder (each reads its channel list once).
+  await until(() => gets(nvr, from.nvr, 'Login/ChannelInfo') >= 3 && gets(old, from.old, 'Login/ChannelInfo') >= 3, 'three polls of each');
+  assert.ok(gets(nvr, from.nvr, DISARMING) >= 2, 'the Disarming recorder reads Disarming every poll');
+  assert.equal(gets(nvr, from.nvr, LINKAGE), 0, 'LinkageManage publishes nothing there: never read');
+  assert.ok(gets(old, from.old, LINKAGE) >= 2, 'the other recorder reads LinkageManage every poll');
+  assert.equal(gets(old, from.old, DISARMING), 0, 'it has no Disarming page');
+  // Both still publish their disarm action switches, each from its own page.
+  assert.equal(typeof fx.recorder.lastJson(`${fx.base}/nvr`)?.disarm_mobile_push, 'boolean');
+  assert.equal(typeof fx.recorder.lastJson(`${fx.base}/old`)?.disarm_mobile_push, 'boolean');
 });
 
 test('two channels switched at once both land (read-modify-write inside the write queue)', async ({ fx }) => {

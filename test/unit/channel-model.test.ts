@@ -29,6 +29,23 @@ test('channelModels: older forms (map, list, items) still give models; bad ids l
   assert.is(channelModels('x'), undefined);
 });
 
+test('channelModels: a frozen (reused) answer gives the same frozen models every time; a fresh answer fresh ones', () => {
+  const answer = () => ({ channel_param: [{ channel: 'CH1', connect_status: 'Online', ability: ['FloodLight'] }] });
+  const reused = Object.freeze(answer());
+  const first = channelModels(reused)!;
+  assert.is(channelModels(reused), first, 'built once per answer object');
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]) && Object.isFrozen(first[0].hardware), 'shared, so frozen');
+  assert.equal(first[0].hardware.floodlight, true);
+  // A caller's own (unfrozen) answer: its own models, which it may change.
+  const own = answer();
+  const a = channelModels(own)!;
+  assert.is.not(channelModels(own), a);
+  assert.not.ok(Object.isFrozen(a));
+  // Another answer with other content: other models.
+  const offline = Object.freeze({ channel_param: [{ channel: 'CH1', connect_status: 'Offline' }] });
+  assert.equal(channelModels(offline)![0].online, false);
+});
+
 test('channelModels: channel_param entries keep unknown statuses as the device wrote them', () => {
   const [m] = channelModels({
     channel_param: [{ channel: 'CH1', connect_status: 'Upgrading', ability: ['FloodLight', 7], alarm_out_num: -1 }],
