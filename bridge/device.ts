@@ -16,9 +16,9 @@ import {
   readDisarm,
   readIdentity,
   readLive,
+  type ChannelModel,
   type ClientOptions,
   type DisarmPage,
-  type ChannelModel,
   type Invoker,
   type LiveChange,
   type LiveState,
@@ -168,12 +168,14 @@ export class Device extends EventEmitter {
   }
 
   /**
-   * One poll: channel model, Get of every supported page that publishes something here (`polledPages`), disarm state, and (when due, see `liveDue`) the live page
-   * of each live channel. Throws when the device is not answering.
+   * One poll: channel model, Get of every supported page that publishes something on this recorder (`polledPages`),
+   * disarm state, and (when due, see `liveDue`) the live page of each live channel. Throws when the device is not
+   * answering.
    */
   async poll(): Promise<void> {
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
+    let onlineKey = '';
     let models = this.model.channelModels;
     try {
       models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.repeatClient));
@@ -184,12 +186,12 @@ export class Device extends EventEmitter {
         this.listOf = { models, list, onlineKey: [...list].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(',') };
       }
       channelList = this.listOf.list;
+      onlineKey = this.listOf.onlineKey;
     } catch (err) {
       if (isOutage(err)) throw err;
       this.reportPageError('Login/ChannelInfo', err);
     }
     // A channel that went on- or offline changes what Range lists: read the Ranges again.
-    const onlineKey = channelList ? this.listOf!.onlineKey : '';
     if (this.onlineKey !== undefined && onlineKey !== this.onlineKey) await this.load(true);
     this.onlineKey = onlineKey;
 
