@@ -202,12 +202,27 @@ export class Commands {
     this.ctx.event('command_not_confirmed', { topic, device: h.device.id, field, requested, reported: reported ?? null });
   }
 
-  private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
-    // Numbered before queueing: a later command on the same field supersedes this one's report.
+  /**
+   * Numbers a command and makes it the latest on each of its fields (`latest`): a later command on a field supersedes
+   * this one's report. `release` forgets the fields this command is still the latest on.
+   */
+  private claim(fields: readonly string[]): { isLatest: (field: string) => boolean; release: () => void } {
     const seq = ++this.seq;
+    for (const f of fields) this.latest.set(f, seq);
+    const isLatest = (f: string) => this.latest.get(f) === seq;
+    return {
+      isLatest,
+      release: () => {
+        for (const f of fields) if (isLatest(f)) this.latest.delete(f);
+      },
+    };
+  }
+
+  private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
+    // Claimed before queueing: a later command on the same field supersedes this one's report.
     const fieldKey = (c: Change) => `${h.id}/${page}/${changeField(c)}`;
-    for (const c of changes) this.latest.set(fieldKey(c), seq);
-    const isLatest = (c: Change) => this.latest.get(fieldKey(c)) === seq;
+    const claim = this.claim(changes.map(fieldKey));
+    const isLatest = (c: Change) => claim.isLatest(fieldKey(c));
     try {
       const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
       for (const c of changes) {
@@ -217,7 +232,7 @@ export class Commands {
     } catch (err) {
       this.failed(topic, h, err);
     } finally {
-      for (const c of changes) if (isLatest(c)) this.latest.delete(fieldKey(c));
+      claim.release();
     }
   }
 
@@ -227,11 +242,10 @@ export class Commands {
    * (one that arrived while this one was still on the wire has replaced it).
    */
   private async live(topic: string, h: DeviceHandle, channel: string, plan: LivePlan): Promise<void> {
-    const seq = ++this.seq;
     const fields = Object.keys(plan.change) as Array<keyof LiveChange>;
     const fieldKey = (k: keyof LiveChange) => `${h.id}/live/${channel}/${k}`;
-    for (const k of fields) this.latest.set(fieldKey(k), seq);
-    const isLatest = (k: keyof LiveChange) => this.latest.get(fieldKey(k)) === seq;
+    const claim = this.claim(fields.map(fieldKey));
+    const isLatest = (k: keyof LiveChange) => claim.isLatest(fieldKey(k));
     const timerKey = `${h.id}/${channel}`;
     // Any later siren command on the channel replaces the pending switch-off.
     if (plan.change.siren !== undefined) {
@@ -255,7 +269,7 @@ export class Commands {
     } catch (err) {
       this.failed(topic, h, err);
     } finally {
-      for (const k of fields) if (isLatest(k)) this.latest.delete(fieldKey(k));
+      claim.release();
     }
   }
 

@@ -20,7 +20,7 @@ import {
 import { isPlainObject } from '../core/json';
 import { channelEventState, type EventValues } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
-import { boundsPath, isConfigRow, POLLED_PAGES, TABLE, type Level, type LiveControl, type Row } from './table';
+import { boundsPath, isConfigRow, POLLED_PAGES, readsOn, TABLE, type Level, type LiveControl, type Row } from './table';
 
 export type Json = Record<string, unknown>;
 
@@ -69,7 +69,7 @@ function channelBlock(get: Json | undefined, ch: string): unknown {
 /** The Range descriptor that bounds a page row for a channel (or the device), if the device reports one. */
 export function rowDescriptor(model: DeviceModel, row: Row, channel?: string): RangeDescriptor | undefined {
   if (!isConfigRow(row)) return undefined;
-  if (row.source.onlyWhenDisarmedVia && model.disarmPage !== row.source.onlyWhenDisarmedVia) return undefined;
+  if (!readsOn(row, model.disarmPage)) return undefined;
   const range = model.ranges.get(row.source.page);
   if (!range) return undefined;
   return descriptorAt(range, boundsPath(row, channel));

@@ -307,6 +307,11 @@ export function isReadOnlyRow(row: Row): boolean {
 /** Configuration pages the bridge polls (Range and Get): every page a row reads. */
 export const POLLED_PAGES: readonly string[] = [...new Set(TABLE.filter(isConfigRow).map((r) => r.source.page))];
 
+/** Whether a configuration row reads anything on a recorder that disarms through `disarmPage` (`onlyWhenDisarmedVia`). */
+export function readsOn(row: ConfigRow, disarmPage: DisarmPage | undefined): boolean {
+  return !row.source.onlyWhenDisarmedVia || row.source.onlyWhenDisarmedVia === disarmPage;
+}
+
 const PAGES_BY_DISARM_PAGE = new Map<DisarmPage | undefined, readonly string[]>();
 
 /**
@@ -317,7 +322,7 @@ const PAGES_BY_DISARM_PAGE = new Map<DisarmPage | undefined, readonly string[]>(
 export function polledPages(disarmPage: DisarmPage | undefined): readonly string[] {
   let pages = PAGES_BY_DISARM_PAGE.get(disarmPage);
   if (!pages) {
-    const read = TABLE.filter(isConfigRow).filter((r) => !r.source.onlyWhenDisarmedVia || r.source.onlyWhenDisarmedVia === disarmPage);
+    const read = TABLE.filter(isConfigRow).filter((r) => readsOn(r, disarmPage));
     pages = POLLED_PAGES.filter((p) => read.some((r) => r.source.page === p));
     PAGES_BY_DISARM_PAGE.set(disarmPage, pages);
   }
