@@ -70,7 +70,8 @@ function walk(d) {
 const TYPES_ONLY = /^"use strict";\s*Object\.defineProperty\(exports, "__esModule", \{ value: true \}\);\s*$/;
 const shipped = walk(dir).filter((f) => f.endsWith('.js'));
 for (const file of shipped) {
-  if (!reached.has(file) && !TYPES_ONLY.test(fs.readFileSync(file, 'utf8'))) problems.push(`${path.relative(dir, file)} is shipped but never runs`);
+  if (!reached.has(file) && !TYPES_ONLY.test(fs.readFileSync(file, 'utf8')))
+    problems.push(`${path.relative(dir, file)} is shipped but never runs`);
 }
 
 for (const p of problems) console.log(p);

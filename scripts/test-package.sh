@@ -61,7 +61,9 @@ wait_log() {
 
 # npm as a user with only the local registry: its own user config and an empty cache, outside the repository
 # (no node_modules above it), without the npm_* variables of an enclosing `npm run`.
-user_npm() { env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') npm --userconfig "$REGISTRY_NPMRC" --cache "$WORK/npm-cache" "$@"; }
+# shellcheck disable=SC2046 # one -u per variable
+npm_clean() { env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') npm "$@"; }
+user_npm() { npm_clean --userconfig "$REGISTRY_NPMRC" --cache "$WORK/npm-cache" "$@"; }
 
 # ---- registry ---------------------------------------------------------------------------------
 step "local registry (verdaccio $VERDACCIO_VERSION)"
@@ -175,6 +177,19 @@ node -e '
     `the embedded broker (aedes) ${only.length} packages, ${mb(only.reduce((s, k) => s + kb(path.join(dir, k)), 0))} MB`);
 ' "$USERDIR" || not_ok "palette install weight"
 
+# The embedded broker is loaded by the demo (and a bridge without mqtt.url) only: not by the nodes, the
+# bridge or the client library.
+no_aedes() {
+  (cd "$USERDIR" && node -e '
+    const pkg = require("nvr2mqtt/package.json");
+    for (const m of [...Object.values(pkg["node-red"].nodes), pkg.main, "dist/bridge/bridge.js", "dist/bridge/cli.js"]) require(`nvr2mqtt/${m}`);
+    const loaded = Object.keys(require.cache).filter((f) => f.includes("/node_modules/aedes/"));
+    for (const f of loaded.slice(0, 3)) console.log(`  loaded: ${f}`);
+    process.exit(loaded.length ? 1 : 0);
+  ')
+}
+check "the nodes, the bridge and the client load without the embedded broker (aedes)" no_aedes
+
 # Every node type the package's editor files define (one edit template each), from what was installed.
 expected=$(grep -ho 'data-template-name="[a-z-]*"' "$USERDIR"/node_modules/nvr2mqtt/dist/nodes/*.html | cut -d'"' -f2 | sort -u | tr '\n' ' ')
 flow=$WORK/flow.json
@@ -247,8 +262,8 @@ git clone -q "$ROOT" "$WORK/clone" || fatal "git clone"
 t0=$SECONDS
 # Nothing of nvr2mqtt comes from a registry here: the dependencies (some hundred, with the dev ones) come
 # from the user's own registry and npm cache, as in a user's clone.
-if (cd "$WORK/clone" && env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') npm install --prefer-offline --no-audit --no-fund >"$WORK/clone.log" 2>&1 &&
-  env $(env | grep -o '^npm_[^=]*' | sed 's/^/-u /') npm install -g --prefix "$WORK/clone-global" . >>"$WORK/clone.log" 2>&1); then
+if (cd "$WORK/clone" && npm_clean install --prefer-offline --no-audit --no-fund >"$WORK/clone.log" 2>&1 &&
+  npm_clean install -g --prefix "$WORK/clone-global" . >>"$WORK/clone.log" 2>&1); then
   ok "npm install in a clone builds it ($((SECONDS - t0)) s)"
   check "from the clone: nvr2mqtt --version prints $VERSION" test "$("$WORK/clone-global/bin/nvr2mqtt" --version 2>&1)" = "$VERSION"
 else
