@@ -155,13 +155,17 @@ prod_only() { ! podman run --rm --entrypoint sh "${1:-$IMAGE}" -c 'test -e /app/
 check "production dependencies only (no typescript in the image)" prod_only
 no_npm() { ! podman run --rm --entrypoint sh "${1:-$IMAGE}" -c 'command -v npm || test -e /usr/local/lib/node_modules/npm'; }
 check "no npm in the image" no_npm
-# size <image>: "N MB (Node M MB, application A MB)"; the rest is the base's own files.
+# size <image>: the image, Node, the shared libraries Node needs, the application (the rest is the base's
+# own files: here a Debian minbase; the published image's base is Alpine's). Node + libraries + application
+# is what any base must hold at least.
 size() {
-  local total app node
+  local total app node libs
   total=$(podman image inspect -f '{{.Size}}' "$1")
   app=$(podman run --rm --entrypoint du "$1" -sk /app | cut -f1)
   node=$(podman run --rm --entrypoint du "$1" -sk /usr/local/bin/node | cut -f1)
-  echo "$((total / 1000000)) MB (Node $((node / 1024)) MB, application $((app / 1024)) MB)"
+  libs=$(podman run --rm --entrypoint sh "$1" -c 'ldd /usr/local/bin/node | grep -o "/[^ ]*" | xargs readlink -f | xargs du -ck | tail -1' | cut -f1)
+  mb() { echo $(($1 * 1024 / 1000000)); } # from kB (du)
+  echo "$((total / 1000000)) MB: Node $(mb "$node") MB + its libraries $(mb "$libs") MB + application $(mb "$app") MB = $(mb $((node + libs + app))) MB, the base's other files the rest"
 }
 echo "# image size: $(size "$IMAGE")"
 
