@@ -34,12 +34,13 @@ RUN npx tsc -p tsconfig.json && npm prune --omit=dev --omit=optional --no-audit 
 # The runtime holds Node and the application only: the base without npm, corepack, yarn and Node's headers
 # (removed here, then the whole file system taken into one layer, so that no lower layer still carries them).
 FROM node AS node-only
-# A user of its own, without a shell or home; Debian (useradd) and Alpine (adduser) bases alike.
+# A user of its own, without a shell or home; Debian (useradd) and Alpine (adduser) bases alike (a base with
+# neither runs it by number only).
 RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /usr/local/include/node \
       /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg \
       /opt/yarn-* /root/.npm /root/.cache /tmp/* && \
     if command -v useradd >/dev/null; then useradd --system --no-create-home --shell /usr/sbin/nologin --uid 10001 nvr2mqtt; \
-    else adduser -S -D -H -s /sbin/nologin -u 10001 nvr2mqtt; fi
+    elif command -v adduser >/dev/null; then adduser -S -D -H -s /sbin/nologin -u 10001 nvr2mqtt; fi
 
 FROM scratch AS runtime
 COPY --from=node-only / /

@@ -27,6 +27,8 @@ NODE_MAJOR=${NVR2MQTT_IMAGE_NODE:-22}
 BROKER=${MQTT_HOST:-127.0.0.1}
 IMAGE=localhost/nvr2mqtt:test
 ADDON_IMAGE=localhost/nvr2mqtt-addon:test
+SMALL_IMAGE=localhost/nvr2mqtt-small:test
+SMALL_BASE_IMAGE=localhost/nvr2mqtt-small-base:bookworm
 NODE_BASE_IMAGE=localhost/nvr2mqtt-node-base:bookworm
 ROOTFS_IMAGE=localhost/nvr2mqtt-rootfs:bookworm
 BASE_IMAGE=localhost/nvr2mqtt-base:bookworm
@@ -169,6 +171,47 @@ size() {
 }
 echo "# image size: $(size "$IMAGE")"
 
+# ---- the same Dockerfile on a small base ------------------------------------------------------
+# The published image's base (node:22-alpine) cannot be pulled here. A base of its kind is made from Debian's
+# parts: busybox (static, from the busybox-static package) for the shell the build's RUN steps use, the C
+# libraries Node needs, the CA bundle; Node from docker/node/ as for the Debian base. Its size is measured.
+step "a small base (busybox + Node's libraries) and the image on it"
+bb_deb=$(ls "$CACHE"/busybox-static_*.deb 2>/dev/null | head -1)
+if [ -z "$bb_deb" ]; then
+  (cd "$CACHE" && { apt-get download busybox-static >/dev/null 2>&1 || { apt-get update -qq && apt-get download busybox-static >/dev/null 2>&1; }; })
+  bb_deb=$(ls "$CACHE"/busybox-static_*.deb 2>/dev/null | head -1)
+fi
+[ -n "$bb_deb" ] || fatal "busybox-static from Debian's packages"
+mkdir -p "$WORK/small/deb"
+dpkg-deb -x "$bb_deb" "$WORK/small/deb"
+cp "$WORK/small/deb/bin/busybox" docker/node/bin/node "$WORK/small/"
+cat >"$WORK/small/Containerfile" <<'CONTAINERFILE'
+FROM base AS parts
+COPY busybox node /parts/
+RUN set -e; mkdir -p /small/bin /small/usr/bin /small/usr/local /small/etc/ssl/certs /small/tmp /small/root; \
+    chmod 1777 /small/tmp; for lib in $(ldd /parts/node | grep -o '/[^ ]*'); do cp --parents -L "$lib" /small/; done; \
+    cp /parts/busybox /small/bin/; for a in $(/parts/busybox --list); do ln -s busybox "/small/bin/$a"; done; \
+    ln -s /bin/busybox /small/usr/bin/env; printf 'root:x:0:0:root:/root:/bin/sh\n' >/small/etc/passwd; \
+    printf 'root:x:0:\n' >/small/etc/group; cp /etc/ssl/certs/ca-certificates.crt /small/etc/ssl/certs/
+FROM scratch
+COPY --from=parts /small/ /
+ENV PATH=/usr/local/bin:/usr/bin:/bin NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+CONTAINERFILE
+sed -i "s|^FROM base AS parts|FROM $BASE_IMAGE AS parts|" "$WORK/small/Containerfile"
+podman build -q --network host -t "$SMALL_BASE_IMAGE" "$WORK/small" >/dev/null || fatal "small base image"
+if podman build --network host --build-arg BUILD_FROM="$SMALL_BASE_IMAGE" -t "$SMALL_IMAGE" . >"$WORK/small-build.log" 2>&1; then
+  ok "image builds on the small base ($(($(podman image inspect -f '{{.Size}}' "$SMALL_BASE_IMAGE") / 1000000)) MB)"
+else
+  tail -30 "$WORK/small-build.log"
+  fatal "image build on the small base"
+fi
+podman image prune -f >/dev/null 2>&1
+small_mb=$(($(podman image inspect -f '{{.Size}}' "$SMALL_IMAGE") / 1000000))
+echo "# image size on the small base: $(size "$SMALL_IMAGE")"
+check "on the small base the image is under 200 MB ($small_mb MB)" test "$small_mb" -lt 200
+check "on the small base: runs as a user other than root" test "$(podman run --rm --entrypoint id "$SMALL_IMAGE" -u)" != 0
+check "on the small base: no npm in the image" no_npm "$SMALL_IMAGE"
+
 # ---- the simulator, from the same image -------------------------------------------------------
 step "simulator"
 sim=nvr2mqtt-img-sim-$run_id
@@ -242,6 +285,8 @@ devices:
 EOF
 chmod 755 "$WORK/config" && chmod 644 "$WORK/config"/*
 run_bridge "nvr2mqtt-img-cfg-$run_id" "config.yaml" -v "$WORK/config:/config:ro"
+timeout 5 mosquitto_sub -h "$BROKER" -t "$BASE_TOPIC/#" -t "$PREFIX/#" --remove-retained -W 1 >/dev/null 2>&1
+RUN_IMAGE=$SMALL_IMAGE run_bridge "nvr2mqtt-img-small-$run_id" "small base, config.yaml" -v "$WORK/config:/config:ro"
 
 # ---- 2: the Home Assistant add-on: /data/options.json, broker from the MQTT service ----------
 step "the add-on image (addon/Dockerfile) from the package on a local registry"
