@@ -165,9 +165,11 @@ size() {
   total=$(podman image inspect -f '{{.Size}}' "$1")
   app=$(podman run --rm --entrypoint du "$1" -sk /app | cut -f1)
   node=$(podman run --rm --entrypoint du "$1" -sk /usr/local/bin/node | cut -f1)
-  libs=$(podman run --rm --entrypoint sh "$1" -c 'ldd /usr/local/bin/node | grep -o "/[^ ]*" | xargs readlink -f | xargs du -ck | tail -1' | cut -f1)
+  # ldd, or glibc's loader where a base has no ldd (the small base); one readlink per file (busybox's takes one)
+  libs=$(podman run --rm --entrypoint sh "$1" -c 'n=/usr/local/bin/node; { ldd $n 2>/dev/null || /lib64/ld-linux-x86-64.so.2 --list $n; } |
+    grep -o "/[^ ]*" | while read -r l; do readlink -f "$l"; done | xargs du -ck | tail -1' | cut -f1)
   mb() { echo $(($1 * 1024 / 1000000)); } # from kB (du)
-  echo "$((total / 1000000)) MB: Node $(mb "$node") MB + its libraries $(mb "$libs") MB + application $(mb "$app") MB = $(mb $((node + libs + app))) MB, the base's other files the rest"
+  echo "$((total / 1000000)) MB; in it (du, whole blocks): Node $(mb "$node") MB, its libraries $(mb "$libs") MB, the application $(mb "$app") MB"
 }
 echo "# image size: $(size "$IMAGE")"
 
@@ -190,7 +192,7 @@ FROM base AS parts
 COPY busybox node /parts/
 RUN set -e; mkdir -p /small/bin /small/usr/bin /small/usr/local /small/etc/ssl/certs /small/tmp /small/root; \
     chmod 1777 /small/tmp; for lib in $(ldd /parts/node | grep -o '/[^ ]*'); do cp --parents -L "$lib" /small/; done; \
-    cp /parts/busybox /small/bin/; for a in $(/parts/busybox --list); do ln -s busybox "/small/bin/$a"; done; \
+    cp /parts/busybox /small/bin/; for a in $(/parts/busybox --list); do [ -e "/small/bin/$a" ] || ln -s busybox "/small/bin/$a"; done; \
     ln -s /bin/busybox /small/usr/bin/env; printf 'root:x:0:0:root:/root:/bin/sh\n' >/small/etc/passwd; \
     printf 'root:x:0:\n' >/small/etc/group; cp /etc/ssl/certs/ca-certificates.crt /small/etc/ssl/certs/
 FROM scratch
