@@ -202,7 +202,7 @@ CONTAINERFILE
 sed -i "s|^FROM base AS parts|FROM $BASE_IMAGE AS parts|" "$WORK/small/Containerfile"
 podman build -q --network host -t "$SMALL_BASE_IMAGE" "$WORK/small" >/dev/null || fatal "small base image"
 if podman build --network host --build-arg BUILD_FROM="$SMALL_BASE_IMAGE" -t "$SMALL_IMAGE" . >"$WORK/small-build.log" 2>&1; then
-  ok "image builds on the small base ($(($(podman image inspect -f '{{.Size}}' "$SMALL_BASE_IMAGE") / 1000000)) MB)"
+  ok "image builds on the small base (the base $(($(podman image inspect -f '{{.Size}}' "$SMALL_BASE_IMAGE") / 1000000)) MB)"
 else
   tail -30 "$WORK/small-build.log"
   fatal "image build on the small base"
