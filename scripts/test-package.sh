@@ -8,7 +8,8 @@
 #   - `npm install nvr2mqtt` in a fresh Node-RED user folder as the palette manager runs it: Node-RED 4 (this
 #     repository's dev dependency) and Node-RED 5 on Node 22 (scripts/install-test-runtimes.sh) start with
 #     it, every node type of the package registers, an example flow deploys and reads the simulator;
-#   - `npm install -g` of a git checkout (the `prepare` script builds it), for users before a release.
+#   - a git clone + `npm install` (the `prepare` script builds it) + `npm install -g .`, for users before a
+#     release (its dependencies from the user's own registry and npm cache: nothing of nvr2mqtt is fetched).
 # Prints the palette install's weight (packages, MB, the embedded broker's share) and a closing
 # "package: N passed, M failed" line. A missing part is a failure, never a skip.
 set -uo pipefail
