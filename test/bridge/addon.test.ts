@@ -142,6 +142,40 @@ test('addon/config.yaml: same version as the package, needs the MQTT service, ev
   );
 });
 
+/** Width and height of a PNG file (its IHDR chunk), or undefined when the file is no PNG. */
+function pngSize(file: string): { width: number; height: number } | undefined {
+  const b = readFileSync(file);
+  if (b.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a' || b.subarray(12, 16).toString() !== 'IHDR') return undefined;
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}
+
+test('addon/: what the add-on store shows: icon, logo, changelog of this version, a name and help for every option', () => {
+  const addon = parseYaml(readFileSync(join(repo, 'addon', 'config.yaml'), 'utf8')) as Record<string, any>;
+  assert.deepEqual(pngSize(join(repo, 'addon', 'icon.png')), { width: 128, height: 128 });
+  const logo = pngSize(join(repo, 'addon', 'logo.png'));
+  assert.ok(logo && logo.width > logo.height, 'a landscape logo.png');
+  assert.ok(readFileSync(join(repo, 'addon', 'CHANGELOG.md'), 'utf8').includes(`\n## ${addon.version}\n`));
+  // Each option and each field of a nested one has a name and a description in the UI's language file.
+  const en = parseYaml(readFileSync(join(repo, 'addon', 'translations', 'en.yaml'), 'utf8')) as Record<string, any>;
+  const keys = (schema: Record<string, unknown>, tr: Record<string, any> | undefined, at: string): string[] =>
+    Object.entries(schema).flatMap(([key, type]) => {
+      const t = tr?.[key];
+      const own = typeof t?.name === 'string' && typeof t?.description === 'string' ? [] : [`${at}${key}`];
+      const nested = Array.isArray(type) ? type[0] : type;
+      return typeof nested === 'object' && nested !== null
+        ? [...own, ...keys(nested as Record<string, unknown>, t?.fields, `${at}${key}.`)]
+        : own;
+    });
+  assert.deepEqual(keys(addon.schema, en.configuration, ''), [], 'options without a name or description in translations/en.yaml');
+  const extra = (tr: Record<string, any>, schema: Record<string, any>, at: string): string[] =>
+    Object.entries(tr).flatMap(([key, t]) => {
+      if (!(key in schema)) return [`${at}${key}`];
+      const nested = Array.isArray(schema[key]) ? schema[key][0] : schema[key];
+      return t.fields ? extra(t.fields, nested, `${at}${key}.`) : [];
+    });
+  assert.deepEqual(extra(en.configuration, addon.schema, ''), [], 'translations of options the schema does not have');
+});
+
 async function supervisor(
   answer: (req: IncomingMessage) => { status: number; body: unknown },
 ): Promise<{ server: Server; url: string; seen: string[] }> {
