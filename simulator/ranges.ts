@@ -276,9 +276,10 @@ function deterrenceChannel(ch: ChannelSpec): RangeMap {
       ? { siren_switch: bool(), siren_value: int(1, 10, { default_value: 5 }), siren_time: int(5, 180, { default_value: 10 }) }
       : {}),
     ...(ch.redBlueLight ? { enforcer_light_switch: bool(), enforcer_bright_time: int(5, 180, { default_value: 10 }) } : {}),
-    param_video: ro(obj({ show: ro(bool({ default_value: true })), disable: ro(bool()) })),
-    flood_light_disable: ro(bool()),
-    warning_light_disable: ro(bool()),
+    // Settable per the vendor's Range (only `status` is read-only there); its Set sample sends them.
+    param_video: obj({ show: bool({ default_value: true }), disable: bool() }),
+    flood_light_disable: bool(),
+    warning_light_disable: bool(),
   };
 }
 
@@ -394,7 +395,8 @@ export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
       ...(nvr(p) ? { support_copy: true } : {}),
       disarming: bool(),
       action: obj(Object.fromEntries(DISARM_ACTIONS.map((k) => [k, bool()]))),
-      disarming_channel: arr(list(p.channels.filter((c) => c.configured).map((c) => c.id)), { min_size: 0, max_size: p.channels.length }),
+      // "The channel supported by the device": every slot (the vendor's sample lists all 16 of a 16-channel device).
+      disarming_channel: arr(list(p.channels.map((c) => c.id)), { min_size: 0, max_size: p.channels.length }),
     }),
     channel: () => ({ disarming_schedule: arr(schedule('Disarming'), { min_size: 0, max_size: 2 }) }),
   },

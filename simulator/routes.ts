@@ -8,7 +8,7 @@ import type { Auth, Session } from './auth';
 import type { Device } from './device';
 import { DeviceServices, deviceRoutes } from './device-routes';
 import { Reply, digestChallenge, failure, paramError, raw, success } from './envelope';
-import { checkSet } from './check';
+import { MetaRules, checkSet } from './check';
 import { isPlainObject } from './descriptors';
 import { FACE_ABILITIES, eventSettingsRange } from './ranges';
 import { applySet, getView } from './state';
@@ -42,10 +42,12 @@ type Op = 'Range' | 'Get' | 'Set';
 interface ConfigPage {
   page: string;
   ops: readonly Op[];
-  /** Top-level keys that are not parameters, and the values they may take (Get and Set). */
-  meta?: Readonly<Record<string, readonly string[]>>;
+  /** Top-level keys that are not parameters, and the values they may take (Get and Set); beside `page_type`. */
+  meta?: MetaRules;
   /** Channel-block keys that are not parameters (vendor Deterrence Set: `page: "chn_floodlight"`). */
-  channelMeta?: Readonly<Record<string, readonly string[]>>;
+  channelMeta?: MetaRules;
+  /** Repairs a vendor sample's slip before the check (the Disarming Set sample's 47 half-hours). */
+  normalizeSet?(data: Record<string, unknown>): Record<string, unknown>;
   /** Range refuses a request without `page_type` (AlarmConfig, ChannelConfig or AllConfig). */
   rangeNeedsPageType?: boolean;
   /** A second path prefix serving the same operations. */
@@ -67,12 +69,47 @@ export const CONFIG_PAGES: readonly ConfigPage[] = [
   { page: 'DeviceConfig/Audio', ops: ALL },
   { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] }, channelMeta: { page: ['chn_floodlight'] } },
   { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
-  { page: 'AlarmConfig/Disarming', ops: ALL },
+  {
+    page: 'AlarmConfig/Disarming',
+    ops: ALL,
+    // The vendor's Set sample carries the UI's channel selectors and schedule grid (vendor-facts-more n).
+    meta: { schedule_chn_index: 'channel', chn_index: 'channel', selectedChn: 'channel', schedule: 'any' },
+    normalizeSet: padHalfHours,
+  },
   // Which alarms a channel supports (vendor: page_type required in practice; PIR also at the sample's path).
   { page: 'AlarmConfig/Motion', ops: ['Range'], rangeNeedsPageType: true },
   { page: 'AlarmConfig/PIR', ops: ['Range'], rangeNeedsPageType: true, alias: 'AlarmConfig/Intelligent/PIR' },
   { page: 'AlarmConfig/IO', ops: ['Range'] },
 ];
+
+/**
+ * The vendor's Disarming Set sample sends 47 half-hours a day where its Range and Get say 48: accepted, the last
+ * half-hour taken as off.
+ */
+function padHalfHours(data: Record<string, unknown>): Record<string, unknown> {
+  const ci = data.channel_info;
+  if (!isPlainObject(ci)) return data;
+  const out: Record<string, unknown> = {};
+  for (const [id, block] of Object.entries(ci)) {
+    const schedules = isPlainObject(block) ? block.disarming_schedule : undefined;
+    out[id] = !isPlainObject(block) || !Array.isArray(schedules)
+      ? block
+      : {
+          ...block,
+          disarming_schedule: schedules.map((sc: unknown) =>
+            isPlainObject(sc) && Array.isArray(sc.week)
+              ? {
+                  ...sc,
+                  week: sc.week.map((d: unknown) =>
+                    isPlainObject(d) && Array.isArray(d.time) && d.time.length === 47 ? { ...d, time: [...d.time, 0] } : d,
+                  ),
+                }
+              : sc,
+          ),
+        };
+  }
+  return { ...data, channel_info: out };
+}
 
 /** Pages a device may lack, switched per profile/options so that clients' fall-backs are tested. */
 const OPTIONAL_PAGES: Readonly<Record<string, (s: Services) => boolean>> = {
@@ -89,9 +126,11 @@ function rotated(s: Services, ctx: Ctx) {
   return token ? { 'X-csrftoken': token } : undefined;
 }
 
-function metaProblem(meta: ConfigPage['meta'], data: Record<string, unknown>): string | undefined {
-  for (const [key, allowed] of Object.entries(meta ?? {})) {
-    if (key in data && !allowed.includes(data[key] as string)) return `${key}: must be one of ${allowed.join(', ')}`;
+/** A Get request's `page_type` (the only meta a Get carries) against the page's allowed values. */
+function metaProblem(meta: MetaRules, data: Record<string, unknown>): string | undefined {
+  const allowed = meta.page_type;
+  if ('page_type' in data && Array.isArray(allowed) && !allowed.includes(data.page_type as string)) {
+    return `page_type: must be one of ${allowed.join(', ')}`;
   }
   return undefined;
 }
@@ -99,11 +138,12 @@ function metaProblem(meta: ConfigPage['meta'], data: Record<string, unknown>): s
 const RANGE_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
 
 /** page_type is accepted on every page (clients send it generically); pages that name theirs are strict. */
-const DEFAULT_META: ConfigPage['meta'] = { page_type: ['ChannelConfig', 'AlarmConfig'] };
+const DEFAULT_META: MetaRules = { page_type: ['ChannelConfig', 'AlarmConfig'] };
 
 function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
   const { device } = s;
-  const def = { ...page_, meta: page_.meta ?? DEFAULT_META };
+  const def = { ...page_, meta: { ...DEFAULT_META, ...page_.meta } };
+  const channels = new Set(device.profile.channels.map((c) => c.id));
   const { page } = def;
   const out: Array<[string, Route]> = [];
   for (const op of def.ops) {
@@ -145,9 +185,11 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
               const inside = isPlainObject(data.channel_info) ? data.channel_info : {};
               data = { ...data, channel_info: { ...beside, ...inside } };
             }
-            const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta });
+            if (def.normalizeSet) data = def.normalizeSet(data);
+            const current = getView(page, device.state[page], device.profile, device.isOnline);
+            const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta, channels, current });
             if (problems.length) return paramError(problems.join('; '));
-            applySet(page, device.state[page], data);
+            applySet(page, device.state[page], data, Object.keys(def.meta));
             return success({}, rotated(s, ctx));
           },
         },

@@ -8,6 +8,7 @@ import type { ChannelSpec, Profile } from './profiles';
 import { RANGE_PAGES, coveredChannels } from './ranges';
 import { DAYS } from './days';
 import { defaultsOf, isPlainObject } from './descriptors';
+import { isGetMarker } from './check';
 
 export type Obj = Record<string, unknown>;
 export interface PageState extends Obj {
@@ -26,6 +27,8 @@ export interface GetPage {
   channel?(ch: ChannelSpec, p: Profile): Obj;
   /** Get shape of a channel the page does not cover; undefined: the channel is left out of the Get. */
   absent?: Obj;
+  /** false: offline channels and empty slots are left out of the Get instead of shown as markers (vendor Disarming Get). */
+  markers?: boolean;
   /** How a stored channel is shown (never echo a stored password). */
   view?(stored: Obj): Obj;
   /** Derived fields after a Set. */
@@ -36,8 +39,7 @@ export interface GetPage {
 export const OFFLINE_GET: Obj = Object.freeze({ status: 'Offline', reason: 'Not support' });
 export const NOT_CONFIGURED_GET: Obj = Object.freeze({ reason: 'Not configured' });
 const NOT_SUPPORT: Obj = Object.freeze({ reason: 'Not support' });
-/** Keys of a Set that are not parameters: checked for their value, never stored. */
-export const TOP_META = new Set(['page_type']);
+/** Keys of a channel block that are not parameters: checked for their value, never stored. */
 export const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']);
 
 export const GET_PAGES: Readonly<Record<string, GetPage>> = {
@@ -110,6 +112,8 @@ export const GET_PAGES: Readonly<Record<string, GetPage>> = {
     absent: NOT_SUPPORT,
   },
   'AlarmConfig/Disarming': {
+    // The vendor's Get lists schedules of some channels only, never a `{reason}` marker (vendor-facts-more n).
+    markers: false,
     top: (p) => ({ disarming_channel: p.channels.filter((c) => c.configured).map((c) => c.id) }),
     channel: () => ({
       disarming_schedule: [{ schedule_type: 'Disarming', week: DAYS.map((day) => ({ day, time: new Array<number>(48).fill(0) })) }],
@@ -163,9 +167,9 @@ export function getView(page: string, state: PageState, p: Profile, isOnline: (i
     for (const ch of p.channels) {
       const block = stored[ch.id];
       if (!ch.configured) {
-        ci[ch.id] = NOT_CONFIGURED_GET;
+        if (def.markers !== false) ci[ch.id] = NOT_CONFIGURED_GET;
       } else if (!isOnline(ch.id)) {
-        ci[ch.id] = OFFLINE_GET;
+        if (def.markers !== false) ci[ch.id] = OFFLINE_GET;
       } else if (block === undefined) {
         if (def.absent) ci[ch.id] = def.absent;
       } else {
@@ -188,16 +192,19 @@ function mergeField(target: Obj, key: string, value: unknown): void {
   }
 }
 
-/** Merge a checked Set `data` into the page state (objects merged, arrays and scalars replaced). */
-export function applySet(page: string, state: PageState, data: Obj): void {
+/**
+ * Merge a checked Set `data` into the page state (objects merged, arrays and scalars replaced). `meta`: top-level
+ * keys that are not parameters (page_type, UI leftovers); Get markers sent back are not settings either.
+ */
+export function applySet(page: string, state: PageState, data: Obj, meta: readonly string[]): void {
   for (const key of Object.keys(data)) {
-    if (TOP_META.has(key)) continue;
+    if (meta.includes(key)) continue;
     const value = data[key];
     if (key === 'channel_info' && isPlainObject(value) && state.channel_info) {
       for (const ch of Object.keys(value)) {
         const block = value[ch];
         const target = state.channel_info[ch];
-        if (!isPlainObject(block) || !target) continue;
+        if (!isPlainObject(block) || !target || isGetMarker(block)) continue;
         for (const f of Object.keys(block)) if (!CHANNEL_META.has(f)) mergeField(target, f, block[f]);
       }
     } else {

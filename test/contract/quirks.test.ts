@@ -150,8 +150,8 @@ test('a digital channel that comes back online shows its settings again', () =>
     assert.equal(descriptorAt(range, ['channel_info', 'IP_CH6', 'siren_time'])?.max, 180);
   }));
 
-test('the device rotates its CSRF token: 20 Sets at once all pass on one login, at most 2 connections in use', () =>
-  withRig({}, {}, async ({ sim, client }) => {
+test('a device that rotates its CSRF token (opt-in fault): 20 Sets at once all pass on one login, at most 2 connections in use', () =>
+  withRig({ rotateCsrf: true }, {}, async ({ sim, client }) => {
     await client.cachedRange('AlarmConfig/VoiceAlarm');
     const sets = Array.from({ length: 20 }, (_, i) =>
       client.set('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 10 + i } } }),
