@@ -97,8 +97,9 @@ const PAGE_CASES: Case[] = [
       assert.is(f.bright_time.default_value, 60);
       assert.equal(f.strobe_frequency.items, ['Low', 'Middle', 'High']);
       assert.equal([f.siren_value.min, f.siren_value.max, f.enforcer_bright_time.max], [1, 10, 180]);
-      assert.is(f.flood_light_disable.mode, 'r');
-      assert.is(f.warning_light_disable.mode, 'r');
+      // Vendor Range: these UI members are settable (its Set sample sends them); only `status` is read-only.
+      assert.is(f.flood_light_disable.mode, 'rw');
+      assert.is(f.warning_light_disable.mode, 'rw');
       if (nvr) {
         // Siren members only with a siren, enforcer_* only with a red/blue light.
         const ch2 = fieldsOf(r, 'CH2');
@@ -559,8 +560,8 @@ const SETS = {
     const ch = obj(obj(sent.channel_info, 'channel_info').CH1, 'CH1');
     assert.is(ch.chn_index, 'CH1');
     assert.is(ch.page, 'chn_floodlight');
-    // CH1 has floodlight, siren and red/blue light: all their writable members; never the read-only
-    // param_video, flood_light_disable, warning_light_disable.
+    // CH1 has floodlight, siren and red/blue light: all their writable members, and the UI members the vendor's
+    // Range makes writable (param_video, flood_light_disable, warning_light_disable).
     assert.equal(
       Object.keys(ch).sort(),
       [
@@ -568,15 +569,18 @@ const SETS = {
         'chn_index',
         'enforcer_bright_time',
         'enforcer_light_switch',
+        'flood_light_disable',
         'flood_light_mode',
         'flood_light_switch',
         'flood_light_value',
         'page',
+        'param_video',
         'sensitivity',
         'siren_switch',
         'siren_time',
         'siren_value',
         'strobe_frequency',
+        'warning_light_disable',
       ],
       'writable fields only',
     );
