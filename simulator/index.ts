@@ -122,6 +122,8 @@ export interface Simulator {
    * `state['PreviewChannel/ManualAlarm']['Local->1']`.
    */
   state: SimState;
+  /** Every request path this simulator serves (its profile and options decide which pages exist). */
+  readonly paths: readonly string[];
   /** Profile facts tests may need. */
   profile: Pick<Profile, 'name' | 'firmware' | 'legacy' | 'ptzHex' | 'deviceType'> & {
     channels: string[];
@@ -245,6 +247,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       activity.liveChanged(ch.id);
     },
     setOnline: (channel, online) => device.setOnline(channel, online),
+    paths: [...front.routes.keys()],
     state: device.state,
     profile: {
       name: profile.name,

@@ -118,15 +118,15 @@ export class RawClient {
     });
   }
 
-  /** Challenge, then Digest with the algorithm picked by `pick` (default: the first offered). */
-  async login(pick?: (cs: Array<Record<string, string>>) => Record<string, string>): Promise<RawResponse> {
-    const first = await this.post('/API/Web/Login', {}, { anonymous: true });
+  /** Challenge, then Digest with the algorithm picked by `pick` (default: the first offered); `data`: the login body's data. */
+  async login(pick?: (cs: Array<Record<string, string>>) => Record<string, string>, data: unknown = {}): Promise<RawResponse> {
+    const first = await this.post('/API/Web/Login', data, { anonymous: true });
     if (first.status !== 401) throw new Error(`expected a 401 challenge, got ${first.status} ${first.text}`);
     const cs = challenges(first);
     const c = pick ? pick(cs) : cs[0];
     const res = await this.post(
       '/API/Web/Login',
-      {},
+      data,
       {
         anonymous: true,
         headers: { Authorization: digestHeader(c, this.user, this.password, '/API/Web/Login') },
