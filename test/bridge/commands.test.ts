@@ -62,7 +62,8 @@ test('set/<key>: bare values as Home Assistant sends them', async ({ fx }) => {
   const data = set.data as { page_type: string; channel_info: Record<string, Record<string, unknown>> };
   assert.equal(data.page_type, 'ChannelConfig');
   assert.equal(data.channel_info.CH2.chn_index, 'CH2');
-  assert.equal(data.channel_info.CH2.flood_light_disable, undefined, 'read-only fields are not sent back');
+  // The vendor's Range makes the page's UI members writable (only `status` is read-only): they go back unchanged.
+  assert.equal(data.channel_info.CH2.flood_light_disable, false, 'the whole block goes back');
 
   // Device level: the alarm panel's payloads and a config switch.
   since = fx.recorder.count;

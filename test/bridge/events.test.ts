@@ -108,7 +108,7 @@ test('entities only for the alarms a channel can raise; one event entity per cha
   assert.deepEqual([...(ev.event_types as string[])].sort(), alarmKeys.sort(), "event_types = the channel's alarm keys");
   assert.deepEqual(deviceDiscoveryProblems(configOf(fx, 'ch1')), []);
   // IP_CH3 is an empty slot: no alarm sensors, no event entity.
-  const ch7 = fx.recorder.lastJson<{ cmps: Record<string, { p: string }> }>(`${fx.prefix}/device/${fx.base}_nvr_ip_ch7/config`);
+  const ch7 = fx.recorder.lastJson<{ cmps: Record<string, { p: string }> }>(`${fx.prefix}/device/${fx.base}_nvr_ip_ch3/config`);
   for (const k of Object.keys(ch7?.cmps ?? {})) assert.ok(!(k in ALARM_TYPES) && k !== 'event', `IP_CH3 has ${k}`);
   assert.equal(fx.recorder.last(`${fx.base}/nvr/ip_ch3`), undefined, 'an empty slot has no state topic');
   // A device with events off: no alarm entities, no alarm keys.

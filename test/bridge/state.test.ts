@@ -124,7 +124,7 @@ test('a channel going offline publishes online:false and nothing else; back onli
   sim.setOnline('IP_CH2', true);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch2`, (j) => j.online === true && j.siren_on_alarm === false, 3000, since);
   const cfg = await fx.recorder.waitFor(
-    (m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren_on_alarm"'),
+    (m) => m.topic.endsWith('_nvr_ip_ch2/config') && m.payload.includes('"siren_on_alarm"'),
     3000,
     since,
   );
