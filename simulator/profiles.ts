@@ -109,10 +109,11 @@ const none: Slot = { floodlight: false, siren: false, redBlueLight: false, pir: 
  *   2 CH2      floodlight, siren (two siren types), no audio settings
  *   3 CH3      siren only, AI PVD
  *   4 CH4      floodlight only
- *   5 IP_CH5   IP camera: floodlight, siren, PIR, 1 alarm in/out, AI PVD LCD PID FD SOD CrossCount, PTZ
- *   6 IP_CH6   IP camera, offline (Range: status only; Get: {status:"Offline", reason:"Not support"})
- *   7 IP_CH7   empty slot: NotConfigured (on no page; Get {reason:"Not configured"})
- *   8 WIFI_CH8 Wi-Fi battery camera: siren, PIR, AI PVD
+ *   5 IP_CH1   IP camera: floodlight, siren, PIR, 1 alarm in/out, AI PVD LCD PID FD SOD CrossCount, PTZ
+ *   6 IP_CH2   IP camera, offline (Range: status only; Get: {status:"Offline", reason:"Not support"})
+ *   7 IP_CH3   empty slot: NotConfigured (on no page; Get {reason:"Not configured"})
+ *   8 WIFI_CH1 Wi-Fi battery camera: siren, PIR, AI PVD
+ * (vendor numbering; by slot: IP_CH5, IP_CH6, IP_CH7, WIFI_CH8)
  */
 const PATTERN: readonly Slot[] = [
   { ...none, floodlight: true, siren: true, redBlueLight: true, pir: true, alarmIn: 1, alarmOut: 1, ai: AI_FULL },
@@ -207,7 +208,8 @@ export function buildProfile(opts: ProfileOptions = {}): Profile {
     const analog = opts.analog ?? Math.max(1, Math.floor(n / 2));
     if (!Number.isInteger(analog) || analog < 1 || analog > n) throw new Error(`analog must be an integer 1-${n}, got ${analog}`);
     const numbering = opts.channelNumbering ?? 'vendor';
-    if (numbering !== 'vendor' && numbering !== 'slot') throw new Error(`channelNumbering must be vendor or slot, got ${JSON.stringify(numbering)}`);
+    if (numbering !== 'vendor' && numbering !== 'slot')
+      throw new Error(`channelNumbering must be vendor or slot, got ${JSON.stringify(numbering)}`);
     channels = nvrChannels(n, analog, numbering);
   }
   return {

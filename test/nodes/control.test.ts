@@ -256,4 +256,27 @@ test("the dialog's channel list: only channels whose hardware has the part; outp
   assert.is(bad.status, 400);
 });
 
+test('channel numbering: with digital channels named after their slot (IP_CH5), the node and the editor route work the same', async (ctx) => {
+  const slot = await startSimulator({ password: ctx.password, channelNumbering: 'slot', quiet: true });
+  try {
+    await control(ctx, { mode: 'floodlight', channel: 'IP_CH5' }, slot.url);
+    const r = await exchange('c1', { payload: 'on' });
+    assert.ok(r.out, JSON.stringify(r.caught?.error));
+    assert.is((slot.state as any)[LIVE].channel_info.IP_CH5.floodlight_switch, true);
+    const res = await helper
+      .request()
+      .post('/nvr-device/hardware')
+      .send({ id: DEV, url: slot.url, mode: 'floodlight' })
+      .set('content-type', 'application/json');
+    assert.is(res.status, 200, res.text);
+    assert.equal(
+      res.body.channels.map((c: any) => c.id),
+      ['CH1', 'CH2', 'CH4', 'IP_CH5'],
+    );
+  } finally {
+    await helper.unload();
+    await slot.stop();
+  }
+});
+
 test.run();
