@@ -301,8 +301,14 @@ export const FEATURE_CASES: Case[] = [
       assert.equal([...shot.jpeg.subarray(0, 2)], [0xff, 0xd8], 'JPEG start marker');
       assert.equal([...shot.jpeg.subarray(-2)], [0xff, 0xd9], 'JPEG end marker');
       assert.ok(shot.time! >= t0 - 5 && shot.time! <= t0 + 5, `img_time ${shot.time} is now (UTC seconds)`);
+      // The Get page's own sample spells the resolution with spaces: core sends it as given, the device takes it.
+      const spaced = await client.snapshot('CH1', { resolution: '1280 x 720' });
+      assert.is(spaced.format, 'image/jpeg');
+      assert.is(lastOk(sim, '/API/Snapshot/Get').snapshot_resolution, '1280 x 720');
       const bad = await rejection(client.snapshot('camera 1'));
       assert.is(bad.kind, 'invalid_request');
+      const badResolution = await rejection(client.snapshot('CH1', { resolution: '1280 by 720' }));
+      assert.equal([badResolution.kind, badResolution.message.includes('1280x720 or 1280 x 720')], ['invalid_request', true]);
       if (nvr) {
         const before = entries(sim, '/API/Snapshot/Get').length;
         const offline = await rejection(client.snapshot('IP_CH2'));
