@@ -38,7 +38,9 @@ export function isGetMarker(v: unknown): boolean {
 function metaProblem(rule: MetaRule, v: unknown, channels: ReadonlySet<string> | undefined): string | undefined {
   if (rule === 'any') return undefined;
   if (rule === 'channel') {
-    return typeof v === 'string' && (channels === undefined || channels.has(v)) ? undefined : `must be a channel of the device, got ${show(v)}`;
+    return typeof v === 'string' && (channels === undefined || channels.has(v))
+      ? undefined
+      : `must be a channel of the device, got ${show(v)}`;
   }
   return rule.includes(v as string) ? undefined : `must be one of ${rule.join(', ')}, got ${show(v)}`;
 }
@@ -71,7 +73,14 @@ class Checker {
   }
 
   /** `value` (an object of the request) against a map of member descriptors; `cur` is the same object in the Get now. */
-  members(value: Record<string, unknown>, members: RangeMap, path: string, channelMap: boolean, channel: string | undefined, cur: unknown): void {
+  members(
+    value: Record<string, unknown>,
+    members: RangeMap,
+    path: string,
+    channelMap: boolean,
+    channel: string | undefined,
+    cur: unknown,
+  ): void {
     const meta = path === '' ? this.opts.topMeta : channel !== undefined ? this.opts.channelMeta : undefined;
     for (const key of Object.keys(value)) {
       const here = join(path, key);

@@ -127,7 +127,8 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
   if (flags.has('--no-linkage-manage')) opts.linkageManage = false;
   if (flags.has('--rotate-csrf')) opts.rotateCsrf = true;
   const numbering = values['channel-numbering'];
-  if (numbering !== undefined && numbering !== 'vendor' && numbering !== 'slot') throw new Error('--channel-numbering must be vendor or slot');
+  if (numbering !== undefined && numbering !== 'vendor' && numbering !== 'slot')
+    throw new Error('--channel-numbering must be vendor or slot');
   if (numbering) opts.channelNumbering = numbering;
   if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']) };
   const alarm = num('alarm-every');

@@ -7,7 +7,7 @@ import type { Device } from './device';
 import type { EventHub } from './events';
 import { Reply, failure, paramError, success } from './envelope';
 import { LIVE_PAGE, MANUAL_ALARM_PAGE, judgeLiveSet, liveChannel, liveView, manualAlarmOutputs, volumeAdjustable } from './live';
-import type { Ctx, Route } from './routes';
+import type { Ctx, Route } from './route';
 import type { ChannelSpec } from './profiles';
 
 export interface DeviceServices {

@@ -1,33 +1,19 @@
 /**
- * Routing table: request path -> handler. Configuration pages come from one list (page, operations, meta keys);
- * login, heartbeat, upgrade token and event settings are written out; device-routes.ts has the rest.
+ * Routing table: request path -> handler. Configuration pages come from the one page list (pages.ts); login,
+ * heartbeat, upgrade token and event settings are written out; device-routes.ts has the rest.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { Auth, Session } from './auth';
+import type { Auth } from './auth';
 import type { Device } from './device';
 import { DeviceServices, deviceRoutes } from './device-routes';
+import type { Ctx, Route } from './route';
+import type { SimPage } from './page-def';
+import { PAGES } from './pages';
 import { Reply, digestChallenge, failure, paramError, raw, success } from './envelope';
 import { MetaRules, checkSet } from './check';
 import { isPlainObject } from './descriptors';
 import { FACE_ABILITIES, eventSettingsRange } from './ranges';
 import { applySet, getView } from './state';
-
-export interface Ctx {
-  req: IncomingMessage;
-  /** Whole request body (the envelope). */
-  body: Record<string, unknown>;
-  data: Record<string, unknown>;
-  /** Present on routes with auth 'session'. */
-  session?: Session;
-  onAbort: (cb: () => void) => void;
-}
-
-export interface Route {
-  /** 'none': no session needed (login, logout); 'session': cookie + CSRF; 'heartbeat': the same, counts as heartbeat. */
-  auth: 'none' | 'session' | 'heartbeat';
-  handler(ctx: Ctx): Reply | Promise<Reply>;
-}
 
 export interface Services extends DeviceServices {
   device: Device;
@@ -36,86 +22,6 @@ export interface Services extends DeviceServices {
   /** `LinkageConfig/LinkageManage` served (not in the vendor's pages; some firmwares have it). */
   linkageManage: boolean;
 }
-
-type Op = 'Range' | 'Get' | 'Set';
-
-interface ConfigPage {
-  page: string;
-  ops: readonly Op[];
-  /** Top-level keys that are not parameters, and the values they may take (Get and Set); beside `page_type`. */
-  meta?: MetaRules;
-  /** Channel-block keys that are not parameters (vendor Deterrence Set: `page: "chn_floodlight"`). */
-  channelMeta?: MetaRules;
-  /** Repairs a vendor sample's slip before the check (the Disarming Set sample's 47 half-hours). */
-  normalizeSet?(data: Record<string, unknown>): Record<string, unknown>;
-  /** Range refuses a request without `page_type` (AlarmConfig, ChannelConfig or AllConfig). */
-  rangeNeedsPageType?: boolean;
-  /** A second path prefix serving the same operations. */
-  alias?: string;
-  /** Cross counting Get answers `{version, data}` instead of `{result, data}`. */
-  versionEnvelope?: boolean;
-  /** The spec's Set sample puts channel_info beside `version`: accept it there too. */
-  channelInfoBesideVersion?: boolean;
-}
-
-const ALL: readonly Op[] = ['Range', 'Get', 'Set'];
-
-export const CONFIG_PAGES: readonly ConfigPage[] = [
-  { page: 'StreamConfig/MainStream', ops: ALL },
-  { page: 'AlarmConfig/PTZLinkage', ops: ALL },
-  { page: 'AlarmConfig/Intelligent/CC', ops: ALL, meta: { page_type: ['AlarmConfig'] }, versionEnvelope: true },
-  { page: 'Maintenance/DeveloperMode', ops: ALL },
-  { page: 'AlarmConfig/VoiceAlarm', ops: ALL },
-  { page: 'DeviceConfig/Audio', ops: ALL },
-  { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] }, channelMeta: { page: ['chn_floodlight'] } },
-  { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
-  {
-    page: 'AlarmConfig/Disarming',
-    ops: ALL,
-    // The vendor's Set sample carries the UI's channel selectors and schedule grid (vendor-facts-more n).
-    meta: { schedule_chn_index: 'channel', chn_index: 'channel', selectedChn: 'channel', schedule: 'any' },
-    normalizeSet: padHalfHours,
-  },
-  // Which alarms a channel supports (vendor: page_type required in practice; PIR also at the sample's path).
-  { page: 'AlarmConfig/Motion', ops: ['Range'], rangeNeedsPageType: true },
-  { page: 'AlarmConfig/PIR', ops: ['Range'], rangeNeedsPageType: true, alias: 'AlarmConfig/Intelligent/PIR' },
-  { page: 'AlarmConfig/IO', ops: ['Range'] },
-];
-
-/**
- * The vendor's Disarming Set sample sends 47 half-hours a day where its Range and Get say 48: accepted, the last
- * half-hour taken as off.
- */
-function padHalfHours(data: Record<string, unknown>): Record<string, unknown> {
-  const ci = data.channel_info;
-  if (!isPlainObject(ci)) return data;
-  const out: Record<string, unknown> = {};
-  for (const [id, block] of Object.entries(ci)) {
-    const schedules = isPlainObject(block) ? block.disarming_schedule : undefined;
-    out[id] = !isPlainObject(block) || !Array.isArray(schedules)
-      ? block
-      : {
-          ...block,
-          disarming_schedule: schedules.map((sc: unknown) =>
-            isPlainObject(sc) && Array.isArray(sc.week)
-              ? {
-                  ...sc,
-                  week: sc.week.map((d: unknown) =>
-                    isPlainObject(d) && Array.isArray(d.time) && d.time.length === 47 ? { ...d, time: [...d.time, 0] } : d,
-                  ),
-                }
-              : sc,
-          ),
-        };
-  }
-  return { ...data, channel_info: out };
-}
-
-/** Pages a device may lack, switched per profile/options so that clients' fall-backs are tested. */
-const OPTIONAL_PAGES: Readonly<Record<string, (s: Services) => boolean>> = {
-  'LinkageConfig/LinkageManage': (s) => s.linkageManage,
-  'AlarmConfig/Disarming': (s) => s.disarming,
-};
 
 const MIB = 1 << 20;
 export const UPGRADE_HEAD_SIZE = 3 * 1024;
@@ -129,7 +35,7 @@ function rotated(s: Services, ctx: Ctx) {
 /** A Get request's `page_type` (the only meta a Get carries) against the page's allowed values. */
 function metaProblem(meta: MetaRules, data: Record<string, unknown>): string | undefined {
   const allowed = meta.page_type;
-  if ('page_type' in data && Array.isArray(allowed) && !allowed.includes(data.page_type as string)) {
+  if ('page_type' in data && typeof allowed === 'object' && !allowed.includes(data.page_type as string)) {
     return `page_type: must be one of ${allowed.join(', ')}`;
   }
   return undefined;
@@ -140,7 +46,7 @@ const RANGE_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
 /** page_type is accepted on every page (clients send it generically); pages that name theirs are strict. */
 const DEFAULT_META: MetaRules = { page_type: ['ChannelConfig', 'AlarmConfig'] };
 
-function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
+function configRoutes(s: Services, page_: SimPage): Array<[string, Route]> {
   const { device } = s;
   const def = { ...page_, meta: { ...DEFAULT_META, ...page_.meta } };
   const channels = new Set(device.profile.channels.map((c) => c.id));
@@ -187,7 +93,12 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
             }
             if (def.normalizeSet) data = def.normalizeSet(data);
             const current = getView(page, device.state[page], device.profile, device.isOnline);
-            const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta, channels, current });
+            const problems = checkSet(data, device.range(page).data, {
+              topMeta: def.meta,
+              channelMeta: def.channelMeta,
+              channels,
+              current,
+            });
             if (problems.length) return paramError(problems.join('; '));
             applySet(page, device.state[page], data, Object.keys(def.meta));
             return success({}, rotated(s, ctx));
@@ -266,8 +177,8 @@ function eventSettings(s: Services, data: Record<string, unknown>): Reply {
 
 export function buildRoutes(s: Services): Map<string, Route> {
   const routes = new Map<string, Route>();
-  for (const def of CONFIG_PAGES) {
-    if (OPTIONAL_PAGES[def.page]?.(s) === false) continue;
+  for (const def of PAGES) {
+    if (def.optional && !s[def.optional]) continue;
     for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
   }
   for (const [path, r] of deviceRoutes(s)) routes.set(path, r);
