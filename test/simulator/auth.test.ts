@@ -180,7 +180,11 @@ test('no CSRF rotation by default: the login token serves the whole session (ven
       const hb = await c.post('/API/Login/Heartbeat', {}, { headers: { 'X-csrftoken': t0 } });
       assert.is(hb.status, 200);
       assert.is(hb.headers['x-csrftoken'], undefined, 'no new token handed out');
-      const set = await c.post('/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { CH1: { siren_value: 6 } } }, { headers: { 'X-csrftoken': t0 } });
+      const set = await c.post(
+        '/API/AlarmConfig/VoiceAlarm/Set',
+        { channel_info: { CH1: { siren_value: 6 } } },
+        { headers: { 'X-csrftoken': t0 } },
+      );
       assert.is(set.status, 200);
     }
     assert.is((await c.post(GET, {}, { headers: { 'X-csrftoken': t0 } })).status, 200, 'the login token after 5 heartbeats');

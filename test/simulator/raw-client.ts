@@ -124,14 +124,10 @@ export class RawClient {
     if (first.status !== 401) throw new Error(`expected a 401 challenge, got ${first.status} ${first.text}`);
     const cs = challenges(first);
     const c = pick ? pick(cs) : cs[0];
-    const res = await this.post(
-      '/API/Web/Login',
-      data,
-      {
-        anonymous: true,
-        headers: { Authorization: digestHeader(c, this.user, this.password, '/API/Web/Login') },
-      },
-    );
+    const res = await this.post('/API/Web/Login', data, {
+      anonymous: true,
+      headers: { Authorization: digestHeader(c, this.user, this.password, '/API/Web/Login') },
+    });
     if (res.status === 200) {
       const sc = res.headers['set-cookie']?.[0];
       this.cookie = sc?.split(';')[0];
