@@ -5,7 +5,7 @@
  */
 import type { ChannelSpec, Profile } from './profiles';
 import { RangeMap, arr, bool, int, list, obj } from './descriptors';
-import type { RangePage } from './ranges';
+import type { RangePage } from './page-def';
 import { DAYS } from './days';
 
 const schedule = (type: string) =>
@@ -50,40 +50,41 @@ const top = (p: Profile): RangeMap => ({
   page_type: 'AlarmConfig',
 });
 
-export const ALARM_RANGE_PAGES: Readonly<Record<string, RangePage>> = {
-  'AlarmConfig/Motion': {
-    top,
-    channel: (ch, p) => ({
-      ...linkage(ch, p, 'Motion', 8),
-      intervals: int(1, 256, { default_value: 5 }),
-      ...(ch.ai.includes('PVD') ? { target_type: list(['Motion', 'Pedestrian', 'Vehicle', 'Pedestrian & Vehicle']) } : {}),
-    }),
-  },
-  'AlarmConfig/PIR': {
-    top,
-    channel: (ch, p) => linkage(ch, p, 'PIR', 5),
-    covers: (ch) => ch.pir,
-  },
-  'AlarmConfig/IO': {
-    // Keyed by input: the recorder's `Local<-n`, a camera's `IP_CH5<-1`.
-    top: (p) => {
-      const inputs = [
-        ...Array.from({ length: p.name === 'ipc' ? 1 : 4 }, (_, i) => `Local<-${i + 1}`),
-        ...(p.name === 'nvr'
-          ? p.channels.filter((c) => c.configured && c.kind !== 'analog' && c.alarmIn > 0).map((c) => `${c.id}<-1`)
-          : []),
-      ];
-      const chans = p.channels.filter((c) => c.configured).map((c) => c.id);
-      const input = obj({
-        alarm_type: list(['NormallyOpen', 'NormallyClose', 'Off'], { default_value: 'Off' }),
-        buzzer: list(['Off', '10', '20', '40', '60']),
-        alarm_out: arr(list(outputs(p)), { min_size: 0, max_size: outputs(p).length }),
-        latch_time: list(['10', '20', '40', '60']),
-        record_enable: bool(),
-        channel: arr(list(chans), { min_size: 0, max_size: chans.length }),
-        schedule: schedule('IO'),
-      });
-      return { channel_max: inputs.length, channel_info: obj(Object.fromEntries(inputs.map((i) => [i, input]))) };
-    },
+/** AlarmConfig/Motion */
+export const MOTION_RANGE: RangePage = {
+  top,
+  channel: (ch, p) => ({
+    ...linkage(ch, p, 'Motion', 8),
+    intervals: int(1, 256, { default_value: 5 }),
+    ...(ch.ai.includes('PVD') ? { target_type: list(['Motion', 'Pedestrian', 'Vehicle', 'Pedestrian & Vehicle']) } : {}),
+  }),
+};
+
+/** AlarmConfig/PIR */
+export const PIR_RANGE: RangePage = {
+  top,
+  channel: (ch, p) => linkage(ch, p, 'PIR', 5),
+  covers: (ch) => ch.pir,
+};
+
+/** AlarmConfig/IO */
+export const IO_RANGE: RangePage = {
+  // Keyed by input: the recorder's `Local<-n`, a camera's `IP_CH5<-1`.
+  top: (p) => {
+    const inputs = [
+      ...Array.from({ length: p.name === 'ipc' ? 1 : 4 }, (_, i) => `Local<-${i + 1}`),
+      ...(p.name === 'nvr' ? p.channels.filter((c) => c.configured && c.kind !== 'analog' && c.alarmIn > 0).map((c) => `${c.id}<-1`) : []),
+    ];
+    const chans = p.channels.filter((c) => c.configured).map((c) => c.id);
+    const input = obj({
+      alarm_type: list(['NormallyOpen', 'NormallyClose', 'Off'], { default_value: 'Off' }),
+      buzzer: list(['Off', '10', '20', '40', '60']),
+      alarm_out: arr(list(outputs(p)), { min_size: 0, max_size: outputs(p).length }),
+      latch_time: list(['10', '20', '40', '60']),
+      record_enable: bool(),
+      channel: arr(list(chans), { min_size: 0, max_size: chans.length }),
+      schedule: schedule('IO'),
+    });
+    return { channel_max: inputs.length, channel_info: obj(Object.fromEntries(inputs.map((i) => [i, input]))) };
   },
 };

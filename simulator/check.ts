@@ -3,17 +3,46 @@
  * judged against the Range the simulator itself serves. Every problem is reported as "<path>: <what>", the path
  * dotted inside `data` (`channel_info.CH1.siren_time`, array elements by index).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { Descriptor, RangeMap, isDescriptor, isPlainObject } from './descriptors';
 
 const CHANNEL_ID = /^(CH|IP_CH|WIFI_CH)[1-9]\d*$/;
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
+/**
+ * What a key that is not a parameter may hold: one of these strings (`page_type`), `'channel'` (a channel of the
+ * device: the UI's `chn_index`, `selectedChn`), or `'any'` (a UI leftover such as the Disarming `schedule` grid).
+ */
+export type MetaRule = readonly string[] | 'channel' | 'any';
+export type MetaRules = Readonly<Record<string, MetaRule>>;
+
 export interface CheckOptions {
-  /** Top-level keys that are not parameters, with the values each may take (page_type). */
-  topMeta?: Readonly<Record<string, readonly string[]>>;
-  /** Keys of a channel block that are not parameters, with their allowed values (Deterrence `page: "chn_floodlight"`). */
-  channelMeta?: Readonly<Record<string, readonly string[]>>;
+  /** Top-level keys that are not parameters (page_type, UI leftovers). */
+  topMeta?: MetaRules;
+  /** Keys of a channel block that are not parameters (Deterrence `page: "chn_floodlight"`). */
+  channelMeta?: MetaRules;
+  /** Every channel of the device: a Get marker (`{reason}`, `{status, reason}`) sent back for one of them is ignored. */
+  channels?: ReadonlySet<string>;
+  /** The Get answer now: a read-only member sent back unchanged is accepted (the UI sends the whole Get back). */
+  current?: unknown;
+}
+
+/** A channel entry of a Get that carries no parameters: `{"reason":"Not configured"}`, `{"status":"Offline","reason":"Not support"}`. */
+export function isGetMarker(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  const keys = Object.keys(v);
+  return keys.length > 0 && keys.every((k) => (k === 'status' || k === 'reason') && typeof v[k] === 'string') && 'reason' in v;
+}
+
+function metaProblem(rule: MetaRule, v: unknown, channels: ReadonlySet<string> | undefined): string | undefined {
+  if (rule === 'any') return undefined;
+  if (rule === 'channel') {
+    return typeof v === 'string' && (channels === undefined || channels.has(v))
+      ? undefined
+      : `must be a channel of the device, got ${show(v)}`;
+  }
+  return rule.includes(v as string) ? undefined : `must be one of ${rule.join(', ')}, got ${show(v)}`;
 }
 
 function show(x: unknown): string {
@@ -43,20 +72,24 @@ class Checker {
     this.problems.push(`${path}: ${what}`);
   }
 
-  /** `value` (an object of the request) against a map of member descriptors. */
-  members(value: Record<string, unknown>, members: RangeMap, path: string, channelMap: boolean, channel?: string): void {
+  /** `value` (an object of the request) against a map of member descriptors; `cur` is the same object in the Get now. */
+  members(
+    value: Record<string, unknown>,
+    members: RangeMap,
+    path: string,
+    channelMap: boolean,
+    channel: string | undefined,
+    cur: unknown,
+  ): void {
+    const meta = path === '' ? this.opts.topMeta : channel !== undefined ? this.opts.channelMeta : undefined;
     for (const key of Object.keys(value)) {
       const here = join(path, key);
-      if (path === '' && this.opts.topMeta && Object.hasOwn(this.opts.topMeta, key)) {
-        const allowed = this.opts.topMeta[key];
-        if (!allowed.includes(value[key] as string)) this.bad(here, `must be one of ${allowed.join(', ')}, got ${show(value[key])}`);
+      if (meta && Object.hasOwn(meta, key)) {
+        const problem = metaProblem(meta[key], value[key], this.opts.channels);
+        if (problem) this.bad(here, problem);
         continue;
       }
-      const cm = channel !== undefined ? this.opts.channelMeta : undefined;
-      if (cm && Object.hasOwn(cm, key)) {
-        if (!cm[key].includes(value[key] as string)) this.bad(here, `must be one of ${cm[key].join(', ')}, got ${show(value[key])}`);
-        continue;
-      }
+      if (channelMap && this.opts.channels?.has(key) && isGetMarker(value[key])) continue;
       if (channel !== undefined && key === 'chn_index') {
         if (value[key] !== channel) this.bad(here, `must be "${channel}", got ${show(value[key])}`);
         continue;
@@ -68,13 +101,17 @@ class Checker {
       } else if (!isDescriptor(d)) {
         this.bad(here, 'not a settable parameter');
       } else {
-        this.value(value[key], d, here, channelMap ? key : undefined, key === 'channel_info' && path === '');
+        const now = isPlainObject(cur) ? cur[key] : undefined;
+        this.value(value[key], d, here, channelMap ? key : undefined, key === 'channel_info' && path === '', now);
       }
     }
   }
 
-  value(v: unknown, d: Descriptor, path: string, channel: string | undefined, isChannelInfo: boolean): void {
-    if (d.mode === 'r') return this.bad(path, 'read-only field');
+  value(v: unknown, d: Descriptor, path: string, channel: string | undefined, isChannelInfo: boolean, cur: unknown): void {
+    if (d.mode === 'r') {
+      if (cur !== undefined && isDeepStrictEqual(v, cur)) return; // sent back unchanged
+      return this.bad(path, 'read-only field');
+    }
     switch (d.type) {
       case 'bool':
         if (typeof v !== 'boolean') this.bad(path, `wrong type: expected bool, got ${show(v)}`);
@@ -85,10 +122,10 @@ class Checker {
         return this.string(v, d, path);
       case 'object':
         if (!isPlainObject(v)) return this.bad(path, `wrong type: expected object, got ${show(v)}`);
-        if (isPlainObject(d.items)) this.members(v, d.items, path, isChannelInfo, channel);
+        if (isPlainObject(d.items)) this.members(v, d.items, path, isChannelInfo, channel, cur);
         return;
       case 'array':
-        return this.array(v, d, path);
+        return this.array(v, d, path, cur);
       default:
         return this.bad(path, `unknown descriptor type ${show(d.type)}`);
     }
@@ -117,7 +154,7 @@ class Checker {
     }
   }
 
-  private array(v: unknown, d: Descriptor, path: string): void {
+  private array(v: unknown, d: Descriptor, path: string, cur: unknown): void {
     if (!Array.isArray(v)) return this.bad(path, `wrong type: expected array, got ${show(v)}`);
     const n = v.length;
     if (d.size !== undefined && n !== d.size) return this.bad(path, `array size ${n}, must be exactly ${d.size}`);
@@ -130,7 +167,7 @@ class Checker {
       const single = d.items.length === 1;
       for (let i = 0; i < n; i++) {
         const el: unknown = single ? first : d.items[i];
-        if (isDescriptor(el)) this.value(v[i], el, join(path, i), undefined, false);
+        if (isDescriptor(el)) this.value(v[i], el, join(path, i), undefined, false, Array.isArray(cur) ? cur[i] : undefined);
       }
     } else {
       for (let i = 0; i < n; i++) {
@@ -144,6 +181,6 @@ class Checker {
 export function checkSet(data: unknown, range: RangeMap, opts: CheckOptions = {}): string[] {
   const c = new Checker(opts);
   if (!isPlainObject(data)) c.problems.push(`data: wrong type: expected object, got ${show(data)}`);
-  else c.members(data, range, '', false);
+  else c.members(data, range, '', false, undefined, opts.current);
   return c.problems;
 }

@@ -11,6 +11,7 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
   --profile nvr|ipc       device profile (default nvr)
   --firmware <x.y.z>      firmware version (default 8.2.4; 8.2.3 or earlier: telnet + integer PTZ index)
   --channels <n>          nvr channel count (default 8)
+  --channel-numbering vendor|slot   digital channel ids: IP_CH1 first (vendor, default) or after the slot (IP_CH5)
   --username <name>       login user (default admin)
   --password <pw>         login password (or env NVR2MQTT_SIM_PASSWORD); required
   --digest MD5|SHA-256    Digest algorithm offered first (default MD5)
@@ -22,6 +23,7 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
   --channel-param array|wrapped   ChannelInfo channel_param form (default wrapped; array on 8.2.3 and older)
   --no-disarming          no AlarmConfig/Disarming page
   --no-linkage-manage     no LinkageConfig/LinkageManage page
+  --rotate-csrf           fault: a new CSRF token on every heartbeat and Set (the last 3 stay valid)
   --large-capacity        upgrade files up to 200 MiB
   --tls-key <file> --tls-cert <file>   serve HTTPS
   --quiet                 do not print requests
@@ -32,7 +34,16 @@ interface Parsed {
   help: boolean;
 }
 
-const FLAGS = new Set(['--token-in-body', '--large-capacity', '--quiet', '--no-disarming', '--no-linkage-manage', '--help', '-h']);
+const FLAGS = new Set([
+  '--token-in-body',
+  '--large-capacity',
+  '--quiet',
+  '--no-disarming',
+  '--no-linkage-manage',
+  '--rotate-csrf',
+  '--help',
+  '-h',
+]);
 
 export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
   const args = argv[0] === 'simulate' ? argv.slice(1) : [...argv];
@@ -71,6 +82,7 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     'event-hold',
     'alarm-every',
     'channel-param',
+    'channel-numbering',
     'tls-key',
     'tls-cert',
   ];
@@ -113,6 +125,11 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
   if (form) opts.channelParamForm = form;
   if (flags.has('--no-disarming')) opts.disarming = false;
   if (flags.has('--no-linkage-manage')) opts.linkageManage = false;
+  if (flags.has('--rotate-csrf')) opts.rotateCsrf = true;
+  const numbering = values['channel-numbering'];
+  if (numbering !== undefined && numbering !== 'vendor' && numbering !== 'slot')
+    throw new Error('--channel-numbering must be vendor or slot');
+  if (numbering) opts.channelNumbering = numbering;
   if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']) };
   const alarm = num('alarm-every');
   if (alarm) opts.alarmEveryMs = alarm * 1000;

@@ -7,7 +7,7 @@ import type { Device } from './device';
 import type { EventHub } from './events';
 import { Reply, failure, paramError, success } from './envelope';
 import { LIVE_PAGE, MANUAL_ALARM_PAGE, judgeLiveSet, liveChannel, liveView, manualAlarmOutputs, volumeAdjustable } from './live';
-import type { Ctx, Route } from './routes';
+import type { Ctx, Route } from './route';
 import type { ChannelSpec } from './profiles';
 
 export interface DeviceServices {
@@ -164,9 +164,10 @@ function snapshotGet(s: DeviceServices, data: Record<string, unknown>): Reply {
   const ch = typeof data.channel === 'string' ? s.device.channel(data.channel) : undefined;
   if (!ch) return paramError(`channel: unknown channel ${JSON.stringify(data.channel)}`);
   if (!onlineChannels(s.device).includes(ch)) return failure(400, 'no_support', `${ch.id} is ${s.device.status(ch.id)}`);
+  // The Range sample spells `1280x720`, the Get page's own sample `1280 x 720`: both name the same resolution.
   const res = data.snapshot_resolution;
-  if (res !== undefined && !SNAP_RESOLUTIONS.includes(res as string))
-    return paramError(`snapshot_resolution: must be one of ${SNAP_RESOLUTIONS.join(', ')}`);
+  if (res !== undefined && (typeof res !== 'string' || !SNAP_RESOLUTIONS.includes(res.replace(/^(\d+) x (\d+)$/, '$1x$2'))))
+    return paramError(`snapshot_resolution: must be one of ${SNAP_RESOLUTIONS.join(', ')} (or spelled with spaces, 1280 x 720)`);
   if (data.reset_session_timeout !== undefined && typeof data.reset_session_timeout !== 'boolean')
     return paramError('reset_session_timeout: must be a bool');
   return success({
@@ -188,7 +189,9 @@ function streamUrl(s: DeviceServices, ctx: Ctx): Reply {
     chans = chans.filter((c) => wanted.includes(c.id));
   }
   const host = (ctx.req.headers.host ?? '127.0.0.1').replace(/:\d+$/, '');
-  const url = (n: number, sub: number) => `rtsp://${host}:554/rtsp/streaming?channel=${n}&subtype=${sub}`;
+  // The vendor's sample serves RTSP on the web port (80 there); the simulator models no separate RTSP port.
+  const port = ctx.req.socket.localPort ?? 80;
+  const url = (n: number, sub: number) => `rtsp://${host}:${port}/rtsp/streaming?channel=${n}&subtype=${sub}`;
   // Old firmware spells the mobile member as the vendor sample does.
   const mobileKey = device.profile.legacy ? 'mobile_stream_url' : 'mobilestream_url';
   return success({

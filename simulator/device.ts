@@ -4,7 +4,7 @@
  */
 import type { Profile } from './profiles';
 import { RangeMap } from './descriptors';
-import { buildRange } from './ranges';
+import { buildRange } from './pages';
 import { SimState, initialState } from './state';
 import { LIVE_PAGE, MANUAL_ALARM_PAGE, initialLive } from './live';
 

@@ -217,11 +217,11 @@ function withoutRecordFlags(item: RingEntry['item']): RingEntry['item'] {
   };
 }
 
-/** `time` of an item: the vendor table's "MM/DD/YYYY hh:mm:ss" (old firmware) or its sample's ISO form. */
+/** `time` of an item: the vendor table's `MM/DD/YYYYhh:mm:ss`, no space (old firmware), or its sample's ISO form. */
 export function eventTime(legacy: boolean) {
   const two = (n: number) => String(n).padStart(2, '0');
   return (d: Date): string =>
     legacy
-      ? `${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
+      ? `${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${d.getUTCFullYear()}${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
       : `${d.toISOString().slice(0, 19)}Z+00:00`;
 }

@@ -14,14 +14,14 @@ import { AiAlarmForm, AlarmRequest, AlarmType } from './alarms';
 import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { FaultSpec, Faults } from './faults';
 import { LogEntry, RequestLog } from './log';
-import { ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
+import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
 import { Front, requestListener } from './server';
 import type { SimState } from './state';
 
 export type { LogEntry } from './log';
 export type { FaultKind, FaultSpec } from './faults';
-export type { ProfileName, ChannelSpec } from './profiles';
+export type { ProfileName, ChannelSpec, ChannelNumbering } from './profiles';
 export type { SimState, PageState } from './state';
 export type { DigestAlgorithm } from './auth';
 export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
@@ -40,6 +40,10 @@ export interface SimulatorOptions {
   password: string;
   /** nvr: 8 (default); the bench uses 16. ipc: always 1. */
   channels?: number;
+  /** nvr: how many channels are analog (default half). */
+  analog?: number;
+  /** nvr: `IP_CH1` is the first digital channel (`vendor`, default) or digital channels are named after their slot (`slot`: `IP_CH5`). */
+  channelNumbering?: ChannelNumbering;
   /** Inactivity after which a session answers `expired` (default 300000). */
   sessionTimeoutMs?: number;
   /** > 0: calls fail with `no_heartbeat` when no heartbeat came within this time (default 0 = off). */
@@ -64,7 +68,10 @@ export interface SimulatorOptions {
   tokenInBody?: boolean;
   /** Challenge offered first (default MD5; 'SHA-256' offers SHA-256, then MD5). */
   digestAlgorithm?: DigestAlgorithm;
-  /** New CSRF token on heartbeat and Set answers (default true; previous tokens stay valid briefly). */
+  /**
+   * Fault: a new CSRF token on heartbeat and Set answers, the last 3 kept (default false: no vendor page describes
+   * rotation, and clients keep the login token for the whole session as the vendor says).
+   */
   rotateCsrf?: boolean;
   /** Failed logins in a row (each `verify_failed`) until `login_failed_or_block` (default 5), and how long the block lasts (default 60000). */
   maxLoginFailures?: number;
@@ -115,6 +122,8 @@ export interface Simulator {
    * `state['PreviewChannel/ManualAlarm']['Local->1']`.
    */
   state: SimState;
+  /** Every request path this simulator serves (its profile and options decide which pages exist). */
+  readonly paths: readonly string[];
   /** Profile facts tests may need. */
   profile: Pick<Profile, 'name' | 'firmware' | 'legacy' | 'ptzHex' | 'deviceType'> & {
     channels: string[];
@@ -140,6 +149,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     channels: opts.channels,
     largeCapacity: opts.largeCapacity,
     ptzIndexForm: opts.ptzIndexForm,
+    analog: opts.analog,
+    channelNumbering: opts.channelNumbering,
   });
   const device = new Device(profile);
   const hold = opts.eventHold ?? opts.eventHoldMs !== undefined;
@@ -185,7 +196,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     sessionTimeoutMs: opts.sessionTimeoutMs ?? 300_000,
     heartbeatTimeoutMs: opts.heartbeatTimeoutMs ?? 0,
     tokenInBody: opts.tokenInBody ?? false,
-    rotateCsrf: opts.rotateCsrf ?? true,
+    rotateCsrf: opts.rotateCsrf ?? false,
     maxFailures: opts.maxLoginFailures ?? 5,
     lockoutMs: opts.lockoutMs ?? 60_000,
     maxSessions: 32,
@@ -236,6 +247,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       activity.liveChanged(ch.id);
     },
     setOnline: (channel, online) => device.setOnline(channel, online),
+    paths: [...front.routes.keys()],
     state: device.state,
     profile: {
       name: profile.name,

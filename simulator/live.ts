@@ -3,13 +3,19 @@
  * `PreviewChannel/ManualAlarm` (alarm outputs now). Fields exist only where the channel has the hardware.
  * The live state lives in `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.<CH>` (Get field names).
  */
-import type { Device } from './device';
-import type { ChannelSpec } from './profiles';
+import type { ChannelSpec, Profile } from './profiles';
 import { isPlainObject } from './descriptors';
 import type { Obj } from './state';
 
 export const LIVE_PAGE = 'PreviewChannel/Floodlight2AudioAlarm';
 export const MANUAL_ALARM_PAGE = 'PreviewChannel/ManualAlarm';
+
+/** What the live pages need of the device (device.ts builds on this module, so it is not imported here). */
+export interface LiveDevice {
+  readonly profile: Profile;
+  channel(id: string): ChannelSpec | undefined;
+  isOnline(id: string): boolean;
+}
 
 const BRIGHTNESS = { type: 'int32', min: 1, max: 100 } as const;
 const VOLUME = { type: 'int32', min: 1, max: 10 } as const;
@@ -87,7 +93,7 @@ export function liveEventMember(ch: ChannelSpec, s: Obj): Obj {
 }
 
 /** The channel a live request names, or why it cannot be served. */
-export function liveChannel(device: Device, channel: unknown): ChannelSpec | { code: string; reason: string } {
+export function liveChannel(device: LiveDevice, channel: unknown): ChannelSpec | { code: string; reason: string } {
   if (typeof channel !== 'string') return { code: 'param_error', reason: 'channel: required string' };
   const ch = device.channel(channel);
   if (!ch) return { code: 'param_error', reason: `channel: unknown channel ${JSON.stringify(channel)}` };
@@ -136,7 +142,7 @@ export function judgeLiveSet(ch: ChannelSpec, data: Obj): { problems: string[]; 
 }
 
 /** ManualAlarm outputs: the recorder's own (`Local->n`) and those of online cameras with alarm outputs. */
-export function manualAlarmOutputs(device: Device): string[] {
+export function manualAlarmOutputs(device: LiveDevice): string[] {
   const p = device.profile;
   const local = p.name === 'ipc' ? 1 : 2;
   const out = Array.from({ length: local }, (_, i) => `Local->${i + 1}`);

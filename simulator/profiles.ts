@@ -59,7 +59,17 @@ export interface ProfileOptions {
   largeCapacity?: boolean;
   /** Override the PTZ index form the firmware implies (the spec dates the hex form from 8.2.3 itself). */
   ptzIndexForm?: 'int' | 'hex';
+  /** NVR: how many of the channels are analog (default half, at least 1). */
+  analog?: number;
+  /** NVR: digital channel ids counted per kind from 1 (`IP_CH1` after 4 analog: vendor, default) or by slot (`IP_CH5`). */
+  channelNumbering?: ChannelNumbering;
 }
+
+/**
+ * `vendor`: `IP_CH1` is the first digital channel whatever the analog count (StreamUrl sample: `IP_CH1` is stream
+ * channel 17 after 16 analog ones), `WIFI_CH1` the first Wi-Fi one. `slot`: named after the slot (`IP_CH5`, `WIFI_CH8`).
+ */
+export type ChannelNumbering = 'vendor' | 'slot';
 
 /** Deterrence `flood_light_mode` (vendor: Warninglight = steady, Strobe = flashing). */
 export const FLOOD_MODES = ['Warninglight', 'Strobe'] as const;
@@ -99,10 +109,11 @@ const none: Slot = { floodlight: false, siren: false, redBlueLight: false, pir: 
  *   2 CH2      floodlight, siren (two siren types), no audio settings
  *   3 CH3      siren only, AI PVD
  *   4 CH4      floodlight only
- *   5 IP_CH5   IP camera: floodlight, siren, PIR, 1 alarm in/out, AI PVD LCD PID FD SOD CrossCount, PTZ
- *   6 IP_CH6   IP camera, offline (Range: status only; Get: {status:"Offline", reason:"Not support"})
- *   7 IP_CH7   empty slot: NotConfigured (on no page; Get {reason:"Not configured"})
- *   8 WIFI_CH8 Wi-Fi battery camera: siren, PIR, AI PVD
+ *   5 IP_CH1   IP camera: floodlight, siren, PIR, 1 alarm in/out, AI PVD LCD PID FD SOD CrossCount, PTZ
+ *   6 IP_CH2   IP camera, offline (Range: status only; Get: {status:"Offline", reason:"Not support"})
+ *   7 IP_CH3   empty slot: NotConfigured (on no page; Get {reason:"Not configured"})
+ *   8 WIFI_CH1 Wi-Fi battery camera: siren, PIR, AI PVD
+ * (vendor numbering; by slot: IP_CH5, IP_CH6, IP_CH7, WIFI_CH8)
  */
 const PATTERN: readonly Slot[] = [
   { ...none, floodlight: true, siren: true, redBlueLight: true, pir: true, alarmIn: 1, alarmOut: 1, ai: AI_FULL },
@@ -115,14 +126,17 @@ const PATTERN: readonly Slot[] = [
   { ...none, siren: true, pir: true, ai: ['PVD'], audio: false },
 ];
 
-/** NVR layout for n channels: half analog (CH<i>), then digital (IP_CH<i>), the last one WIFI_CH<n>. */
-function nvrChannels(n: number): ChannelSpec[] {
-  const analog = Math.max(1, Math.floor(n / 2));
-  const wifi = n >= 2 ? 1 : 0;
+const ID_PREFIX: Readonly<Record<ChannelKind, string>> = { analog: 'CH', digital: 'IP_CH', wifi: 'WIFI_CH' };
+
+/** NVR layout for n channels: analog (CH<i>, half by default), then digital (IP_CH), the last one Wi-Fi (WIFI_CH). */
+function nvrChannels(n: number, analog: number, numbering: ChannelNumbering): ChannelSpec[] {
+  const wifi = n - analog >= 1 && n >= 2 ? 1 : 0;
   const out: ChannelSpec[] = [];
+  const counted: Record<ChannelKind, number> = { analog: 0, digital: 0, wifi: 0 };
   for (let i = 1; i <= n; i++) {
     const kind: ChannelKind = i <= analog ? 'analog' : i > n - wifi ? 'wifi' : 'digital';
-    const id = kind === 'analog' ? `CH${i}` : kind === 'digital' ? `IP_CH${i}` : `WIFI_CH${i}`;
+    counted[kind]++;
+    const id = `${ID_PREFIX[kind]}${numbering === 'slot' ? i : counted[kind]}`;
     // The Wi-Fi slot always gets the battery camera's hardware.
     const slot = kind === 'wifi' ? PATTERN[7] : PATTERN[(i - 1) % 8];
     const configured = !slot.notConfigured || kind === 'wifi';
@@ -191,7 +205,12 @@ export function buildProfile(opts: ProfileOptions = {}): Profile {
   } else {
     const n = opts.channels ?? 8;
     if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`channels must be an integer 1-256, got ${n}`);
-    channels = nvrChannels(n);
+    const analog = opts.analog ?? Math.max(1, Math.floor(n / 2));
+    if (!Number.isInteger(analog) || analog < 1 || analog > n) throw new Error(`analog must be an integer 1-${n}, got ${analog}`);
+    const numbering = opts.channelNumbering ?? 'vendor';
+    if (numbering !== 'vendor' && numbering !== 'slot')
+      throw new Error(`channelNumbering must be vendor or slot, got ${JSON.stringify(numbering)}`);
+    channels = nvrChannels(n, analog, numbering);
   }
   return {
     name,

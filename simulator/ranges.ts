@@ -6,17 +6,8 @@
  */
 import type { ChannelSpec, Profile } from './profiles';
 import { RangeMap, arr, bool, int, intOf, list, obj, ro, text } from './descriptors';
-import { ALARM_RANGE_PAGES } from './alarm-ranges';
 import { DAYS } from './days';
-
-export interface RangePage {
-  /** Plain meta values and top-level descriptors (everything but channel_info). */
-  top(p: Profile): RangeMap;
-  /** Field descriptors of one channel; absent when the page has no channel_info. */
-  channel?(ch: ChannelSpec, p: Profile): RangeMap;
-  /** Channels the page lists (others are absent from Range: R2). Default: all. */
-  covers?(ch: ChannelSpec, p: Profile): boolean;
-}
+import type { RangePage } from './page-def';
 
 export const COPY_CH = ['digit', 'analog', 'wifi', 'local', 'all'];
 const RESOLUTIONS_ANALOG = ['320 x 240', '640 x 480', '1280x720', '1280x960', '1920x1080'];
@@ -276,9 +267,10 @@ function deterrenceChannel(ch: ChannelSpec): RangeMap {
       ? { siren_switch: bool(), siren_value: int(1, 10, { default_value: 5 }), siren_time: int(5, 180, { default_value: 10 }) }
       : {}),
     ...(ch.redBlueLight ? { enforcer_light_switch: bool(), enforcer_bright_time: int(5, 180, { default_value: 10 }) } : {}),
-    param_video: ro(obj({ show: ro(bool({ default_value: true })), disable: ro(bool()) })),
-    flood_light_disable: ro(bool()),
-    warning_light_disable: ro(bool()),
+    // Settable per the vendor's Range (only `status` is read-only there); its Set sample sends them.
+    param_video: obj({ show: bool({ default_value: true }), disable: bool() }),
+    flood_light_disable: bool(),
+    warning_light_disable: bool(),
   };
 }
 
@@ -299,139 +291,134 @@ const schedule = (type: string) =>
     week: arr(obj({ day: list(DAYS), time: arr(intOf([0, 1]), { size: 48 }) }), { size: 7 }),
   });
 
-export const RANGE_PAGES: Readonly<Record<string, RangePage>> = {
-  ...ALARM_RANGE_PAGES,
-  'StreamConfig/MainStream': {
-    top: (p) => ({
-      channel: p.channels.map((c) => c.id),
-      ...channelMax(p),
-      ...(nvr(p)
-        ? {
-            support_copy: true,
-            analog_max: p.channels.filter((c) => c.kind === 'analog').length,
-            bandwidth: { total_bandwidth: 16 * 8192, remaining_bandwidth: 8 * 8192 },
-            etr_sync_items: ETR_SYNC,
-          }
-        : {}),
-    }),
-    channel: mainStreamChannel,
-  },
-  'AlarmConfig/PTZLinkage': {
-    top: (p) => ({
-      ...channelMax(p),
-      ...(nvr(p) ? { support_copy: true } : {}),
-      ptz_info: arr(
-        obj({
-          ptz_chn: list(p.channels.filter((c) => c.ptz).map((c) => c.id)),
-          // Old form: a plain int index 0-255; new form: items carries the available presets as hex bits.
-          linkage_ptz_point_index: p.ptzHex ? int(0, 255, { items: PTZ_PRESETS_HEX }) : int(0, 255),
-        }),
-        { min_size: 0, max_size: 16 },
-      ),
-    }),
-    channel: ptzLinkageChannel,
-  },
-  'AlarmConfig/Intelligent/CC': {
-    top: (p) => ({ ...channelMax(p), page_type: 'AlarmConfig' }),
-    channel: crossCountingChannel,
-    covers: (ch) => ch.intelligent,
-  },
-  'Maintenance/DeveloperMode': {
-    top: (p) => ({
-      [p.legacy ? 'telnet_switch' : 'ssh_switch']: bool(),
-      export_disk_switch: list(['Shut Off', 'Output To Terminal', 'Output To Disk']),
-      enable_export: true,
-      enable_delete: true,
-      support_ipc_log_export: true,
-      support_ipc_log_delete: true,
-      export_days: list(['all', '1', '2', '3', '4', '5']),
-      default_timeout: 60,
-      ...(p.name === 'ipc'
-        ? {
-            search_log_enable: true,
-            support_ipc_log_pack: true,
-            log_collect_tips: 'ftp://192.168.1.100:21/log',
-            download_type: list(['IPC_Local']),
-          }
-        : {}),
-    }),
-    channel: developerModeChannel,
-    covers: (ch, p) => p.name === 'ipc' || ch.kind === 'digital',
-  },
-  'AlarmConfig/VoiceAlarm': {
-    top: channelMax,
-    channel: (ch) => ({
-      siren_switch: bool(),
-      siren_time: int(5, 180, { default_value: 10 }),
-      siren_value: int(1, 10, { default_value: 5 }),
-      siren_type: list(ch.sirenTypes),
-      siren_file_name: text(0, 127),
-      siren_file: text(0, 524288),
-      siren_file_type: text(0, 127),
-      siren_support_format: { type: 'array', mode: 'r', items: ['.wav', '.pcm'] },
-      support_siren_schedule_hub: ro(bool({ default_value: true })),
-    }),
-    covers: (ch) => ch.siren,
-  },
-  'DeviceConfig/Audio': {
-    top: channelMax,
-    channel: (ch, p) => ({
-      ...(ch.audioEnable ? { audio_enable: bool({ default_value: true }) } : {}),
-      audio_type: list(['G711A', 'G711U', 'G726', 'AAC']),
-      in_volume: int(0, 100, { default_value: 50 }),
-      out_volume: int(0, 100, { default_value: 50 }),
-      ...copy(p),
-    }),
-    covers: (ch) => ch.audio,
-  },
-  'AlarmConfig/Deterrence': {
-    top: channelMax,
-    channel: deterrenceChannel,
-    covers: (ch) => ch.floodlight,
-  },
-  'AlarmConfig/Disarming': {
-    top: (p) => ({
-      ...(nvr(p) ? { support_copy: true } : {}),
-      disarming: bool(),
-      action: obj(Object.fromEntries(DISARM_ACTIONS.map((k) => [k, bool()]))),
-      disarming_channel: arr(list(p.channels.filter((c) => c.configured).map((c) => c.id)), { min_size: 0, max_size: p.channels.length }),
-    }),
-    channel: () => ({ disarming_schedule: arr(schedule('Disarming'), { min_size: 0, max_size: 2 }) }),
-  },
-  'LinkageConfig/LinkageManage': {
-    top: (p) => ({
-      ...channelMax(p),
-      enable: bool(),
-      linkage_info: obj(
-        Object.fromEntries(LINKAGE_KEYS.map((k) => [k, bool({ default_value: k === 'linkage_siren' || k === 'linkage_floodlight' })])),
-      ),
-    }),
-    channel: linkageManageChannel,
-  },
+/** Range of each configuration page (`pages.ts` puts them with the page's Get state and route rules). */
+/** StreamConfig/MainStream */
+export const MAIN_STREAM_RANGE: RangePage = {
+  top: (p) => ({
+    channel: p.channels.map((c) => c.id),
+    ...channelMax(p),
+    ...(nvr(p)
+      ? {
+          support_copy: true,
+          analog_max: p.channels.filter((c) => c.kind === 'analog').length,
+          bandwidth: { total_bandwidth: 16 * 8192, remaining_bandwidth: 8 * 8192 },
+          etr_sync_items: ETR_SYNC,
+        }
+      : {}),
+  }),
+  channel: mainStreamChannel,
 };
 
+/** AlarmConfig/PTZLinkage */
+export const PTZ_LINKAGE_RANGE: RangePage = {
+  top: (p) => ({
+    ...channelMax(p),
+    ...(nvr(p) ? { support_copy: true } : {}),
+    ptz_info: arr(
+      obj({
+        ptz_chn: list(p.channels.filter((c) => c.ptz).map((c) => c.id)),
+        // Old form: a plain int index 0-255; new form: items carries the available presets as hex bits.
+        linkage_ptz_point_index: p.ptzHex ? int(0, 255, { items: PTZ_PRESETS_HEX }) : int(0, 255),
+      }),
+      { min_size: 0, max_size: 16 },
+    ),
+  }),
+  channel: ptzLinkageChannel,
+};
+
+/** AlarmConfig/Intelligent/CC */
+export const CROSS_COUNTING_RANGE: RangePage = {
+  top: (p) => ({ ...channelMax(p), page_type: 'AlarmConfig' }),
+  channel: crossCountingChannel,
+  covers: (ch) => ch.intelligent,
+};
+
+/** Maintenance/DeveloperMode */
+export const DEVELOPER_MODE_RANGE: RangePage = {
+  top: (p) => ({
+    [p.legacy ? 'telnet_switch' : 'ssh_switch']: bool(),
+    export_disk_switch: list(['Shut Off', 'Output To Terminal', 'Output To Disk']),
+    enable_export: true,
+    enable_delete: true,
+    support_ipc_log_export: true,
+    support_ipc_log_delete: true,
+    export_days: list(['all', '1', '2', '3', '4', '5']),
+    default_timeout: 60,
+    ...(p.name === 'ipc'
+      ? {
+          search_log_enable: true,
+          support_ipc_log_pack: true,
+          log_collect_tips: 'ftp://192.168.1.100:21/log',
+          download_type: list(['IPC_Local']),
+        }
+      : {}),
+  }),
+  channel: developerModeChannel,
+  covers: (ch, p) => p.name === 'ipc' || ch.kind === 'digital',
+};
+
+/** AlarmConfig/VoiceAlarm */
+export const VOICE_ALARM_RANGE: RangePage = {
+  top: channelMax,
+  channel: (ch) => ({
+    siren_switch: bool(),
+    siren_time: int(5, 180, { default_value: 10 }),
+    siren_value: int(1, 10, { default_value: 5 }),
+    siren_type: list(ch.sirenTypes),
+    siren_file_name: text(0, 127),
+    siren_file: text(0, 524288),
+    siren_file_type: text(0, 127),
+    siren_support_format: { type: 'array', mode: 'r', items: ['.wav', '.pcm'] },
+    support_siren_schedule_hub: ro(bool({ default_value: true })),
+  }),
+  covers: (ch) => ch.siren,
+};
+
+/** DeviceConfig/Audio */
+export const AUDIO_RANGE: RangePage = {
+  top: channelMax,
+  channel: (ch, p) => ({
+    ...(ch.audioEnable ? { audio_enable: bool({ default_value: true }) } : {}),
+    audio_type: list(['G711A', 'G711U', 'G726', 'AAC']),
+    in_volume: int(0, 100, { default_value: 50 }),
+    out_volume: int(0, 100, { default_value: 50 }),
+    ...copy(p),
+  }),
+  covers: (ch) => ch.audio,
+};
+
+/** AlarmConfig/Deterrence */
+export const DETERRENCE_RANGE: RangePage = {
+  top: channelMax,
+  channel: deterrenceChannel,
+  covers: (ch) => ch.floodlight,
+};
+
+/** AlarmConfig/Disarming */
+export const DISARMING_RANGE: RangePage = {
+  top: (p) => ({
+    ...(nvr(p) ? { support_copy: true } : {}),
+    disarming: bool(),
+    action: obj(Object.fromEntries(DISARM_ACTIONS.map((k) => [k, bool()]))),
+    // "The channel supported by the device": every slot (the vendor's sample lists all 16 of a 16-channel device).
+    disarming_channel: arr(list(p.channels.map((c) => c.id)), { min_size: 0, max_size: p.channels.length }),
+  }),
+  channel: () => ({ disarming_schedule: arr(schedule('Disarming'), { min_size: 0, max_size: 2 }) }),
+};
+
+/** LinkageConfig/LinkageManage */
+export const LINKAGE_MANAGE_RANGE: RangePage = {
+  top: (p) => ({
+    ...channelMax(p),
+    enable: bool(),
+    linkage_info: obj(
+      Object.fromEntries(LINKAGE_KEYS.map((k) => [k, bool({ default_value: k === 'linkage_siren' || k === 'linkage_floodlight' })])),
+    ),
+  }),
+  channel: linkageManageChannel,
+};
 /** What Range shows for an offline digital channel: only its status (spec 2.2: present only when offline). */
 export const OFFLINE_RANGE = obj({ status: ro(list(['Offline', 'Online'], { default_value: 'Offline' })) });
-
-/** Channel ids of a page, in device order. */
-export function coveredChannels(page: string, p: Profile): ChannelSpec[] {
-  const def = RANGE_PAGES[page];
-  if (!def?.channel) return [];
-  return p.channels.filter((c) => c.configured && (def.covers ? def.covers(c, p) : true));
-}
-
-export function buildRange(page: string, p: Profile, isOnline: (id: string) => boolean): RangeMap {
-  const def = RANGE_PAGES[page];
-  const data = def.top(p);
-  if (def.channel) {
-    const items: RangeMap = {};
-    for (const ch of coveredChannels(page, p)) {
-      items[ch.id] = isOnline(ch.id) ? obj(def.channel(ch, p)) : OFFLINE_RANGE;
-    }
-    data.channel_info = obj(items);
-  }
-  return data;
-}
 
 /** Event settings Range (spec 2.10) for the requested intelligent channels. */
 export function eventSettingsRange(

@@ -1,33 +1,19 @@
 /**
- * Routing table: request path -> handler. Configuration pages come from one list (page, operations, meta keys);
- * login, heartbeat, upgrade token and event settings are written out; device-routes.ts has the rest.
+ * Routing table: request path -> handler. Configuration pages come from the one page list (pages.ts); login,
+ * heartbeat, upgrade token and event settings are written out; device-routes.ts has the rest.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { Auth, Session } from './auth';
+import type { Auth } from './auth';
 import type { Device } from './device';
 import { DeviceServices, deviceRoutes } from './device-routes';
+import type { Ctx, Route } from './route';
+import type { SimPage } from './page-def';
+import { PAGES } from './pages';
 import { Reply, digestChallenge, failure, paramError, raw, success } from './envelope';
-import { checkSet } from './check';
+import { MetaRules, checkSet } from './check';
 import { isPlainObject } from './descriptors';
 import { FACE_ABILITIES, eventSettingsRange } from './ranges';
 import { applySet, getView } from './state';
-
-export interface Ctx {
-  req: IncomingMessage;
-  /** Whole request body (the envelope). */
-  body: Record<string, unknown>;
-  data: Record<string, unknown>;
-  /** Present on routes with auth 'session'. */
-  session?: Session;
-  onAbort: (cb: () => void) => void;
-}
-
-export interface Route {
-  /** 'none': no session needed (login, logout); 'session': cookie + CSRF; 'heartbeat': the same, counts as heartbeat. */
-  auth: 'none' | 'session' | 'heartbeat';
-  handler(ctx: Ctx): Reply | Promise<Reply>;
-}
 
 export interface Services extends DeviceServices {
   device: Device;
@@ -36,49 +22,6 @@ export interface Services extends DeviceServices {
   /** `LinkageConfig/LinkageManage` served (not in the vendor's pages; some firmwares have it). */
   linkageManage: boolean;
 }
-
-type Op = 'Range' | 'Get' | 'Set';
-
-interface ConfigPage {
-  page: string;
-  ops: readonly Op[];
-  /** Top-level keys that are not parameters, and the values they may take (Get and Set). */
-  meta?: Readonly<Record<string, readonly string[]>>;
-  /** Channel-block keys that are not parameters (vendor Deterrence Set: `page: "chn_floodlight"`). */
-  channelMeta?: Readonly<Record<string, readonly string[]>>;
-  /** Range refuses a request without `page_type` (AlarmConfig, ChannelConfig or AllConfig). */
-  rangeNeedsPageType?: boolean;
-  /** A second path prefix serving the same operations. */
-  alias?: string;
-  /** Cross counting Get answers `{version, data}` instead of `{result, data}`. */
-  versionEnvelope?: boolean;
-  /** The spec's Set sample puts channel_info beside `version`: accept it there too. */
-  channelInfoBesideVersion?: boolean;
-}
-
-const ALL: readonly Op[] = ['Range', 'Get', 'Set'];
-
-export const CONFIG_PAGES: readonly ConfigPage[] = [
-  { page: 'StreamConfig/MainStream', ops: ALL },
-  { page: 'AlarmConfig/PTZLinkage', ops: ALL },
-  { page: 'AlarmConfig/Intelligent/CC', ops: ALL, meta: { page_type: ['AlarmConfig'] }, versionEnvelope: true },
-  { page: 'Maintenance/DeveloperMode', ops: ALL },
-  { page: 'AlarmConfig/VoiceAlarm', ops: ALL },
-  { page: 'DeviceConfig/Audio', ops: ALL },
-  { page: 'AlarmConfig/Deterrence', ops: ALL, meta: { page_type: ['ChannelConfig'] }, channelMeta: { page: ['chn_floodlight'] } },
-  { page: 'LinkageConfig/LinkageManage', ops: ALL, channelInfoBesideVersion: true },
-  { page: 'AlarmConfig/Disarming', ops: ALL },
-  // Which alarms a channel supports (vendor: page_type required in practice; PIR also at the sample's path).
-  { page: 'AlarmConfig/Motion', ops: ['Range'], rangeNeedsPageType: true },
-  { page: 'AlarmConfig/PIR', ops: ['Range'], rangeNeedsPageType: true, alias: 'AlarmConfig/Intelligent/PIR' },
-  { page: 'AlarmConfig/IO', ops: ['Range'] },
-];
-
-/** Pages a device may lack, switched per profile/options so that clients' fall-backs are tested. */
-const OPTIONAL_PAGES: Readonly<Record<string, (s: Services) => boolean>> = {
-  'LinkageConfig/LinkageManage': (s) => s.linkageManage,
-  'AlarmConfig/Disarming': (s) => s.disarming,
-};
 
 const MIB = 1 << 20;
 export const UPGRADE_HEAD_SIZE = 3 * 1024;
@@ -89,9 +32,11 @@ function rotated(s: Services, ctx: Ctx) {
   return token ? { 'X-csrftoken': token } : undefined;
 }
 
-function metaProblem(meta: ConfigPage['meta'], data: Record<string, unknown>): string | undefined {
-  for (const [key, allowed] of Object.entries(meta ?? {})) {
-    if (key in data && !allowed.includes(data[key] as string)) return `${key}: must be one of ${allowed.join(', ')}`;
+/** A Get request's `page_type` (the only meta a Get carries) against the page's allowed values. */
+function metaProblem(meta: MetaRules, data: Record<string, unknown>): string | undefined {
+  const allowed = meta.page_type;
+  if ('page_type' in data && typeof allowed === 'object' && !allowed.includes(data.page_type as string)) {
+    return `page_type: must be one of ${allowed.join(', ')}`;
   }
   return undefined;
 }
@@ -99,11 +44,12 @@ function metaProblem(meta: ConfigPage['meta'], data: Record<string, unknown>): s
 const RANGE_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
 
 /** page_type is accepted on every page (clients send it generically); pages that name theirs are strict. */
-const DEFAULT_META: ConfigPage['meta'] = { page_type: ['ChannelConfig', 'AlarmConfig'] };
+const DEFAULT_META: MetaRules = { page_type: ['ChannelConfig', 'AlarmConfig'] };
 
-function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
+function configRoutes(s: Services, page_: SimPage): Array<[string, Route]> {
   const { device } = s;
-  const def = { ...page_, meta: page_.meta ?? DEFAULT_META };
+  const def = { ...page_, meta: { ...DEFAULT_META, ...page_.meta } };
+  const channels = new Set(device.profile.channels.map((c) => c.id));
   const { page } = def;
   const out: Array<[string, Route]> = [];
   for (const op of def.ops) {
@@ -145,9 +91,16 @@ function configRoutes(s: Services, page_: ConfigPage): Array<[string, Route]> {
               const inside = isPlainObject(data.channel_info) ? data.channel_info : {};
               data = { ...data, channel_info: { ...beside, ...inside } };
             }
-            const problems = checkSet(data, device.range(page).data, { topMeta: def.meta, channelMeta: def.channelMeta });
+            if (def.normalizeSet) data = def.normalizeSet(data);
+            const current = getView(page, device.state[page], device.profile, device.isOnline);
+            const problems = checkSet(data, device.range(page).data, {
+              topMeta: def.meta,
+              channelMeta: def.channelMeta,
+              channels,
+              current,
+            });
             if (problems.length) return paramError(problems.join('; '));
-            applySet(page, device.state[page], data);
+            applySet(page, device.state[page], data, Object.keys(def.meta));
             return success({}, rotated(s, ctx));
           },
         },
@@ -224,8 +177,8 @@ function eventSettings(s: Services, data: Record<string, unknown>): Reply {
 
 export function buildRoutes(s: Services): Map<string, Route> {
   const routes = new Map<string, Route>();
-  for (const def of CONFIG_PAGES) {
-    if (OPTIONAL_PAGES[def.page]?.(s) === false) continue;
+  for (const def of PAGES) {
+    if (def.optional && !s[def.optional]) continue;
     for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
   }
   for (const [path, r] of deviceRoutes(s)) routes.set(path, r);

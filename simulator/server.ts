@@ -8,7 +8,7 @@ import type { Auth } from './auth';
 import { FAULT_REPLIES, type Faults } from './faults';
 import { LogEntry, RequestLog, redact } from './log';
 import { Reply, digestChallenge, failure, paramError } from './envelope';
-import type { Route } from './routes';
+import type { Route } from './route';
 import { isPlainObject } from './descriptors';
 
 export interface Front {

@@ -4,125 +4,26 @@
  * that Get and Range can never disagree. Offline and unsupported channels are rendered by the Get view, not
  * stored: a channel that comes back online shows its settings again.
  */
-import type { ChannelSpec, Profile } from './profiles';
-import { RANGE_PAGES, coveredChannels } from './ranges';
-import { DAYS } from './days';
+import type { Profile } from './profiles';
 import { defaultsOf, isPlainObject } from './descriptors';
+import { isGetMarker } from './check';
+import { NOT_CONFIGURED_GET, OFFLINE_GET, Obj } from './page-def';
+import { PAGES, PAGE_BY_NAME, coveredChannels } from './pages';
 
-export type Obj = Record<string, unknown>;
+export type { Obj } from './page-def';
 export interface PageState extends Obj {
   channel_info?: Record<string, Obj>;
 }
 export type SimState = Record<string, PageState>;
 
-export interface GetPage {
-  /** Range fields a fresh device does not show in Get (capabilities, write-only uploads, copy actions). */
-  omit?: readonly string[];
-  /** Stored when set, never shown by Get (an uploaded siren file). */
-  writeOnly?: readonly string[];
-  /** Initial top-level values beyond the Range defaults. */
-  top?(p: Profile): Obj;
-  /** Initial channel values beyond the Range defaults. */
-  channel?(ch: ChannelSpec, p: Profile): Obj;
-  /** Get shape of a channel the page does not cover; undefined: the channel is left out of the Get. */
-  absent?: Obj;
-  /** How a stored channel is shown (never echo a stored password). */
-  view?(stored: Obj): Obj;
-  /** Derived fields after a Set. */
-  afterSet?(state: PageState): void;
-}
-
-/** Get shapes (vendor): an offline digital channel, an empty slot, an online channel without the hardware. */
-export const OFFLINE_GET: Obj = Object.freeze({ status: 'Offline', reason: 'Not support' });
-export const NOT_CONFIGURED_GET: Obj = Object.freeze({ reason: 'Not configured' });
-const NOT_SUPPORT: Obj = Object.freeze({ reason: 'Not support' });
-/** Keys of a Set that are not parameters: checked for their value, never stored. */
-export const TOP_META = new Set(['page_type']);
+/** Keys of a channel block that are not parameters: checked for their value, never stored. */
 export const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']);
-
-export const GET_PAGES: Readonly<Record<string, GetPage>> = {
-  'StreamConfig/MainStream': {
-    omit: ['bitrate_default', 'copy_ch'],
-    channel: (ch, p) => ({
-      resolution: p.name === 'ipc' || ch.kind !== 'analog' ? '2592x1520' : '1920x1080',
-      fps: 25,
-      video_encode_type: 'H.265',
-      bitrate_control: 'VBR',
-      video_quality: 'Medium',
-      bitrate: 4096,
-      custom_bitrate: 4096,
-      i_frame_interval: 50,
-      audio: true,
-      record_switch: true,
-      stream_mode: 'DualStream',
-      prerecord: true,
-      ...(p.name === 'ipc'
-        ? { video_encode_level: 'MainProfile', enable_stream: true }
-        : {
-            etr_resolution: '1920x1080',
-            etr_fps: 25,
-            etr_bitrate: 4096,
-            etr_video_encode_type: 'H.265',
-            etr_bitrate_control: 'VBR',
-            etr_video_quality: 'Medium',
-            etr_audio: true,
-          }),
-    }),
-  },
-  'AlarmConfig/PTZLinkage': {
-    omit: ['copy_ch'],
-    top: (p) => ({
-      ptz_info: p.channels
-        .filter((c) => c.ptz)
-        .slice(0, 16)
-        .map((c) => ({ ptz_chn: c.id, linkage_ptz_point_index: 0 })),
-    }),
-    channel: () => ({ switch: true, motion: true, ptz_info: [0, 1, 2, 3].map(() => ({ ptz_switch: false })) }),
-  },
-  'AlarmConfig/Intelligent/CC': {
-    omit: ['copy_ch'],
-    top: () => ({ page_type: 'AlarmConfig' }),
-    channel: (ch) => ({ record_channel: [ch.id], chn_index: ch.id }),
-    absent: NOT_SUPPORT,
-  },
-  'Maintenance/DeveloperMode': {
-    view: (stored) => {
-      const rs = stored.remote_server;
-      return isPlainObject(rs) ? { ...stored, remote_server: { ...rs, password: '' } } : stored;
-    },
-    afterSet: (state) => {
-      for (const block of Object.values(state.channel_info ?? {})) {
-        const rs = block.remote_server;
-        if (isPlainObject(rs)) rs.password_empty = rs.password === undefined || rs.password === '';
-      }
-    },
-  },
-  'AlarmConfig/VoiceAlarm': {
-    omit: ['siren_file', 'siren_file_type', 'siren_support_format', 'support_siren_schedule_hub'],
-    writeOnly: ['siren_file', 'siren_file_type'],
-    absent: NOT_SUPPORT,
-  },
-  'DeviceConfig/Audio': {
-    omit: ['copy_ch'],
-    absent: NOT_SUPPORT,
-  },
-  'AlarmConfig/Deterrence': {
-    absent: NOT_SUPPORT,
-  },
-  'AlarmConfig/Disarming': {
-    top: (p) => ({ disarming_channel: p.channels.filter((c) => c.configured).map((c) => c.id) }),
-    channel: () => ({
-      disarming_schedule: [{ schedule_type: 'Disarming', week: DAYS.map((day) => ({ day, time: new Array<number>(48).fill(0) })) }],
-    }),
-  },
-  'LinkageConfig/LinkageManage': {},
-};
 
 /** Fresh state of every Get/Set page for a profile (all channels configured as if online). */
 export function initialState(p: Profile): SimState {
   const state: SimState = {};
-  for (const [page, def] of Object.entries(GET_PAGES)) {
-    const range = RANGE_PAGES[page];
+  for (const { page, get: def, range } of PAGES) {
+    if (!def) continue;
     const omit = new Set(def.omit ?? []);
     const s: PageState = { ...defaultsOf(range.top(p), omit), ...def.top?.(p) };
     if (range.channel) {
@@ -154,7 +55,7 @@ function withoutKeys(o: Obj, keys: readonly string[]): Obj {
  * `{reason: "Not configured"}` (vendor Get shapes).
  */
 export function getView(page: string, state: PageState, p: Profile, isOnline: (id: string) => boolean): Obj {
-  const def = GET_PAGES[page];
+  const def = PAGE_BY_NAME.get(page)!.get!;
   const out: Obj = {};
   for (const key of Object.keys(state)) if (key !== 'channel_info') out[key] = state[key];
   const stored = state.channel_info;
@@ -163,9 +64,9 @@ export function getView(page: string, state: PageState, p: Profile, isOnline: (i
     for (const ch of p.channels) {
       const block = stored[ch.id];
       if (!ch.configured) {
-        ci[ch.id] = NOT_CONFIGURED_GET;
+        if (def.markers !== false) ci[ch.id] = NOT_CONFIGURED_GET;
       } else if (!isOnline(ch.id)) {
-        ci[ch.id] = OFFLINE_GET;
+        if (def.markers !== false) ci[ch.id] = OFFLINE_GET;
       } else if (block === undefined) {
         if (def.absent) ci[ch.id] = def.absent;
       } else {
@@ -188,21 +89,24 @@ function mergeField(target: Obj, key: string, value: unknown): void {
   }
 }
 
-/** Merge a checked Set `data` into the page state (objects merged, arrays and scalars replaced). */
-export function applySet(page: string, state: PageState, data: Obj): void {
+/**
+ * Merge a checked Set `data` into the page state (objects merged, arrays and scalars replaced). `meta`: top-level
+ * keys that are not parameters (page_type, UI leftovers); Get markers sent back are not settings either.
+ */
+export function applySet(page: string, state: PageState, data: Obj, meta: readonly string[]): void {
   for (const key of Object.keys(data)) {
-    if (TOP_META.has(key)) continue;
+    if (meta.includes(key)) continue;
     const value = data[key];
     if (key === 'channel_info' && isPlainObject(value) && state.channel_info) {
       for (const ch of Object.keys(value)) {
         const block = value[ch];
         const target = state.channel_info[ch];
-        if (!isPlainObject(block) || !target) continue;
+        if (!isPlainObject(block) || !target || isGetMarker(block)) continue;
         for (const f of Object.keys(block)) if (!CHANNEL_META.has(f)) mergeField(target, f, block[f]);
       }
     } else {
       mergeField(state, key, value);
     }
   }
-  GET_PAGES[page].afterSet?.(state);
+  PAGE_BY_NAME.get(page)!.get!.afterSet?.(state);
 }

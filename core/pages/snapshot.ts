@@ -21,7 +21,8 @@ export type SnapshotAnswer = v.InferOutput<typeof SnapshotAnswer>;
 
 export const SnapshotRequest = v.looseObject({
   channel: v.string(),
-  snapshot_resolution: v.optional(v.pipe(v.string(), v.regex(/^\d+x\d+$/, 'resolution must look like 1280x720'))),
+  // The Range sample spells `1280x720`, the Get sample `1280 x 720`: both are the device's words.
+  snapshot_resolution: v.optional(v.pipe(v.string(), v.regex(/^\d+(x| x )\d+$/, 'resolution must look like 1280x720 or 1280 x 720'))),
   reset_session_timeout: v.optional(v.boolean(), false),
 });
 

@@ -27,7 +27,7 @@ test.before(async (ctx) => {
       { id: 'old', poll: 0.3, events: false, sim: { disarming: false }, channels: ['CH1', 'CH2'] },
     ],
   });
-  for (const t of ['nvr/ch1', 'nvr/ch2', 'nvr/wifi_ch8', 'old/ch1', 'old/ch2']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${t}`);
+  for (const t of ['nvr/ch1', 'nvr/ch2', 'nvr/wifi_ch1', 'old/ch1', 'old/ch2']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${t}`);
   await settle(ctx.fx);
 });
 
@@ -42,8 +42,8 @@ const chState = (fx: Fixture, dev: string, slug: string) => fx.recorder.lastJson
 test("the switch shows the simulator's disarming_channel, and follows a change made at the device", async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   // The simulator lists every configured channel: each online one says disarmed.
-  assert.deepEqual(listed(sim), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8']);
-  for (const slug of ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch5', 'wifi_ch8']) assert.equal(chState(fx, 'nvr', slug)?.disarmed, true, slug);
+  assert.deepEqual(listed(sim), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'WIFI_CH1']);
+  for (const slug of ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch1', 'wifi_ch1']) assert.equal(chState(fx, 'nvr', slug)?.disarmed, true, slug);
   const since = fx.recorder.count;
   const before = [...listed(sim)];
   sim.state[DISARMING].disarming_channel = listed(sim).filter((c) => c !== 'CH3');
@@ -61,7 +61,7 @@ test('OFF removes the channel from disarming_channel, ON adds it back: one Disar
   await r.publish(`${fx.base}/nvr/ch1/set/disarmed`, 'OFF');
   await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.disarmed === false, 3000, since);
   assert.ok(!listed(sim).includes('CH1'));
-  assert.deepEqual(listed(sim), ['CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8'], 'the other channels stay');
+  assert.deepEqual(listed(sim), ['CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'WIFI_CH1'], 'the other channels stay');
   const sets = disarmingSets(sim, log);
   assert.equal(sets.length, 1);
   assert.deepEqual((sets[0].data as Record<string, unknown>).disarming_channel, listed(sim));
@@ -113,7 +113,7 @@ test('two channels switched at once both land (read-modify-write inside the writ
   await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.disarmed === false, 3000, since);
   await r.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.disarmed === false, 3000, since);
   await settle(fx);
-  assert.deepEqual(listed(sim), ['CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8']);
+  assert.deepEqual(listed(sim), ['CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'WIFI_CH1']);
   const off = disarmingSets(sim, log).length;
   assert.ok(off >= 1 && off <= 2, `${off} Sets`);
 
@@ -124,7 +124,7 @@ test('two channels switched at once both land (read-modify-write inside the writ
   await r.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.disarmed === true, 3000, since);
   await settle(fx);
   // Added at the end, in the order the commands ran.
-  assert.deepEqual(listed(sim).slice(0, 5), ['CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8']);
+  assert.deepEqual(listed(sim).slice(0, 5), ['CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'WIFI_CH1']);
   assert.deepEqual([...listed(sim).slice(5)].sort(), ['CH1', 'CH2']);
   const on = disarmingSets(sim, log2).length;
   assert.ok(on >= 1 && on <= 2, `${on} Sets`);
@@ -175,8 +175,8 @@ test('discovery: a "Disarmed" config switch on every configured channel, none el
   for (const [dev, slug] of [
     ['nvr', 'ch1'],
     ['nvr', 'ch3'],
-    ['nvr', 'ip_ch5'],
-    ['nvr', 'wifi_ch8'],
+    ['nvr', 'ip_ch1'],
+    ['nvr', 'wifi_ch1'],
     ['old', 'ch1'],
     ['old', 'ch2'],
   ]) {
@@ -187,8 +187,8 @@ test('discovery: a "Disarmed" config switch on every configured channel, none el
     assert.equal(sw.entity_category, 'config');
     assert.equal(sw.command_topic, `${fx.base}/${dev}/${slug}/set/disarmed`);
   }
-  // IP_CH7 is an empty slot (NotConfigured); the old recorder's CH3 is not in its `channels`.
-  assert.equal(cmps('nvr', 'ip_ch7'), undefined);
+  // IP_CH3 is an empty slot (NotConfigured); the old recorder's CH3 is not in its `channels`.
+  assert.equal(cmps('nvr', 'ip_ch3'), undefined);
   assert.equal(cmps('old', 'ch3'), undefined);
   // The recorder's own alarm panel is a different key at the device level.
   assert.equal(cmps('nvr')?.disarmed?.p, 'alarm_control_panel');

@@ -62,7 +62,8 @@ test('set/<key>: bare values as Home Assistant sends them', async ({ fx }) => {
   const data = set.data as { page_type: string; channel_info: Record<string, Record<string, unknown>> };
   assert.equal(data.page_type, 'ChannelConfig');
   assert.equal(data.channel_info.CH2.chn_index, 'CH2');
-  assert.equal(data.channel_info.CH2.flood_light_disable, undefined, 'read-only fields are not sent back');
+  // The vendor's Range makes the page's UI members writable (only `status` is read-only): they go back unchanged.
+  assert.equal(data.channel_info.CH2.flood_light_disable, false, 'the whole block goes back');
 
   // Device level: the alarm panel's payloads and a config switch.
   since = fx.recorder.count;
@@ -125,11 +126,11 @@ test('request range/get/set/refresh with transaction', async ({ fx }) => {
       page: 'AlarmConfig/VoiceAlarm',
       data: { channel_info: { CH5: { siren_value: 3 } } },
       transaction: 'tr-3',
-    }).replace('CH5', 'IP_CH5'),
+    }).replace('CH5', 'IP_CH1'),
   );
   res = json(await r.waitTopic(`${fx.base}/bridge/response/set`, (j) => j.transaction === 'tr-3', 3000, since));
   assert.equal(res.status, 'ok', JSON.stringify(res));
-  await r.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.siren_volume === 3, 3000, since);
+  await r.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.siren_volume === 3, 3000, since);
 
   since = r.count;
   await r.publish(`${fx.base}/bridge/request/refresh`, JSON.stringify({ device: 'nvr', transaction: 'tr-4' }));
@@ -154,7 +155,7 @@ const REFUSALS: Array<[string, string, string | Buffer, RegExp]> = [
   ['out of bounds: max', 'nvr/ch1/set', '{"siren_volume": 11}', /siren_volume: must be <= 10/],
   ['out of bounds: min', 'nvr/ch1/set/floodlight_duration', '4', /must be >= 5/],
   ['out of bounds: option', 'nvr/ch1/set/floodlight_mode', 'Disco', /must be one of/],
-  ['empty slot (NotConfigured): no channel', 'nvr/ip_ch7/set/floodlight_mode', 'Strobe', /unknown channel "ip_ch7"/],
+  ['empty slot (NotConfigured): no channel', 'nvr/ip_ch3/set/floodlight_mode', 'Strobe', /unknown channel "ip_ch3"/],
   ['LinkageManage switch on a Disarming device', 'nvr/set/disarm_ptz', 'ON', /disarm_ptz is not supported/],
   ['wrong type: bool', 'nvr/ch1/set', '{"siren_on_alarm": "maybe"}', /wrong type/],
   ['wrong type: number', 'nvr/ch1/set/siren_volume', 'loud', /wrong type/],
@@ -166,7 +167,7 @@ const REFUSALS: Array<[string, string, string | Buffer, RegExp]> = [
   ['unknown channel', 'nvr/ch99/set', '{"siren_on_alarm": true}', /unknown channel "ch99"/],
   ['channel slug in upper case', 'nvr/CH1/set', '{"siren_on_alarm": true}', /unknown channel/],
   ['device offline', 'dead/ch1/set', '{"siren_on_alarm": true}', /device dead is offline/],
-  ['channel offline', 'nvr/ip_ch6/set/siren_on_alarm', 'ON', /channel IP_CH6 of nvr is offline/],
+  ['channel offline', 'nvr/ip_ch2/set/siren_on_alarm', 'ON', /channel IP_CH2 of nvr is offline/],
   ['huge payload', 'nvr/ch1/set', Buffer.alloc(70_000, 0x20), /too large/],
 ];
 
@@ -254,19 +255,19 @@ test('concurrent commands on one page all take effect (no lost update)', async (
     fx.recorder.publish(`${fx.base}/nvr/ch1/set`, '{"floodlight_on_alarm": true}'),
     fx.recorder.publish(`${fx.base}/nvr/ch2/set`, '{"floodlight_strobe": "High"}'),
     fx.recorder.publish(`${fx.base}/nvr/ch4/set/floodlight_duration`, '33'),
-    fx.recorder.publish(`${fx.base}/nvr/ip_ch5/set/floodlight_on_alarm`, 'ON'),
-    fx.recorder.publish(`${fx.base}/nvr/ip_ch5/set/floodlight_mode`, 'Strobe'),
+    fx.recorder.publish(`${fx.base}/nvr/ip_ch1/set/floodlight_on_alarm`, 'ON'),
+    fx.recorder.publish(`${fx.base}/nvr/ip_ch1/set/floodlight_mode`, 'Strobe'),
   ]);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_on_alarm === true && j.floodlight_on_alarm === true, 4000, since);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_volume === 9 && j.floodlight_strobe === 'High', 4000, since);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.floodlight_mode === 'Strobe', 4000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.floodlight_mode === 'Strobe', 4000, since);
   assert.equal(va().CH1.siren_switch, true);
   assert.equal(va().CH2.siren_value, 9);
   assert.equal(det().CH1.flood_light_switch, true);
   assert.equal(det().CH2.strobe_frequency, 'High');
   assert.equal(det().CH4.bright_time, 33);
-  assert.equal(det()['IP_CH5'].flood_light_switch, true);
-  assert.equal(det()['IP_CH5'].flood_light_mode, 'Strobe');
+  assert.equal(det()['IP_CH1'].flood_light_switch, true);
+  assert.equal(det()['IP_CH1'].flood_light_mode, 'Strobe');
   // Serialised per page and merged: at most one Set per command, at least one per page.
   const sets = setsOf(sim, 0).slice(setsBefore);
   assert.ok(sets.length >= 2 && sets.length <= 7, `sets: ${sets.length}`);

@@ -19,7 +19,7 @@ test.before(async (ctx) => {
     ],
   }); // events: events.test.ts
   // Every channel's config is out once its state is (state follows discovery).
-  for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch5', 'nvr/ip_ch6', 'nvr/wifi_ch8', 'cam/ch1']) {
+  for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch1', 'nvr/ip_ch2', 'nvr/wifi_ch1', 'cam/ch1']) {
     await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);
   }
   await settle(ctx.fx);
@@ -58,8 +58,8 @@ const topicOf = (fx: Fixture, ...parts: string[]) => `${fx.prefix}/device/${node
 
 test('device-based discovery: one device per recorder and per channel, origin, availability', async ({ fx }) => {
   const all = configs(fx);
-  // IP_CH7 is an empty slot (NotConfigured): no device, no entities.
-  const nvrChannels = ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8'];
+  // IP_CH3 is an empty slot (NotConfigured): no device, no entities.
+  const nvrChannels = ['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch1', 'ip_ch2', 'wifi_ch1'];
   const expected = [topicOf(fx, 'nvr'), ...nvrChannels.map((c) => topicOf(fx, 'nvr', c)), topicOf(fx, 'cam')];
   assert.deepEqual([...all.keys()].sort(), expected.sort());
   // Retained: a client subscribing now gets every config.
@@ -116,7 +116,7 @@ test("every config is one Home Assistant accepts (device discovery schema, each 
 test("at start, each device's discovery goes out before its state (state topics may be unretained)", ({ fx }) => {
   const first = (pred: (t: string) => boolean) => fx.recorder.messages.findIndex((m) => pred(m.topic) && !!m.payload);
   for (const [dev, slugs] of [
-    ['nvr', ['ch1', 'ip_ch5', 'wifi_ch8']],
+    ['nvr', ['ch1', 'ip_ch1', 'wifi_ch1']],
     ['cam', ['ch1']],
   ] as const) {
     const config = first((t) => t === topicOf(fx, dev));
@@ -132,7 +132,7 @@ test("a recorder's config goes out before its channels' (they name it in via_dev
   const first = (topic: string) => fx.recorder.messages.findIndex((m) => m.topic === topic && !!m.payload);
   const recorder = first(topicOf(fx, 'nvr'));
   assert.ok(recorder >= 0);
-  for (const slug of ['ch1', 'ch2', 'ip_ch5', 'wifi_ch8']) {
+  for (const slug of ['ch1', 'ch2', 'ip_ch1', 'wifi_ch1']) {
     const channel = first(topicOf(fx, 'nvr', slug));
     assert.ok(channel > recorder, `${slug}: config at ${channel}, recorder at ${recorder}`);
   }
@@ -231,8 +231,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed'].sort(),
     'CH2: no audio, no red/blue light',
   );
-  assert.deepEqual(keys('wifi_ch8'), ['online', 'siren', ...SIREN, 'disarmed'].sort(), 'WIFI_CH8: no floodlight, no audio');
-  assert.deepEqual(keys('ip_ch6'), ['online'], 'IP_CH6 is offline: Range lists nothing for it');
+  assert.deepEqual(keys('wifi_ch1'), ['online', 'siren', ...SIREN, 'disarmed'].sort(), 'WIFI_CH1: no floodlight, no audio');
+  assert.deepEqual(keys('ip_ch2'), ['online'], 'IP_CH2 is offline: Range lists nothing for it');
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
   assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);
   assert.equal(sw.payload_on, 'ON');
@@ -269,7 +269,7 @@ test("live light, siren and red/blue light: Home Assistant's default payloads, b
   assert.equal(ch1.red_blue_light.p, 'switch');
   assert.equal(ch1.red_blue_light.name, 'Red/blue light');
   // The battery camera's siren has a fixed volume: no volume offered.
-  assert.equal(all.get(topicOf(fx, 'nvr', 'wifi_ch8'))!.cmps.siren.support_volume_set, false);
+  assert.equal(all.get(topicOf(fx, 'nvr', 'wifi_ch1'))!.cmps.siren.support_volume_set, false);
   // CH4 has a floodlight and no siren; its light still dims.
   const ch4 = all.get(topicOf(fx, 'nvr', 'ch4'))!.cmps;
   assert.ok(ch4.floodlight.brightness_command_topic);
@@ -283,10 +283,10 @@ test("live light, siren and red/blue light: Home Assistant's default payloads, b
 
 test('an Offline channel keeps its device, shown unavailable; an empty slot publishes nothing', async ({ fx }) => {
   const r = fx.recorder;
-  assert.deepEqual(r.lastJson(`${fx.base}/nvr/ip_ch6/availability`), { state: 'offline' });
+  assert.deepEqual(r.lastJson(`${fx.base}/nvr/ip_ch2/availability`), { state: 'offline' });
   assert.deepEqual(r.lastJson(`${fx.base}/nvr/ch1/availability`), { state: 'online' });
-  assert.ok(configs(fx).get(topicOf(fx, 'nvr', 'ip_ch6')));
-  assert.ok(!r.messages.some((m) => m.topic.includes('ip_ch7')), 'nothing at all for IP_CH7');
+  assert.ok(configs(fx).get(topicOf(fx, 'nvr', 'ip_ch2')));
+  assert.ok(!r.messages.some((m) => m.topic.includes('ip_ch3')), 'nothing at all for IP_CH3');
 });
 
 test('a single-channel camera is one Home Assistant device', ({ fx }) => {
@@ -324,7 +324,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   let since = fx.recorder.count;
   await fx.restartBridge(fx.makeConfig([{ id: 'nvr', channels: ['CH1'] }]));
   await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'cam') && m.payload === '', 5000, since, 'cam config cleared');
-  for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8', 'ch1']) {
+  for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch1', 'ip_ch2', 'wifi_ch1', 'ch1']) {
     await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
   }
   const rec = await fx.recorder.waitFor(

@@ -107,10 +107,10 @@ test('entities only for the alarms a channel can raise; one event entity per cha
     .map(([k]) => k);
   assert.deepEqual([...(ev.event_types as string[])].sort(), alarmKeys.sort(), "event_types = the channel's alarm keys");
   assert.deepEqual(deviceDiscoveryProblems(configOf(fx, 'ch1')), []);
-  // IP_CH7 is an empty slot: no alarm sensors, no event entity.
-  const ch7 = fx.recorder.lastJson<{ cmps: Record<string, { p: string }> }>(`${fx.prefix}/device/${fx.base}_nvr_ip_ch7/config`);
-  for (const k of Object.keys(ch7?.cmps ?? {})) assert.ok(!(k in ALARM_TYPES) && k !== 'event', `IP_CH7 has ${k}`);
-  assert.equal(fx.recorder.last(`${fx.base}/nvr/ip_ch7`), undefined, 'an empty slot has no state topic');
+  // IP_CH3 is an empty slot: no alarm sensors, no event entity.
+  const ch7 = fx.recorder.lastJson<{ cmps: Record<string, { p: string }> }>(`${fx.prefix}/device/${fx.base}_nvr_ip_ch3/config`);
+  for (const k of Object.keys(ch7?.cmps ?? {})) assert.ok(!(k in ALARM_TYPES) && k !== 'event', `IP_CH3 has ${k}`);
+  assert.equal(fx.recorder.last(`${fx.base}/nvr/ip_ch3`), undefined, 'an empty slot has no state topic');
   // A device with events off: no alarm entities, no alarm keys.
   const off = json(fx.recorder.last(`${fx.prefix}/device/${fx.base}_off_ch1/config`)) as { cmps: Record<string, unknown> };
   assert.equal(off.cmps.motion, undefined);

@@ -102,7 +102,7 @@ const FIELDS = [
   'page_type',
   'bogus',
 ];
-const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8', 'CH9', 'ch1', 'X'];
+const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'IP_CH3', 'WIFI_CH1', 'CH9', 'ch1', 'X'];
 
 const VALID: ReadonlyArray<[string, string | number]> = [
   ['siren_on_alarm', 'ON'],
@@ -187,14 +187,14 @@ function garble(rng: Rng, text: string): string {
 
 function message(rng: Rng, base: string): [string, string] {
   const dev = rng.chance(0.9) ? 'nvr' : rng.pick(['ghost', 'bridge', '', 'NVR', 'nvr2']);
-  const slug = rng.pick(['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'ip_ch7', 'wifi_ch8', 'ch99', 'CH1', 'x']);
+  const slug = rng.pick(['ch1', 'ch2', 'ch3', 'ch4', 'ip_ch1', 'ip_ch2', 'ip_ch3', 'wifi_ch1', 'ch99', 'CH1', 'x']);
   const kind = rng.int(10);
   let topic: string;
   let payload: string;
   if (rng.chance(0.15)) {
     // Plausible commands (mostly in range): they reach the device and exercise the write queues.
     const [key, v] = rng.pick(VALID);
-    return [`${base}/nvr/${rng.pick(['ch1', 'ch2', 'ip_ch5', 'ip_ch7'])}/set/${key}`, String(v)];
+    return [`${base}/nvr/${rng.pick(['ch1', 'ch2', 'ip_ch1', 'ip_ch3'])}/set/${key}`, String(v)];
   }
   if (kind < 3) {
     topic = `${base}/${dev}/${slug}/set`;

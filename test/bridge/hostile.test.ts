@@ -18,7 +18,7 @@ test('a second instance on the same base topic refuses to start and publishes no
   const fx = await setup({ label: 'dup' });
   try {
     const r = fx.recorder;
-    await r.waitTopic(`${fx.base}/nvr/wifi_ch8`, () => true, 5000);
+    await r.waitTopic(`${fx.base}/nvr/wifi_ch1`, () => true, 5000);
     await settle(fx);
     const since = r.count;
     const logs: string[] = [];
@@ -321,7 +321,7 @@ test('retained state of a device removed from the config is cleared at start', a
     await fx.bridge.stop();
     const since = r.count;
     await fx.restartBridge(fx.makeConfig([{ id: 'a' }]));
-    for (const t of [`${fx.base}/b/availability`, `${fx.base}/b`, `${fx.base}/b/ch1`, `${fx.base}/b/ip_ch5`]) {
+    for (const t of [`${fx.base}/b/availability`, `${fx.base}/b`, `${fx.base}/b/ch1`, `${fx.base}/b/ip_ch1`]) {
       await r.waitFor((m) => m.topic === t && m.payload === '', 5000, since, `cleared ${t}`);
     }
     await r.waitTopic(`${fx.base}/a/ch1`, () => true, 5000, since);

@@ -22,7 +22,7 @@ test.before(async (ctx) => {
       { id: 'old', poll: 0.3, events: false, sim: { disarming: false } },
     ],
   });
-  for (const id of ['nvr', 'old']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${id}/wifi_ch8`, () => true, 5000);
+  for (const id of ['nvr', 'old']) await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${id}/wifi_ch1`, () => true, 5000);
   await settle(ctx.fx);
 });
 
@@ -99,20 +99,20 @@ test('a siren command within the duration cancels the pending switch-off', async
   const since = r.count;
   const log = sim.log.length;
   // A duration long enough that a loaded machine still delivers the second command well within it.
-  await r.publish(`${fx.base}/nvr/ip_ch5/set/siren`, JSON.stringify({ state: 'ON', duration: 3 }));
-  await r.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.siren === true, 3000, since);
-  await r.publish(`${fx.base}/nvr/ip_ch5/set/siren`, JSON.stringify({ state: 'ON' }));
+  await r.publish(`${fx.base}/nvr/ip_ch1/set/siren`, JSON.stringify({ state: 'ON', duration: 3 }));
+  await r.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.siren === true, 3000, since);
+  await r.publish(`${fx.base}/nvr/ip_ch1/set/siren`, JSON.stringify({ state: 'ON' }));
   // Past the first duration: still on, and the device saw no Set switching it off.
   await new Promise((res) => setTimeout(res, 3500));
   await settle(fx);
-  assert.equal(live(sim, 'IP_CH5').audioAlarm_switch, true);
+  assert.equal(live(sim, 'IP_CH1').audioAlarm_switch, true);
   assert.deepEqual(
     liveSets(sim, log).map((e) => (e.data as Record<string, unknown>).audioAlarm_switch),
     [true],
   );
   const s2 = r.count;
-  await r.publish(`${fx.base}/nvr/ip_ch5/set/siren`, 'OFF');
-  await r.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.siren === false, 3000, s2);
+  await r.publish(`${fx.base}/nvr/ip_ch1/set/siren`, 'OFF');
+  await r.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.siren === false, 3000, s2);
 });
 
 test('red/blue light on and off', async ({ fx }) => {
@@ -193,7 +193,7 @@ const REFUSALS: Array<[string, string, string, RegExp]> = [
   ['light: not a word', 'nvr/ch1/set/floodlight', 'BRIGHT', /expected ON\/OFF/],
   ['siren: unknown member', 'nvr/ch1/set/siren', '{"state":"ON","tone":"fire"}', /unknown member "tone"/],
   ['siren: volume_level above 1', 'nvr/ch1/set/siren', '{"state":"ON","volume_level":1.5}', /volume_level: must be a number from 0 to 1/],
-  ['siren: fixed volume (battery camera)', 'nvr/wifi_ch8/set/siren', '{"state":"ON","volume_level":0.5}', /not adjustable/],
+  ['siren: fixed volume (battery camera)', 'nvr/wifi_ch1/set/siren', '{"state":"ON","volume_level":0.5}', /not adjustable/],
   ['siren: negative duration', 'nvr/ch1/set/siren', '{"state":"ON","duration":-5}', /duration: must be a number of seconds/],
   ['panel: not a panel word', 'nvr/set/disarmed', 'ARM_HOME', /DISARM/],
 ];

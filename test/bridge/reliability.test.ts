@@ -185,7 +185,7 @@ test('a device answering in 4 s still confirms a command: it leaves before queue
   const fx = await setup({ label: 'slowcmd', devices: [{ id: 'nvr', poll: 0.3 }], bridge: { deviceTimeoutMs: 6000 } });
   try {
     const sim = fx.sims.get('nvr')!;
-    await fx.recorder.waitTopic(`${fx.base}/nvr/wifi_ch8`, () => true, 5000);
+    await fx.recorder.waitTopic(`${fx.base}/nvr/wifi_ch1`, () => true, 5000);
     sim.fault({ kind: 'latency', ms: 4000 });
     // A poll under way at 4 s an answer: its reads hold the connections and queue behind each other.
     const at = sim.log.length;

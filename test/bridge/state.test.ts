@@ -7,7 +7,7 @@ const test = suite<{ fx: Fixture }>('bridge state');
 
 test.before(async (ctx) => {
   ctx.fx = await setup({ label: 'state', devices: [{ id: 'nvr', poll: 0.2, events: false }] }); // events: events.test.ts
-  for (const slug of ['ch1', 'ch3', 'ch4', 'ip_ch5', 'ip_ch6', 'wifi_ch8'])
+  for (const slug of ['ch1', 'ch3', 'ch4', 'ip_ch1', 'ip_ch2', 'wifi_ch1'])
     await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/${slug}`, () => true, 5000);
   await settle(ctx.fx);
 });
@@ -59,14 +59,14 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
   const ch4 = json(r.last(`${fx.base}/nvr/ch4`));
   assert.equal(ch4.siren_on_alarm, undefined, 'CH4 has no siren');
   assert.equal(ch4.floodlight_on_alarm, false);
-  assert.deepEqual(json(r.last(`${fx.base}/nvr/ip_ch6`)), { online: false });
+  assert.deepEqual(json(r.last(`${fx.base}/nvr/ip_ch2`)), { online: false });
   assert.deepEqual(json(r.last(`${fx.base}/nvr/availability`)), { state: 'online' });
   const info = json(r.last(`${fx.base}/bridge/info`)) as { version: string; devices: Array<Record<string, unknown>> };
   assert.match(info.version, /^\d+\.\d+\.\d+/);
   assert.equal(info.devices[0].id, 'nvr');
   assert.equal(info.devices[0].model, 'N7508');
   assert.equal(info.devices[0].online, true);
-  // IP_CH7 is an empty slot (NotConfigured): no channel.
+  // IP_CH3 is an empty slot (NotConfigured): no channel.
   assert.equal((info.devices[0].channels as unknown[]).length, 7);
   assert.deepEqual(json(r.last(`${fx.base}/bridge/state`)), { state: 'online' });
 });
@@ -106,25 +106,25 @@ test('a change on the device publishes exactly that topic, once', async ({ fx })
 test('a channel going offline publishes online:false and nothing else; back online: values again', async ({ fx }) => {
   const sim = fx.sims.get('nvr')!;
   let since = fx.recorder.count;
-  sim.setOnline('IP_CH5', false);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === false && Object.keys(j).length === 1, 3000, since);
+  sim.setOnline('IP_CH1', false);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.online === false && Object.keys(j).length === 1, 3000, since);
   // Its entities show unavailable in Home Assistant: the channel device follows this topic.
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5/availability`, (j) => j.state === 'offline', 3000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch1/availability`, (j) => j.state === 'offline', 3000, since);
   const at = sim.log.length;
   await until(() => pollsSince(sim, at) >= 2, '2 more polls');
   await settle(fx);
-  // Entities stay (no flapping in Home Assistant): no discovery change for IP_CH5.
-  assert.equal(fx.recorder.messages.slice(since).filter((m) => m.topic.includes('ip_ch5/config')).length, 0);
+  // Entities stay (no flapping in Home Assistant): no discovery change for IP_CH1.
+  assert.equal(fx.recorder.messages.slice(since).filter((m) => m.topic.includes('ip_ch1/config')).length, 0);
   since = fx.recorder.count;
-  sim.setOnline('IP_CH5', true);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5`, (j) => j.online === true && j.floodlight_on_alarm === false, 3000, since);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch5/availability`, (j) => j.state === 'online', 3000, since);
-  // IP_CH6 comes online for the first time: Range now lists its fields, so its entities appear.
+  sim.setOnline('IP_CH1', true);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.online === true && j.floodlight_on_alarm === false, 3000, since);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch1/availability`, (j) => j.state === 'online', 3000, since);
+  // IP_CH2 comes online for the first time: Range now lists its fields, so its entities appear.
   since = fx.recorder.count;
-  sim.setOnline('IP_CH6', true);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch6`, (j) => j.online === true && j.siren_on_alarm === false, 3000, since);
+  sim.setOnline('IP_CH2', true);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch2`, (j) => j.online === true && j.siren_on_alarm === false, 3000, since);
   const cfg = await fx.recorder.waitFor(
-    (m) => m.topic.endsWith('_nvr_ip_ch6/config') && m.payload.includes('"siren_on_alarm"'),
+    (m) => m.topic.endsWith('_nvr_ip_ch2/config') && m.payload.includes('"siren_on_alarm"'),
     3000,
     since,
   );

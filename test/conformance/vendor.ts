@@ -316,3 +316,156 @@ export const streamUrls = {
     },
   ],
 };
+
+/**
+ * The vendor's REQUEST samples of every page the simulator serves, as the pages write them ("HTTP API Protocol For
+ * IP Media Device"; C1.3 = the newer mdBook set). Each names its page, the device it addresses (simulator options
+ * beyond the default 8-channel NVR) and what the page says the device answers. Where a sample names a channel the
+ * simulator lays out differently, `channelAs` names the simulator's channel with the same hardware.
+ */
+export interface RequestSample {
+  /** The vendor page, as its title reads. */
+  page: string;
+  path: string;
+  data: Record<string, unknown>;
+  /** Simulator options of the device the sample addresses. */
+  device?: { profile?: 'nvr' | 'ipc'; channels?: number; analog?: number };
+  channelAs?: Readonly<Record<string, string>>;
+  /** The page's own verdict when it is not success: the error code and the member named. */
+  refused?: { error_code: string; reason: RegExp; why: string };
+  /** What differs from the page's text, and why. */
+  note?: string;
+}
+
+const DVR16 = { channels: 16, analog: 16 };
+const all16 = Array.from({ length: 16 }, (_, i) => `CH${i + 1}`);
+/** The C1.3 Disarming Set sample: 47 half-hours a day (its Range and Get say 48), accepted as the page says. */
+const halfHours47 = () => ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].map((day) => ({ day, time: new Array<number>(47).fill(1) }));
+
+export const REQUEST_SAMPLES: readonly RequestSample[] = [
+  { page: 'Login (oem_type)', path: '/API/Web/Login', data: { oem_type: 114 } },
+  { page: 'Login > Heartbeat', path: '/API/Login/Heartbeat', data: { keep_alive: true } },
+  { page: 'System > Channel Information > Get (vendor-facts c)', path: '/API/Login/ChannelInfo/Get', data: {} },
+  { page: 'Login > DeviceInfo > Get (vendor-facts c)', path: '/API/Login/DeviceInfo/Get', data: {} },
+  { page: 'System > System Information > Get (vendor-facts c)', path: '/API/SystemInfo/Base/Get', data: {} },
+  {
+    page: 'Event > Check',
+    path: '/API/Event/Check',
+    data: {
+      plus_eventchk: 'eventAiPushPic',
+      ext_data: { subscribe_type: [{ event: ['all'] }] },
+      reader_id: 1,
+      sequence: 9595,
+      lap_number: null,
+    },
+    note: "reader_id and sequence are the sample's cursor: the test takes them from the device's subscribe answer",
+  },
+  {
+    page: 'PreviewChannel > Floodlight2AudioAlarm > Get',
+    path: '/API/PreviewChannel/Floodlight2AudioAlarm/Get',
+    data: { channel: 'IP_CH4', command_flag: false },
+    device: { channels: 16 },
+    note: "the sample's trailing comma is not JSON: sent as the object it writes",
+  },
+  {
+    page: 'PreviewChannel > Floodlight2AudioAlarm > Set',
+    path: '/API/PreviewChannel/Floodlight2AudioAlarm/Set',
+    data: {
+      channel: 'CH8',
+      redBlueLight_switch: true,
+      audioAlarm_switch: false,
+      audioAlarm_value: 5,
+      audioAlarm_value_range: { type: 'int32', min: 1, max: 10 },
+      audioAlarm_value_adjustable: true,
+      operation_type: 'RedBlueLight',
+    },
+    channelAs: { CH8: 'CH1' },
+    note: 'CH8 of the sample has a red/blue light and a siren: CH1 here',
+  },
+  { page: 'PreviewChannel > ManualAlarm > Get (vendor-facts e)', path: '/API/PreviewChannel/ManualAlarm/Get', data: {} },
+  {
+    page: 'PreviewChannel > ManualAlarm > Set',
+    path: '/API/PreviewChannel/ManualAlarm/Set',
+    data: { 'Local->1': true, 'Local->2': true, 'IP_CH1->1': true },
+  },
+  { page: 'Alarm > Disarming > Range', path: '/API/AlarmConfig/Disarming/Range', data: {} },
+  { page: 'Alarm > Disarming > Get (C1.3)', path: '/API/AlarmConfig/Disarming/Get', data: {} },
+  {
+    page: 'Alarm > Disarming > Set (C1.3)',
+    path: '/API/AlarmConfig/Disarming/Set',
+    device: DVR16,
+    data: {
+      disarming: false,
+      action: {
+        buzzer: false,
+        alarm_out: false,
+        show_message: true,
+        send_email: true,
+        full_screen: false,
+        voice_prompts: false,
+        event_push_platform: false,
+        mobile_push: false,
+      },
+      disarming_channel: all16,
+      channel_info: { CH1: { disarming_schedule: [{ schedule_type: 'Disarming', week: halfHours47() }] } },
+      schedule_chn_index: 'CH1',
+      chn_index: 'CH1',
+      selectedChn: 'CH1',
+      schedule: {
+        data: [Array.from({ length: 7 }, () => new Array<number>(47).fill(1))],
+        colors: ['#50A037'],
+        words: ['Disarming'],
+        titlewords: ['Disarming'],
+        cells: { width: '20px', height: '20px' },
+        weeks: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'],
+        radio: -1,
+        defaultSelType: { default: 0 },
+      },
+    },
+  },
+  { page: 'Snapshot > Range (vendor-facts g)', path: '/API/Snapshot/Range', data: { reset_session_timeout: false } },
+  {
+    page: 'Snapshot > Get (vendor-facts g)',
+    path: '/API/Snapshot/Get',
+    data: { channel: 'CH1', snapshot_resolution: '1280 x 720', reset_session_timeout: false },
+  },
+  { page: 'Stream > Rtsp Url > Get', path: '/API/Preview/StreamUrl/Get', data: {} },
+  { page: 'Alarm > Motion > Range (vendor-facts f)', path: '/API/AlarmConfig/Motion/Range', data: { page_type: 'AlarmConfig' } },
+  { page: 'Alarm > PIR > Range (vendor-facts f)', path: '/API/AlarmConfig/Intelligent/PIR/Range', data: { page_type: 'AlarmConfig' } },
+  { page: 'Alarm > IO > Range (vendor-facts f)', path: '/API/AlarmConfig/IO/Range', data: {} },
+  { page: 'Alarm > Flood-light > Range', path: '/API/AlarmConfig/Deterrence/Range', data: {} },
+  { page: 'Alarm > Flood-light > Get (vendor-facts f)', path: '/API/AlarmConfig/Deterrence/Get', data: { page_type: 'ChannelConfig' } },
+  {
+    page: 'Alarm > Flood-light > Set',
+    path: '/API/AlarmConfig/Deterrence/Set',
+    data: {
+      channel_info: {
+        CH1: {
+          flood_light_switch: true,
+          bright_time: 60,
+          flood_light_mode: 'Warninglight',
+          strobe_frequency: 'Middle',
+          param_video: { show: false, disable: true },
+          flood_light_disable: false,
+          warning_light_disable: false,
+          chn_index: 'CH1',
+          page: 'chn_floodlight',
+        },
+      },
+      page_type: 'ChannelConfig',
+    },
+    note: 'the sample shows the path …/Deterrence/Get; sent to …/Set, the page it documents',
+  },
+  { page: 'Alarm > Voice Alarm > Range (vendor-facts f)', path: '/API/AlarmConfig/VoiceAlarm/Range', data: {} },
+  { page: 'Alarm > Voice Alarm > Get (vendor-facts f)', path: '/API/AlarmConfig/VoiceAlarm/Get', data: {} },
+  {
+    page: 'Alarm > Voice Alarm > Set',
+    path: '/API/AlarmConfig/VoiceAlarm/Set',
+    data: { channel_info: { CH1: { siren_switch: true, siren_time: 62, siren_value: 62, siren_type: 'Alarm1' } } },
+    refused: {
+      error_code: 'param_error',
+      reason: /channel_info\.CH1\.siren_value: 62 is above the maximum 10/,
+      why: "the page's own Range and table give siren_value 1-10; the sample's 62 is outside it (vendor-facts f: ignore)",
+    },
+  },
+];

@@ -275,8 +275,9 @@ test('out-of-Range Set: every kind of violation (read-only, bounds, enum, unknow
     const data = {
       page_type: 'ChannelConfig',
       channel_info: {
-        CH1: { chn_index: 'CH1', bright_time: 3, strobe_frequency: 'Fast', flood_light_disable: true, glow: 1 },
+        CH1: { chn_index: 'CH1', bright_time: 3, strobe_frequency: 'Fast', glow: 1 },
         CH3: { chn_index: 'CH3', flood_light_switch: true }, // no floodlight on CH3
+        IP_CH2: { chn_index: 'IP_CH2', status: 'Online' }, // offline: its Range shows only the read-only status
       },
     };
     const err = await rejection(client.invoke(deterrenceSet, data));
@@ -285,9 +286,9 @@ test('out-of-Range Set: every kind of violation (read-only, bounds, enum, unknow
       [
         ['channel_info.CH1.bright_time', 'min'],
         ['channel_info.CH1.strobe_frequency', 'enum'],
-        ['channel_info.CH1.flood_light_disable', 'read_only'],
         ['channel_info.CH1.glow', 'unsupported'],
         ['channel_info.CH3', 'channel'],
+        ['channel_info.IP_CH2.status', 'read_only'],
       ],
     );
     assert.is(entries(sim, '/API/AlarmConfig/Deterrence/Set').length, 0);

@@ -27,8 +27,8 @@ const LINKAGE = '/API/LinkageConfig/LinkageManage';
 const LIVE = '/API/PreviewChannel/Floodlight2AudioAlarm';
 const MANUAL = '/API/PreviewChannel/ManualAlarm';
 
-/** Channels the NVR profile has online at start (IP_CH6 offline, IP_CH7 empty). */
-const ONLINE_NVR = ALL_NVR.filter((c) => c !== 'IP_CH6' && c !== 'IP_CH7');
+/** Channels the NVR profile has online at start (IP_CH2 offline, IP_CH3 empty). */
+const ONLINE_NVR = ALL_NVR.filter((c) => c !== 'IP_CH2' && c !== 'IP_CH3');
 
 /** Requests the device may refuse in the per-variant suite: the old firmware has no Disarming page (404). */
 export function expectedRefusals({ legacy, nvr }: Ctx): Array<[string, number, string]> {
@@ -75,9 +75,9 @@ export const FEATURE_CASES: Case[] = [
       const r = await client.invoke(disarmingRange);
       assert.is(descriptorAt(r, ['disarming'])?.type, 'bool');
       assert.equal(Object.keys(obj(descriptorAt(r, ['action'])?.items, 'action.items')), [...DISARM_ACTIONS]);
-      // disarming_channel offers every configured channel (not the empty slot IP_CH7).
+      // disarming_channel offers every channel of the device, the empty slot IP_CH3 too (vendor: "the channel supported").
       const dc = descriptorAt(r, ['disarming_channel', '0']);
-      assert.equal(dc?.items, nvr ? ALL_NVR.filter((c) => c !== 'IP_CH7') : ['CH1']);
+      assert.equal(dc?.items, nvr ? ALL_NVR : ['CH1']);
       assert.is(descriptorAt(r, ['disarming_channel'])?.max_size, nvr ? 8 : 1);
       assert.is(descriptorAt(r, ['channel_info', 'CH1', 'disarming_schedule'])?.type, 'array');
     },
@@ -99,7 +99,7 @@ export const FEATURE_CASES: Case[] = [
       const g = await client.invoke(disarmingGet);
       assert.is(g.disarming, false);
       assert.equal(Object.keys(g.action!), [...DISARM_ACTIONS]);
-      assert.equal(g.disarming_channel, nvr ? ALL_NVR.filter((c) => c !== 'IP_CH7') : ['CH1']);
+      assert.equal(g.disarming_channel, nvr ? ALL_NVR.filter((c) => c !== 'IP_CH3') : ['CH1']);
       const ch1 = obj(g.channel_info!.CH1, 'CH1') as {
         disarming_schedule: Array<{ schedule_type: string; week: Array<{ day: string; time: number[] }> }>;
       };
@@ -175,7 +175,7 @@ export const FEATURE_CASES: Case[] = [
         strobe: 1,
       });
       // The battery camera's siren has a fixed volume.
-      assert.is((await client.live('WIFI_CH8')).volumeAdjustable, false);
+      assert.is((await client.live('WIFI_CH1')).volumeAdjustable, false);
     },
   },
   {
@@ -215,7 +215,7 @@ export const FEATURE_CASES: Case[] = [
           noSiren.violations.map((x) => [x.path, x.problem]),
           [['siren', 'unsupported']],
         );
-        const fixed = await rejection(client.setLive('WIFI_CH8', { volume: 3 }));
+        const fixed = await rejection(client.setLive('WIFI_CH1', { volume: 3 }));
         assert.equal(
           fixed.violations.map((x) => [x.path, x.problem]),
           [['volume', 'read_only']],
@@ -228,13 +228,13 @@ export const FEATURE_CASES: Case[] = [
     op: manualAlarmGet,
     async run({ client, nvr }) {
       // Recorder outputs Local->n, camera outputs IP_CHn->m (vendor names, as in alarm_out lists).
-      assert.equal(await client.manualAlarm(), nvr ? { 'Local->1': false, 'Local->2': false, 'IP_CH5->1': false } : { 'Local->1': false });
+      assert.equal(await client.manualAlarm(), nvr ? { 'Local->1': false, 'Local->2': false, 'IP_CH1->1': false } : { 'Local->1': false });
     },
   },
   {
     op: manualAlarmSet,
     async run({ client, sim, nvr }) {
-      const out = nvr ? 'IP_CH5->1' : 'Local->1';
+      const out = nvr ? 'IP_CH1->1' : 'Local->1';
       const after = await client.setManualAlarm({ [out]: true });
       assert.equal(lastOk(sim, `${MANUAL}/Set`), { [out]: true }, 'only the output that changes');
       assert.is(after[out], true);
@@ -301,13 +301,20 @@ export const FEATURE_CASES: Case[] = [
       assert.equal([...shot.jpeg.subarray(0, 2)], [0xff, 0xd8], 'JPEG start marker');
       assert.equal([...shot.jpeg.subarray(-2)], [0xff, 0xd9], 'JPEG end marker');
       assert.ok(shot.time! >= t0 - 5 && shot.time! <= t0 + 5, `img_time ${shot.time} is now (UTC seconds)`);
+      // The Get page's own sample spells the resolution with spaces: core sends it as given, the device takes it.
+      const spaced = await client.snapshot('CH1', { resolution: '1280 x 720' });
+      assert.is(spaced.format, 'image/jpeg');
+      assert.is(lastOk(sim, '/API/Snapshot/Get').snapshot_resolution, '1280 x 720');
       const bad = await rejection(client.snapshot('camera 1'));
       assert.is(bad.kind, 'invalid_request');
+      const badResolution = await rejection(client.snapshot('CH1', { resolution: '1280 by 720' }));
+      assert.is(badResolution.kind, 'invalid_request');
+      assert.match(badResolution.message, /snapshot_resolution/);
       if (nvr) {
         const before = entries(sim, '/API/Snapshot/Get').length;
-        const offline = await rejection(client.snapshot('IP_CH6'));
+        const offline = await rejection(client.snapshot('IP_CH2'));
         assert.equal([offline.kind, offline.error_code], ['unsupported', 'no_support']);
-        assert.match(offline.message, /IP_CH6/);
+        assert.match(offline.message, /IP_CH2/);
         assert.is(entries(sim, '/API/Snapshot/Get').length, before + 1, 'asked once, not retried');
       }
     },
@@ -319,7 +326,7 @@ export const FEATURE_CASES: Case[] = [
       // Every configured channel (the offline camera too: its URL is fixed); not the empty slot.
       assert.equal(
         urls.map((u) => u.channel),
-        nvr ? ALL_NVR.filter((c) => c !== 'IP_CH7') : ['CH1'],
+        nvr ? ALL_NVR.filter((c) => c !== 'IP_CH3') : ['CH1'],
       );
       for (const u of urls) {
         const n = sim.profile.specs.find((s) => s.id === u.channel)!.index;

@@ -60,9 +60,9 @@ events('raiseAlarm reaches client.events() typed; its end too; a type the channe
       // Plain members too: motion on any online channel, the PIR sensor, the camera's alarm input.
       for (const [channel, type] of [
         ['CH2', 'motion'],
-        ['IP_CH5', 'pir'],
-        ['IP_CH5', 'io'],
-        ['IP_CH5', 'line_crossing'],
+        ['IP_CH1', 'pir'],
+        ['IP_CH1', 'io'],
+        ['IP_CH1', 'line_crossing'],
       ] as const) {
         const from = run.seen.length;
         sim.raiseAlarm({ channel, type, active: true });
@@ -72,8 +72,8 @@ events('raiseAlarm reaches client.events() typed; its end too; a type the channe
       // The simulator refuses what the channel cannot raise (CH2: no AI, CH4: no PIR) and silent channels.
       assert.throws(() => sim.raiseAlarm({ channel: 'CH2', type: 'person', active: true }), /CH2/);
       assert.throws(() => sim.raiseAlarm({ channel: 'CH4', type: 'pir', active: true }), /CH4/);
-      assert.throws(() => sim.raiseAlarm({ channel: 'IP_CH6', type: 'motion', active: true }), /Offline/);
-      assert.throws(() => sim.raiseAlarm({ channel: 'IP_CH7', type: 'motion', active: true }), /NotConfigured/);
+      assert.throws(() => sim.raiseAlarm({ channel: 'IP_CH2', type: 'motion', active: true }), /Offline/);
+      assert.throws(() => sim.raiseAlarm({ channel: 'IP_CH3', type: 'motion', active: true }), /NotConfigured/);
       // A disk alarm is a system alarm: {kind:'disk'}.
       const from = run.seen.length;
       sim.raiseDiskAlarm({ ok: false, info: 'NoDisk' });
@@ -95,10 +95,10 @@ events('raiseAlarm reaches client.events() typed; its end too; a type the channe
 
 events('an alarm already active when the client subscribes is reported by the first answer', () =>
   withRig({}, {}, async ({ sim, client }) => {
-    sim.raiseAlarm({ channel: 'IP_CH5', type: 'vehicle', active: true });
+    sim.raiseAlarm({ channel: 'IP_CH1', type: 'vehicle', active: true });
     const run = collect(client);
     try {
-      const e = await run.next({ kind: 'alarm', channel: 'IP_CH5', type: 'vehicle' });
+      const e = await run.next({ kind: 'alarm', channel: 'IP_CH1', type: 'vehicle' });
       assert.is(e.kind === 'alarm' && e.active, true);
       assert.not.ok('reader_id' in obj(entries(sim, CHECK)[0].data, 'first Event/Check'), 'first call: no cursor');
     } finally {
@@ -230,10 +230,10 @@ model('NVR: every slot with its status, hardware and AI; the battery camera slee
         ['CH2', 'Online', true, true],
         ['CH3', 'Online', true, true],
         ['CH4', 'Online', true, true],
-        ['IP_CH5', 'Online', true, true],
-        ['IP_CH6', 'Offline', false, true],
-        ['IP_CH7', 'NotConfigured', false, false],
-        ['WIFI_CH8', 'Online', true, true],
+        ['IP_CH1', 'Online', true, true],
+        ['IP_CH2', 'Offline', false, true],
+        ['IP_CH3', 'NotConfigured', false, false],
+        ['WIFI_CH1', 'Online', true, true],
       ],
     );
     const ch1 = m[0];
@@ -242,14 +242,14 @@ model('NVR: every slot with its status, hardware and AI; the battery camera slee
     assert.equal(m[3].hardware, { floodlight: true, siren: false, redBlueLight: false, pir: false, alarmIn: 0, alarmOut: 0 });
     assert.equal(m[7].hardware, { floodlight: false, siren: true, redBlueLight: false, pir: true, alarmIn: 0, alarmOut: 0 });
     // The empty slot has no name (channel_name ""): shown by its id; no abilities.
-    assert.equal([m[6].name, m[6].abilities, m[6].ai], ['IP_CH7', [], []]);
+    assert.equal([m[6].name, m[6].abilities, m[6].ai], ['IP_CH3', [], []]);
 
-    sim.setOnline('WIFI_CH8', false);
-    sim.setOnline('IP_CH6', true);
+    sim.setOnline('WIFI_CH1', false);
+    sim.setOnline('IP_CH2', true);
     const again = await client.channelModel();
-    const wifi = again.find((c) => c.id === 'WIFI_CH8')!;
+    const wifi = again.find((c) => c.id === 'WIFI_CH1')!;
     assert.equal([wifi.status, wifi.online, wifi.configured], ['Sleep', false, true], 'asleep: not online, still configured');
-    const ip6 = again.find((c) => c.id === 'IP_CH6')!;
+    const ip6 = again.find((c) => c.id === 'IP_CH2')!;
     assert.equal([ip6.status, ip6.online], ['Online', true]);
     assert.equal([ip6.hardware.floodlight, ip6.hardware.siren], [true, true], 'hardware listed once online');
     assert.is(entries(sim, '/API/Login/ChannelInfo/Get').length, 2, 'each model read is one fresh ChannelInfo call');

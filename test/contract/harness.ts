@@ -102,8 +102,8 @@ export interface Case {
 export const OFFLINE = { status: 'Offline', reason: 'Not support' };
 export const NOT_CONFIGURED = { reason: 'Not configured' };
 export const NOT_SUPPORT = { reason: 'Not support' };
-/** The NVR profile's 8 slots (simulator/README.md): IP_CH6 offline, IP_CH7 empty, WIFI_CH8 the battery camera. */
-export const ALL_NVR = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'];
+/** The NVR profile's 8 slots (simulator/README.md): IP_CH2 offline, IP_CH3 empty, WIFI_CH1 the battery camera. */
+export const ALL_NVR = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'IP_CH3', 'WIFI_CH1'];
 
 /** The last request the simulator logged for `path`, which must exist and have succeeded. */
 export function lastOk(sim: Simulator, path: string): Obj {

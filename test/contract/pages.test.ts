@@ -86,8 +86,8 @@ const PAGE_CASES: Case[] = [
     async run({ client, nvr, channels }) {
       const r = await client.invoke(deterrenceRange, {});
       assert.is(r.channel_max, channels.length);
-      // Channels without a floodlight (CH3, WIFI_CH8) and the empty slot IP_CH7 are absent from the Range (R2).
-      assert.equal(supportedChannels(r), nvr ? ['CH1', 'CH2', 'CH4', 'IP_CH5', 'IP_CH6'] : ['CH1']);
+      // Channels without a floodlight (CH3, WIFI_CH1) and the empty slot IP_CH3 are absent from the Range (R2).
+      assert.equal(supportedChannels(r), nvr ? ['CH1', 'CH2', 'CH4', 'IP_CH1', 'IP_CH2'] : ['CH1']);
       const f = fieldsOf(r, 'CH1');
       assert.equal({ type: f.flood_light_switch.type, mode: f.flood_light_switch.mode }, { type: 'bool', mode: 'rw' });
       const bt = boundsOf(f.bright_time);
@@ -97,8 +97,9 @@ const PAGE_CASES: Case[] = [
       assert.is(f.bright_time.default_value, 60);
       assert.equal(f.strobe_frequency.items, ['Low', 'Middle', 'High']);
       assert.equal([f.siren_value.min, f.siren_value.max, f.enforcer_bright_time.max], [1, 10, 180]);
-      assert.is(f.flood_light_disable.mode, 'r');
-      assert.is(f.warning_light_disable.mode, 'r');
+      // Vendor Range: these UI members are settable (its Set sample sends them); only `status` is read-only.
+      assert.is(f.flood_light_disable.mode, 'rw');
+      assert.is(f.warning_light_disable.mode, 'rw');
       if (nvr) {
         // Siren members only with a siren, enforcer_* only with a red/blue light.
         const ch2 = fieldsOf(r, 'CH2');
@@ -124,9 +125,9 @@ const PAGE_CASES: Case[] = [
       if (nvr) {
         assert.equal(Object.keys(ci), ALL_NVR);
         assert.equal(ci.CH3, NOT_SUPPORT);
-        assert.equal(ci.WIFI_CH8, NOT_SUPPORT);
-        assert.equal(ci.IP_CH6, OFFLINE);
-        assert.equal(ci.IP_CH7, NOT_CONFIGURED);
+        assert.equal(ci.WIFI_CH1, NOT_SUPPORT);
+        assert.equal(ci.IP_CH2, OFFLINE);
+        assert.equal(ci.IP_CH3, NOT_CONFIGURED);
         params(ci.CH4, 'CH4');
       } else {
         assert.equal(Object.keys(ci), ['CH1']);
@@ -142,8 +143,8 @@ const PAGE_CASES: Case[] = [
     op: voiceAlarmRange,
     async run({ client, nvr }) {
       const r = await client.invoke(voiceAlarmRange);
-      // CH4 has no siren, IP_CH7 is an empty slot: absent from the Range.
-      assert.equal(supportedChannels(r), nvr ? ALL_NVR.filter((c) => c !== 'CH4' && c !== 'IP_CH7') : ['CH1']);
+      // CH4 has no siren, IP_CH3 is an empty slot: absent from the Range.
+      assert.equal(supportedChannels(r), nvr ? ALL_NVR.filter((c) => c !== 'CH4' && c !== 'IP_CH3') : ['CH1']);
       const f = fieldsOf(r, 'CH1');
       assert.equal([f.siren_time.type, f.siren_time.min, f.siren_time.max, f.siren_time.default_value], ['int32', 5, 180, 10]);
       assert.equal([f.siren_value.min, f.siren_value.max], [1, 10]);
@@ -162,9 +163,9 @@ const PAGE_CASES: Case[] = [
       if (nvr) {
         assert.equal(Object.keys(ci), ALL_NVR);
         assert.equal(ci.CH4, NOT_SUPPORT);
-        assert.equal(ci.IP_CH6, OFFLINE);
-        assert.equal(ci.IP_CH7, NOT_CONFIGURED);
-        params(ci.WIFI_CH8, 'WIFI_CH8');
+        assert.equal(ci.IP_CH2, OFFLINE);
+        assert.equal(ci.IP_CH3, NOT_CONFIGURED);
+        params(ci.WIFI_CH1, 'WIFI_CH1');
       }
     },
   },
@@ -201,7 +202,7 @@ const PAGE_CASES: Case[] = [
       const ch1 = params(g.channel_info!.CH1, 'CH1');
       assert.type(ch1.enable, 'boolean');
       assert.type(ch1.linkage_info?.linkage_mobile_push, 'boolean');
-      if (nvr) assert.equal(g.channel_info!.IP_CH6, OFFLINE);
+      if (nvr) assert.equal(g.channel_info!.IP_CH2, OFFLINE);
     },
   },
   {
@@ -212,13 +213,13 @@ const PAGE_CASES: Case[] = [
     op: audioRange,
     async run({ client, nvr }) {
       const r = await client.invoke(audioRange);
-      assert.equal(supportedChannels(r), nvr ? ['CH1', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6'] : ['CH1']);
+      assert.equal(supportedChannels(r), nvr ? ['CH1', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2'] : ['CH1']);
       const f = fieldsOf(r, 'CH1');
       assert.equal([f.in_volume.min, f.in_volume.max, f.out_volume.min, f.out_volume.max], [0, 100, 0, 100]);
       assert.equal(f.audio_type.items, ['G711A', 'G711U', 'G726', 'AAC']);
       // audio_enable exists on some channels only (digital ones on the NVR, the camera itself).
       assert.is('audio_enable' in f, !nvr);
-      if (nvr) assert.is(fieldsOf(r, 'IP_CH5').audio_enable.type, 'bool');
+      if (nvr) assert.is(fieldsOf(r, 'IP_CH1').audio_enable.type, 'bool');
     },
   },
   {
@@ -230,10 +231,10 @@ const PAGE_CASES: Case[] = [
       assert.equal([ch1.audio_type, ch1.in_volume, ch1.out_volume], ['G711A', 50, 50]);
       if (nvr) {
         assert.equal(ci.CH2, NOT_SUPPORT);
-        assert.equal(ci.WIFI_CH8, NOT_SUPPORT);
-        assert.equal(ci.IP_CH7, NOT_CONFIGURED);
+        assert.equal(ci.WIFI_CH1, NOT_SUPPORT);
+        assert.equal(ci.IP_CH3, NOT_CONFIGURED);
         assert.is(ch1.audio_enable, undefined);
-        assert.is(params(ci.IP_CH5, 'IP_CH5').audio_enable, true);
+        assert.is(params(ci.IP_CH1, 'IP_CH1').audio_enable, true);
       } else {
         assert.is(ch1.audio_enable, true);
       }
@@ -275,7 +276,7 @@ const PAGE_CASES: Case[] = [
       const range = await client.invoke(mainStreamRange);
       assert.ok((fieldsOf(range, 'CH1').resolution.items as string[]).includes(ch1.resolution!), 'resolution inside Range');
       if (nvr) {
-        assert.equal(g.channel_info!.IP_CH6, OFFLINE);
+        assert.equal(g.channel_info!.IP_CH2, OFFLINE);
         assert.is(ch1.resolution_mode, 'SUPPORT_8W');
       } else {
         assert.is(ch1.video_encode_level, 'MainProfile');
@@ -292,7 +293,7 @@ const PAGE_CASES: Case[] = [
       const r = await client.invoke(ptzLinkageRange);
       const top = descriptorAt(r, ['ptz_info']);
       assert.equal([top?.type, top?.min_size, top?.max_size], ['array', 0, 16]);
-      assert.equal(descriptorAt(r, ['ptz_info', '0', 'ptz_chn'])?.items, nvr ? ['IP_CH5', 'IP_CH6'] : ['CH1']);
+      assert.equal(descriptorAt(r, ['ptz_info', '0', 'ptz_chn'])?.items, nvr ? ['IP_CH1', 'IP_CH2'] : ['CH1']);
       const idx = descriptorAt(r, ['ptz_info', '0', 'linkage_ptz_point_index'])!;
       assert.equal([idx.type, idx.min, idx.max], ['int32', 0, 255]);
       if (legacy) {
@@ -316,13 +317,13 @@ const PAGE_CASES: Case[] = [
       const targets = g.ptz_info!;
       assert.equal(
         targets.map((t) => t.ptz_chn),
-        nvr ? ['IP_CH5', 'IP_CH6'] : ['CH1'],
+        nvr ? ['IP_CH1', 'IP_CH2'] : ['CH1'],
       );
       for (const t of targets) assert.equal(ptzPresetIndices(t.linkage_ptz_point_index!), [0]);
       const ch1 = params(g.channel_info!.CH1, 'CH1');
       assert.equal([ch1.switch, ch1.motion, ch1.ptz_info?.length], [true, true, 4]);
       assert.type(ch1.all_alarm?.motion, 'boolean');
-      if (nvr) assert.equal(g.channel_info!.IP_CH6, OFFLINE);
+      if (nvr) assert.equal(g.channel_info!.IP_CH2, OFFLINE);
     },
   },
   {
@@ -333,7 +334,7 @@ const PAGE_CASES: Case[] = [
     op: crossCountingRange,
     async run({ client, sim, nvr, channels }) {
       const r = await client.invoke(crossCountingRange, {});
-      assert.equal(supportedChannels(r), nvr ? ['CH1', 'IP_CH5'] : ['CH1']);
+      assert.equal(supportedChannels(r), nvr ? ['CH1', 'IP_CH1'] : ['CH1']);
       const f = fieldsOf(r, 'CH1');
       assert.equal([f.voice_prompts_index.size, f.voice_prompts_select.size, f.voice_prompts_time.size], [12, 2, 12]);
       assert.is(f.record_channel.max_size, channels.length);
@@ -359,7 +360,7 @@ const PAGE_CASES: Case[] = [
       });
       if (nvr) {
         assert.equal(g.channel_info!.CH2, { reason: 'Not support' });
-        params(g.channel_info!.IP_CH5, 'IP_CH5');
+        params(g.channel_info!.IP_CH1, 'IP_CH1');
       }
       // ...and only because of it: the same answer read as a {result, data} page is refused.
       const strict = { ...crossCountingGet, envelope: 'result' as const };
@@ -387,7 +388,7 @@ const PAGE_CASES: Case[] = [
       assert.is(r.enable_export, true);
       assert.is(r.default_timeout, 60);
       if (nvr) {
-        assert.equal(supportedChannels(r), ['IP_CH5', 'IP_CH6']);
+        assert.equal(supportedChannels(r), ['IP_CH1', 'IP_CH2']);
       } else {
         const rs = obj(fieldsOf(r, 'CH1').remote_server.items, 'remote_server.items') as Record<
           string,
@@ -407,9 +408,9 @@ const PAGE_CASES: Case[] = [
       assert.is(g[legacy ? 'ssh_switch' : 'telnet_switch'], undefined);
       assert.equal([g.export_disk_switch, g.export_days], ['Shut Off', 'all']);
       if (nvr) {
-        assert.equal(Object.keys(g.channel_info!), ['IP_CH5', 'IP_CH6', 'IP_CH7']);
-        assert.equal(g.channel_info!.IP_CH6, OFFLINE);
-        assert.equal(g.channel_info!.IP_CH7, NOT_CONFIGURED);
+        assert.equal(Object.keys(g.channel_info!), ['IP_CH1', 'IP_CH2', 'IP_CH3']);
+        assert.equal(g.channel_info!.IP_CH2, OFFLINE);
+        assert.equal(g.channel_info!.IP_CH3, NOT_CONFIGURED);
       } else {
         const ch1 = params(g.channel_info!.CH1, 'CH1');
         assert.equal(ch1.remote_server, { username: '', password: '', password_empty: true, server_address: '' });
@@ -476,7 +477,7 @@ const PAGE_CASES: Case[] = [
       assert.equal(
         status,
         Object.fromEntries(
-          channels.map((c) => [c, !nvr ? 'Online' : c === 'IP_CH6' ? 'Offline' : c === 'IP_CH7' ? 'NotConfigured' : 'Online']),
+          channels.map((c) => [c, !nvr ? 'Online' : c === 'IP_CH2' ? 'Offline' : c === 'IP_CH3' ? 'NotConfigured' : 'Online']),
         ),
       );
       assert.ok((slots[0].ability as string[]).includes('FloodLight'));
@@ -485,9 +486,9 @@ const PAGE_CASES: Case[] = [
         nvr ? ['PVD', 'LCD', 'PID', 'FD', 'CrossCount'] : ['PVD', 'LCD', 'PID', 'FD', 'CrossCount', 'SOD'],
       );
       if (nvr) {
-        const empty = slots.find((s) => s.channel === 'IP_CH7')!;
+        const empty = slots.find((s) => s.channel === 'IP_CH3')!;
         assert.equal([empty.channel_name, empty.ability, empty.videoloss], ['', [], true]);
-        assert.is(slots.find((s) => s.channel === 'WIFI_CH8')!.wireless_ipc_type, 1);
+        assert.is(slots.find((s) => s.channel === 'WIFI_CH1')!.wireless_ipc_type, 1);
       }
       const list = await client.channels();
       assert.equal(
@@ -559,8 +560,8 @@ const SETS = {
     const ch = obj(obj(sent.channel_info, 'channel_info').CH1, 'CH1');
     assert.is(ch.chn_index, 'CH1');
     assert.is(ch.page, 'chn_floodlight');
-    // CH1 has floodlight, siren and red/blue light: all their writable members; never the read-only
-    // param_video, flood_light_disable, warning_light_disable.
+    // CH1 has floodlight, siren and red/blue light: all their writable members, and the UI members the vendor's
+    // Range makes writable (param_video, flood_light_disable, warning_light_disable).
     assert.equal(
       Object.keys(ch).sort(),
       [
@@ -568,15 +569,18 @@ const SETS = {
         'chn_index',
         'enforcer_bright_time',
         'enforcer_light_switch',
+        'flood_light_disable',
         'flood_light_mode',
         'flood_light_switch',
         'flood_light_value',
         'page',
+        'param_video',
         'sensitivity',
         'siren_switch',
         'siren_time',
         'siren_value',
         'strobe_frequency',
+        'warning_light_disable',
       ],
       'writable fields only',
     );
@@ -624,7 +628,7 @@ const SETS = {
     const key = shellSwitchKey(before)!;
     assert.is(key, legacy ? 'telnet_switch' : 'ssh_switch');
     const data: Obj = { [key]: !before[key], export_days: '3' };
-    if (nvr) data.channel_info = { IP_CH5: { log_collect_enable: true } };
+    if (nvr) data.channel_info = { IP_CH1: { log_collect_enable: true } };
     else {
       data.channel_info = {
         CH1: { log_collect_mode: 'FTP', remote_server: { username: 'ftpuser', password: 'Ftp-secret-9', server_address: '192.168.1.100' } },
@@ -637,7 +641,7 @@ const SETS = {
     assert.is(after[key], !before[key]);
     assert.is(after.export_days, '3');
     if (nvr) {
-      assert.is(params(after.channel_info!.IP_CH5, 'IP_CH5').log_collect_enable, true);
+      assert.is(params(after.channel_info!.IP_CH1, 'IP_CH1').log_collect_enable, true);
     } else {
       const ch1 = params(after.channel_info!.CH1, 'CH1');
       assert.is(ch1.log_collect_mode, 'FTP');
@@ -671,7 +675,7 @@ const SETS = {
     assert.equal(ptzPresetIndices(after.ptz_info![0].linkage_ptz_point_index!), [3]);
     const ch1 = params(after.channel_info!.CH1, 'CH1');
     assert.equal([ch1.motion, ch1.ptz_info, ch1.all_alarm?.io, ch1.all_alarm?.motion], [false, groups, true, false]);
-    assert.is(target, nvr ? 'IP_CH5' : 'CH1');
+    assert.is(target, nvr ? 'IP_CH1' : 'CH1');
   },
 
   async crossCounting({ client, sim }: Ctx) {

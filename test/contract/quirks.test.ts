@@ -27,10 +27,10 @@ test('linkage_ptz_point_index: int form (8.2.3) and hex form (8.2.4) normalise t
     await withRig({ firmware }, {}, async ({ sim, client }) => {
       if (firmware === '8.2.3') {
         // Old form: the index travels as an int.
-        await client.invoke(ptzLinkageSet, { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 3 }] });
+        await client.invoke(ptzLinkageSet, { ptz_info: [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 3 }] });
       } else {
         // New form: the device reports the 256-bit little-endian preset set as 64 hex digits.
-        (sim.state['AlarmConfig/PTZLinkage'] as Obj).ptz_info = [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: ptzIndexToHex([3]) }];
+        (sim.state['AlarmConfig/PTZLinkage'] as Obj).ptz_info = [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: ptzIndexToHex([3]) }];
       }
       const g = await client.invoke(ptzLinkageGet);
       const raw = g.ptz_info![0].linkage_ptz_point_index!;
@@ -49,7 +49,7 @@ test('linkage_ptz_point_index: a preset outside the 8.2.4 preset set is refused 
   withRig({ firmware: '8.2.4' }, {}, async ({ sim, client }) => {
     const range = await client.invoke(ptzLinkageRange);
     assert.equal(boundsOf(descriptorAt(range, ['ptz_info', '0', 'linkage_ptz_point_index'])!).options, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    const err = await rejection(client.set('AlarmConfig/PTZLinkage', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 9 }] }));
+    const err = await rejection(client.set('AlarmConfig/PTZLinkage', { ptz_info: [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 9 }] }));
     assert.is(err.kind, 'invalid_request');
     assert.equal(
       err.violations.map((x) => [x.path, x.problem]),
@@ -111,7 +111,7 @@ test('generic range/get/set/call take a page string in any spelling', () =>
     assert.equal(r, await client.invoke(voiceAlarmRange));
     const d = await client.get('/API/AlarmConfig/Deterrence/', { page_type: 'ChannelConfig' });
     assert.equal(obj(obj(d.channel_info, 'channel_info').CH3, 'CH3'), { reason: 'Not support' }); // no floodlight
-    assert.equal(obj(obj(d.channel_info, 'channel_info').IP_CH7, 'IP_CH7'), { reason: 'Not configured' }); // empty slot
+    assert.equal(obj(obj(d.channel_info, 'channel_info').IP_CH3, 'IP_CH3'), { reason: 'Not configured' }); // empty slot
     assert.is(entries(sim, '/API/AlarmConfig/Deterrence/Get').length, 1);
 
     await client.set('AlarmConfig/VoiceAlarm', { channel_info: { CH2: { siren_value: 8 } } });
@@ -142,16 +142,16 @@ test('generic range/get/set/call take a page string in any spelling', () =>
 
 test('a digital channel that comes back online shows its settings again', () =>
   withRig({}, {}, async ({ sim, client }) => {
-    assert.equal((await client.invoke(voiceAlarmGet)).channel_info!.IP_CH6, { status: 'Offline', reason: 'Not support' });
-    sim.setOnline('IP_CH6', true);
-    const ch = obj((await client.invoke(voiceAlarmGet)).channel_info!.IP_CH6, 'IP_CH6');
+    assert.equal((await client.invoke(voiceAlarmGet)).channel_info!.IP_CH2, { status: 'Offline', reason: 'Not support' });
+    sim.setOnline('IP_CH2', true);
+    const ch = obj((await client.invoke(voiceAlarmGet)).channel_info!.IP_CH2, 'IP_CH2');
     assert.equal([ch.siren_time, ch.siren_value], [10, 5]);
     const range = await client.invoke(voiceAlarmRange);
-    assert.equal(descriptorAt(range, ['channel_info', 'IP_CH6', 'siren_time'])?.max, 180);
+    assert.equal(descriptorAt(range, ['channel_info', 'IP_CH2', 'siren_time'])?.max, 180);
   }));
 
-test('the device rotates its CSRF token: 20 Sets at once all pass on one login, at most 2 connections in use', () =>
-  withRig({}, {}, async ({ sim, client }) => {
+test('a device that rotates its CSRF token (opt-in fault): 20 Sets at once all pass on one login, at most 2 connections in use', () =>
+  withRig({ rotateCsrf: true }, {}, async ({ sim, client }) => {
     await client.cachedRange('AlarmConfig/VoiceAlarm');
     const sets = Array.from({ length: 20 }, (_, i) =>
       client.set('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_time: 10 + i } } }),

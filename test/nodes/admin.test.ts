@@ -71,9 +71,9 @@ test("POST channels before any deploy, from the dialog's values; the short-lived
   assert.is(r.status, 200, r.text);
   assert.equal(
     r.body.channels.map((c: any) => c.channel),
-    ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'],
+    ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'IP_CH3', 'WIFI_CH1'],
   );
-  assert.is(r.body.channels.find((c: any) => c.channel === 'IP_CH6').online, false);
+  assert.is(r.body.channels.find((c: any) => c.channel === 'IP_CH2').online, false);
   assert.ok(paths(sim!).includes('/API/Web/Logout'), 'temporary session closed');
   assert.not.ok(r.text.includes(password));
 });

@@ -106,16 +106,16 @@ test("a dashboard switch's true / false switches the floodlight; the answer is t
 });
 
 test('"on" / "off", and an object with brightness (the node\'s brightness fills in for true)', async (ctx) => {
-  await control(ctx, { mode: 'floodlight', channel: 'IP_CH5', brightness: '30' });
+  await control(ctx, { mode: 'floodlight', channel: 'IP_CH1', brightness: '30' });
   assert.ok((await exchange('c1', { payload: 'on' })).out);
-  assert.is(live(ctx, 'IP_CH5').floodlight_switch, true);
-  assert.is(live(ctx, 'IP_CH5').floodlight_value, 30, "the node's brightness");
+  assert.is(live(ctx, 'IP_CH1').floodlight_switch, true);
+  assert.is(live(ctx, 'IP_CH1').floodlight_value, 30, "the node's brightness");
   const r = await exchange('c1', { payload: { on: true, brightness: 80 } });
   assert.is(r.out?.payload.brightness, 80);
-  assert.is(live(ctx, 'IP_CH5').floodlight_value, 80);
+  assert.is(live(ctx, 'IP_CH1').floodlight_value, 80);
   assert.ok((await exchange('c1', { payload: 'OFF' })).out);
-  assert.is(live(ctx, 'IP_CH5').floodlight_switch, false);
-  assert.is(live(ctx, 'IP_CH5').floodlight_value, 80, 'switching off leaves the brightness');
+  assert.is(live(ctx, 'IP_CH1').floodlight_switch, false);
+  assert.is(live(ctx, 'IP_CH1').floodlight_value, 80, 'switching off leaves the brightness');
 });
 
 test('siren with a duration: on now, off again after it (two Sets), announced by a message of its own', async (ctx) => {
@@ -162,26 +162,26 @@ test('a channel without the hardware is refused before anything is sent, in word
     paths(ctx.sim!).some((p) => p.includes(LIVE)),
     'not even the live page was read',
   );
-  const empty = await exchange('c1', { payload: true, channel: 'IP_CH7' });
+  const empty = await exchange('c1', { payload: true, channel: 'IP_CH3' });
   assert.is(empty.caught?.error.code, 'unknown_channel');
-  const offline = await exchange('c1', { payload: true, channel: 'IP_CH6' });
+  const offline = await exchange('c1', { payload: true, channel: 'IP_CH2' });
   assert.is(offline.caught?.error.code, 'channel_offline');
-  assert.match(offline.caught!.error.message, /IP_CH6 is Offline; nothing was sent/);
+  assert.match(offline.caught!.error.message, /IP_CH2 is Offline; nothing was sent/);
   await waitFor(() => statusesOf('c1').at(-1)?.text === 'channel offline', 'the node says it in a few words');
   assert.equal(sets(ctx), []);
   // The camera comes back: a refusal is checked again against a fresh channel list (at most one read a second).
-  ctx.sim!.setOnline('IP_CH6', true);
+  ctx.sim!.setOnline('IP_CH2', true);
   try {
     let answer: any;
     for (const until = Date.now() + 4000; !answer?.out && Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-      answer = await exchange('c1', { payload: true, channel: 'IP_CH6' });
+      answer = await exchange('c1', { payload: true, channel: 'IP_CH2' });
     }
     assert.ok(answer?.out, JSON.stringify(answer?.caught?.error));
-    assert.is(live(ctx, 'IP_CH6').floodlight_switch, true);
+    assert.is(live(ctx, 'IP_CH2').floodlight_switch, true);
     const channelReads = paths(ctx.sim!).filter((p) => p === '/API/Login/ChannelInfo/Get').length;
     assert.ok(channelReads <= 4, `${channelReads} channel list reads`);
   } finally {
-    ctx.sim!.setOnline('IP_CH6', false);
+    ctx.sim!.setOnline('IP_CH2', false);
   }
 });
 
@@ -194,8 +194,8 @@ test('out-of-range brightness, a fixed siren volume and unreadable payloads are 
     const r = await exchange('c1', { payload });
     assert.is(r.caught?.error.code, 'bad_payload', JSON.stringify(payload));
   }
-  const battery = await exchange('c1', { payload: { on: true }, channel: 'WIFI_CH8' });
-  assert.is(battery.caught?.error.code, 'no_hardware', 'WIFI_CH8 has a siren, no floodlight');
+  const battery = await exchange('c1', { payload: { on: true }, channel: 'WIFI_CH1' });
+  assert.is(battery.caught?.error.code, 'no_hardware', 'WIFI_CH1 has a siren, no floodlight');
   assert.equal(sets(ctx), []);
   assert.is(live(ctx, 'CH1').floodlight_switch, false);
 });
@@ -244,16 +244,39 @@ test("the dialog's channel list: only channels whose hardware has the part; outp
     return res.body;
   };
   const ids = (body: any) => body.channels.map((c: any) => c.id);
-  assert.equal(ids(await ask('floodlight')), ['CH1', 'CH2', 'CH4', 'IP_CH5']);
-  assert.equal(ids(await ask('siren')), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'WIFI_CH8']);
+  assert.equal(ids(await ask('floodlight')), ['CH1', 'CH2', 'CH4', 'IP_CH1']);
+  assert.equal(ids(await ask('siren')), ['CH1', 'CH2', 'CH3', 'IP_CH1', 'WIFI_CH1']);
   assert.equal(ids(await ask('redBlueLight')), ['CH1']);
-  assert.equal((await ask('alarmOutput')).outputs, ['Local->1', 'Local->2', 'IP_CH5->1']);
+  assert.equal((await ask('alarmOutput')).outputs, ['Local->1', 'Local->2', 'IP_CH1->1']);
   const bad = await helper
     .request()
     .post('/nvr-device/hardware')
     .send({ id: DEV, url: ctx.sim!.url, mode: 'laser' })
     .set('content-type', 'application/json');
   assert.is(bad.status, 400);
+});
+
+test('channel numbering: with digital channels named after their slot (IP_CH5), the node and the editor route work the same', async (ctx) => {
+  const slot = await startSimulator({ password: ctx.password, channelNumbering: 'slot', quiet: true });
+  try {
+    await control(ctx, { mode: 'floodlight', channel: 'IP_CH5' }, slot.url);
+    const r = await exchange('c1', { payload: 'on' });
+    assert.ok(r.out, JSON.stringify(r.caught?.error));
+    assert.is((slot.state as any)[LIVE].channel_info.IP_CH5.floodlight_switch, true);
+    const res = await helper
+      .request()
+      .post('/nvr-device/hardware')
+      .send({ id: DEV, url: slot.url, mode: 'floodlight' })
+      .set('content-type', 'application/json');
+    assert.is(res.status, 200, res.text);
+    assert.equal(
+      res.body.channels.map((c: any) => c.id),
+      ['CH1', 'CH2', 'CH4', 'IP_CH5'],
+    );
+  } finally {
+    await helper.unload();
+    await slot.stop();
+  }
 });
 
 test.run();

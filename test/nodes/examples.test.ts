@@ -209,14 +209,14 @@ test("motion-at-night-floodlight: the night filter, then motion switches that ch
   });
   await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
   const on = first(['ex6.d', 'ex6.errd']);
-  ctx.sim!.raiseAlarm({ channel: 'IP_CH5', type: 'motion', active: true });
+  ctx.sim!.raiseAlarm({ channel: 'IP_CH1', type: 'motion', active: true });
   const msg = await on;
   assert.is(msg.from, 'ex6.d', JSON.stringify(msg.error));
-  assert.is(msg.payload.channel, 'IP_CH5');
-  assert.is(liveOf(ctx, 'IP_CH5').floodlight_switch, true);
+  assert.is(msg.payload.channel, 'IP_CH1');
+  assert.is(liveOf(ctx, 'IP_CH1').floodlight_switch, true);
   const off = await first(['ex6.d', 'ex6.errd'], 3000);
   assert.is(off.cause, 'duration');
-  assert.is(liveOf(ctx, 'IP_CH5').floodlight_switch, false);
+  assert.is(liveOf(ctx, 'IP_CH1').floodlight_switch, false);
 });
 
 test('disarm-on-arrival: "arrived home" disarms, "left home" arms', async (ctx) => {

@@ -20,7 +20,7 @@ import { missingSuite } from '../helpers/missing';
 const PAGE = 'AlarmConfig/Deterrence';
 /** A path the page registry does not know. */
 const CUSTOM_PAGE = 'VendorConfig/Custom';
-const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'];
+const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'IP_CH3', 'WIFI_CH1'];
 
 interface Ctx {
   sim?: Simulator;
@@ -186,10 +186,10 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     await p.waitForSelector('#node-config-input-url', { state: 'detached' });
     ctx.newDevice = await p.inputValue('#node-input-device');
     assert.ok(ctx.newDevice && ctx.newDevice !== 'dev1' && ctx.newDevice !== '_ADD_', ctx.newDevice);
-    const wanted = ['CH1', 'CH2', 'IP_CH3', 'WIFI_CH4'];
+    const wanted = ['CH1', 'CH2', 'IP_CH1', 'WIFI_CH1'];
     const channels = await waitForOptions(p, '#node-input-channel', wanted);
     assert.equal(channels.filter(Boolean), wanted);
-    await p.selectOption('#node-input-channel', 'IP_CH3');
+    await p.selectOption('#node-input-channel', 'IP_CH1');
   });
 
   test('done and deploy from the editor: the flow holds the choices, no password anywhere', async (ctx) => {
@@ -207,7 +207,7 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     assert.ok(get, 'nvr-get not deployed');
     assert.is(get.device, ctx.newDevice);
     assert.is(get.page, PAGE);
-    assert.is(get.channel, 'IP_CH3');
+    assert.is(get.channel, 'IP_CH1');
     const added = flows.find((n) => n.id === ctx.newDevice);
     assert.is(added?.url, ctx.sim2!.url);
     const text = JSON.stringify(flows);

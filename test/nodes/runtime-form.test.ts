@@ -249,7 +249,7 @@ function formSuite(target: RuntimeTarget) {
     await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('ev')));
     await p.waitForSelector('.nvr-event-types input[value="person"]', { state: 'visible' });
     assert.is((await p.textContent('label[for="node-input-startOnly"]'))?.trim(), 'Only when an alarm starts');
-    await p.fill('#node-input-channels', 'CH1, IP_CH5');
+    await p.fill('#node-input-channels', 'CH1, IP_CH1');
     await p.check('.nvr-event-types input[value="person"]');
     await p.check('.nvr-event-types input[value="vehicle"]');
     await p.check('#node-input-startOnly');
@@ -258,7 +258,7 @@ function formSuite(target: RuntimeTarget) {
       const n = (globalThis as any).RED.nodes.node('ev');
       return { channels: n.channels, types: n.types, startOnly: n.startOnly, valid: n.valid };
     });
-    assert.equal(saved, { channels: 'CH1, IP_CH5', types: ['person', 'vehicle'], startOnly: true, valid: true });
+    assert.equal(saved, { channels: 'CH1, IP_CH1', types: ['person', 'vehicle'], startOnly: true, valid: true });
     await p.waitForSelector('#node-input-channels', { state: 'detached' });
   });
 
@@ -268,13 +268,13 @@ function formSuite(target: RuntimeTarget) {
     await p.evaluate(() => (globalThis as any).RED.editor.edit((globalThis as any).RED.nodes.node('ctl')));
     const options = async () => p.$$eval('#node-input-channel option', (os) => os.map((o) => (o as any).value).filter(Boolean));
     await p.waitForFunction(() => (globalThis as any).document.querySelectorAll('#node-input-channel option').length > 1);
-    assert.equal(await options(), ['CH1', 'CH2', 'CH4', 'IP_CH5'], 'floodlight channels');
+    assert.equal(await options(), ['CH1', 'CH2', 'CH4', 'IP_CH1'], 'floodlight channels');
     assert.ok(await p.isVisible('#node-input-brightness'));
     await p.selectOption('#node-input-mode', 'siren');
     await p.waitForFunction(() =>
       [...(globalThis as any).document.querySelectorAll('#node-input-channel option')].some((o: any) => o.value === 'CH3'),
     );
-    assert.equal(await options(), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'WIFI_CH8'], 'siren channels');
+    assert.equal(await options(), ['CH1', 'CH2', 'CH3', 'IP_CH1', 'WIFI_CH1'], 'siren channels');
     assert.not.ok(await p.isVisible('#node-input-brightness'), 'no brightness for a siren');
     assert.ok(await p.isVisible('#node-input-volume'));
     await p.selectOption('#node-input-channel', 'CH3');

@@ -80,14 +80,14 @@ function flow(simUrl: string, password: string): object[] {
       ignoreMsg: true,
       wires: [['out1']],
     },
-    // A filtered nvr-event: PIR alarms of IP_CH5 that start, kept in flow context; /alarms answers them
+    // A filtered nvr-event: PIR alarms of IP_CH1 that start, kept in flow context; /alarms answers them
     {
       id: 'ev1',
       z: 'tab1',
       type: 'nvr-event',
       name: '',
       device: 'dev1',
-      channels: 'IP_CH5',
+      channels: 'IP_CH1',
       types: ['pir'],
       startOnly: true,
       wires: [['keep1']],
@@ -281,10 +281,10 @@ for (const target of targets) {
   test('an alarm raised at the simulator reaches a filtered nvr-event; others are filtered out', async ({ nr, sim }) => {
     for (let i = 0; i < 200 && !sim!.log.some((e) => e.path === '/API/Event/Check'); i++) await new Promise((r) => setTimeout(r, 25));
     sim!.raiseAlarm({ channel: 'CH1', type: 'pir', active: true }); // other channel
-    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'motion', active: true }); // other type
-    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true });
-    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: false }); // an end, with start only
-    sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true }); // in order after the others: when it is there, all were seen
+    sim!.raiseAlarm({ channel: 'IP_CH1', type: 'motion', active: true }); // other type
+    sim!.raiseAlarm({ channel: 'IP_CH1', type: 'pir', active: true });
+    sim!.raiseAlarm({ channel: 'IP_CH1', type: 'pir', active: false }); // an end, with start only
+    sim!.raiseAlarm({ channel: 'IP_CH1', type: 'pir', active: true }); // in order after the others: when it is there, all were seen
     let alarms: any[] = [];
     for (let i = 0; i < 200 && alarms.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 50));
@@ -292,7 +292,7 @@ for (const target of targets) {
     }
     assert.equal(
       alarms.map((a) => `${a.device} ${a.channel} ${a.type} ${a.active}`),
-      ['simulator IP_CH5 pir true', 'simulator IP_CH5 pir true'],
+      ['simulator IP_CH1 pir true', 'simulator IP_CH1 pir true'],
     );
     assert.ok(alarms.every((a) => !Number.isNaN(Date.parse(a.time))));
   });

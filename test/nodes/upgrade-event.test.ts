@@ -160,12 +160,12 @@ test('nvr-event: one message per alarm raised on the simulator; stops on close',
   const received: any[] = [];
   node('out').on('input', (m: any) => received.push(m));
   sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
-  sim!.raiseAlarm({ channel: 'IP_CH5', type: 'pir', active: true });
+  sim!.raiseAlarm({ channel: 'IP_CH1', type: 'pir', active: true });
   sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
   await waitFor(() => received.length >= 3, 'three events');
   assert.equal(
     received.map((m) => m.topic),
-    ['CH1/motion', 'IP_CH5/pir', 'CH1/motion'],
+    ['CH1/motion', 'IP_CH1/pir', 'CH1/motion'],
   );
   assert.equal(alarm(received[0].payload), { device: 'sim', channel: 'CH1', type: 'motion', active: true, state: true });
   assert.equal(alarm(received[2].payload), { device: 'sim', channel: 'CH1', type: 'motion', active: false, state: false });

@@ -171,8 +171,27 @@ test('session: no cookie -> no_login; missing or wrong CSRF -> token_invalid; he
     }
   }));
 
-test('CSRF rotation: heartbeat and Set answer a fresh token; the previous one stays valid briefly', () =>
+test('no CSRF rotation by default: the login token serves the whole session (vendor), through heartbeats and Sets', () =>
   withSim({}, async (sim) => {
+    const c = new RawClient(sim.url);
+    await c.login();
+    const t0 = c.token!;
+    for (let i = 0; i < 5; i++) {
+      const hb = await c.post('/API/Login/Heartbeat', {}, { headers: { 'X-csrftoken': t0 } });
+      assert.is(hb.status, 200);
+      assert.is(hb.headers['x-csrftoken'], undefined, 'no new token handed out');
+      const set = await c.post(
+        '/API/AlarmConfig/VoiceAlarm/Set',
+        { channel_info: { CH1: { siren_value: 6 } } },
+        { headers: { 'X-csrftoken': t0 } },
+      );
+      assert.is(set.status, 200);
+    }
+    assert.is((await c.post(GET, {}, { headers: { 'X-csrftoken': t0 } })).status, 200, 'the login token after 5 heartbeats');
+  }));
+
+test('CSRF rotation (opt-in fault): heartbeat and Set answer a fresh token; the previous one stays valid briefly', () =>
+  withSim({ rotateCsrf: true }, async (sim) => {
     const c = new RawClient(sim.url);
     await c.login();
     const t0 = c.token!;

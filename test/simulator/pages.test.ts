@@ -81,7 +81,7 @@ for (const profile of ['nvr', 'ipc'] as const) {
         if (!Array.isArray(cp)) assert.equal([cp.type, cp.min_size, cp.max_size], ['array', 0, list.length]);
         assert.equal(
           list.map((e: Obj) => e.channel),
-          profile === 'nvr' ? ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8'] : ['CH1'],
+          profile === 'nvr' ? ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'IP_CH3', 'WIFI_CH1'] : ['CH1'],
         );
         for (const page of pagesOf(firmware)) {
           const range = await ok(c, `/API/${page}/Range`);
@@ -114,8 +114,8 @@ for (const profile of ['nvr', 'ipc'] as const) {
 test('nvr: hardware per channel; offline and empty slots as vendor markers in Get, absent/status in Range', () =>
   withDevice({}, async (c) => {
     const detR = (await ok(c, '/API/AlarmConfig/Deterrence/Range')).channel_info.items;
-    assert.equal(Object.keys(detR), ['CH1', 'CH2', 'CH4', 'IP_CH5', 'IP_CH6'], 'floodlight channels only; no empty slot');
-    assert.equal(detR.IP_CH6.items, { status: { type: 'string', mode: 'r', items: ['Offline', 'Online'], default_value: 'Offline' } });
+    assert.equal(Object.keys(detR), ['CH1', 'CH2', 'CH4', 'IP_CH1', 'IP_CH2'], 'floodlight channels only; no empty slot');
+    assert.equal(detR.IP_CH2.items, { status: { type: 'string', mode: 'r', items: ['Offline', 'Online'], default_value: 'Offline' } });
     assert.equal(detR.CH1.items.flood_light_mode.items, ['Warninglight', 'Strobe']);
     assert.equal(detR.CH1.items.strobe_frequency.items, ['Low', 'Middle', 'High']);
     assert.equal([detR.CH1.items.bright_time.min, detR.CH1.items.bright_time.max, detR.CH1.items.bright_time.default_value], [5, 180, 60]);
@@ -125,11 +125,13 @@ test('nvr: hardware per channel; offline and empty slots as vendor markers in Ge
     assert.ok(detR.CH2.items.siren_switch);
     assert.not.ok(detR.CH2.items.enforcer_light_switch, 'CH2 has no red/blue light');
     assert.not.ok(detR.CH4.items.siren_switch, 'CH4: floodlight only');
-    assert.is(detR.CH1.items.flood_light_disable.mode, 'r');
+    // Vendor Range: only `status` is read-only; the UI members its Set sample sends are settable.
+    assert.is(detR.CH1.items.flood_light_disable.mode, 'rw');
+    assert.equal(detR.IP_CH2.items.status.mode, 'r');
     const det = (await get(c, 'AlarmConfig/Deterrence')).channel_info;
     assert.equal(det.CH3, { reason: 'Not support' });
-    assert.equal(det.IP_CH6, { status: 'Offline', reason: 'Not support' });
-    assert.equal(det.IP_CH7, { reason: 'Not configured' });
+    assert.equal(det.IP_CH2, { status: 'Offline', reason: 'Not support' });
+    assert.equal(det.IP_CH3, { reason: 'Not configured' });
     assert.equal(det.CH4, {
       flood_light_switch: false,
       flood_light_mode: 'Warninglight',
@@ -143,25 +145,25 @@ test('nvr: hardware per channel; offline and empty slots as vendor markers in Ge
     });
     const vaR = await ok(c, '/API/AlarmConfig/VoiceAlarm/Range');
     assert.is(vaR.channel_max, 8);
-    assert.equal(Object.keys(vaR.channel_info.items), ['CH1', 'CH2', 'CH3', 'IP_CH5', 'IP_CH6', 'WIFI_CH8'], 'siren channels only');
+    assert.equal(Object.keys(vaR.channel_info.items), ['CH1', 'CH2', 'CH3', 'IP_CH1', 'IP_CH2', 'WIFI_CH1'], 'siren channels only');
     const va = (await get(c, 'AlarmConfig/VoiceAlarm')).channel_info;
     assert.equal(va.CH4, { reason: 'Not support' });
-    assert.equal(va.IP_CH6, { status: 'Offline', reason: 'Not support' });
-    assert.equal(va.IP_CH7, { reason: 'Not configured' });
+    assert.equal(va.IP_CH2, { status: 'Offline', reason: 'Not support' });
+    assert.equal(va.IP_CH3, { reason: 'Not configured' });
     assert.equal(va.CH1, { siren_switch: false, siren_time: 10, siren_value: 5, siren_type: 'Alarm1', siren_file_name: '' });
     const audio = (await get(c, 'DeviceConfig/Audio')).channel_info;
     assert.equal(audio.CH2, { reason: 'Not support' });
-    assert.equal(audio.WIFI_CH8, { reason: 'Not support' });
+    assert.equal(audio.WIFI_CH1, { reason: 'Not support' });
     assert.is(audio.CH1.audio_enable, undefined, 'audio_enable present on some channels only');
-    assert.is(audio.IP_CH5.audio_enable, true);
+    assert.is(audio.IP_CH1.audio_enable, true);
     const cc = await get(c, 'AlarmConfig/Intelligent/CC');
     assert.is(cc.page_type, 'AlarmConfig');
     assert.is(cc.channel_info.CH1.chn_index, 'CH1');
     assert.equal(cc.channel_info.CH2, { reason: 'Not support' });
     assert.is(cc.channel_info.CH1.voice_prompts_index.length, 12);
     const ms = (await get(c, 'StreamConfig/MainStream')).channel_info;
-    assert.equal(ms.IP_CH6, { status: 'Offline', reason: 'Not support' });
-    assert.equal(ms.IP_CH7, { reason: 'Not configured' });
+    assert.equal(ms.IP_CH2, { status: 'Offline', reason: 'Not support' });
+    assert.equal(ms.IP_CH3, { reason: 'Not configured' });
     const ptz = await ok(c, '/API/AlarmConfig/PTZLinkage/Range');
     assert.ok(ptz.channel_info.items.CH1.items.pir, 'PIR linkage where the camera has PIR');
     assert.not.ok(ptz.channel_info.items.CH2.items.pir);
@@ -336,18 +338,18 @@ test('valid Sets change the following Get', () =>
     assert.is(badBeside.json.error_code, 'param_error', 'beside-version channel_info is checked too');
 
     await ok(c, '/API/StreamConfig/MainStream/Set', {
-      channel_info: { IP_CH5: { resolution: '3840 x 2160', bitrate: 8192, fps: 30, copy_ch: 'digit' } },
+      channel_info: { IP_CH1: { resolution: '3840 x 2160', bitrate: 8192, fps: 30, copy_ch: 'digit' } },
     });
-    const ms = (await get(c, 'StreamConfig/MainStream')).channel_info.IP_CH5;
+    const ms = (await get(c, 'StreamConfig/MainStream')).channel_info.IP_CH1;
     assert.equal([ms.resolution, ms.bitrate, ms.fps], ['3840 x 2160', 8192, 30]);
     assert.not.ok('copy_ch' in ms, 'copy_ch is an action, not stored');
 
-    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 8 }] });
-    assert.equal((await get(c, 'AlarmConfig/PTZLinkage')).ptz_info, [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 8 }]);
+    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 8 }] });
+    assert.equal((await get(c, 'AlarmConfig/PTZLinkage')).ptz_info, [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 8 }]);
 
-    await ok(c, '/API/AlarmConfig/Disarming/Set', { disarming: true, action: { buzzer: true }, disarming_channel: ['CH1', 'IP_CH5'] });
+    await ok(c, '/API/AlarmConfig/Disarming/Set', { disarming: true, action: { buzzer: true }, disarming_channel: ['CH1', 'IP_CH1'] });
     const dis = await get(c, 'AlarmConfig/Disarming');
-    assert.equal([dis.disarming, dis.action.buzzer, dis.action.mobile_push, dis.disarming_channel], [true, true, false, ['CH1', 'IP_CH5']]);
+    assert.equal([dis.disarming, dis.action.buzzer, dis.action.mobile_push, dis.disarming_channel], [true, true, false, ['CH1', 'IP_CH1']]);
 
     await ok(c, '/API/AlarmConfig/Intelligent/CC/Set', {
       page_type: 'AlarmConfig',
@@ -355,14 +357,14 @@ test('valid Sets change the following Get', () =>
     });
     assert.is((await get(c, 'AlarmConfig/Intelligent/CC')).channel_info.CH1.buzzer, '20');
 
-    await ok(c, '/API/DeviceConfig/Audio/Set', { channel_info: { IP_CH5: { in_volume: 0, out_volume: 100, audio_enable: false } } });
-    const au = (await get(c, 'DeviceConfig/Audio')).channel_info.IP_CH5;
+    await ok(c, '/API/DeviceConfig/Audio/Set', { channel_info: { IP_CH1: { in_volume: 0, out_volume: 100, audio_enable: false } } });
+    const au = (await get(c, 'DeviceConfig/Audio')).channel_info.IP_CH1;
     assert.equal([au.in_volume, au.out_volume, au.audio_enable], [0, 100, false]);
 
-    await ok(c, '/API/Maintenance/DeveloperMode/Set', { ssh_switch: true, channel_info: { IP_CH5: { log_collect_enable: true } } });
+    await ok(c, '/API/Maintenance/DeveloperMode/Set', { ssh_switch: true, channel_info: { IP_CH1: { log_collect_enable: true } } });
     const dm = await get(c, 'Maintenance/DeveloperMode');
     assert.is(dm.ssh_switch, true);
-    assert.is(dm.channel_info.IP_CH5.log_collect_enable, true);
+    assert.is(dm.channel_info.IP_CH1.log_collect_enable, true);
   }));
 
 test('siren file: stored by Set, not echoed by Get', () =>
@@ -402,14 +404,14 @@ test('developer mode (ipc): remote server password stored, never echoed; passwor
 
 test('PTZ point index: hex form accepts only available presets; int form 0-255', async () => {
   await withDevice({ firmware: '8.2.4' }, async (c) => {
-    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 0 }] });
-    const bad = await c.post('/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 9 }] });
+    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 0 }] });
+    const bad = await c.post('/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 9 }] });
     assert.is(bad.json.error_code, 'param_error');
     assert.match(bad.json.reason, 'ptz_info.0.linkage_ptz_point_index');
   });
   await withDevice({ firmware: '8.2.3' }, async (c) => {
-    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 200 }] });
-    const bad = await c.post('/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH5', linkage_ptz_point_index: 256 }] });
+    await ok(c, '/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 200 }] });
+    const bad = await c.post('/API/AlarmConfig/PTZLinkage/Set', { ptz_info: [{ ptz_chn: 'IP_CH1', linkage_ptz_point_index: 256 }] });
     assert.is(bad.json.error_code, 'param_error');
   });
 });
@@ -433,16 +435,16 @@ const REJECTS: Array<[string, string, Obj, string]> = [
   ['unknown top-level field', 'LinkageConfig/LinkageManage', { armed: true }, 'armed: unsupported'],
   ['plain Range value is not settable', 'AlarmConfig/VoiceAlarm', { channel_max: 4 }, 'channel_max: not a settable'],
   [
-    'read-only field',
-    'AlarmConfig/Deterrence',
-    { channel_info: { CH1: { flood_light_disable: true } } },
-    'channel_info.CH1.flood_light_disable: read-only',
+    'read-only field changed',
+    'Maintenance/DeveloperMode',
+    { channel_info: { IP_CH1: { support_logcollection: false } } },
+    'channel_info.IP_CH1.support_logcollection: read-only',
   ],
   [
     'read-only object',
-    'AlarmConfig/Deterrence',
-    { channel_info: { CH1: { param_video: { show: false } } } },
-    'channel_info.CH1.param_video: read-only',
+    'StreamConfig/MainStream',
+    { channel_info: { CH1: { bitrate_default: {} } } },
+    'channel_info.CH1.bitrate_default: read-only',
   ],
   [
     'value not in list',
@@ -462,8 +464,8 @@ const REJECTS: Array<[string, string, Obj, string]> = [
     { channel_info: { CH4: { siren_switch: true } } },
     'channel_info.CH4.siren_switch: unsupported',
   ],
-  ['empty slot', 'AlarmConfig/VoiceAlarm', { channel_info: { IP_CH7: { siren_switch: true } } }, 'channel_info.IP_CH7: unknown channel'],
-  ['disarming channel not on the device', 'AlarmConfig/Disarming', { disarming_channel: ['IP_CH7'] }, 'disarming_channel.0'],
+  ['empty slot', 'AlarmConfig/VoiceAlarm', { channel_info: { IP_CH3: { siren_switch: true } } }, 'channel_info.IP_CH3: unknown channel'],
+  ['disarming channel not on the device', 'AlarmConfig/Disarming', { disarming_channel: ['IP_CH9'] }, 'disarming_channel.0'],
   [
     'disarming schedule shape',
     'AlarmConfig/Disarming',
@@ -548,8 +550,8 @@ const REJECTS: Array<[string, string, Obj, string]> = [
   [
     'offline channel',
     'AlarmConfig/VoiceAlarm',
-    { channel_info: { IP_CH6: { siren_switch: true } } },
-    'channel_info.IP_CH6.siren_switch: unsupported',
+    { channel_info: { IP_CH2: { siren_switch: true } } },
+    'channel_info.IP_CH2.siren_switch: unsupported',
   ],
   [
     'wrong chn_index',
@@ -649,11 +651,11 @@ test('upgrade token: limits of spec 2.1', async () => {
 test('event settings Range: channel filter, abilities, errors', () =>
   withDevice({}, async (c) => {
     const all = await ok(c, '/API/Event/SettingConfig/Range', {});
-    assert.equal(Object.keys(all.channel_info.items), ['CH1', 'IP_CH5']);
+    assert.equal(Object.keys(all.channel_info.items), ['CH1', 'IP_CH1']);
     assert.is(all.page_type, 'ChannelConfig');
-    const other = await ok(c, '/API/Event/SettingConfig/Range', { channel: 'IP_CH5', abilities: ['LineCrossing'] });
-    assert.equal(Object.keys(other.channel_info.items), ['IP_CH5']);
-    assert.not.ok(other.channel_info.items.IP_CH5.items.face_angle);
+    const other = await ok(c, '/API/Event/SettingConfig/Range', { channel: 'IP_CH1', abilities: ['LineCrossing'] });
+    assert.equal(Object.keys(other.channel_info.items), ['IP_CH1']);
+    assert.not.ok(other.channel_info.items.IP_CH1.items.face_angle);
     assert.is((await c.post('/API/Event/SettingConfig/Range', { abilities: ['Teleport'] })).json.error_code, 'param_error');
     assert.is((await c.post('/API/Event/SettingConfig/Range', { channel: 'CH2' })).json.error_code, 'no_support');
     assert.is((await c.post('/API/Event/SettingConfig/Range', { channel: 'CH99' })).json.error_code, 'param_error');
@@ -662,22 +664,22 @@ test('event settings Range: channel filter, abilities, errors', () =>
 
 test('setOnline: a digital channel goes offline and back; its settings survive', () =>
   withDevice({}, async (c, sim) => {
-    await ok(c, '/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { IP_CH5: { siren_value: 9 } } });
-    sim.setOnline('IP_CH5', false);
-    assert.equal((await get(c, 'AlarmConfig/VoiceAlarm')).channel_info.IP_CH5, { status: 'Offline', reason: 'Not support' });
-    assert.equal(Object.keys((await ok(c, '/API/AlarmConfig/VoiceAlarm/Range')).channel_info.items.IP_CH5.items), ['status']);
-    const ip5 = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param.items.find((e: Obj) => e.channel === 'IP_CH5');
+    await ok(c, '/API/AlarmConfig/VoiceAlarm/Set', { channel_info: { IP_CH1: { siren_value: 9 } } });
+    sim.setOnline('IP_CH1', false);
+    assert.equal((await get(c, 'AlarmConfig/VoiceAlarm')).channel_info.IP_CH1, { status: 'Offline', reason: 'Not support' });
+    assert.equal(Object.keys((await ok(c, '/API/AlarmConfig/VoiceAlarm/Range')).channel_info.items.IP_CH1.items), ['status']);
+    const ip5 = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param.items.find((e: Obj) => e.channel === 'IP_CH1');
     assert.equal([ip5.connect_status, ip5.videoloss, ip5.ability, ip5.intelligent_ability], ['Offline', true, [], []]);
-    sim.setOnline('IP_CH5', true);
-    sim.setOnline('IP_CH6', true);
+    sim.setOnline('IP_CH1', true);
+    sim.setOnline('IP_CH2', true);
     const va = (await get(c, 'AlarmConfig/VoiceAlarm')).channel_info;
-    assert.is(va.IP_CH5.siren_value, 9);
-    assert.is(va.IP_CH6.siren_time, 10);
-    assert.ok((await ok(c, '/API/AlarmConfig/VoiceAlarm/Range')).channel_info.items.IP_CH6.items.siren_time);
+    assert.is(va.IP_CH1.siren_value, 9);
+    assert.is(va.IP_CH2.siren_time, 10);
+    assert.ok((await ok(c, '/API/AlarmConfig/VoiceAlarm/Range')).channel_info.items.IP_CH2.items.siren_time);
     assert.throws(() => sim.setOnline('CH1', false), /not a configured IP_CH\/WIFI_CH/);
-    assert.throws(() => sim.setOnline('IP_CH7', false), /not a configured IP_CH\/WIFI_CH/);
-    sim.setOnline('WIFI_CH8', false);
-    const wifi = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param.items.find((e: Obj) => e.channel === 'WIFI_CH8');
+    assert.throws(() => sim.setOnline('IP_CH3', false), /not a configured IP_CH\/WIFI_CH/);
+    sim.setOnline('WIFI_CH1', false);
+    const wifi = (await ok(c, '/API/Login/ChannelInfo/Get')).channel_param.items.find((e: Obj) => e.channel === 'WIFI_CH1');
     assert.equal([wifi.connect_status, wifi.ability, wifi.wireless_ipc_type], ['Sleep', [], 1], 'a battery camera away is asleep');
     assert.throws(() => sim.setOnline('IP_CH9', false), /no channel/);
   }));
@@ -693,25 +695,25 @@ test('16-channel bench device: layout and feature holes repeat', () =>
       'CH6',
       'CH7',
       'CH8',
-      'IP_CH9',
-      'IP_CH10',
-      'IP_CH11',
-      'IP_CH12',
-      'IP_CH13',
-      'IP_CH14',
-      'IP_CH15',
-      'WIFI_CH16',
+      'IP_CH1',
+      'IP_CH2',
+      'IP_CH3',
+      'IP_CH4',
+      'IP_CH5',
+      'IP_CH6',
+      'IP_CH7',
+      'WIFI_CH1',
     ]);
     const info = await ok(c, '/API/SystemInfo/Base/Get');
     assert.is(info.device_type, 'N7516');
     assert.is((await ok(c, '/API/Login/DeviceInfo/Get')).channel_num, 16);
     const det = (await get(c, 'AlarmConfig/Deterrence')).channel_info;
     assert.equal(det.CH3, { reason: 'Not support' });
-    assert.equal(det.IP_CH11, { reason: 'Not support' });
-    assert.equal(det.IP_CH14, { status: 'Offline', reason: 'Not support' });
+    assert.equal(det.IP_CH3, { reason: 'Not support' });
+    assert.equal(det.IP_CH6, { status: 'Offline', reason: 'Not support' });
     assert.equal(det.CH7, { reason: 'Not configured' });
-    assert.equal(det.IP_CH15, { reason: 'Not configured' });
-    assert.ok(det.IP_CH9.flood_light_switch !== undefined, 'IP_CH9 repeats CH1');
+    assert.equal(det.IP_CH7, { reason: 'Not configured' });
+    assert.ok(det.IP_CH1.flood_light_switch !== undefined, 'IP_CH1 repeats CH1');
   }));
 
 test('ipc profile refuses more channels; bad firmware string refused', async () => {

@@ -118,20 +118,16 @@ export class RawClient {
     });
   }
 
-  /** Challenge, then Digest with the algorithm picked by `pick` (default: the first offered). */
-  async login(pick?: (cs: Array<Record<string, string>>) => Record<string, string>): Promise<RawResponse> {
-    const first = await this.post('/API/Web/Login', {}, { anonymous: true });
+  /** Challenge, then Digest with the algorithm picked by `pick` (default: the first offered); `data`: the login body's data. */
+  async login(pick?: (cs: Array<Record<string, string>>) => Record<string, string>, data: unknown = {}): Promise<RawResponse> {
+    const first = await this.post('/API/Web/Login', data, { anonymous: true });
     if (first.status !== 401) throw new Error(`expected a 401 challenge, got ${first.status} ${first.text}`);
     const cs = challenges(first);
     const c = pick ? pick(cs) : cs[0];
-    const res = await this.post(
-      '/API/Web/Login',
-      {},
-      {
-        anonymous: true,
-        headers: { Authorization: digestHeader(c, this.user, this.password, '/API/Web/Login') },
-      },
-    );
+    const res = await this.post('/API/Web/Login', data, {
+      anonymous: true,
+      headers: { Authorization: digestHeader(c, this.user, this.password, '/API/Web/Login') },
+    });
     if (res.status === 200) {
       const sc = res.headers['set-cookie']?.[0];
       this.cookie = sc?.split(';')[0];

@@ -74,19 +74,19 @@ test('ChannelInfo: every slot in channel_param with the vendor members; abilitie
       by.CH2.ability.filter((a: string) => ['FloodLight', 'AudioAlarm', 'RedBlueLight', 'Pir'].includes(a)),
       ['FloodLight', 'AudioAlarm'],
     );
-    assert.equal(by.IP_CH6, {
-      channel: 'IP_CH6',
+    assert.equal(by.IP_CH2, {
+      channel: 'IP_CH2',
       connect_status: 'Offline',
       channel_name: 'Camera6',
-      channel_alias: 'IP_CH6',
+      channel_alias: 'IP_CH2',
       ability: [],
       intelligent_ability: [],
       alarm_in_num: 0,
       alarm_out_num: 0,
       videoloss: true,
     });
-    assert.equal(by.IP_CH7, {
-      channel: 'IP_CH7',
+    assert.equal(by.IP_CH3, {
+      channel: 'IP_CH3',
       connect_status: 'NotConfigured',
       channel_name: '',
       channel_alias: '',
@@ -96,9 +96,9 @@ test('ChannelInfo: every slot in channel_param with the vendor members; abilitie
       alarm_out_num: 0,
       videoloss: true,
     });
-    assert.ok(by.IP_CH5.ability.includes('Ptz'));
-    assert.is(by.WIFI_CH8.wireless_ipc_type, 1, 'battery camera');
-    assert.ok(by.WIFI_CH8.ability.includes('Pir'));
+    assert.ok(by.IP_CH1.ability.includes('Ptz'));
+    assert.is(by.WIFI_CH1.wireless_ipc_type, 1, 'battery camera');
+    assert.ok(by.WIFI_CH1.ability.includes('Pir'));
   }));
 
 test('channelParamForm: array (vendor table form) by option', () =>
@@ -148,7 +148,7 @@ test('live page: Get lists only the hardware; Set with operation_type changes th
     );
     const ch4 = await ok(c, `${LIVE}/Get`, { channel: 'CH4' });
     assert.not.ok('audioAlarm_switch' in ch4 || 'redBlueLight_switch' in ch4, 'floodlight only');
-    assert.is((await ok(c, `${LIVE}/Get`, { channel: 'WIFI_CH8' })).audioAlarm_value_adjustable, false);
+    assert.is((await ok(c, `${LIVE}/Get`, { channel: 'WIFI_CH1' })).audioAlarm_value_adjustable, false);
 
     const sub = await ok(c, '/API/Event/Check', { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } });
     // The vendor's Set: the Get object sent back with the change and operation_type.
@@ -235,7 +235,7 @@ test('live page: bad requests are refused with the path named and nothing change
     await refused(
       c,
       `${LIVE}/Set`,
-      { channel: 'WIFI_CH8', audioAlarm_value: 9, operation_type: 'AudioAlarm' },
+      { channel: 'WIFI_CH1', audioAlarm_value: 9, operation_type: 'AudioAlarm' },
       'param_error',
       /fixed volume/,
     );
@@ -246,8 +246,8 @@ test('live page: bad requests are refused with the path named and nothing change
       'param_error',
       /laser_switch: unsupported/,
     );
-    await refused(c, `${LIVE}/Get`, { channel: 'IP_CH6' }, 'no_support', /offline/);
-    await refused(c, `${LIVE}/Get`, { channel: 'IP_CH7' }, 'no_support');
+    await refused(c, `${LIVE}/Get`, { channel: 'IP_CH2' }, 'no_support', /offline/);
+    await refused(c, `${LIVE}/Get`, { channel: 'IP_CH3' }, 'no_support');
     await refused(c, `${LIVE}/Get`, { channel: 'CH99' }, 'param_error');
     assert.is(JSON.stringify(sim.state['PreviewChannel/Floodlight2AudioAlarm']), before);
     assert.throws(() => sim.setLive('CH3', { floodlight_switch: true }), /CH3 has no Floodlight/);
@@ -255,12 +255,12 @@ test('live page: bad requests are refused with the path named and nothing change
 
 test('ManualAlarm: recorder outputs and camera outputs; Set changes only the named ones', () =>
   withDevice({}, async (c, sim) => {
-    assert.equal(await ok(c, '/API/PreviewChannel/ManualAlarm/Get', {}), { 'Local->1': false, 'Local->2': false, 'IP_CH5->1': false });
+    assert.equal(await ok(c, '/API/PreviewChannel/ManualAlarm/Get', {}), { 'Local->1': false, 'Local->2': false, 'IP_CH1->1': false });
     await ok(c, '/API/PreviewChannel/ManualAlarm/Set', { 'Local->1': true });
-    assert.equal(await ok(c, '/API/PreviewChannel/ManualAlarm/Get', {}), { 'Local->1': true, 'Local->2': false, 'IP_CH5->1': false });
+    assert.equal(await ok(c, '/API/PreviewChannel/ManualAlarm/Get', {}), { 'Local->1': true, 'Local->2': false, 'IP_CH1->1': false });
     await refused(c, '/API/PreviewChannel/ManualAlarm/Set', { 'Local->9': true }, 'param_error', /Local->9: unknown alarm output/);
     await refused(c, '/API/PreviewChannel/ManualAlarm/Set', { 'Local->2': 1 }, 'param_error', /wrong type/);
-    sim.setOnline('IP_CH5', false);
+    sim.setOnline('IP_CH1', false);
     assert.equal(
       Object.keys(await ok(c, '/API/PreviewChannel/ManualAlarm/Get', {})),
       ['Local->1', 'Local->2'],
@@ -279,11 +279,13 @@ test('Disarming and LinkageManage can each be switched off (404 not_found), so b
     assert.is((await c.post('/API/LinkageConfig/LinkageManage/Range', {})).status, 404);
     const range = await ok(c, '/API/AlarmConfig/Disarming/Range');
     assert.equal(range.action.items.buzzer, { type: 'bool', mode: 'rw' });
-    assert.equal(range.disarming_channel.items[0].items, ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8']);
+    // Range: every channel the device supports (vendor sample: all 16 of a 16-channel device), empty slots too.
+    assert.equal(range.disarming_channel.items[0].items, ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'IP_CH3', 'WIFI_CH1']);
     const get = await ok(c, '/API/AlarmConfig/Disarming/Get', {});
     assert.is(get.disarming, false);
     assert.is(get.channel_info.CH1.disarming_schedule[0].week.length, 7);
-    assert.equal(get.channel_info.IP_CH7, { reason: 'Not configured' });
+    // Vendor Get: schedules of some channels, no `{reason}` markers for offline channels or empty slots.
+    assert.equal(Object.keys(get.channel_info), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'WIFI_CH1']);
   });
   await withDevice({ firmware: '8.2.3' }, async (c) => {
     assert.is((await c.post('/API/AlarmConfig/Disarming/Get', {})).status, 404, 'old firmware: no Disarming by default');
@@ -296,7 +298,7 @@ test('Snapshot: Range lists online channels; Get answers a base64 JPEG', () =>
     assert.is(range.channel_info.type, 'array');
     assert.equal(
       range.channel_info.items.map((e: Obj) => e.channel),
-      ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'WIFI_CH8'],
+      ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'WIFI_CH1'],
     );
     assert.equal(range.channel_info.items[0].snapshot_resolution.items, ['1280x720', '640x480', '320x240']);
     const snap = await ok(c, '/API/Snapshot/Get', { channel: 'CH1', snapshot_resolution: '640x480', reset_session_timeout: false });
@@ -304,22 +306,27 @@ test('Snapshot: Range lists online channels; Get answers a base64 JPEG', () =>
     const jpeg = Buffer.from(snap.img_data, 'base64');
     assert.is(jpeg.subarray(0, 2).toString('hex'), 'ffd8');
     assert.is(jpeg.subarray(-2).toString('hex'), 'ffd9');
+    // The Get page's own sample spells it with spaces.
+    const spaced = await ok(c, '/API/Snapshot/Get', { channel: 'CH1', snapshot_resolution: '1280 x 720', reset_session_timeout: false });
+    assert.is(spaced.img_format, 'image/jpeg');
     await refused(c, '/API/Snapshot/Get', { channel: 'CH1', snapshot_resolution: '4000x3000' }, 'param_error', /snapshot_resolution/);
-    await refused(c, '/API/Snapshot/Get', { channel: 'IP_CH6' }, 'no_support');
+    await refused(c, '/API/Snapshot/Get', { channel: 'CH1', snapshot_resolution: '4000 x 3000' }, 'param_error', /snapshot_resolution/);
+    await refused(c, '/API/Snapshot/Get', { channel: 'IP_CH2' }, 'no_support');
   }));
 
 test('StreamUrl: channel_info array of rtsp URLs; channel filter; old firmware spells mobile_stream_url', async () => {
-  await withDevice({}, async (c) => {
+  await withDevice({}, async (c, sim) => {
     const all = (await ok(c, '/API/Preview/StreamUrl/Get', {})).channel_info;
     assert.equal(
       all.map((e: Obj) => e.channel),
-      ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8'],
+      ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'WIFI_CH1'],
     );
     assert.equal(all[4], {
-      channel: 'IP_CH5',
-      mainstream_url: 'rtsp://127.0.0.1:554/rtsp/streaming?channel=5&subtype=0',
-      substream_url: 'rtsp://127.0.0.1:554/rtsp/streaming?channel=5&subtype=1',
-      mobilestream_url: 'rtsp://127.0.0.1:554/rtsp/streaming?channel=5&subtype=2',
+      channel: 'IP_CH1',
+      // The vendor sample: the web port, and the digital channel numbered after the analog ones (IP_CH1 -> 5).
+      mainstream_url: `rtsp://127.0.0.1:${sim.port}/rtsp/streaming?channel=5&subtype=0`,
+      substream_url: `rtsp://127.0.0.1:${sim.port}/rtsp/streaming?channel=5&subtype=1`,
+      mobilestream_url: `rtsp://127.0.0.1:${sim.port}/rtsp/streaming?channel=5&subtype=2`,
     });
     const one = (await ok(c, '/API/Preview/StreamUrl/Get', { channel: ['CH2'] })).channel_info;
     assert.equal(
@@ -332,24 +339,38 @@ test('StreamUrl: channel_info array of rtsp URLs; channel filter; old firmware s
     const [first] = (await ok(c, '/API/Preview/StreamUrl/Get', {})).channel_info;
     assert.ok(first.mobile_stream_url && !first.mobilestream_url);
   });
+  // Slot numbering names the same slot IP_CH5; its stream channel is the same slot number.
+  await withDevice({ channelNumbering: 'slot' }, async (c) => {
+    const all = (await ok(c, '/API/Preview/StreamUrl/Get', {})).channel_info;
+    assert.equal(
+      all.map((e: Obj) => e.channel),
+      ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8'],
+    );
+    assert.match(all[4].mainstream_url, /channel=5&subtype=0$/);
+  });
+  // Vendor sample: IP_CH1 is stream channel 17 after 16 analog ones.
+  await withDevice({ channels: 20, analog: 16 }, async (c) => {
+    const ip1 = (await ok(c, '/API/Preview/StreamUrl/Get', { channel: ['IP_CH1'] })).channel_info[0];
+    assert.match(ip1.mainstream_url, /channel=17&subtype=0$/);
+  });
 });
 
 test('Motion / PIR / IO Range: a channel supports the alarm iff the page lists it; page_type required for Motion and PIR', () =>
   withDevice({}, async (c) => {
     await refused(c, '/API/AlarmConfig/Motion/Range', {}, 'param_error', /page_type: required/);
     const motion = await ok(c, '/API/AlarmConfig/Motion/Range', { page_type: 'AlarmConfig' });
-    assert.equal(Object.keys(motion.channel_info.items), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'WIFI_CH8']);
-    assert.equal(Object.keys(motion.channel_info.items.IP_CH6.items), ['status'], 'offline: status only');
+    assert.equal(Object.keys(motion.channel_info.items), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'WIFI_CH1']);
+    assert.equal(Object.keys(motion.channel_info.items.IP_CH2.items), ['status'], 'offline: status only');
     const m1 = motion.channel_info.items.CH1.items;
     assert.ok(m1.light_linkage && m1.siren_linkage && m1.enforcerlight_linkage && m1.target_type);
     assert.not.ok(motion.channel_info.items.CH4.items.siren_linkage, 'CH4 has no siren');
     assert.equal([m1.sensitivity.min, m1.sensitivity.max], [1, 8]);
     for (const path of ['/API/AlarmConfig/PIR/Range', '/API/AlarmConfig/Intelligent/PIR/Range']) {
       const pir = await ok(c, path, { page_type: 'ChannelConfig' });
-      assert.equal(Object.keys(pir.channel_info.items), ['CH1', 'IP_CH5', 'WIFI_CH8'], `${path}: PIR cameras only`);
+      assert.equal(Object.keys(pir.channel_info.items), ['CH1', 'IP_CH1', 'WIFI_CH1'], `${path}: PIR cameras only`);
     }
     const io = await ok(c, '/API/AlarmConfig/IO/Range', {});
-    assert.equal(Object.keys(io.channel_info.items), ['Local<-1', 'Local<-2', 'Local<-3', 'Local<-4', 'IP_CH5<-1']);
+    assert.equal(Object.keys(io.channel_info.items), ['Local<-1', 'Local<-2', 'Local<-3', 'Local<-4', 'IP_CH1<-1']);
     assert.equal(io.channel_info.items['Local<-1'].items.alarm_type.items, ['NormallyOpen', 'NormallyClose', 'Off']);
   }));
 
