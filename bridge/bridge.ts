@@ -145,6 +145,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     log,
     devices: runtimes,
     event: (type, data) => publisher.event(type, data),
+    commandError: (device, error) => publisher.send(topics.commandError(device), JSON.stringify(error), { queue: true }),
     publishState: (rt, o) => publisher.state(rt, o),
     get stopping() {
       return stopping;

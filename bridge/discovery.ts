@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { boundsOf, channelKind, channelSlug, macColon, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
+import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from './device';
 import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './event-sensors';
 import type { Logger } from './log';
@@ -279,6 +280,7 @@ export class Discovery {
       if (c) deviceCmps[row.key] = c;
     }
     if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
+    deviceCmps[COMMAND_ERROR_KEY] = commandErrorComponent(topics.commandError(device.id), `${node}_${COMMAND_ERROR_KEY}`);
     for (const ch of channels) {
       const slug = channelSlug(ch);
       const key = `${device.id}/${ch}`;
