@@ -84,6 +84,7 @@ export function component(
   if (row.icon) c.icon = row.icon;
   if (row.deviceClass && (platform === 'binary_sensor' || platform === 'number' || platform === 'sensor')) c.device_class = row.deviceClass;
   if (row.unit) c.unit_of_measurement = row.unit;
+  if (row.advanced) c.enabled_by_default = false;
   const command = `${stateTopic}/set/${row.key}`;
   switch (platform) {
     case 'switch':

@@ -1,0 +1,86 @@
+/**
+ * What a Home Assistant user meets after adding the demo's 8-channel recorder: entity names that read well after the
+ * device name and do not mislead (no two alike on a device, the channel's disarm membership says so, the disarm
+ * settings read as settings, the panel and the channels' event entities not both "Alarm"), and no flood: the
+ * rarely used and advanced entities are announced disabled (`enabled_by_default: false`). Real broker, real
+ * simulator, discovery as Home Assistant reads it.
+ */
+import * as assert from 'node:assert/strict';
+import { suite } from 'uvu';
+import { TABLE } from '../../bridge/table';
+import { settle, setup, type Fixture } from './fixture';
+import { deviceDiscoveryProblems } from './homeassistant';
+
+type Cmp = Record<string, unknown>;
+const test = suite<{ fx: Fixture }>('bridge home assistant entities');
+
+test.before(async (ctx) => {
+  // The demo's recorder: an 8-channel NVR, events on.
+  ctx.fx = await setup({ label: 'entities', devices: [{ id: 'nvr', poll: 600, sim: { channels: 8, profile: 'nvr' } }] });
+  await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/wifi_ch8`, () => true, 5000);
+  await settle(ctx.fx);
+});
+
+test.after(async ({ fx }) => {
+  await fx?.stop();
+});
+
+/** Every device config as retained now, by topic (the recorder's first). */
+function configs(fx: Fixture): Map<string, { cmps: Record<string, Cmp> }> {
+  const out = new Map<string, { cmps: Record<string, Cmp> }>();
+  for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) {
+    if (m.payload) out.set(m.topic, JSON.parse(m.payload) as { cmps: Record<string, Cmp> });
+    else out.delete(m.topic);
+  }
+  return out;
+}
+
+const live = (c: Cmp) => Object.keys(c).length > 1; // {"p": ...} alone removes an entity
+
+test('names: unique on each device, not misleading, disarm settings named as settings', ({ fx }) => {
+  const all = configs(fx);
+  const recorder = all.get(`${fx.prefix}/device/${fx.base}_nvr/config`)!.cmps;
+  for (const [topic, doc] of all) {
+    assert.deepEqual(deviceDiscoveryProblems(doc), [], topic);
+    const names = Object.values(doc.cmps)
+      .filter(live)
+      .map((c) => String(c.name).toLowerCase());
+    assert.deepEqual(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      [],
+      `${topic}: two entities of one name`,
+    );
+  }
+  const ch1 = all.get(`${fx.prefix}/device/${fx.base}_nvr_ch1/config`)!.cmps;
+  assert.match(String(ch1.disarmed.name), /in disarm set/i, 'the channel switch says it is membership, not a state');
+  assert.notEqual(recorder.disarmed.name, ch1.event.name, 'the panel and the event entity are not both "Alarm"');
+  const disarmSettings = Object.entries(recorder).filter(([k, c]) => k.startsWith('disarm_') && live(c));
+  assert.ok(disarmSettings.length >= 5);
+  for (const [k, c] of disarmSettings) assert.match(String(c.name), /^[A-Z].* off while disarmed$/, k);
+  // Names start with a capital and never repeat the device's name (Home Assistant puts it in front).
+  for (const doc of all.values())
+    for (const c of Object.values(doc.cmps).filter(live)) {
+      assert.match(String(c.name), /^[A-Z]/, String(c.name));
+      assert.ok(!String(c.name).includes('Test nvr'), String(c.name));
+    }
+});
+
+test('no flood: advanced entities announced disabled, the everyday ones enabled', ({ fx }) => {
+  const all = configs(fx);
+  const cmps = [...all.values()].flatMap((d) => Object.entries(d.cmps).filter(([, c]) => live(c)));
+  const enabled = cmps.filter(([, c]) => c.enabled_by_default !== false);
+  for (const [, c] of cmps) assert.ok(c.enabled_by_default === undefined || c.enabled_by_default === false);
+  // Every row the table marks advanced is disabled wherever it is announced, every other row enabled.
+  const advanced = new Set(TABLE.filter((r) => r.advanced).map((r) => r.key));
+  for (const [key, c] of cmps) {
+    if (!TABLE.some((r) => r.key === key)) continue;
+    assert.equal(c.enabled_by_default === false, advanced.has(key) && c.p !== 'alarm_control_panel', key);
+  }
+  const ch1 = all.get(`${fx.prefix}/device/${fx.base}_nvr_ch1/config`)!.cmps;
+  for (const k of ['floodlight', 'siren', 'motion', 'person', 'event', 'floodlight_on_alarm'])
+    assert.equal(ch1[k]?.enabled_by_default, undefined, `${k} enabled`);
+  assert.equal(ch1.video_loss?.enabled_by_default, false);
+  assert.ok(enabled.length < cmps.length * 0.75, `${enabled.length} of ${cmps.length} enabled`);
+});
+
+test.run();
