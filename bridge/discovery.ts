@@ -21,7 +21,7 @@ import type { Device } from './device';
 import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './event-sensors';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import { channelOnline, liveBounds, rowDescriptor, supportedRows, type DeviceModel, type Json } from './state';
+import { channelOnline, liveBounds, rowDescriptor, rowValue, supportedRows, type DeviceModel, type Json } from './state';
 import type { Platform, Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
@@ -58,9 +58,26 @@ export interface LiveBounds {
 const BRIGHTNESS_KEY = 'floodlight_brightness';
 
 /**
+ * Bounds as announced: Range's, widened to a value the device holds outside them (`siren_time` 300 where Range says
+ * 5-180), which Home Assistant would otherwise reject as invalid and show nothing. Writes stay checked against Range.
+ */
+function announcedBounds(desc: RangeDescriptor | undefined, value: unknown): ReturnType<typeof boundsOf> | undefined {
+  const bounds = desc ? boundsOf(desc) : undefined;
+  if (!bounds) return undefined;
+  const out = { ...bounds };
+  if (typeof value === 'number' && out.min !== undefined && out.max !== undefined) {
+    out.min = Math.min(out.min, value);
+    out.max = Math.max(out.max, value);
+  }
+  if (out.options && (typeof value === 'string' || typeof value === 'number') && !out.options.map(String).includes(String(value)))
+    out.options = [...out.options, value];
+  return out;
+}
+
+/**
  * One Home Assistant component for a table row, reading `stateTopic` and commanding `<stateTopic>/set/<key>`;
  * undefined when Range gives no usable bounds. Commands arrive in Home Assistant's default payloads (ON/OFF, the
- * siren's JSON, DISARM/ARM_AWAY): no command template is needed.
+ * siren's JSON, DISARM/ARM_AWAY): no command template is needed. `value`: what the device holds now (bounds include it).
  */
 export function component(
   row: Row,
@@ -68,9 +85,10 @@ export function component(
   stateTopic: string,
   uniqueId: string,
   live: LiveBounds = {},
+  value?: unknown,
 ): Json | undefined {
   if (!row.platform) return undefined;
-  const bounds = desc ? boundsOf(desc) : undefined;
+  const bounds = announcedBounds(desc, value);
   // A field the device reports read-only is shown, not offered for change.
   let platform: Platform = row.platform;
   if (bounds?.readOnly) platform = platform === 'switch' ? 'binary_sensor' : platform === 'binary_sensor' ? platform : 'sensor';
@@ -277,7 +295,7 @@ export class Discovery {
     const deviceCmps: Json = {};
     const deviceTopic = topics.state(device.id);
     for (const row of supportedRows(model, 'device')) {
-      const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`);
+      const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`, {}, rowValue(model, row));
       if (c) deviceCmps[row.key] = c;
     }
     if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
@@ -296,7 +314,7 @@ export class Discovery {
       const live: LiveBounds = { brightness: liveBounds(source, ch, 'brightness'), volume: liveBounds(source, ch, 'volume') };
       const cmps: Json = {};
       for (const row of rows) {
-        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`, live);
+        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`, live, rowValue(source, row, ch));
         if (!c) continue;
         // The connectivity sensor stays available while the channel is offline: it is what says so.
         if (row.source.kind === 'online' && !single) c.avty = avty;

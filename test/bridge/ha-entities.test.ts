@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { TABLE } from '../../bridge/table';
-import { settle, setup, type Fixture } from './fixture';
+import { settle, setsOf, setup, waitEvent, type Fixture } from './fixture';
 import { deviceDiscoveryProblems } from './homeassistant';
 
 type Cmp = Record<string, unknown>;
@@ -81,6 +81,29 @@ test('no flood: advanced entities announced disabled, the everyday ones enabled'
     assert.equal(ch1[k]?.enabled_by_default, undefined, `${k} enabled`);
   assert.equal(ch1.video_loss?.enabled_by_default, false);
   assert.ok(enabled.length < cmps.length * 0.75, `${enabled.length} of ${cmps.length} enabled`);
+});
+
+test('a value the device holds outside its own Range: announced bounds include it, writes outside Range still refused', async ({ fx }) => {
+  const sim = fx.sims.get('nvr')!;
+  const r = fx.recorder;
+  const topic = `${fx.prefix}/device/${fx.base}_nvr_ch2/config`;
+  // The device's Range says 5-180; its own setting is 300 (set on an older firmware, or from its own menu).
+  sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH2.siren_time = 300;
+  let since = r.count;
+  await r.publish(`${fx.base}/bridge/request/refresh`, JSON.stringify({ device: 'nvr', transaction: 'bounds' }));
+  await r.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_duration === 300, 5000, since);
+  const cmp = (JSON.parse(r.last(topic)!.payload) as { cmps: Record<string, Cmp> }).cmps.siren_duration;
+  assert.deepEqual([cmp.min, cmp.max], [5, 300], 'Home Assistant accepts the value the device shows');
+  assert.deepEqual(deviceDiscoveryProblems(JSON.parse(r.last(topic)!.payload) as never), []);
+  // Writing within the announced bounds but outside Range: refused, nothing sent.
+  since = r.count;
+  const log = sim.log.length;
+  await r.publish(`${fx.base}/nvr/ch2/set/siren_duration`, '250');
+  const e = await waitEvent(fx, 'command_refused', (d) => d.key === 'siren_duration', since);
+  assert.match(String(e.reason), /180/);
+  await settle(fx);
+  assert.deepEqual(setsOf(sim, log), []);
+  assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH2.siren_time, 300);
 });
 
 test.run();
