@@ -87,7 +87,7 @@ export class Device extends EventEmitter {
   private loaded = false;
   private onlineKey?: string;
   /** The channel list (and its online key) derived from the last channel models read. */
-  private listOf?: { models: ChannelModel[]; list: Map<string, boolean>; onlineKey: string };
+  private listOf?: { models: ChannelModel[]; list: Map<string, boolean>; onlineKey: string; names: string };
   /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
@@ -188,6 +188,7 @@ export class Device extends EventEmitter {
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
     let onlineKey = '';
+    const namesBefore = this.listOf?.names;
     let models = this.model.channelModels;
     try {
       models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.repeatClient));
@@ -195,7 +196,13 @@ export class Device extends EventEmitter {
       if (this.listOf?.models !== models) {
         // An empty slot (NotConfigured) is no channel: it never gets entities.
         const list = new Map(models.filter((m) => m.configured).map((m) => [m.id, m.online]));
-        this.listOf = { models, list, onlineKey: [...list].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(',') };
+        this.listOf = {
+          models,
+          list,
+          onlineKey: [...list].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(','),
+          // The camera names the channel devices carry (a rename on the recorder renames them).
+          names: models.map((m) => m.name).join('\n'),
+        };
       }
       channelList = this.listOf.list;
       onlineKey = this.listOf.onlineKey;
@@ -222,7 +229,7 @@ export class Device extends EventEmitter {
     const prev = this.model;
     const live = polledLive ?? prev.live;
     const list = channelList ?? prev.channelList;
-    const listChanged = !sameChannelList(list, prev.channelList);
+    const listChanged = !sameChannelList(list, prev.channelList) || this.listOf?.names !== namesBefore;
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = live !== prev.live && !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));

@@ -14,7 +14,7 @@
  *   Assistant's way to remove one component of a device).
  */
 import { createHash } from 'node:crypto';
-import { boundsOf, channelKind, channelSlug, macColon, type RangeDescriptor } from '../core';
+import { boundsOf, channelKind, channelSlug, macColon, type ChannelModel, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
 import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from './device';
@@ -28,7 +28,29 @@ import { ORIGIN_URL, VERSION } from './version';
 
 export const MANUFACTURER = 'Raysharp-based';
 const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
-const KIND_LABEL = { analog: 'Analog channel', digital: 'IP channel', wifi: 'Wi-Fi channel' } as const;
+const KIND_LABEL = { analog: 'Analog camera', digital: 'IP camera', wifi: 'Wi-Fi camera' } as const;
+/** What the channel list's `ability` says a camera is, in the words of a model line (table order). */
+const ABILITY_LABEL: ReadonlyArray<[readonly string[], string]> = [
+  [['Ptz', 'NewPtz', 'HkPtz'], 'PTZ'],
+  [['Fisheye'], 'fisheye'],
+  [['Binoculars'], 'dual lens'],
+  [['FloodLight'], 'floodlight'],
+  [['AudioAlarm'], 'siren'],
+  [['RedBlueLight'], 'red/blue light'],
+  [['Pir'], 'PIR'],
+];
+
+/**
+ * A channel device's name and model line. The name is the camera's name on the recorder (`channel_name` /
+ * `channel_alias`, followed when it is renamed there), or "<recorder> CH1" where it has none; the model says what
+ * the channel list reports the camera to be ("IP camera with PTZ, floodlight, siren").
+ */
+export function channelDevice(recorderName: string, ch: string, m: ChannelModel | undefined): { name: string; model: string } {
+  const named = m?.name && m.name !== ch ? m.name : undefined;
+  const features = ABILITY_LABEL.filter(([any]) => any.some((a) => m?.abilities.includes(a))).map(([, label]) => label);
+  const kind = KIND_LABEL[channelKind(ch)];
+  return { name: named ?? `${recorderName} ${ch}`, model: features.length ? `${kind} with ${features.join(', ')}` : kind };
+}
 
 /** Template yielding ON / OFF from a boolean state key, `None` (unknown in Home Assistant) when the key is absent. */
 const onOffTemplate = (key: string) =>
@@ -327,13 +349,12 @@ export class Discovery {
         cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
       if (single) Object.assign(deviceCmps, cmps);
       else {
-        const dev: Json = {
-          ids: [chNode],
-          name: `${device.name} ${ch}`,
-          mf: MANUFACTURER,
-          mdl: KIND_LABEL[channelKind(ch)],
-          via_device: node,
-        };
+        const about = channelDevice(
+          device.name,
+          ch,
+          source.channelModels?.find((m) => m.id === ch),
+        );
+        const dev: Json = { ids: [chNode], name: about.name, mf: MANUFACTURER, mdl: about.model, via_device: node };
         const chAvty = [...avty, { t: topics.availability(device.id, slug), val_tpl: '{{ value_json.state }}' }];
         out.set(topics.discovery(chNode), { ...shared(dev, cmps), avty: chAvty });
       }

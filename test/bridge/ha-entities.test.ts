@@ -106,4 +106,29 @@ test('a value the device holds outside its own Range: announced bounds include i
   assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH2.siren_time, 300);
 });
 
+test('channel devices carry the camera names of the recorder, follow a rename there, and say what the camera is', async ({ fx }) => {
+  const r = fx.recorder;
+  const sim = fx.sims.get('nvr')!;
+  const devOf = (slug: string) =>
+    (JSON.parse(r.last(`${fx.prefix}/device/${fx.base}_nvr_${slug}/config`)!.payload) as { dev: Record<string, unknown> }).dev;
+  // The simulator names its cameras Camera1..; the recorder device keeps the configured name.
+  assert.equal(devOf('ch1').name, 'Camera1');
+  assert.match(String(devOf('ch1').mdl), /^Analog camera with .*floodlight.*siren/);
+  assert.match(String(devOf('ip_ch5').mdl), /^IP camera/);
+  assert.match(String(devOf('wifi_ch8').mdl), /^Wi-Fi camera/);
+  const since = r.count;
+  sim.renameChannel('CH2', 'Front door');
+  await r.publish(`${fx.base}/nvr/get`, '');
+  const m = await r.waitFor(
+    (x) => x.topic === `${fx.prefix}/device/${fx.base}_nvr_ch2/config` && x.payload.includes('Front door'),
+    5000,
+    since,
+  );
+  const doc = JSON.parse(m.payload) as { dev: Record<string, unknown>; cmps: Record<string, Cmp> };
+  assert.equal(doc.dev.name, 'Front door');
+  assert.deepEqual(doc.dev.ids, [`${fx.base}_nvr_ch2`], 'the same device, renamed');
+  assert.equal(doc.cmps.floodlight.unique_id, `${fx.base}_nvr_ch2_floodlight`);
+  assert.deepEqual(deviceDiscoveryProblems(doc), []);
+});
+
 test.run();
