@@ -12,6 +12,7 @@
  * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
 import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange } from '../core';
+import { checkCode, panelCommand } from './alarm-code';
 import type { CommandErrorType } from './command-error';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
@@ -80,7 +81,12 @@ export function checkKey(
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   }
   if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw) };
-  if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), quote) as boolean };
+  if (row.source.kind === 'disarm') {
+    // The code (where the config sets one) is checked first: a wrong code learns nothing about the command.
+    const { action, code } = panelCommand(key, raw);
+    checkCode(key, h.cfg.alarm_code, code);
+    return { kind: 'disarm', row, value: coerce(row, 'bool', action, rowValue(model, row), quote) as boolean };
+  }
   if (!isConfigRow(row)) throw new Refusal(`${key} is read-only`, { key });
   const desc = rowDescriptor(model, row, channel);
   if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });

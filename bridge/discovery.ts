@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { boundsOf, channelKind, channelSlug, macColon, type ChannelModel, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
+import { panelCodeOptions } from './alarm-code';
 import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from './device';
 import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './event-sensors';
@@ -318,6 +319,7 @@ export class Discovery {
     const deviceTopic = topics.state(device.id);
     for (const row of supportedRows(model, 'device')) {
       const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`, {}, rowValue(model, row));
+      if (c?.p === 'alarm_control_panel' && device.cfg.alarm_code) Object.assign(c, panelCodeOptions(device.cfg.alarm_code));
       if (c) deviceCmps[row.key] = c;
     }
     if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
