@@ -4,8 +4,9 @@
  * options, the broker comes from Home Assistant's MQTT service (`services: mqtt:need`), asked of the
  * Supervisor API with the add-on's SUPERVISOR_TOKEN.
  *
- * Passwords never go into the settings written for the bridge: they are returned as environment
- * overrides (NVR2MQTT_MQTT_PASSWORD, NVR2MQTT_DEVICES_<i>_PASSWORD) that the config loader applies.
+ * Passwords and panel codes never go into the settings written for the bridge: they are returned as environment
+ * overrides (NVR2MQTT_MQTT_PASSWORD, NVR2MQTT_DEVICES_<i>_PASSWORD, NVR2MQTT_DEVICES_<i>_ALARM_CODE) that the
+ * config loader applies.
  */
 import * as v from 'valibot';
 import { isPlainObject } from '../core/json';
@@ -73,6 +74,8 @@ export function settingsFromAddonOptions(options: unknown, service: MqttService 
     }
     if (typeof device.password === 'string') env[`NVR2MQTT_DEVICES_${i}_PASSWORD`] = device.password;
     delete device.password;
+    if (typeof device.alarm_code === 'string') env[`NVR2MQTT_DEVICES_${i}_ALARM_CODE`] = device.alarm_code;
+    delete device.alarm_code;
     return device;
   });
   return { settings, env };

@@ -12,7 +12,7 @@
  * `bridge/state` offline, logs out of the devices and disconnects.
  */
 import { Announcer } from './announcer';
-import { startEmbeddedBroker, type EmbeddedBroker } from './broker';
+import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
 import { configSecrets, type BridgeConfig } from './config';
 import type { BridgeContext } from './context';
@@ -53,6 +53,8 @@ export interface BridgeOptions {
   /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
   connectTimeoutMs?: number;
   clientFactory?: DeviceOptions['clientFactory'];
+  /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
+  broker?: { host?: string; port?: number };
 }
 
 export interface Bridge {
@@ -80,7 +82,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   let url = config.mqtt.url;
   let stale: string[] = [];
   if (!url) {
-    broker = await startEmbeddedBroker();
+    broker = await startEmbeddedBroker(embeddedBrokerOptions(opts.broker));
     url = broker.url;
     log.info(`no mqtt.url configured: embedded MQTT broker on ${url}`);
   } else {
@@ -145,6 +147,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     log,
     devices: runtimes,
     event: (type, data) => publisher.event(type, data),
+    commandError: (device, error) => publisher.send(topics.commandError(device), JSON.stringify(error), { queue: true }),
     publishState: (rt, o) => publisher.state(rt, o),
     get stopping() {
       return stopping;

@@ -1,6 +1,6 @@
 /**
- * Embedded MQTT broker (aedes) for the demo and for configs without `mqtt.url`: listens on 127.0.0.1,
- * port 1883 or the next free one.
+ * Embedded MQTT broker (aedes) for the demo and for configs without `mqtt.url`: listens on 127.0.0.1 (or the
+ * `--host` given), port 1883 or the next free one (or exactly the `--port` given).
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Aedes } from 'aedes';
@@ -66,6 +66,20 @@ function tolerateUnstoredPackets(aedes: Aedes): void {
     });
 }
 
+/**
+ * Options for a broker the user placed (`--host`, `--port`): a port asked for by number must be that port, not the
+ * next free one (a Home Assistant pointed at it would find nothing).
+ */
+export function embeddedBrokerOptions(o: { host?: string; port?: number } = {}): BrokerOptions {
+  return { host: o.host, ...(o.port !== undefined ? { port: o.port, scan: 0 } : {}) };
+}
+
+/** The address a local client connects to: a wildcard address (every interface) is reached on loopback. */
+function urlHost(host: string): string {
+  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return local.includes(':') ? `[${local}]` : local;
+}
+
 export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<EmbeddedBroker> {
   const host = opts.host ?? '127.0.0.1';
   const first = opts.port ?? 1883;
@@ -101,7 +115,7 @@ export async function startEmbeddedBroker(opts: BrokerOptions = {}): Promise<Emb
   }
   let stopped = false;
   return {
-    url: `mqtt://${host}:${port}`,
+    url: `mqtt://${urlHost(host)}:${port}`,
     host,
     port,
     aedes,

@@ -16,11 +16,17 @@ import { VERSION } from './version';
 const USAGE = `nvr2mqtt ${VERSION}: recorders and cameras (floodlight, siren, disarming) on MQTT and Home Assistant
 
 Usage:
-  nvr2mqtt                                  run the demo (embedded MQTT broker + simulated recorder)
+  nvr2mqtt [--host <addr>] [--port <n>]    run the demo (embedded MQTT broker + simulated recorder)
   nvr2mqtt --config <file.yaml>             run the bridge (or set NVR2MQTT_CONFIG)
   nvr2mqtt --config <file.yaml> --check     validate the config, try the broker and every device, report
   nvr2mqtt simulate [options]               run a device simulator (nvr2mqtt simulate --help)
   nvr2mqtt --help | --version
+
+Options:
+  --host <addr>   address the embedded MQTT broker listens on (default 127.0.0.1; 0.0.0.0: every
+                  interface, so that Home Assistant on another machine can connect to the demo)
+  --port <n>      its port (default 1883, or the next free one; a port given here must be free)
+                  Both apply to the demo and to a config without mqtt.url.
 
 Settings may be overridden from the environment: NVR2MQTT_MQTT_URL, NVR2MQTT_MQTT_PASSWORD,
 NVR2MQTT_DEVICES_0_PASSWORD, ... (NVR2MQTT_ + the setting's path in upper case, joined with _).
@@ -28,6 +34,9 @@ NVR2MQTT_DEVICES_0_PASSWORD, ... (NVR2MQTT_ + the setting's path in upper case, 
 
 interface Args {
   config?: string;
+  /** The embedded broker's address and port (demo, or a config without mqtt.url). */
+  host?: string;
+  port?: number;
   check: boolean;
   help: boolean;
   version: boolean;
@@ -45,9 +54,22 @@ function parseArgs(argv: string[]): Args {
       if (!v || v.startsWith('-')) throw new Error(`${arg} needs a file name`);
       a.config = v;
     } else if (arg.startsWith('--config=')) a.config = arg.slice('--config='.length);
+    else if (arg === '--host' || arg.startsWith('--host=')) a.host = hostArg(arg === '--host' ? argv[++i] : arg.slice('--host='.length));
+    else if (arg === '--port' || arg.startsWith('--port=')) a.port = portArg(arg === '--port' ? argv[++i] : arg.slice('--port='.length));
     else throw new Error(`unknown argument ${JSON.stringify(arg)}`);
   }
   return a;
+}
+
+function hostArg(v: string | undefined): string {
+  if (!v || v.startsWith('-') || /\s/.test(v)) throw new Error('--host needs an address (127.0.0.1, 0.0.0.0, ::)');
+  return v;
+}
+
+function portArg(v: string | undefined): number {
+  const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 1 && n <= 65535)) throw new Error(`--port needs a port number from 1 to 65535 (got ${JSON.stringify(v ?? '')})`);
+  return n;
 }
 
 /** SIGINT/SIGTERM: stop cleanly and exit 0; a second signal exits at once. */
@@ -102,7 +124,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
       process.stderr.write('nvr2mqtt: --check needs --config <file.yaml>\n');
       return 2;
     }
-    const demo = await runDemo();
+    const demo = await runDemo({ host: args.host, port: args.port });
     onSignals(() => demo.stop());
     return undefined;
   }
@@ -120,7 +142,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
   if (args.check) return (await runCheck(loaded.config)) ? 0 : 1;
   let bridge: Bridge;
   try {
-    bridge = await startBridge(loaded.config);
+    bridge = await startBridge(loaded.config, { broker: { host: args.host, port: args.port } });
   } catch (err) {
     process.stderr.write(`nvr2mqtt: cannot start: ${(err as Error).message}\n`);
     return 1;

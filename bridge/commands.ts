@@ -5,11 +5,15 @@
  *
  * Every value is checked against the device's Range before anything is sent (R1, R2). A refused command
  * leaves the device untouched and is reported on `<base>/bridge/event`:
- * `{"type":"command_refused","data":{"topic","reason",...}}`. How an accepted command is written follows from its
+ * `{"type":"command_refused","data":{"topic","reason",...}}`. A refused, failed or unconfirmed command of a known
+ * device is also said on its `command_error` topic (Home Assistant's "Command error" event entity), and the state
+ * it concerns is published again at once, so that Home Assistant shows what the device holds, not what was asked. How an accepted command is written follows from its
  * row's source: configuration pages through the page's write queue (`client.update()`), live rows through
  * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
 import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange } from '../core';
+import { checkCode, panelCommand } from './alarm-code';
+import type { CommandErrorType } from './command-error';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
 import { planLive, type LivePlan } from './live-commands';
@@ -77,7 +81,12 @@ export function checkKey(
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   }
   if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw) };
-  if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), quote) as boolean };
+  if (row.source.kind === 'disarm') {
+    // The code (where the config sets one) is checked first: a wrong code learns nothing about the command.
+    const { action, code } = panelCommand(key, raw);
+    checkCode(key, h.cfg.alarm_code, code);
+    return { kind: 'disarm', row, value: coerce(row, 'bool', action, rowValue(model, row), quote) as boolean };
+  }
   if (!isConfigRow(row)) throw new Refusal(`${key} is read-only`, { key });
   const desc = rowDescriptor(model, row, channel);
   if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
@@ -109,6 +118,15 @@ export function checkKey(
   return { kind: 'page', row, change };
 }
 
+/** What a command was aimed at, as far as it is known: the device, its channel, the key(s) being handled. */
+interface Target {
+  h?: DeviceHandle;
+  channel?: string;
+  keys: string[];
+}
+
+type PagePlan = Extract<Planned, { kind: 'page' }>;
+
 export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`, `<device>/live/<channel>/<field>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
@@ -124,16 +142,29 @@ export class Commands {
     this.sirenTimers.clear();
   }
 
-  private refuse(topic: string, err: unknown): void {
+  private refuse(topic: string, err: unknown, target: Target): void {
     const reason = err instanceof Refusal ? err.reason : errorText(err);
     const details = err instanceof Refusal ? err.details : {};
     const shown = this.ctx.quote(topic, 256);
     this.ctx.log.info(`command refused on ${shown}: ${reason}`);
     this.ctx.event('command_refused', { topic: shown, reason, ...details });
+    this.report('refused', target, reason);
+  }
+
+  /**
+   * The device's `command_error` (key and reason quoted: they may repeat what was sent), then its state again: the
+   * entity that was commanded snaps back to what the device holds.
+   */
+  private report(type: CommandErrorType, { h, channel, keys }: Target, reason: string): void {
+    if (!h) return;
+    const key = keys.length ? this.ctx.quote(keys.join(',')) : null;
+    this.ctx.commandError(h.id, { event_type: type, key, channel: channel ?? null, reason: this.ctx.quote(reason, 512) });
+    if (h.device.model.info) this.ctx.publishState(h, { force: true, channel, deviceOnly: !channel });
   }
 
   /** `set` and `get` topics. Never throws; every problem becomes an event. */
   handle(topic: string, parsed: SetTopic | GetTopic, payload: Buffer, retained: boolean): void {
+    const target: Target = { h: this.ctx.devices.get(parsed.device), keys: parsed.kind === 'set' && parsed.key ? [parsed.key] : [] };
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained command ignored (commands must not be retained: they would run again on every restart)');
@@ -146,16 +177,18 @@ export class Commands {
       }
       this.run(topic, h, parsed, payload);
     } catch (err) {
-      this.refuse(topic, err);
+      this.refuse(topic, err, target);
     }
   }
 
   private run(topic: string, h: DeviceHandle, parsed: SetTopic | GetTopic, payload: Buffer): void {
+    const target: Target = { h, keys: parsed.kind === 'set' && parsed.key ? [parsed.key] : [] };
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       this.ctx.log.debug(`command ${parsed.kind} on ${this.ctx.quote(topic, 256)} (${payload.length} bytes)`);
       if (parsed.kind === 'set') requireOnline(h);
       const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel, this.ctx.quote) : undefined;
+      target.channel = channel;
       if (parsed.kind === 'get') return this.get(topic, h, channel);
       if (channel && !channelOnline(h.device.model, channel)) {
         throw new Refusal(`channel ${channel} of ${h.device.id} is offline`, { device: h.device.id, channel });
@@ -165,20 +198,26 @@ export class Commands {
       if (!keys.length) throw new Refusal('nothing to set (empty object)');
       const level: Level = channel ? 'channel' : 'device';
       // Every key is checked before anything is written: one bad key refuses the whole command.
-      const planned = keys.map((key) => checkKey(h, level, channel, key, input[key], this.ctx.quote));
-      const byPage = new Map<string, Change[]>();
+      const planned = keys.map((key) => {
+        target.keys = [key];
+        return checkKey(h, level, channel, key, input[key], this.ctx.quote);
+      });
+      const byPage = new Map<string, PagePlan[]>();
       const live: LivePlan = { change: {} };
+      /** The command key of each live field (`brightness` came as `floodlight_brightness` or the light's JSON). */
+      const liveKeys = new Map<keyof LiveChange, string>();
       for (const p of planned) {
-        if (p.kind === 'page') byPage.set(p.row.source.page, [...(byPage.get(p.row.source.page) ?? []), p.change]);
+        if (p.kind === 'page') byPage.set(p.row.source.page, [...(byPage.get(p.row.source.page) ?? []), p]);
         else if (p.kind === 'live') {
           Object.assign(live.change, p.plan.change);
+          for (const f of Object.keys(p.plan.change) as Array<keyof LiveChange>) liveKeys.set(f, p.row.key);
           live.durationS ??= p.plan.durationS;
         } else void this.ctx.track(this.disarm(topic, h, p.value));
       }
-      for (const [page, changes] of byPage) void this.ctx.track(this.write(topic, h, page, changes));
-      if (Object.keys(live.change).length) void this.ctx.track(this.live(topic, h, channel!, live));
+      for (const [page, plans] of byPage) void this.ctx.track(this.write(topic, h, page, plans, channel));
+      if (Object.keys(live.change).length) void this.ctx.track(this.live(topic, h, channel!, live, liveKeys));
     } catch (err) {
-      this.refuse(topic, err);
+      this.refuse(topic, err, target);
     }
   }
 
@@ -192,14 +231,17 @@ export class Commands {
     );
   }
 
-  private failed(topic: string, h: DeviceHandle, err: unknown): void {
+  private failed(topic: string, target: Target & { h: DeviceHandle }, err: unknown): void {
     const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
     this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
-    this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+    this.ctx.event('command_failed', { topic, device: target.h.device.id, reason: errorText(err), ...e });
+    this.report('failed', target, errorText(err));
   }
 
-  private notConfirmed(topic: string, h: DeviceHandle, field: string, requested: unknown, reported: unknown): void {
-    this.ctx.event('command_not_confirmed', { topic, device: h.device.id, field, requested, reported: reported ?? null });
+  private notConfirmed(topic: string, target: Target & { h: DeviceHandle }, field: string, requested: unknown, reported: unknown): void {
+    this.ctx.event('command_not_confirmed', { topic, device: target.h.device.id, field, requested, reported: reported ?? null });
+    const shown = (x: unknown) => (x === undefined ? 'nothing' : JSON.stringify(x));
+    this.report('not_confirmed', target, `asked for ${shown(requested)}, the device reports ${shown(reported)}`);
   }
 
   /**
@@ -218,19 +260,20 @@ export class Commands {
     };
   }
 
-  private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
+  private async write(topic: string, h: DeviceHandle, page: string, plans: PagePlan[], channel: string | undefined): Promise<void> {
+    const changes = plans.map((p) => p.change);
     // Claimed before queueing: a later command on the same field supersedes this one's report.
     const fieldKey = (c: Change) => `${h.id}/${page}/${changeField(c)}`;
     const claim = this.claim(changes.map(fieldKey));
     const isLatest = (c: Change) => claim.isLatest(fieldKey(c));
     try {
       const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
-      for (const c of changes) {
+      for (const { change: c, row } of plans) {
         const got = readBackValue(readBack, c);
-        if (got !== c.value && isLatest(c)) this.notConfirmed(topic, h, changeField(c), c.value, got);
+        if (got !== c.value && isLatest(c)) this.notConfirmed(topic, { h, channel, keys: [row.key] }, changeField(c), c.value, got);
       }
     } catch (err) {
-      this.failed(topic, h, err);
+      this.failed(topic, { h, channel, keys: plans.map((p) => p.row.key) }, err);
     } finally {
       claim.release();
     }
@@ -241,7 +284,13 @@ export class Commands {
    * Like page writes, only the latest command per live field reports, and only the latest siren command arms a timer
    * (one that arrived while this one was still on the wire has replaced it).
    */
-  private async live(topic: string, h: DeviceHandle, channel: string, plan: LivePlan): Promise<void> {
+  private async live(
+    topic: string,
+    h: DeviceHandle,
+    channel: string,
+    plan: LivePlan,
+    keys: ReadonlyMap<keyof LiveChange, string>,
+  ): Promise<void> {
     const fields = Object.keys(plan.change) as Array<keyof LiveChange>;
     const fieldKey = (k: keyof LiveChange) => `${h.id}/live/${channel}/${k}`;
     const claim = this.claim(fields.map(fieldKey));
@@ -255,19 +304,22 @@ export class Commands {
     try {
       const state = await h.device.writeLive(channel, plan.change);
       for (const k of fields) {
-        if (state[k] !== plan.change[k] && isLatest(k)) this.notConfirmed(topic, h, `live.${channel}.${k}`, plan.change[k], state[k]);
+        if (state[k] !== plan.change[k] && isLatest(k))
+          this.notConfirmed(topic, { h, channel, keys: [keys.get(k) ?? k] }, `live.${channel}.${k}`, plan.change[k], state[k]);
       }
       if (plan.durationS !== undefined && state.siren === true && isLatest('siren') && !this.ctx.stopping) {
         const timer = setTimeout(() => {
           this.sirenTimers.delete(timerKey);
           if (this.ctx.stopping) return;
           this.ctx.log.debug(`siren ${h.id} ${channel}: duration over, switching off`);
-          void this.ctx.track(h.device.writeLive(channel, { siren: false }).catch((err: unknown) => this.failed(topic, h, err)));
+          void this.ctx.track(
+            h.device.writeLive(channel, { siren: false }).catch((err: unknown) => this.failed(topic, { h, channel, keys: ['siren'] }, err)),
+          );
         }, plan.durationS * 1000);
         this.sirenTimers.set(timerKey, timer);
       }
     } catch (err) {
-      this.failed(topic, h, err);
+      this.failed(topic, { h, channel, keys: [...new Set(keys.values())] }, err);
     } finally {
       claim.release();
     }
@@ -276,9 +328,9 @@ export class Commands {
   private async disarm(topic: string, h: DeviceHandle, value: boolean): Promise<void> {
     try {
       const got = await h.device.writeDisarmed(value);
-      if (got !== value) this.notConfirmed(topic, h, 'disarmed', value, got);
+      if (got !== value) this.notConfirmed(topic, { h, keys: ['disarmed'] }, 'disarmed', value, got);
     } catch (err) {
-      this.failed(topic, h, err);
+      this.failed(topic, { h, keys: ['disarmed'] }, err);
     }
   }
 }

@@ -128,6 +128,12 @@ const DeviceSchema = v.strictObject({
   password: v.optional(Password),
   password_file: v.optional(v.string()),
   /**
+   * The code Home Assistant's alarm panel asks for before it arms or disarms this recorder (sent as the panel's
+   * `code`, checked by the bridge; never published or logged). Or `alarm_code_file`: a file holding it.
+   */
+  alarm_code: v.optional(v.pipe(v.string('expected text; put a code made of digits in quotes'), v.minLength(1, 'must not be empty'))),
+  alarm_code_file: v.optional(v.string()),
+  /**
    * Seconds or a duration string; the parsed value is in milliseconds. Default 10 s, or 15 s with events on
    * (alarms and live changes come as events; polls catch configuration changes), see {@link pollIntervalOf}.
    */
@@ -179,9 +185,11 @@ export interface TlsMaterial {
 }
 
 /** A device after validation: secrets read, TLS files loaded, poll_interval in milliseconds. */
-export type DeviceConfig = Omit<ParsedDevice, 'password' | 'password_file' | 'tls'> & {
+export type DeviceConfig = Omit<ParsedDevice, 'password' | 'password_file' | 'alarm_code' | 'alarm_code_file' | 'tls'> & {
   name: string;
   password: string;
+  /** From `alarm_code` or `alarm_code_file`. */
+  alarm_code?: string;
   tls?: TlsMaterial;
 };
 
@@ -264,7 +272,12 @@ function coerceEnv(leaf: AnySchema, raw: string): unknown {
 }
 
 /** A secret given one way replaces the same secret given the other way in the file. */
-const OTHER_WAY: Readonly<Record<string, string>> = { password: 'password_file', password_file: 'password' };
+const OTHER_WAY: Readonly<Record<string, string>> = {
+  password: 'password_file',
+  password_file: 'password',
+  alarm_code: 'alarm_code_file',
+  alarm_code_file: 'alarm_code',
+};
 
 export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): { config: Record<string, unknown>; warnings: string[] } {
   const warnings: string[] = [];
@@ -312,23 +325,25 @@ function readText(file: string, baseDir: string, where: string, problems: string
   }
 }
 
+/** A secret given as `<field>` or in a file (`<field>_file`, trimmed); `field` defaults to `password`. */
 function secret(
   obj: { password?: string; password_file?: string },
   where: string,
   baseDir: string,
   problems: string[],
   required: boolean,
+  field = 'password',
 ): string | undefined {
   if (obj.password !== undefined && obj.password_file !== undefined) {
-    problems.push(`${where}.password_file: give either password or password_file, not both`);
+    problems.push(`${where}.${field}_file: give either ${field} or ${field}_file, not both`);
     return undefined;
   }
   if (obj.password_file !== undefined) {
-    const text = readText(obj.password_file, baseDir, `${where}.password_file`, problems, true);
-    if (text === '') problems.push(`${where}.password_file: the file is empty`);
+    const text = readText(obj.password_file, baseDir, `${where}.${field}_file`, problems, true);
+    if (text === '') problems.push(`${where}.${field}_file: the file is empty`);
     return text;
   }
-  if (obj.password === undefined && required) problems.push(`${where}.password: required (or password_file)`);
+  if (obj.password === undefined && required) problems.push(`${where}.${field}: required (or ${field}_file)`);
   return obj.password;
 }
 
@@ -373,12 +388,14 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   if (!result.success || problems.length) throw new ConfigError(dedupe(problems));
   const parsed = result.output;
   const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
-    const { password: _p, password_file: _f, tls: _t, ...rest } = d;
+    const { password: _p, password_file: _f, alarm_code: _c, alarm_code_file: _cf, tls: _t, ...rest } = d;
+    const alarmCode = secrets.devices[i].alarmCode;
     return {
       ...rest,
       poll_interval: pollIntervalOf(d),
       name: d.name ?? d.id,
       password: secrets.devices[i].password ?? '',
+      ...(alarmCode !== undefined ? { alarm_code: alarmCode } : {}),
       tls: secrets.devices[i].tls,
     };
   });
@@ -432,7 +449,12 @@ function connectionSecrets(raw: Record<string, unknown>, baseDir: string, proble
       else seen.set(d.id, i);
       if (d.id === 'bridge') problems.push(`${where}.id: "bridge" is reserved (it is the bridge's own topic)`);
     }
-    return { password: secret(given(d), where, baseDir, problems, true), tls: tlsOf(d, where) };
+    const code = { password: typeof d.alarm_code === 'string' ? d.alarm_code : undefined, password_file: text(d.alarm_code_file) };
+    return {
+      password: secret(given(d), where, baseDir, problems, true),
+      alarmCode: secret(code, where, baseDir, problems, false, 'alarm_code'),
+      tls: tlsOf(d, where),
+    };
   });
   problems.push(...idCollisions([...seen.keys()], seen));
   return { mqtt, devices };
@@ -484,7 +506,10 @@ export function configSecrets(config: BridgeConfig): string[] {
   const out: string[] = [];
   if (config.mqtt.password) out.push(config.mqtt.password);
   if (config.mqtt.tls?.key) out.push(config.mqtt.tls.key);
-  for (const d of config.devices) if (d.password) out.push(d.password);
+  for (const d of config.devices) {
+    if (d.password) out.push(d.password);
+    if (d.alarm_code) out.push(d.alarm_code);
+  }
   return out;
 }
 

@@ -1,4 +1,5 @@
 /** What command and request handlers need from the running bridge. */
+import type { CommandError } from './command-error';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
 import type { DeviceRuntime } from './runtime';
@@ -15,8 +16,10 @@ export interface BridgeContext {
   devices: ReadonlyMap<string, DeviceHandle>;
   /** Publish `{"type", "data"}` on `<base>/bridge/event`. */
   event(type: string, data: Json): void;
+  /** Publish on `<base>/<dev>/command_error` (Home Assistant's "Command error" event entity). */
+  commandError(device: string, error: CommandError): void;
   /** Publish a device's state topics (`force`: even when unchanged). */
-  publishState(handle: DeviceHandle, opts?: { force?: boolean; channel?: string }): void;
+  publishState(handle: DeviceHandle, opts?: { force?: boolean; channel?: string; deviceOnly?: boolean }): void;
   /** Re-read system info and Ranges, poll, republish discovery and state (coalesced per device). */
   refresh(handle: DeviceHandle): Promise<void>;
   /** True once stop() began: commands and requests are refused. */

@@ -1,23 +1,27 @@
 /**
- * `nvr2mqtt` without a config: an embedded MQTT broker (127.0.0.1, port 1883 or the next free one), a
- * simulated 8-channel recorder with a random password, and the bridge between them, so that a newcomer
- * sees topics flow at once (the recorder raises an alarm now and then: motion and person sensors flip). Prints the broker URL and (throttled) what is published.
+ * `nvr2mqtt` without a config: an embedded MQTT broker (127.0.0.1, port 1883 or the next free one; `--host` and
+ * `--port` place it, e.g. on every interface for a Home Assistant on another machine), a simulated 8-channel
+ * recorder with a random password, and the bridge between them, so that a newcomer sees topics flow at once (the
+ * recorder raises an alarm now and then: motion and person sensors flip; CH1's floodlight goes on and off by itself).
+ * Prints the broker URL and (throttled) what is published.
  */
 import { randomBytes } from 'node:crypto';
-import { startSimulator, type Simulator } from '../simulator';
+import { LIVE_PAGE, startSimulator, type Simulator } from '../simulator';
 import { startBridge, type Bridge } from './bridge';
-import { startEmbeddedBroker, type EmbeddedBroker } from './broker';
+import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { parseConfig } from './config';
 import { createLogger, type LogLevel } from './log';
 
 export interface DemoOptions {
-  /** First broker port to try (default 1883; 0 = any). */
+  /** Address the broker listens on (default 127.0.0.1; 0.0.0.0: every interface). */
+  host?: string;
+  /** The broker's port: exactly this one (0 = any free one). Default: 1883 or the next free one. */
   port?: number;
   /** Output lines (default stdout). */
   out?: (line: string) => void;
   /** Published messages printed per second at most (default 40: the whole start-up burst of the demo recorder). */
   linesPerSecond?: number;
-  /** Toggle a floodlight on the simulated device every so often, so that changes flow (default 20000 ms; 0 = off). */
+  /** Switch CH1's live floodlight on the simulated device every so often, so that changes flow (default 20000 ms; 0 = off). */
   changeEveryMs?: number;
   /** The simulated recorder raises a random alarm (start, then end) this often (default 15000 ms; 0 = off). */
   alarmEveryMs?: number;
@@ -42,7 +46,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   let broker: EmbeddedBroker | undefined;
   let sim: Simulator | undefined;
   try {
-    broker = await startEmbeddedBroker({ port: opts.port ?? 1883 });
+    broker = await startEmbeddedBroker(embeddedBrokerOptions({ host: opts.host, port: opts.port }));
     // Alarms now and then, so that motion and person sensors flip without anyone walking past a camera.
     const alarmEveryMs = opts.alarmEveryMs ?? 15_000;
     sim = await startSimulator({ password, channels: 8, profile: 'nvr', ...(alarmEveryMs > 0 ? { alarmEveryMs } : {}) });
@@ -61,9 +65,14 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
 
   out('nvr2mqtt demo: a simulated 8-channel recorder bridged to an embedded MQTT broker');
   out(`MQTT broker: ${broker.url}`);
+  if (broker.host !== '127.0.0.1' && broker.host !== '::1' && broker.host !== 'localhost')
+    out(
+      `  listening on ${broker.host}:${broker.port}: Home Assistant's MQTT integration can use this machine's address, port ${broker.port}`,
+    );
   out(`simulated recorder: ${sim.url} (user admin, random password)`);
-  out(`watch:   mosquitto_sub -h 127.0.0.1 -p ${broker.port} -t 'nvr2mqtt/#' -v`);
-  out(`command: mosquitto_pub -h 127.0.0.1 -p ${broker.port} -t nvr2mqtt/demo_nvr/ch1/set/floodlight_on_alarm -m ON`);
+  const host = new URL(broker.url).hostname;
+  out(`watch:   mosquitto_sub -h ${host} -p ${broker.port} -t 'nvr2mqtt/#' -v`);
+  out(`command: mosquitto_pub -h ${host} -p ${broker.port} -t nvr2mqtt/demo_nvr/ch1/set/floodlight -m ON`);
   out('Ctrl-C stops the demo.');
 
   // Throttle: at most N lines per second, then one summary line.
@@ -103,10 +112,11 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
     every > 0
       ? setInterval(() => {
           try {
-            const block = sim.state['AlarmConfig/Deterrence']?.channel_info?.CH1;
-            if (block && typeof block.flood_light_switch === 'boolean') {
-              block.flood_light_switch = !block.flood_light_switch;
-              out(`   demo: floodlight of CH1 switched ${block.flood_light_switch ? 'on' : 'off'} on the device itself`);
+            // The light itself (live page), as if someone had switched it at the recorder: the device reports it.
+            const on = sim.state[LIVE_PAGE]?.channel_info?.CH1?.floodlight_switch;
+            if (typeof on === 'boolean') {
+              sim.setLive('CH1', { floodlight_switch: !on });
+              out(`   demo: floodlight of CH1 switched ${on ? 'off' : 'on'} on the device itself`);
             }
           } catch {
             // the demo change is decoration only

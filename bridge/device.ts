@@ -87,7 +87,7 @@ export class Device extends EventEmitter {
   private loaded = false;
   private onlineKey?: string;
   /** The channel list (and its online key) derived from the last channel models read. */
-  private listOf?: { models: ChannelModel[]; list: Map<string, boolean>; onlineKey: string };
+  private listOf?: { models: ChannelModel[]; list: Map<string, boolean>; onlineKey: string; names: string };
   /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
@@ -105,6 +105,16 @@ export class Device extends EventEmitter {
    * them would break the idle request budget), unless it turns out to have no event check.
    */
   private liveEveryPoll: boolean;
+  /** Live writes per channel not confirmed yet: only the last one's read-back is published (one state per command burst). */
+  private readonly liveWrites = new Map<string, number>();
+  /** A channel whose confirmed live state is held back until its last pending live write is done. */
+  private readonly liveHeld = new Set<string>();
+  /** When a live write of a channel was last confirmed: the device's events about earlier states may still come. */
+  private readonly liveConfirmedAt = new Map<string, number>();
+  /** A read of a channel's live page that settles what its events said (events arriving meanwhile share it). */
+  private readonly liveConfirms = new Map<string, Promise<void>>();
+  /** How long after a live write's confirmation the device's events may still report a state older than it. */
+  private readonly echoWindowMs: number;
   /** Configuration page writes: changes queued meanwhile merge into one `update()`. */
   readonly writes: WriteQueue;
   private readonly log: Logger;
@@ -128,6 +138,8 @@ export class Device extends EventEmitter {
     this.writes = new WriteQueue((page, batch) => this.writePage(page, batch));
     if (cfg.events) this.model.events = emptyEventValues();
     this.liveEveryPoll = !cfg.events;
+    // An event of a Set reaches us with the next event check (paced), which may hold its answer for a while.
+    this.echoWindowMs = 3 * cfg.event_interval + (opts.timeoutMs ?? 10_000);
   }
 
   get name(): string {
@@ -176,6 +188,7 @@ export class Device extends EventEmitter {
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
     let onlineKey = '';
+    const namesBefore = this.listOf?.names;
     let models = this.model.channelModels;
     try {
       models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.repeatClient));
@@ -183,7 +196,13 @@ export class Device extends EventEmitter {
       if (this.listOf?.models !== models) {
         // An empty slot (NotConfigured) is no channel: it never gets entities.
         const list = new Map(models.filter((m) => m.configured).map((m) => [m.id, m.online]));
-        this.listOf = { models, list, onlineKey: [...list].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(',') };
+        this.listOf = {
+          models,
+          list,
+          onlineKey: [...list].map(([c, o]) => `${c}:${o ? 1 : 0}`).join(','),
+          // The camera names the channel devices carry (a rename on the recorder renames them).
+          names: models.map((m) => m.name).join('\n'),
+        };
       }
       channelList = this.listOf.list;
       onlineKey = this.listOf.onlineKey;
@@ -210,7 +229,7 @@ export class Device extends EventEmitter {
     const prev = this.model;
     const live = polledLive ?? prev.live;
     const list = channelList ?? prev.channelList;
-    const listChanged = !sameChannelList(list, prev.channelList);
+    const listChanged = !sameChannelList(list, prev.channelList) || this.listOf?.names !== namesBefore;
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = live !== prev.live && !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
@@ -373,27 +392,80 @@ export class Device extends EventEmitter {
     return op ? ((await this.client.invoke(op, findPage(page)?.getRequest ?? {}, { fresh: true })) as Json) : undefined;
   }
 
-  /** Switch the light, siren or red/blue light of a channel now; the state read back is the model's. */
+  /**
+   * Switch the light, siren or red/blue light of a channel now; the state read back is the model's. While later
+   * live writes of the channel are pending (Home Assistant's light sends its brightness, then ON), the read-back
+   * is kept in the model but published only with the last one's: a burst of commands shows once, as confirmed.
+   */
   async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
-    const state = await this.client.setLive(channel, change);
-    this.applyLive(channel, state);
-    return state;
+    this.liveWrites.set(channel, (this.liveWrites.get(channel) ?? 0) + 1);
+    try {
+      const state = await this.client.setLive(channel, change);
+      this.liveConfirmedAt.set(channel, performance.now());
+      this.applyLive(channel, state, (this.liveWrites.get(channel) ?? 0) > 1);
+      return state;
+    } finally {
+      const left = (this.liveWrites.get(channel) ?? 1) - 1;
+      if (left > 0) this.liveWrites.set(channel, left);
+      else {
+        this.liveWrites.delete(channel);
+        // The last write failed after earlier ones were held back: what they confirmed goes out now.
+        if (this.liveHeld.delete(channel)) this.emit('update', { structure: this.structureChanged() });
+      }
+    }
   }
 
   /**
    * What a channel's live page says now, from a command's read-back or a `{kind:'live'}` event (the device's own
-   * `Floodlight_AudioAlarm` report): merged into the model (`model.live`, the one place live state lives) and published.
+   * `Floodlight_AudioAlarm` report): merged into the model (`model.live`, the one place live state lives) and published
+   * (`hold`: not yet, a later write of the channel is pending).
    */
-  applyLive(channel: string, change: Partial<LiveState>): void {
+  applyLive(channel: string, change: Partial<LiveState>, hold = false): void {
     // A poll read that left before this is older: it must not undo it.
     this.bump(`live ${channel}`);
     const live = new Map(this.model.live);
     const before = live.get(channel) ?? { channel };
     const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
-    if (sameJson(before, after) && live.has(channel)) return;
+    if (sameJson(before, after) && live.has(channel)) {
+      if (!hold && this.liveHeld.delete(channel)) this.emit('update', { structure: this.structureChanged() });
+      return;
+    }
     live.set(channel, after);
     this.model = { ...this.model, live };
-    this.emit('update', { structure: this.structureChanged() });
+    if (hold) this.liveHeld.add(channel);
+    else {
+      this.liveHeld.delete(channel);
+      this.emit('update', { structure: this.structureChanged() });
+    }
+  }
+
+  /**
+   * The device's own report of a channel's live state (a `Floodlight_AudioAlarm` event). Events arrive with the
+   * next event check, after the read-back of the write that caused them: one saying what the model already says
+   * is applied, one contradicting a state confirmed moments ago (or a write still pending) may be older than it,
+   * so the live page is read again (after the pending writes) and its answer applied instead.
+   */
+  reportedLive(channel: string, change: Partial<LiveState>): Promise<void> {
+    const current = this.model.live.get(channel);
+    const differs = Object.entries(change).some(([k, v]) => v !== undefined && current?.[k as keyof LiveState] !== v);
+    const confirmedAt = this.liveConfirmedAt.get(channel);
+    const recent = this.liveWrites.has(channel) || (confirmedAt !== undefined && performance.now() - confirmedAt < this.echoWindowMs);
+    if (!differs || !recent) {
+      this.applyLive(channel, change);
+      return Promise.resolve();
+    }
+    let confirm = this.liveConfirms.get(channel);
+    if (!confirm) {
+      confirm = this.client
+        .liveAfterWrites(channel)
+        .then(
+          (state) => this.applyLive(channel, state),
+          (err: unknown) => this.log.debug(`live ${channel}: reading back after an event failed: ${errorText(err)}`),
+        )
+        .finally(() => this.liveConfirms.delete(channel));
+      this.liveConfirms.set(channel, confirm);
+    }
+    return confirm;
   }
 
   /** The device has no event check (Event/Check): live changes are only seen by reading the live pages every poll. */

@@ -14,20 +14,44 @@
  *   Assistant's way to remove one component of a device).
  */
 import { createHash } from 'node:crypto';
-import { boundsOf, channelKind, channelSlug, macColon, type RangeDescriptor } from '../core';
+import { boundsOf, channelKind, channelSlug, macColon, type ChannelModel, type RangeDescriptor } from '../core';
 import { isPlainObject } from '../core/json';
+import { panelCodeOptions } from './alarm-code';
+import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from './device';
 import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './event-sensors';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import { channelOnline, liveBounds, rowDescriptor, supportedRows, type DeviceModel, type Json } from './state';
+import { channelOnline, liveBounds, rowDescriptor, rowValue, supportedRows, type DeviceModel, type Json } from './state';
 import type { Platform, Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
 
 export const MANUFACTURER = 'Raysharp-based';
 const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
-const KIND_LABEL = { analog: 'Analog channel', digital: 'IP channel', wifi: 'Wi-Fi channel' } as const;
+const KIND_LABEL = { analog: 'Analog camera', digital: 'IP camera', wifi: 'Wi-Fi camera' } as const;
+/** What the channel list's `ability` says a camera is, in the words of a model line (table order). */
+const ABILITY_LABEL: ReadonlyArray<[readonly string[], string]> = [
+  [['Ptz', 'NewPtz', 'HkPtz'], 'PTZ'],
+  [['Fisheye'], 'fisheye'],
+  [['Binoculars'], 'dual lens'],
+  [['FloodLight'], 'floodlight'],
+  [['AudioAlarm'], 'siren'],
+  [['RedBlueLight'], 'red/blue light'],
+  [['Pir'], 'PIR'],
+];
+
+/**
+ * A channel device's name and model line. The name is the camera's name on the recorder (`channel_name` /
+ * `channel_alias`, followed when it is renamed there), or "<recorder> CH1" where it has none; the model says what
+ * the channel list reports the camera to be ("IP camera with PTZ, floodlight, siren").
+ */
+export function channelDevice(recorderName: string, ch: string, m: ChannelModel | undefined): { name: string; model: string } {
+  const named = m?.name && m.name !== ch ? m.name : undefined;
+  const features = ABILITY_LABEL.filter(([any]) => any.some((a) => m?.abilities.includes(a))).map(([, label]) => label);
+  const kind = KIND_LABEL[channelKind(ch)];
+  return { name: named ?? `${recorderName} ${ch}`, model: features.length ? `${kind} with ${features.join(', ')}` : kind };
+}
 
 /** Template yielding ON / OFF from a boolean state key, `None` (unknown in Home Assistant) when the key is absent. */
 const onOffTemplate = (key: string) =>
@@ -57,9 +81,26 @@ export interface LiveBounds {
 const BRIGHTNESS_KEY = 'floodlight_brightness';
 
 /**
+ * Bounds as announced: Range's, widened to a value the device holds outside them (`siren_time` 300 where Range says
+ * 5-180), which Home Assistant would otherwise reject as invalid and show nothing. Writes stay checked against Range.
+ */
+function announcedBounds(desc: RangeDescriptor | undefined, value: unknown): ReturnType<typeof boundsOf> | undefined {
+  const bounds = desc ? boundsOf(desc) : undefined;
+  if (!bounds) return undefined;
+  const out = { ...bounds };
+  if (typeof value === 'number' && out.min !== undefined && out.max !== undefined) {
+    out.min = Math.min(out.min, value);
+    out.max = Math.max(out.max, value);
+  }
+  if (out.options && (typeof value === 'string' || typeof value === 'number') && !out.options.map(String).includes(String(value)))
+    out.options = [...out.options, value];
+  return out;
+}
+
+/**
  * One Home Assistant component for a table row, reading `stateTopic` and commanding `<stateTopic>/set/<key>`;
  * undefined when Range gives no usable bounds. Commands arrive in Home Assistant's default payloads (ON/OFF, the
- * siren's JSON, DISARM/ARM_AWAY): no command template is needed.
+ * siren's JSON, DISARM/ARM_AWAY): no command template is needed. `value`: what the device holds now (bounds include it).
  */
 export function component(
   row: Row,
@@ -67,9 +108,10 @@ export function component(
   stateTopic: string,
   uniqueId: string,
   live: LiveBounds = {},
+  value?: unknown,
 ): Json | undefined {
   if (!row.platform) return undefined;
-  const bounds = desc ? boundsOf(desc) : undefined;
+  const bounds = announcedBounds(desc, value);
   // A field the device reports read-only is shown, not offered for change.
   let platform: Platform = row.platform;
   if (bounds?.readOnly) platform = platform === 'switch' ? 'binary_sensor' : platform === 'binary_sensor' ? platform : 'sensor';
@@ -83,6 +125,7 @@ export function component(
   if (row.icon) c.icon = row.icon;
   if (row.deviceClass && (platform === 'binary_sensor' || platform === 'number' || platform === 'sensor')) c.device_class = row.deviceClass;
   if (row.unit) c.unit_of_measurement = row.unit;
+  if (row.advanced) c.enabled_by_default = false;
   const command = `${stateTopic}/set/${row.key}`;
   switch (platform) {
     case 'switch':
@@ -275,10 +318,12 @@ export class Discovery {
     const deviceCmps: Json = {};
     const deviceTopic = topics.state(device.id);
     for (const row of supportedRows(model, 'device')) {
-      const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`);
+      const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`, {}, rowValue(model, row));
+      if (c?.p === 'alarm_control_panel' && device.cfg.alarm_code) Object.assign(c, panelCodeOptions(device.cfg.alarm_code));
       if (c) deviceCmps[row.key] = c;
     }
     if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
+    deviceCmps[COMMAND_ERROR_KEY] = commandErrorComponent(topics.commandError(device.id), `${node}_${COMMAND_ERROR_KEY}`);
     for (const ch of channels) {
       const slug = channelSlug(ch);
       const key = `${device.id}/${ch}`;
@@ -293,7 +338,7 @@ export class Discovery {
       const live: LiveBounds = { brightness: liveBounds(source, ch, 'brightness'), volume: liveBounds(source, ch, 'volume') };
       const cmps: Json = {};
       for (const row of rows) {
-        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`, live);
+        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`, live, rowValue(source, row, ch));
         if (!c) continue;
         // The connectivity sensor stays available while the channel is offline: it is what says so.
         if (row.source.kind === 'online' && !single) c.avty = avty;
@@ -306,13 +351,12 @@ export class Discovery {
         cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
       if (single) Object.assign(deviceCmps, cmps);
       else {
-        const dev: Json = {
-          ids: [chNode],
-          name: `${device.name} ${ch}`,
-          mf: MANUFACTURER,
-          mdl: KIND_LABEL[channelKind(ch)],
-          via_device: node,
-        };
+        const about = channelDevice(
+          device.name,
+          ch,
+          source.channelModels?.find((m) => m.id === ch),
+        );
+        const dev: Json = { ids: [chNode], name: about.name, mf: MANUFACTURER, mdl: about.model, via_device: node };
         const chAvty = [...avty, { t: topics.availability(device.id, slug), val_tpl: '{{ value_json.state }}' }];
         out.set(topics.discovery(chNode), { ...shared(dev, cmps), avty: chAvty });
       }

@@ -42,10 +42,24 @@ export function alarmKeys(
   return out;
 }
 
+/**
+ * Alarms rarely wanted as an entity of every channel: a camera problem rather than an event at the door, and the
+ * alarm input, which every channel of a recorder with inputs gets. Announced disabled.
+ */
+const ADVANCED_ALARMS: ReadonlySet<AlarmType> = new Set(['io', 'video_loss', 'tamper']);
+
 /** The `binary_sensor` row of an alarm key ("Motion", "Person", "Line crossing"). */
 export function alarmRow(key: AlarmType): Row {
   const t = ALARM_TYPES[key];
-  return { key, level: 'channel', source: { kind: 'online' }, platform: 'binary_sensor', name: t.label, deviceClass: t.deviceClass };
+  return {
+    key,
+    level: 'channel',
+    source: { kind: 'online' },
+    platform: 'binary_sensor',
+    name: t.label,
+    deviceClass: t.deviceClass,
+    ...(ADVANCED_ALARMS.has(key) ? { advanced: true as const } : {}),
+  };
 }
 
 /** The recorder's disk problem sensor (diagnostic). */
@@ -67,7 +81,8 @@ export const DISK_PROBLEM_ROW: Row = {
 export function eventComponent(keys: readonly AlarmType[], eventTopic: string, uniqueId: string): Record<string, unknown> {
   return {
     p: 'event',
-    name: 'Alarm',
+    // Not "Alarm": that is the recorder's panel.
+    name: 'Alarm event',
     unique_id: uniqueId,
     state_topic: eventTopic,
     event_types: [...keys],

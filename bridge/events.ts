@@ -52,15 +52,19 @@ export class DeviceEvents {
     this.running = this.run();
   }
 
-  /** Apply one event as if the device had sent it (the stream's path; unit tests). */
-  apply(e: DeviceEvent): void {
+  /**
+   * Apply one event as if the device had sent it (the stream's path; unit tests). Settles once it is applied: a
+   * live event may first need the live page read again (`Device.reportedLive`); the stream waits for that before
+   * it asks the device for more, so events are applied in the order the device sent them.
+   */
+  async apply(e: DeviceEvent): Promise<void> {
     this.received++;
     // A channel the config leaves out (`channels`) is not published: neither are its events.
     if (e.kind !== 'disk' && !this.device.channels().includes(e.channel)) return;
     if (e.kind === 'live') {
       // One source of truth for live state: the device model's live page, published by the device's own update.
       const { channel, floodlight, brightness, siren, volume } = e;
-      this.device.applyLive(channel, { floodlight, brightness, siren, volume });
+      await this.device.reportedLive(channel, { floodlight, brightness, siren, volume });
       return;
     }
     const change = this.state.apply(e);
@@ -71,7 +75,7 @@ export class DeviceEvents {
     const signal = this.stopper.signal;
     while (!signal.aborted) {
       try {
-        for await (const e of this.device.client.events({ intervalMs: this.o.intervalMs, signal })) this.apply(e);
+        for await (const e of this.device.client.events({ intervalMs: this.o.intervalMs, signal })) await this.apply(e);
         return; // aborted, or the client closed
       } catch (err) {
         if (signal.aborted) return;

@@ -109,13 +109,14 @@ export class StatePublisher {
     this.send(this.opts.topics.event(rt.id, channelSlug(channel)), JSON.stringify(edge));
   }
 
-  /** A device's state topics (or one channel's); `force`: even when unchanged. */
-  state(rt: DeviceRuntime, o: { force?: boolean; channel?: string } = {}): void {
+  /** A device's state topics (or one channel's, or the device's own only); `force`: even when unchanged. */
+  state(rt: DeviceRuntime, o: { force?: boolean; channel?: string; deviceOnly?: boolean } = {}): void {
     if (!this.statesReady || !rt.device.model.info) return;
     const { topics, config } = this.opts;
     const d = rt.device;
     const retain = config.mqtt.retain;
     if (!o.channel) this.publish(topics.state(d.id), JSON.stringify(deviceState(d.model)), { retain, force: o.force });
+    if (o.deviceOnly) return;
     for (const ch of d.channels()) {
       if (o.channel && o.channel !== ch) continue;
       const slug = channelSlug(ch);

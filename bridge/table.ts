@@ -53,6 +53,11 @@ export interface Row {
   numberMode?: 'slider' | 'box';
   /** Bare values accepted on `set/<key>` besides ON/OFF/true/false (alarm panel: DISARM/ARM_AWAY). */
   words?: Readonly<Record<string, boolean>>;
+  /**
+   * Rarely used or advanced: announced to Home Assistant disabled (`enabled_by_default: false`, as the Reolink
+   * integration does), so that a recorder does not land hundreds of entities; a user enables the ones wanted.
+   */
+  advanced?: true;
 }
 
 const page = (p: string, ...field: string[]): Source => ({ kind: 'page', page: p, field });
@@ -62,15 +67,19 @@ const DISARM_WORDS = { DISARM: true, DISARMED: true, ARM_AWAY: false, ARM: false
 const DISARMING = 'AlarmConfig/Disarming';
 const LINKAGE_MANAGE = 'LinkageConfig/LinkageManage';
 
-/** `disarm_<what>`: whether disarming withdraws an action (Disarming `action.<what>`); a config switch of the recorder. */
+/**
+ * `disarm_<what>`: whether disarming withdraws an action (Disarming `action.<what>`); a config switch of the recorder,
+ * named as the setting it is ("Email off while disarmed"), not as an action.
+ */
 const disarmAction = (what: string, label: string, icon: string): Row => ({
   key: `disarm_${what}`,
   level: 'device',
   source: page(DISARMING, 'action', what),
   platform: 'switch',
-  name: `Disarm ${label}`,
+  name: `${label} off while disarmed`,
   category: 'config',
   icon,
+  advanced: true,
 });
 /** The same switches on devices that disarm through LinkageManage (`linkage_info.linkage_<what>`). */
 const disarmLinkage = (what: string, label: string, icon: string): Row => ({
@@ -78,9 +87,10 @@ const disarmLinkage = (what: string, label: string, icon: string): Row => ({
   level: 'device',
   source: { kind: 'page', page: LINKAGE_MANAGE, field: ['linkage_info', `linkage_${what}`], onlyWhenDisarmedVia: LINKAGE_MANAGE },
   platform: 'switch',
-  name: `Disarm ${label}`,
+  name: `${label} off while disarmed`,
   category: 'config',
   icon,
+  advanced: true,
 });
 
 export const TABLE: readonly Row[] = [
@@ -135,6 +145,7 @@ export const TABLE: readonly Row[] = [
     name: 'Floodlight mode',
     icon: 'mdi:lightbulb-on-outline',
     category: 'config',
+    advanced: true,
   },
   {
     key: 'floodlight_strobe',
@@ -144,6 +155,7 @@ export const TABLE: readonly Row[] = [
     name: 'Floodlight strobe',
     icon: 'mdi:lightbulb-alert-outline',
     category: 'config',
+    advanced: true,
   },
   {
     key: 'siren_on_alarm',
@@ -183,6 +195,7 @@ export const TABLE: readonly Row[] = [
     name: 'Siren tone',
     icon: 'mdi:music-note',
     category: 'config',
+    advanced: true,
   },
   // Whether disarming covers the channel: Disarming lists the channels (`disarming_channel`), LinkageManage has a
   // switch per channel. One key, read from the page the recorder disarms through.
@@ -191,18 +204,20 @@ export const TABLE: readonly Row[] = [
     level: 'channel',
     source: { kind: 'member', page: DISARMING, field: ['disarming_channel'], onlyWhenDisarmedVia: DISARMING },
     platform: 'switch',
-    name: 'Disarmed',
+    name: 'In disarm set',
     icon: 'mdi:shield-off-outline',
     category: 'config',
+    advanced: true,
   },
   {
     key: 'disarmed',
     level: 'channel',
     source: { kind: 'page', page: LINKAGE_MANAGE, field: ['enable'], onlyWhenDisarmedVia: LINKAGE_MANAGE },
     platform: 'switch',
-    name: 'Disarmed',
+    name: 'In disarm set',
     icon: 'mdi:shield-off-outline',
     category: 'config',
+    advanced: true,
   },
   {
     key: 'audio_in_volume',
@@ -213,6 +228,7 @@ export const TABLE: readonly Row[] = [
     icon: 'mdi:microphone',
     category: 'config',
     numberMode: 'slider',
+    advanced: true,
   },
   {
     key: 'audio_out_volume',
@@ -223,6 +239,7 @@ export const TABLE: readonly Row[] = [
     icon: 'mdi:volume-medium',
     category: 'config',
     numberMode: 'slider',
+    advanced: true,
   },
 
   // ---- device level --------------------------------------------------------------------------
@@ -235,21 +252,21 @@ export const TABLE: readonly Row[] = [
     icon: 'mdi:shield-home-outline',
     words: DISARM_WORDS,
   },
-  disarmAction('buzzer', 'buzzer', 'mdi:bell-off-outline'),
-  disarmAction('alarm_out', 'alarm output', 'mdi:electric-switch'),
-  disarmAction('show_message', 'on-screen message', 'mdi:message-off-outline'),
-  disarmAction('send_email', 'email', 'mdi:email-off-outline'),
-  disarmAction('full_screen', 'full screen', 'mdi:fullscreen-exit'),
-  disarmAction('voice_prompts', 'voice prompts', 'mdi:account-voice-off'),
-  disarmAction('event_push_platform', 'event push', 'mdi:cloud-off-outline'),
-  disarmAction('mobile_push', 'mobile push', 'mdi:cellphone-message-off'),
-  disarmLinkage('siren', 'siren', 'mdi:alarm-light-off-outline'),
-  disarmLinkage('floodlight', 'floodlight', 'mdi:lightbulb-off-outline'),
-  disarmLinkage('enforcerlight', 'red/blue light', 'mdi:car-light-alert'),
-  disarmLinkage('alarmout', 'alarm output', 'mdi:electric-switch'),
+  disarmAction('buzzer', 'Buzzer', 'mdi:bell-off-outline'),
+  disarmAction('alarm_out', 'Alarm output', 'mdi:electric-switch'),
+  disarmAction('show_message', 'On-screen message', 'mdi:message-off-outline'),
+  disarmAction('send_email', 'Email', 'mdi:email-off-outline'),
+  disarmAction('full_screen', 'Full screen', 'mdi:fullscreen-exit'),
+  disarmAction('voice_prompts', 'Voice prompts', 'mdi:account-voice-off'),
+  disarmAction('event_push_platform', 'Event push', 'mdi:cloud-off-outline'),
+  disarmAction('mobile_push', 'Mobile push', 'mdi:cellphone-message-off'),
+  disarmLinkage('siren', 'Siren', 'mdi:alarm-light-off-outline'),
+  disarmLinkage('floodlight', 'Floodlight', 'mdi:lightbulb-off-outline'),
+  disarmLinkage('enforcerlight', 'Red/blue light', 'mdi:car-light-alert'),
+  disarmLinkage('alarmout', 'Alarm output', 'mdi:electric-switch'),
   disarmLinkage('ptz', 'PTZ', 'mdi:camera-control'),
-  disarmLinkage('voiceprompt', 'voice prompt', 'mdi:account-voice-off'),
-  disarmLinkage('mobile_push', 'mobile push', 'mdi:cellphone-message-off'),
+  disarmLinkage('voiceprompt', 'Voice prompt', 'mdi:account-voice-off'),
+  disarmLinkage('mobile_push', 'Mobile push', 'mdi:cellphone-message-off'),
   {
     key: 'model',
     level: 'device',
@@ -258,6 +275,7 @@ export const TABLE: readonly Row[] = [
     name: 'Model',
     category: 'diagnostic',
     icon: 'mdi:cctv',
+    advanced: true,
   },
   {
     key: 'firmware',
@@ -267,6 +285,7 @@ export const TABLE: readonly Row[] = [
     name: 'Firmware',
     category: 'diagnostic',
     icon: 'mdi:chip',
+    advanced: true,
   },
 ];
 

@@ -44,6 +44,10 @@ export class Topics {
   event(device: string, slug: string): string {
     return `${this.state(device, slug)}/event`;
   }
+  /** A device's refused, failed or unconfirmed commands (not retained; Home Assistant's "Command error" entity). */
+  commandError(device: string): string {
+    return `${this.state(device)}/command_error`;
+  }
   set(device: string, slug?: string, key?: string): string {
     return `${this.state(device, slug)}/set${key ? `/${key}` : ''}`;
   }

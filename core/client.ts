@@ -310,6 +310,14 @@ export class NvrClient extends EventEmitter {
     return this.writes.run(`live ${channel}`, () => writeLive(this, channel, change));
   }
 
+  /**
+   * What the channel's live page says once the live writes queued before this call are done: a fresh read, in
+   * line with {@link setLive}, so that it is never older than a write's read-back.
+   */
+  liveAfterWrites(channel: string): Promise<LiveState> {
+    return this.writes.run(`live ${channel}`, () => readLive(this, channel, true));
+  }
+
   /** Disarmed now? From `AlarmConfig/Disarming`, or `LinkageConfig/LinkageManage` on devices without it. */
   async disarmState(): Promise<DisarmState> {
     const s = await readDisarm(this, this.disarmVia);

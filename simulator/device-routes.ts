@@ -48,7 +48,7 @@ function channelParam(s: DeviceServices): Reply {
     return {
       channel: ch.id,
       connect_status: status,
-      channel_name: ch.configured ? `Camera${ch.index}` : '',
+      channel_name: s.device.channelName(ch.id),
       channel_alias: ch.configured ? ch.id : '',
       ability: online ? abilities(ch) : [],
       intelligent_ability: online ? [...ch.ai] : [],

@@ -40,6 +40,22 @@ export class Device {
     return this.byId.get(id);
   }
 
+  /** Camera names the user gave on the recorder (ChannelInfo `channel_name`); default `Camera<n>`. */
+  private readonly names = new Map<string, string>();
+
+  /** ChannelInfo `channel_name` of a configured channel (`""` for an empty slot, vendor). */
+  channelName(id: string): string {
+    const ch = this.byId.get(id);
+    if (!ch?.configured) return '';
+    return this.names.get(id) ?? `Camera${ch.index}`;
+  }
+
+  rename(id: string, name: string): void {
+    if (!this.byId.get(id)?.configured) throw new Error(`renameChannel: ${id} is not a configured channel`);
+    if (typeof name !== 'string') throw new Error('renameChannel: the name must be a string');
+    this.names.set(id, name);
+  }
+
   /** ChannelInfo `connect_status`. */
   status(id: string): 'Online' | 'Offline' | 'Sleep' | 'NotConfigured' {
     const ch = this.byId.get(id);

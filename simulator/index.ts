@@ -116,6 +116,8 @@ export interface Simulator {
   setLive(channel: string, change: Record<string, unknown>): void;
   /** Connect or disconnect an IP_CH channel (Offline) or the Wi-Fi battery camera (Sleep). */
   setOnline(channel: string, online: boolean): void;
+  /** The user renames a camera on the recorder (ChannelInfo `channel_name`). */
+  renameChannel(channel: string, name: string): void;
   /**
    * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page
    * `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1.floodlight_switch`, manual alarm outputs
@@ -248,6 +250,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     },
     setOnline: (channel, online) => device.setOnline(channel, online),
     paths: [...front.routes.keys()],
+    renameChannel: (channel, name) => device.rename(channel, name),
     state: device.state,
     profile: {
       name: profile.name,

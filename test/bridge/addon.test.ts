@@ -57,7 +57,7 @@ test('flat device fields become the nested settings; cleared fields are not set'
           tls_fingerprint: 'AB'.repeat(32),
           tls_ca_file: '',
         },
-        { ...device, id: 'cam', url: 'https://192.168.1.30', password: 'dev-secret-4', tls_ca_file: '/dev/null' },
+        { ...device, id: 'cam', url: 'https://192.168.1.30', password: 'dev-secret-4', tls_ca_file: '/dev/null', alarm_code: '2580' },
       ],
       log_level: 'debug',
     },
@@ -72,6 +72,8 @@ test('flat device fields become the nested settings; cleared fields are not set'
   assert.equal(c.devices[0].tls?.fingerprint, 'AB'.repeat(32));
   assert.equal(c.devices[0].tls?.ca, undefined);
   assert.equal(c.devices[1].password, 'dev-secret-4', 'each device its own password');
+  assert.equal(c.devices[1].alarm_code, '2580', 'the panel code, through the environment like a password');
+  assert.equal(c.devices[0].alarm_code, undefined);
   assert.equal(c.devices[1].tls?.ca, '');
   assert.equal(c.log_level, 'debug');
 });

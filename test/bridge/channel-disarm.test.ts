@@ -165,7 +165,7 @@ test('a recorder without Disarming: the switch is LinkageManage enable of the ch
   await r.waitTopic(`${fx.base}/old/ch1`, (j) => j.disarmed === !target, 3000, since);
 });
 
-test('discovery: a "Disarmed" config switch on every configured channel, none elsewhere', ({ fx }) => {
+test('discovery: an "In disarm set" config switch on every configured channel, none elsewhere', ({ fx }) => {
   const configs = new Map<string, Record<string, any>>();
   for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) {
     if (m.payload) configs.set(m.topic, JSON.parse(m.payload));
@@ -183,7 +183,7 @@ test('discovery: a "Disarmed" config switch on every configured channel, none el
     const sw = cmps(dev, slug)?.disarmed;
     assert.ok(sw, `${dev} ${slug}`);
     assert.equal(sw.p, 'switch');
-    assert.equal(sw.name, 'Disarmed');
+    assert.equal(sw.name, 'In disarm set');
     assert.equal(sw.entity_category, 'config');
     assert.equal(sw.command_topic, `${fx.base}/${dev}/${slug}/set/disarmed`);
   }

@@ -80,6 +80,91 @@ test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridg
   }
 });
 
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+test('demo with --host 0.0.0.0 --port <n>: the broker on every interface, exactly that port', async () => {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, '--host', '0.0.0.0', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NVR2MQTT_CONFIG: '' },
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  let rec: Recorder | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start-up lines in:\n${out}`)), 10_000);
+      child.stdout.on('data', () => {
+        if (/Ctrl-C stops the demo/.test(out)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`demo exited (${code}):\n${out}`)));
+    });
+    assert.match(out, new RegExp(`MQTT broker: mqtt://127\\.0\\.0\\.1:${port}\\b`));
+    assert.match(out, new RegExp(`listening on 0\\.0\\.0\\.0:${port}`));
+    // 127.0.0.2 is answered only by a socket bound to every interface (one on 127.0.0.1 refuses it).
+    rec = await Recorder.start(`mqtt://127.0.0.2:${port}`, ['nvr2mqtt/#']);
+    await rec.waitTopic('nvr2mqtt/demo_nvr/availability', (j) => j.state === 'online', 10_000);
+  } finally {
+    await rec?.stop();
+    child.kill('SIGINT');
+    await waitExit(child, 10_000).catch(() => child.kill('SIGKILL'));
+  }
+});
+
+test('demo: --port of a port in use is an error naming it, not another port; bad --host/--port values', async () => {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const taken = await runCli(['--port', String(port)]);
+    assert.equal(taken.code, 1, taken.out);
+    assert.match(taken.out, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}\\b`));
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+  for (const args of [['--port', 'http'], ['--port', '70000'], ['--port'], ['--host']]) {
+    const bad = await runCli(args);
+    assert.equal(bad.code, 2, args.join(' '));
+    assert.match(bad.out, /--(port|host) needs/);
+  }
+  const help = await runCli(['--help']);
+  assert.match(help.out, /--host <addr>/);
+  assert.match(help.out, /--port <n>/);
+});
+
+test('demo: the floodlight it says it switches is the live floodlight (the light entity), not an alarm setting', async () => {
+  const { runDemo } = await import('../../bridge/demo');
+  const lines: string[] = [];
+  const demo = await runDemo({ port: 0, changeEveryMs: 300, alarmEveryMs: 0, out: (l) => lines.push(l), logLevel: 'warn' });
+  const rec = await Recorder.start(demo.brokerUrl, ['nvr2mqtt/demo_nvr/ch1']);
+  try {
+    const on = await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.floodlight === true, 8000);
+    assert.equal(JSON.parse(on.payload).floodlight_on_alarm, JSON.parse(rec.messages[0].payload).floodlight_on_alarm);
+    await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.floodlight === false, 8000, rec.messages.indexOf(on));
+    assert.ok(lines.some((l) => /demo: floodlight of CH1 switched on/.test(l)));
+    assert.ok(
+      lines.some((l) => /set\/floodlight -m ON/.test(l)),
+      'the printed command switches the light',
+    );
+  } finally {
+    await rec.stop();
+    await demo.stop();
+  }
+});
+
 test('--help, --version, bad arguments, bad config', async () => {
   const run = runCli;
   const help = await run(['--help']);

@@ -102,6 +102,7 @@ async function rig(clock: Clock, fake = fakeDevice()) {
     log: createLogger({ sink: () => undefined }),
     devices: new Map([['nvr', rt]]),
     event: (type, data) => events.push({ type, data }),
+    commandError: () => undefined,
     publishState: () => undefined,
     refresh: async () => undefined,
     get stopping() {

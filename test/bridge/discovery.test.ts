@@ -106,7 +106,8 @@ test('device-based discovery: one device per recorder and per channel, origin, a
   assert.deepEqual(recorder.dev.cns, [['mac', id.mac.toLowerCase().replaceAll('-', ':')]]);
   const ch1 = all.get(topicOf(fx, 'nvr', 'ch1'))!;
   assert.equal(ch1.dev.via_device, node(fx, 'nvr'));
-  assert.equal(ch1.dev.name, 'Test nvr CH1');
+  // The camera's name on the recorder (ChannelInfo channel_name; the simulator's default Camera<n>).
+  assert.equal(ch1.dev.name, 'Camera1');
 });
 
 test("every config is one Home Assistant accepts (device discovery schema, each platform's schema)", ({ fx }) => {

@@ -17,7 +17,7 @@ function fakeDevice(scripts: Array<(signal: AbortSignal) => AsyncGenerator<Devic
   const live: Array<[string, unknown]> = [];
   let liveEveryPoll = false;
   const device = {
-    applyLive: (ch: string, change: unknown) => live.push([ch, change]),
+    reportedLive: async (ch: string, change: unknown) => void live.push([ch, change]),
     readLiveEveryPoll: () => (liveEveryPoll = true),
     model: {
       ...emptyModel(),
@@ -72,7 +72,7 @@ test('events are applied to the model and reported at once; a channel left out b
     assert.ok(h.device.model.events!.active.get('CH1')!.has('person'));
     assert.equal(h.device.model.events!.active.get('CH9'), undefined);
     assert.equal(h.device.model.events!.diskProblem, true);
-    // Live state has one home, the device's live page model: the event goes to applyLive, not into event values.
+    // Live state has one home, the device's live page model: the event goes to reportedLive, not into event values.
     assert.deepEqual(h.live, [['CH2', { floodlight: true, brightness: 70, siren: undefined, volume: undefined }]]);
     assert.equal(h.changes.length, 2, "a live event is published by the device's own update, not as an event change");
     assert.equal(h.calls(), 1);

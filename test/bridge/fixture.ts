@@ -25,6 +25,8 @@ export interface DeviceSpec {
   events?: boolean;
   eventInterval?: number | string;
   alarmClearAfter?: number | string;
+  /** Config `alarm_code`. */
+  alarmCode?: string;
 }
 
 export interface Fixture {
@@ -97,6 +99,7 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
           ...(d.events !== undefined ? { events: d.events } : {}),
           ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
           ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
+          ...(d.alarmCode !== undefined ? { alarm_code: d.alarmCode } : {}),
         })),
         log_level: 'debug',
       },

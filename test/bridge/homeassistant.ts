@@ -20,6 +20,7 @@ const ABBREVIATIONS: Record<string, string> = {
   cmps: 'components',
   dev: 'device',
   dev_cla: 'device_class',
+  en: 'enabled_by_default',
   ent_cat: 'entity_category',
   ic: 'icon',
   evt_typ: 'event_types',
@@ -172,6 +173,7 @@ export function componentProblems(id: string, raw: Json): string[] {
   if (Object.keys(c).length === 1) return []; // {"p": ...}: removal of this component
   if (c.name !== undefined && c.name !== null && !isText(c.name)) bad('name is not text');
   if (c.unique_id !== undefined && !isText(c.unique_id)) bad('unique_id is not text');
+  if (c.enabled_by_default !== undefined && typeof c.enabled_by_default !== 'boolean') bad('enabled_by_default is not a boolean');
   if (c.icon !== undefined && !/^[a-z0-9_-]+:[a-z0-9_-]+$/i.test(String(c.icon))) bad(`icon ${c.icon} is not prefix:name`);
   if (c.entity_category !== undefined && c.entity_category !== 'config' && c.entity_category !== 'diagnostic')
     bad(`entity_category ${c.entity_category}`);
