@@ -11,6 +11,7 @@
  * `stop()` refuses new commands, lets those in flight finish (bounded), publishes
  * `bridge/state` offline, logs out of the devices and disconnects.
  */
+import { quoter as createQuoter } from '../core/quote';
 import { Announcer } from './announcer';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
@@ -19,7 +20,7 @@ import type { BridgeContext } from './context';
 import type { DeviceOptions } from './device';
 import { Discovery } from './discovery';
 import { InstanceConflict, probeInstance } from './instance-probe';
-import { createLogger, errorText, type Logger, type LogSink } from './log';
+import { createLogger, errorText, redacting, type Logger, type LogSink } from './log';
 import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
@@ -73,7 +74,13 @@ export interface Bridge {
 export { InstanceConflict };
 
 export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}): Promise<Bridge> {
-  const log: Logger = typeof opts.log === 'object' ? opts.log : createLogger({ level: config.log_level, sink: opts.log });
+  const secrets = configSecrets(config);
+  const quoter = createQuoter(() => secrets);
+  // Every line, whoever built it: a password typed into a command never reaches the log.
+  const log: Logger = redacting(
+    typeof opts.log === 'object' ? opts.log : createLogger({ level: config.log_level, sink: opts.log }),
+    quoter,
+  );
   const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
 
   let broker: EmbeddedBroker | undefined;
@@ -137,14 +144,13 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const inflight = new Set<Promise<unknown>>();
   /** One refresh's publishing per coalesced read, however many requests joined it. */
   const refreshes = new WeakMap<Promise<void>, Promise<void>>();
-  const secrets = configSecrets(config).filter((s) => s.length >= 4);
 
   const ctx: BridgeContext = {
     topics,
     link,
     log,
     devices: runtimes,
-    event: (type, data) => publisher.event(type, data),
+    event: (type, data) => publisher.event(type, quoter.redactDeep(data)),
     publishState: (rt, o) => publisher.state(rt, o),
     get stopping() {
       return stopping;
@@ -170,10 +176,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       }
       return done;
     },
-    quote(text, max = 64) {
-      if (secrets.some((s) => text.includes(s))) return '(withheld: contains a configured password)';
-      return text.length > max ? `${text.slice(0, max)}...` : text;
-    },
+    quoter,
   };
   const commands = new Commands(ctx);
   const requests = new Requests(ctx);

@@ -10,10 +10,11 @@
  * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
 import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange } from '../core';
+import type { Quoter } from '../core/quote';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
 import { planLive, type LivePlan } from './live-commands';
-import { bareValue, clip, coerce, parseObject, shownViolations, type Quote } from './payload';
+import { bareValue, coerce, parseObject, shownViolations } from './payload';
 import { channelOnline, rowDescriptor, rowSupported, rowValue, valueAt, type Json } from './state';
 import { isConfigRow, isLiveRow, isReadOnlyRow, rowsFor, type ConfigRow, type Level, type LiveRow, type Row } from './table';
 import type { ParsedTopic } from './topics';
@@ -24,7 +25,7 @@ type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
 
 export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
   const h = ctx.devices.get(id);
-  if (!h) throw new Refusal(`unknown device "${ctx.quote(id)}"`, { device: ctx.quote(id) });
+  if (!h) throw new Refusal(`unknown device "${ctx.quoter.quote(id)}"`, { device: ctx.quoter.quote(id) });
   return h;
 }
 
@@ -39,10 +40,10 @@ export function requireOnline(h: DeviceHandle, details: Json = {}): void {
 }
 
 /** `ch1` -> `CH1`, when the device has that channel. */
-export function lookupChannel(h: DeviceHandle, slug: string, quote: Quote = clip): string {
+export function lookupChannel(h: DeviceHandle, slug: string, q: Quoter): string {
   const ch = channelFromSlug(slug);
   if (!ch || slug !== slug.toLowerCase() || !h.device.channels().includes(ch)) {
-    throw new Refusal(`unknown channel "${quote(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: quote(slug) });
+    throw new Refusal(`unknown channel "${q.quote(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: q.quote(slug) });
   }
   return ch;
 }
@@ -54,21 +55,14 @@ export type Planned =
   | { kind: 'disarm'; row: Row; value: boolean };
 
 /** Checks one key of a command against the table and the device's Range (or live page); returns what to write. */
-export function checkKey(
-  h: DeviceHandle,
-  level: Level,
-  channel: string | undefined,
-  key: string,
-  raw: unknown,
-  quote: Quote = clip,
-): Planned {
+export function checkKey(h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown, q: Quoter): Planned {
   const rows = rowsFor(level, key);
   if (!rows.length) {
     const other = rowsFor(level === 'device' ? 'channel' : 'device', key)[0];
     const hint = other
       ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)`
       : '';
-    throw new Refusal(`unknown key "${quote(key)}"${hint}`, { key: quote(key) });
+    throw new Refusal(`unknown key "${q.quote(key)}"${hint}`, { key: q.quote(key) });
   }
   const model = h.device.model;
   const row = rows.find((r) => rowSupported(model, r, channel));
@@ -76,8 +70,8 @@ export function checkKey(
   if (!row) {
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   }
-  if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw) };
-  if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), quote) as boolean };
+  if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw, q) };
+  if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), q) as boolean };
   if (!isConfigRow(row)) throw new Refusal(`${key} is read-only`, { key });
   const desc = rowDescriptor(model, row, channel);
   if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
@@ -90,12 +84,12 @@ export function checkKey(
     const path = row.source.field;
     const list = valueAt(get, path);
     const members = Array.isArray(list) ? list : [];
-    const value = coerce(row, 'bool', raw, members.includes(channel), quote) as boolean;
+    const value = coerce(row, 'bool', raw, members.includes(channel), q) as boolean;
     setAt(payload, path, withMember(members, channel!, value));
     change = { path, value, member: channel };
   } else {
     const path = [...(row.level === 'channel' ? ['channel_info', channel!] : []), ...row.source.field];
-    const value = coerce(row, desc.type, raw, valueAt(get, path), quote);
+    const value = coerce(row, desc.type, raw, valueAt(get, path), q);
     setAt(payload, path, value);
     change = { path, value, channel };
   }
@@ -103,7 +97,7 @@ export function checkKey(
   const def = findPage(row.source.page);
   const violations = range ? validateAgainstRange(payload, range, { metaKeys: def ? metaKeysOf(def) : [] }) : [];
   if (violations.length) {
-    const shown = shownViolations(violations, raw, quote);
+    const shown = shownViolations(violations, raw, q);
     throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });
   }
   return { kind: 'page', row, change };
@@ -124,10 +118,12 @@ export class Commands {
     this.sirenTimers.clear();
   }
 
+  /** Reports a refusal; whatever its reason and details quote, no configured password leaves (redacted here). */
   private refuse(topic: string, err: unknown): void {
-    const reason = err instanceof Refusal ? err.reason : errorText(err);
-    const details = err instanceof Refusal ? err.details : {};
-    const shown = this.ctx.quote(topic, 256);
+    const q = this.ctx.quoter;
+    const reason = q.redact(err instanceof Refusal ? err.reason : errorText(err));
+    const details = q.redactDeep(err instanceof Refusal ? err.details : {});
+    const shown = q.quote(topic, 256);
     this.ctx.log.info(`command refused on ${shown}: ${reason}`);
     this.ctx.event('command_refused', { topic: shown, reason, ...details });
   }
@@ -140,7 +136,7 @@ export class Commands {
       const h = lookupDevice(this.ctx, parsed.device);
       // Delivered by the broker right after (re)connecting, before the device's first poll: wait for it.
       if (!h.started) {
-        this.ctx.log.debug(`command on ${this.ctx.quote(topic, 256)}: waiting for ${h.id} to answer its first poll`);
+        this.ctx.log.debug(`command on ${this.ctx.quoter.quote(topic, 256)}: waiting for ${h.id} to answer its first poll`);
         void this.ctx.track(h.ready(FIRST_POLL_WAIT_MS).then(() => this.run(topic, h, parsed, payload)));
         return;
       }
@@ -153,9 +149,9 @@ export class Commands {
   private run(topic: string, h: DeviceHandle, parsed: SetTopic | GetTopic, payload: Buffer): void {
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
-      this.ctx.log.debug(`command ${parsed.kind} on ${this.ctx.quote(topic, 256)} (${payload.length} bytes)`);
+      this.ctx.log.debug(`command ${parsed.kind} on ${this.ctx.quoter.quote(topic, 256)} (${payload.length} bytes)`);
       if (parsed.kind === 'set') requireOnline(h);
-      const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel, this.ctx.quote) : undefined;
+      const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel, this.ctx.quoter) : undefined;
       if (parsed.kind === 'get') return this.get(topic, h, channel);
       if (channel && !channelOnline(h.device.model, channel)) {
         throw new Refusal(`channel ${channel} of ${h.device.id} is offline`, { device: h.device.id, channel });
@@ -165,7 +161,7 @@ export class Commands {
       if (!keys.length) throw new Refusal('nothing to set (empty object)');
       const level: Level = channel ? 'channel' : 'device';
       // Every key is checked before anything is written: one bad key refuses the whole command.
-      const planned = keys.map((key) => checkKey(h, level, channel, key, input[key], this.ctx.quote));
+      const planned = keys.map((key) => checkKey(h, level, channel, key, input[key], this.ctx.quoter));
       const byPage = new Map<string, Change[]>();
       const live: LivePlan = { change: {} };
       for (const p of planned) {
@@ -193,9 +189,11 @@ export class Commands {
   }
 
   private failed(topic: string, h: DeviceHandle, err: unknown): void {
-    const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
-    this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
-    this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+    const q = this.ctx.quoter;
+    const e = err instanceof DeviceError ? { error_code: err.error_code, violations: q.redactDeep(err.violations) as never } : {};
+    const reason = q.redact(errorText(err));
+    this.ctx.log.warn(`command on ${topic} failed: ${reason}`);
+    this.ctx.event('command_failed', { topic, device: h.device.id, reason, ...e });
   }
 
   private notConfirmed(topic: string, h: DeviceHandle, field: string, requested: unknown, reported: unknown): void {

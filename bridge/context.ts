@@ -1,4 +1,5 @@
 /** What command and request handlers need from the running bridge. */
+import type { Quoter } from '../core/quote';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
 import type { DeviceRuntime } from './runtime';
@@ -24,10 +25,10 @@ export interface BridgeContext {
   /** Work a command or request started: stop() waits for it before logging out of the devices. */
   track<T>(work: Promise<T>): Promise<T>;
   /**
-   * Text taken from a command or request, fit to quote in an event, response or log line: clipped, and
-   * withheld when it contains a configured password (someone typed one into a command: not ours to repeat).
+   * Quotes text taken from a command or request (clipped, withheld when it contains a configured password) and
+   * redacts lines built elsewhere: every refusal path quotes through it.
    */
-  quote: (text: string, max?: number) => string;
+  quoter: Quoter;
 }
 
 /** A command was refused: nothing was sent to the device. */

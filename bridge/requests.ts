@@ -5,9 +5,10 @@
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
 import { DeviceError, findOperation, findPage, META_KEYS, validateAgainstRange } from '../core';
+import type { Quoter } from '../core/quote';
 import { isPlainObject } from '../core/json';
 import { lookupDevice, requireOnline } from './commands';
-import { clip, parseObject, shownViolations } from './payload';
+import { MAX_PAYLOAD, parseObject, shownViolations } from './payload';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
@@ -29,7 +30,7 @@ export function maskSecrets(x: unknown, depth = 0): unknown {
 
 /** The top level of a JSON object payload, whatever its problems further down; undefined when none. */
 function topLevelOf(payload: Buffer): Json | undefined {
-  if (payload.length > 64 * 1024) return undefined;
+  if (payload.length > MAX_PAYLOAD) return undefined;
   try {
     const doc: unknown = JSON.parse(payload.toString('utf8'));
     return isPlainObject(doc) ? doc : undefined;
@@ -38,9 +39,9 @@ function topLevelOf(payload: Buffer): Json | undefined {
   }
 }
 
-function transactionOf(msg: Json | undefined): string | number | undefined {
+function transactionOf(msg: Json | undefined, q: Quoter): string | number | undefined {
   const t = msg?.transaction;
-  return typeof t === 'string' ? clip(t, 128) : typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+  return typeof t === 'string' ? q.quote(t, 128) : typeof t === 'number' && Number.isFinite(t) ? t : undefined;
 }
 
 /**
@@ -86,20 +87,20 @@ export class Requests {
       parseError = err instanceof Error ? err : new Error(String(err));
     }
     // A request refused for its shape (nested too deeply...) still gets its transaction back.
-    const transaction = transactionOf(msg ?? topLevelOf(payload));
+    const transaction = transactionOf(msg ?? topLevelOf(payload), this.ctx.quoter);
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained request ignored (requests must not be retained)');
       if (parseError) throw parseError;
       if (!REQUEST_OPS.includes(op as never))
-        throw new Refusal(`unknown request "${this.ctx.quote(op)}" (expected ${REQUEST_OPS.join(', ')})`);
+        throw new Refusal(`unknown request "${this.ctx.quoter.quote(op)}" (expected ${REQUEST_OPS.join(', ')})`);
     } catch (err) {
       this.fail(topic, safeOp, transaction, err);
       return;
     }
     this.ctx.log.debug(
-      `request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quote(msg!.device)}` : ''}` +
-        `${typeof msg!.page === 'string' ? ` page ${this.ctx.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`,
+      `request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quoter.quote(msg!.device)}` : ''}` +
+        `${typeof msg!.page === 'string' ? ` page ${this.ctx.quoter.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`,
     );
     void this.ctx.track(
       this.run(op, msg!).then(
@@ -123,21 +124,25 @@ export class Requests {
     this.ctx.link.publish(this.ctx.topics.response(op), JSON.stringify(body), { qos: 1, queue: true });
   }
 
+  /** Reports a refused or failed request; no configured password leaves, whatever the error quotes (redacted here). */
   private fail(topic: string, op: string, transaction: string | number | undefined, err: unknown): void {
+    const q = this.ctx.quoter;
     const t = transaction !== undefined ? { transaction } : {};
     if (err instanceof Refusal) {
-      const shown = this.ctx.quote(topic, 256);
-      this.ctx.log.info(`request refused on ${shown}: ${err.reason}`);
-      this.ctx.event('command_refused', { topic: shown, reason: err.reason, ...err.details, ...t });
-      this.respond(op, { status: 'error', error: err.reason, error_code: 'refused', ...err.details, ...t });
+      const shown = q.quote(topic, 256);
+      const reason = q.redact(err.reason);
+      const details = q.redactDeep(err.details);
+      this.ctx.log.info(`request refused on ${shown}: ${reason}`);
+      this.ctx.event('command_refused', { topic: shown, reason, ...details, ...t });
+      this.respond(op, { status: 'error', error: reason, error_code: 'refused', ...details, ...t });
       return;
     }
     const e = err instanceof DeviceError ? err : undefined;
     this.respond(op, {
       status: 'error',
-      error: errorText(err),
+      error: q.redact(errorText(err)),
       error_code: e?.error_code ?? 'internal_error',
-      ...(e?.violations.length ? { violations: e.violations } : {}),
+      ...(e?.violations.length ? { violations: q.redactDeep(e.violations) } : {}),
       ...t,
     });
   }
@@ -175,7 +180,7 @@ export class Requests {
     if (metaProblems.length) throw new Refusal(metaProblems.join('; '), { device: h.device.id, page });
     const violations = validateAgainstRange(data, range, { metaKeys });
     if (violations.length) {
-      const shown = shownViolations(violations, data, this.ctx.quote);
+      const shown = shownViolations(violations, data, this.ctx.quoter);
       throw new Refusal(`outside the device's Range: ${shown.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
         device: h.device.id,
         page,

@@ -9,6 +9,7 @@ import { asDeviceError } from './errors';
 import { pageForm } from './page-form';
 import { normaliseChannel, normalisePage } from './request-node';
 import type { AdminHandler, AdminResponse, RED } from './red';
+import { nodeQuoter } from './secrets';
 
 /** What the editor puts in a password field whose value is stored on the server. */
 export const PASSWORD_PLACEHOLDER = '__PWRD__';
@@ -99,7 +100,7 @@ function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Pr
 function sendError(res: AdminResponse, err: DeviceError) {
   const status = err.kind === 'invalid_request' ? 400 : 502;
   // error_code and reason only: never the request, so never a credential.
-  res.status(status).json({ ok: false, error: { kind: err.kind, error_code: err.error_code, reason: err.reason } });
+  res.status(status).json({ ok: false, error: { kind: err.kind, error_code: err.error_code, reason: nodeQuoter.redact(err.reason) } });
 }
 
 /** Registered once when the module loads (not per node), so they exist before anything is deployed. */

@@ -4,6 +4,7 @@ import type { DeviceError } from '../core/errors';
 import type { LiveChange } from '../core/live';
 import { isPlainObject } from '../core/json';
 import { invalidRequest } from './errors';
+import { nodeQuoter } from './secrets';
 
 /**
  * What `nvr-control` does in each mode: one row per mode (the only place that knows which core call,
@@ -105,10 +106,6 @@ export function settingOf(raw: unknown): unknown {
   return Number.isFinite(n) ? n : raw;
 }
 
-function describe(x: unknown): string {
-  return typeof x === 'string' ? JSON.stringify(x) : x === undefined ? 'nothing' : (JSON.stringify(x) ?? String(x));
-}
-
 function switchValue(mode: ControlMode, value: unknown, where: string): boolean {
   const { words } = CONTROL_MODES[mode];
   if (typeof value === 'boolean') return value;
@@ -118,7 +115,7 @@ function switchValue(mode: ControlMode, value: unknown, where: string): boolean 
     if (words.off.includes(w)) return false;
   }
   const allowed = ['true', 'false', ...[...words.on, ...words.off].filter((w) => w !== 'true' && w !== 'false').map((w) => `"${w}"`)];
-  throw invalidRequest('bad_payload', `${where} must be ${allowed.join(', ')} (got ${describe(value)})`);
+  throw invalidRequest('bad_payload', `${where} must be ${allowed.join(', ')} (got ${nodeQuoter.describe(value)})`);
 }
 
 /**
@@ -135,7 +132,7 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
     if (unknown.length) {
       throw invalidRequest(
         'bad_payload',
-        `msg.payload has ${unknown.map((k) => `"${k}"`).join(', ')}; in ${mode} mode it takes ${allowed.join(', ')}`,
+        `msg.payload has ${unknown.map((k) => nodeQuoter.describe(k)).join(', ')}; in ${mode} mode it takes ${allowed.join(', ')}`,
       );
     }
     if (!('on' in payload)) throw invalidRequest('bad_payload', `msg.payload.on is missing (true or false)`);
@@ -148,7 +145,10 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
     const value = given[s] ?? defaults[s];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      throw invalidRequest('bad_payload', `${s} must be a whole number${s === 'duration' ? ' of seconds' : ''} (got ${describe(value)})`);
+      throw invalidRequest(
+        'bad_payload',
+        `${s} must be a whole number${s === 'duration' ? ' of seconds' : ''} (got ${nodeQuoter.describe(value)})`,
+      );
     }
     if (s === 'duration' && value > MAX_DURATION_S)
       throw invalidRequest('bad_payload', `duration must be at most ${MAX_DURATION_S} seconds (a day; got ${value})`);

@@ -13,6 +13,7 @@ import {
   type ControlMode,
 } from './control-modes';
 import { forDone, invalidRequest } from './errors';
+import { nodeQuoter } from './secrets';
 import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
 import { normaliseChannel } from './request-node';
 
@@ -69,7 +70,7 @@ export = function (RED: RED) {
       }
       const channel = normaliseChannel(msg.channel !== undefined ? msg.channel : def.channel);
       if (channel === null)
-        throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
+        throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
       if (!channel) throw invalidRequest('bad_channel', 'no channel: choose one or send msg.channel');
       return channel;
     };
@@ -103,7 +104,7 @@ export = function (RED: RED) {
     const handle = async (msg: NodeMessage): Promise<NodeMessage | undefined> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured');
       if (!mode)
-        throw invalidRequest('bad_mode', `mode ${JSON.stringify(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
+        throw invalidRequest('bad_mode', `mode ${nodeQuoter.describe(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
       const target = targetOf(mode, msg);
       const cmd = parseCommand(mode, msg.payload, defaults);
       if (CONTROL_MODES[mode].target.kind === 'channel') {

@@ -9,6 +9,7 @@ import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
 import type { DoneFn, InputHandler, NodeDef, NodeMessage, RED, RedNode, SendFn } from './red';
 import { evaluateInput, migrateRequestDef, REQUEST_INPUTS } from './request-props';
+import { nodeQuoter } from './secrets';
 
 export type RequestOperation = 'Range' | 'Get' | 'Set';
 
@@ -211,12 +212,16 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
       const values = await inputs(msg);
       const page = normalisePage(values.page, operation);
       if (!page)
-        throw invalidRequest('bad_page', `page ${JSON.stringify(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, {
-          operation,
-        });
+        throw invalidRequest(
+          'bad_page',
+          `page ${nodeQuoter.describe(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`,
+          {
+            operation,
+          },
+        );
       const channel = normaliseChannel(values.channel);
       if (channel === null)
-        throw invalidRequest('bad_channel', `channel ${JSON.stringify(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, {
+        throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, {
           page,
           operation,
         });
