@@ -11,6 +11,7 @@
  */
 import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange } from '../core';
 import type { Quoter } from '../core/quote';
+import { SwitchOffTimers } from '../core/switch-off';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
 import { errorText } from './log';
 import { planLive, type LivePlan } from './live-commands';
@@ -108,13 +109,12 @@ export class Commands {
   private readonly latest = new Map<string, number>();
   private seq = 0;
   /** Sirens switched on with a duration: the timer that switches each off again, by `<device>/<channel>`. */
-  private readonly sirenTimers = new Map<string, NodeJS.Timeout>();
+  private readonly sirenTimers = new SwitchOffTimers();
 
   constructor(private readonly ctx: BridgeContext) {}
 
   /** Stopping: no siren timer fires any more. */
   close(): void {
-    for (const t of this.sirenTimers.values()) clearTimeout(t);
     this.sirenTimers.clear();
   }
 
@@ -246,23 +246,18 @@ export class Commands {
     const isLatest = (k: keyof LiveChange) => claim.isLatest(fieldKey(k));
     const timerKey = `${h.id}/${channel}`;
     // Any later siren command on the channel replaces the pending switch-off.
-    if (plan.change.siren !== undefined) {
-      clearTimeout(this.sirenTimers.get(timerKey));
-      this.sirenTimers.delete(timerKey);
-    }
+    if (plan.change.siren !== undefined) this.sirenTimers.cancel(timerKey);
     try {
       const state = await h.device.writeLive(channel, plan.change);
       for (const k of fields) {
         if (state[k] !== plan.change[k] && isLatest(k)) this.notConfirmed(topic, h, `live.${channel}.${k}`, plan.change[k], state[k]);
       }
       if (plan.durationS !== undefined && state.siren === true && isLatest('siren') && !this.ctx.stopping) {
-        const timer = setTimeout(() => {
-          this.sirenTimers.delete(timerKey);
+        this.sirenTimers.schedule(timerKey, plan.durationS, () => {
           if (this.ctx.stopping) return;
           this.ctx.log.debug(`siren ${h.id} ${channel}: duration over, switching off`);
           void this.ctx.track(h.device.writeLive(channel, { siren: false }).catch((err: unknown) => this.failed(topic, h, err)));
-        }, plan.durationS * 1000);
-        this.sirenTimers.set(timerKey, timer);
+        });
       }
     } catch (err) {
       this.failed(topic, h, err);

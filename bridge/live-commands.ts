@@ -13,6 +13,7 @@
 import type { LiveChange } from '../core';
 import { isPlainObject } from '../core/json';
 import type { Quoter } from '../core/quote';
+import { MAX_DURATION_S } from '../core/switch-off';
 import { switchValue } from '../core/words';
 import { Refusal } from './context';
 import { liveBounds, type DeviceModel } from './state';
@@ -23,9 +24,6 @@ export interface LivePlan {
   /** Siren: switch off again after this many seconds. */
   durationS?: number;
 }
-
-/** Longest siren duration honoured (a day): a timer longer than that is a typo. */
-const MAX_DURATION_S = 86_400;
 
 function onOff(key: string, raw: unknown, current: unknown, q: Quoter): boolean {
   const value = switchValue(raw, current);

@@ -4,7 +4,7 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
-import { DeviceError, findOperation, findPage, META_KEYS, validateAgainstRange } from '../core';
+import { DeviceError, findOperation, findPage, META_KEYS, parsePageName, validateAgainstRange } from '../core';
 import type { Quoter } from '../core/quote';
 import { isPlainObject } from '../core/json';
 import { lookupDevice, requireOnline } from './commands';
@@ -13,8 +13,6 @@ import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
 import { REQUEST_OPS } from './topics';
-
-const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
 
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
 export function maskSecrets(x: unknown, depth = 0): unknown {
@@ -151,10 +149,8 @@ export class Requests {
     if (op === 'refresh') return this.refresh(msg);
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);
-    if (typeof msg.page !== 'string' || !PAGE_RE.test(msg.page)) {
-      throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
-    }
-    const page = msg.page;
+    const page = parsePageName(msg.page);
+    if (!page) throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
     if (msg.data !== undefined && !isPlainObject(msg.data))
       throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
     const data = (msg.data ?? {}) as Json;

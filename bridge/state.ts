@@ -11,9 +11,11 @@ import {
   descriptorAt,
   DISARM_MEMBER,
   isChannelId,
-  type ChannelHardware,
+  LIVE_CONTROLS,
   type ChannelModel,
   type DisarmPage,
+  type LiveControlSpec,
+  type LiveHardware,
   type LiveState,
   type RangeDescriptor,
 } from '../core';
@@ -75,13 +77,11 @@ export function rowDescriptor(model: DeviceModel, row: Row, channel?: string): R
   return descriptorAt(range, boundsPath(row, channel));
 }
 
-/** Live field of each control, and the hardware that makes the control exist when the live page is unknown. */
-const LIVE: Readonly<Record<LiveControl, { field: keyof LiveState; hardware?: keyof ChannelHardware }>> = {
-  floodlight: { field: 'floodlight', hardware: 'floodlight' },
-  brightness: { field: 'brightness' },
-  siren: { field: 'siren', hardware: 'siren' },
-  redBlueLight: { field: 'redBlueLight', hardware: 'redBlueLight' },
-};
+/** The hardware that makes a live switch exist while its live page is unknown (core's table; settings wait for the page). */
+function liveHardware(control: LiveControl): LiveHardware | undefined {
+  const c: LiveControlSpec = LIVE_CONTROLS[control];
+  return c.switch ? c.hardware : undefined;
+}
 
 /** Bounds of a live value (brightness, siren volume) as the live page reports them. */
 export function liveBounds(
@@ -143,9 +143,9 @@ export function rowSupported(model: DeviceModel, row: Row, channel?: string): bo
       );
     case 'live': {
       if (!channel) return false;
-      const { field, hardware } = LIVE[s.control];
+      const hardware = liveHardware(s.control);
       const state = model.live.get(channel);
-      if (state) return state[field] !== undefined;
+      if (state) return state[s.control] !== undefined;
       // Not read (yet): the channel model's hardware says whether the light or siren exists.
       return !!hardware && !!model.channelModels?.find((m) => m.id === channel)?.hardware[hardware];
     }
@@ -186,7 +186,7 @@ export function rowValue(model: DeviceModel, row: Row, channel?: string): unknow
     case 'disarm':
       return model.disarmPage ? scalar(valueAt(model.gets.get(model.disarmPage), [DISARM_MEMBER[model.disarmPage]])) : undefined;
     case 'live':
-      return channel ? scalar(model.live.get(channel)?.[LIVE[s.control].field]) : undefined;
+      return channel ? scalar(model.live.get(channel)?.[s.control]) : undefined;
     case 'member': {
       if (!channel || !rowDescriptor(model, row, channel)) return undefined; // R2: not supported
       const list = valueAt(model.gets.get(s.page), s.field);

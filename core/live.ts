@@ -1,3 +1,4 @@
+import type { ChannelHardware } from './channel-model';
 import { requireChannel } from './channels';
 import { DeviceError, type Violation } from './errors';
 import { isPlainObject } from './json';
@@ -29,50 +30,108 @@ export interface LiveState {
 export type LiveChange = Partial<Pick<LiveState, 'floodlight' | 'brightness' | 'mode' | 'strobe' | 'siren' | 'volume' | 'redBlueLight'>>;
 
 type Part = Exclude<OperationType, 'All'>;
+type Bounds = { min: number; max: number };
 
-interface Control {
+/** A value of the live page that a user switches or sets (a row of {@link LIVE_CONTROLS}). */
+export interface LiveControlSpec {
   /** Device field it reads and writes; absent from the Get answer = the channel lacks it (R2). */
   field: keyof LiveAnswer;
+  /** `operation_type` of a Set that changes it. */
   part: Part;
   kind: 'bool' | 'int';
-  /** Allowed values, or the Get member holding `{min, max}` with documented bounds as fallback. */
+  /** The channel hardware (`ChannelInfo`) that offers it: where the live page is unknown, it exists when this does. */
+  hardware: LiveHardware;
+  /** Allowed values, or the Get member holding `{min, max}` (its `_range`) with documented bounds as fallback. */
   values?: readonly number[];
   range?: { field: 'floodlight_value_range' | 'audioAlarm_value_range'; min: number; max: number };
+  /** The Get member that says whether the value may be changed at all (its `_adjustable`). */
+  adjustable?: 'audioAlarm_value_adjustable';
+  /**
+   * A switch: what it is called in messages, the setting it may be switched on with, and that it can be switched
+   * off again after a duration (by the bridge or nvr-control: the device's live page has no duration of its own).
+   */
+  switch?: { label: string; setting?: LiveSetting; timed: true };
 }
 
-/** One row per user-facing control: the only place that knows the device's field names. */
-const CONTROLS: Readonly<Record<keyof LiveChange, Control>> = {
-  floodlight: { field: 'floodlight_switch', part: 'Floodlight', kind: 'bool' },
-  brightness: { field: 'floodlight_value', part: 'Floodlight', kind: 'int', range: { field: 'floodlight_value_range', min: 1, max: 100 } },
-  mode: { field: 'floodlight_mode', part: 'Floodlight', kind: 'int', values: [0, 1] },
-  strobe: { field: 'floodlight_strobe_frequency', part: 'Floodlight', kind: 'int', values: [0, 1, 2] },
-  siren: { field: 'audioAlarm_switch', part: 'AudioAlarm', kind: 'bool' },
-  volume: { field: 'audioAlarm_value', part: 'AudioAlarm', kind: 'int', range: { field: 'audioAlarm_value_range', min: 1, max: 10 } },
-  redBlueLight: { field: 'redBlueLight_switch', part: 'RedBlueLight', kind: 'bool' },
-};
+/** Channel hardware a live control can belong to. */
+export type LiveHardware = keyof Pick<ChannelHardware, 'floodlight' | 'siren' | 'redBlueLight'>;
+/** Live values that are settings of a switch (sent with it when switching on). */
+export type LiveSetting = 'brightness' | 'volume';
 
-function bounds(r: ValueRange | undefined, fallback: { min: number; max: number }): { min: number; max: number } {
+/**
+ * THE table of live controls: one row per user-facing control, the only place that knows the device's field names,
+ * `operation_type`, bounds and hardware. `liveState`, the Set check, the bridge's live rows and the nvr-control
+ * modes (and so its editor) are derived from it.
+ */
+export const LIVE_CONTROLS = {
+  floodlight: {
+    field: 'floodlight_switch',
+    part: 'Floodlight',
+    kind: 'bool',
+    hardware: 'floodlight',
+    switch: { label: 'floodlight', setting: 'brightness', timed: true },
+  },
+  brightness: {
+    field: 'floodlight_value',
+    part: 'Floodlight',
+    kind: 'int',
+    hardware: 'floodlight',
+    range: { field: 'floodlight_value_range', min: 1, max: 100 },
+  },
+  mode: { field: 'floodlight_mode', part: 'Floodlight', kind: 'int', hardware: 'floodlight', values: [0, 1] },
+  strobe: { field: 'floodlight_strobe_frequency', part: 'Floodlight', kind: 'int', hardware: 'floodlight', values: [0, 1, 2] },
+  siren: {
+    field: 'audioAlarm_switch',
+    part: 'AudioAlarm',
+    kind: 'bool',
+    hardware: 'siren',
+    switch: { label: 'siren', setting: 'volume', timed: true },
+  },
+  volume: {
+    field: 'audioAlarm_value',
+    part: 'AudioAlarm',
+    kind: 'int',
+    hardware: 'siren',
+    range: { field: 'audioAlarm_value_range', min: 1, max: 10 },
+    adjustable: 'audioAlarm_value_adjustable',
+  },
+  redBlueLight: {
+    field: 'redBlueLight_switch',
+    part: 'RedBlueLight',
+    kind: 'bool',
+    hardware: 'redBlueLight',
+    switch: { label: 'red/blue light', timed: true },
+  },
+} as const satisfies Readonly<Record<keyof LiveChange, LiveControlSpec>>;
+
+const CONTROLS: Readonly<Record<keyof LiveChange, LiveControlSpec>> = LIVE_CONTROLS;
+
+/** The controls that switch a part on and off (floodlight, siren, red/blue light), in table order. */
+export type LiveSwitch = {
+  [K in keyof typeof LIVE_CONTROLS]: (typeof LIVE_CONTROLS)[K] extends { switch: object } ? K : never;
+}[keyof typeof LIVE_CONTROLS];
+export const LIVE_SWITCHES: readonly LiveSwitch[] = (Object.keys(CONTROLS) as Array<keyof LiveChange>).filter(
+  (k): k is LiveSwitch => CONTROLS[k].switch !== undefined,
+);
+
+/** Hardware that has a live page worth reading: a channel with none of it has no live control. */
+export const LIVE_HARDWARE: readonly LiveHardware[] = [...new Set(Object.values(CONTROLS).map((c) => c.hardware))];
+
+function bounds(r: ValueRange | undefined, fallback: Bounds): Bounds {
   return { min: typeof r?.min === 'number' ? r.min : fallback.min, max: typeof r?.max === 'number' ? r.max : fallback.max };
 }
 
+/** The typed state of a Get answer: each control the page reports (a value outside `values` is left out). */
 export function liveState(channel: string, a: LiveAnswer): LiveState {
-  const s: LiveState = { channel: a.channel ?? channel };
-  if (a.floodlight_switch !== undefined) s.floodlight = a.floodlight_switch;
-  if (a.floodlight_value !== undefined) {
-    s.brightness = a.floodlight_value;
-    s.brightnessRange = bounds(a.floodlight_value_range, CONTROLS.brightness.range!);
+  const s: Record<string, unknown> = { channel: a.channel ?? channel };
+  for (const [key, c] of Object.entries(CONTROLS)) {
+    const value = a[c.field];
+    if (value === undefined || (c.values && !c.values.includes(value as number))) continue;
+    s[key] = value;
+    if (c.range) s[`${key}Range`] = bounds(a[c.range.field], c.range);
+    if (c.adjustable) s[`${key}Adjustable`] = a[c.adjustable] !== false;
   }
-  if (a.floodlight_mode === 0 || a.floodlight_mode === 1) s.mode = a.floodlight_mode;
-  const strobe = a.floodlight_strobe_frequency;
-  if (strobe === 0 || strobe === 1 || strobe === 2) s.strobe = strobe;
-  if (a.audioAlarm_switch !== undefined) s.siren = a.audioAlarm_switch;
-  if (a.audioAlarm_value !== undefined) {
-    s.volume = a.audioAlarm_value;
-    s.volumeRange = bounds(a.audioAlarm_value_range, CONTROLS.volume.range!);
-    s.volumeAdjustable = a.audioAlarm_value_adjustable !== false;
-  }
-  if (a.redBlueLight_switch !== undefined) s.redBlueLight = a.redBlueLight_switch;
-  return s;
+  return s as unknown as LiveState;
 }
 
 function check(key: keyof LiveChange, value: unknown, a: LiveAnswer): Violation | undefined {
@@ -83,8 +142,8 @@ function check(key: keyof LiveChange, value: unknown, a: LiveAnswer): Violation 
   if (typeof value !== 'number' || !Number.isInteger(value)) return v('type', `must be an integer (got ${JSON.stringify(value)})`);
   if (c.values && !c.values.includes(value)) return v('enum', `must be one of ${c.values.join(', ')} (got ${value})`);
   if (c.range) {
-    if (key === 'volume' && a.audioAlarm_value_adjustable === false)
-      return v('read_only', 'the volume of this siren is not adjustable (audioAlarm_value_adjustable false)');
+    if (c.adjustable && a[c.adjustable] === false)
+      return v('read_only', `the ${key} of this ${c.hardware} is not adjustable (${c.adjustable} false)`);
     const { min, max } = bounds(a[c.range.field], c.range);
     if (value < min) return v('min', `must be >= ${min} (${c.range.field}; got ${value})`);
     if (value > max) return v('max', `must be <= ${max} (${c.range.field}; got ${value})`);

@@ -1,9 +1,9 @@
 /**
  * The words that switch something on or off, the same for MQTT commands and Node-RED messages (case-insensitive,
- * surrounding spaces ignored). `TOGGLE` flips the current state where the bridge knows it.
+ * surrounding spaces ignored; README "ON/OFF words"). `TOGGLE` flips the current state where the bridge knows it.
  */
-export const ON_WORDS = ['ON', 'TRUE', '1', 'YES'] as const;
-export const OFF_WORDS = ['OFF', 'FALSE', '0', 'NO'] as const;
+export const ON_WORDS = ['ON', 'TRUE', '1'] as const;
+export const OFF_WORDS = ['OFF', 'FALSE', '0'] as const;
 export const TOGGLE_WORD = 'TOGGLE';
 
 /** true / false for an ON/OFF word, 'toggle' for TOGGLE, undefined for anything else. */

@@ -1,13 +1,13 @@
 import { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
-import { pages } from '../core/pages';
+import { PAGE_NAME_PATTERN, pages, parsePageName } from '../core/pages';
 import type { DeviceNode } from './bind-device';
 import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
 import { pageForm } from './page-form';
-import { normaliseChannel, normalisePage } from './request-node';
+import { normaliseChannel } from './request-node';
 import type { AdminHandler, AdminResponse, RED } from './red';
 import { nodeQuoter } from './secrets';
 
@@ -97,6 +97,14 @@ function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Pr
   };
 }
 
+/** nvr-control's modes (target kind, settings shown) and the page-name syntax, for the editor. */
+export function editorRules() {
+  const modes = Object.fromEntries(
+    Object.entries(CONTROL_MODES).map(([mode, row]) => [mode, { target: row.target.kind, settings: row.settings }]),
+  );
+  return { modes, pageName: PAGE_NAME_PATTERN };
+}
+
 function sendError(res: AdminResponse, err: DeviceError) {
   const status = err.kind === 'invalid_request' ? 400 : 502;
   // error_code and reason only: never the request, so never a credential.
@@ -110,6 +118,9 @@ export function registerAdminRoutes(RED: RED): void {
 
   RED.httpAdmin.get('/nvr-device/pages', read, (_req, res) => res.json(pageList()));
 
+  // The rules the dialogs check as the user types, as the runtime has them (never restated in the editor).
+  RED.httpAdmin.get('/nvr-device/rules', read, (_req, res) => res.json(editorRules()));
+
   // POST: the body carries the dialog's credentials, which do not belong in a URL.
   RED.httpAdmin.post(
     '/nvr-device/channels',
@@ -122,7 +133,7 @@ export function registerAdminRoutes(RED: RED): void {
     '/nvr-device/form',
     write,
     deviceRoute(RED, async (client, body) => {
-      const page = normalisePage(body.page, 'Range');
+      const page = parsePageName(body.page, 'Range');
       const channel = normaliseChannel(body.channel);
       if (!page) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_page', reason: 'choose a page' });
       if (channel === null) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_channel', reason: 'not a channel id' });

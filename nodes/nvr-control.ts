@@ -1,6 +1,7 @@
 import type { ChannelModel } from '../core/channel-model';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
+import { SwitchOffTimers } from '../core/switch-off';
 import { bindDevice } from './bind-device';
 import {
   checkChannel,
@@ -50,11 +51,10 @@ export = function (RED: RED) {
     const node = this;
     const mode: ControlMode | undefined = isControlMode(def.mode) ? def.mode : undefined;
     const defaults = { brightness: settingOf(def.brightness), volume: settingOf(def.volume), duration: settingOf(def.duration) };
-    const timers = new Map<string, NodeJS.Timeout>();
+    const timers = new SwitchOffTimers();
     let closed = false;
     const binding = bindDevice(RED, node, def.device, () => {
       closed = true;
-      for (const t of timers.values()) clearTimeout(t);
       timers.clear();
     });
     const model = binding ? modelCache(() => binding.client) : undefined;
@@ -85,8 +85,7 @@ export = function (RED: RED) {
 
     /** After `seconds`, the same part off again; its state goes out as a message of its own. */
     const switchOffLater = (m: ControlMode, target: string, seconds: number, msg: NodeMessage) => {
-      const timer = setTimeout(() => {
-        timers.delete(target);
+      timers.schedule(target, seconds, () => {
         run(m, target, { on: false })
           .then(
             (state) => {
@@ -97,8 +96,7 @@ export = function (RED: RED) {
             },
           )
           .catch(() => undefined);
-      }, seconds * 1000);
-      timers.set(target, timer);
+      });
     };
 
     const handle = async (msg: NodeMessage): Promise<NodeMessage | undefined> => {
@@ -112,8 +110,7 @@ export = function (RED: RED) {
         if (refused) throw refused;
       }
       // A later command for the same target cancels a pending switch-off, whatever it asks.
-      clearTimeout(timers.get(target));
-      timers.delete(target);
+      timers.cancel(target);
       const state = await run(mode, target, cmd);
       if (closed) return undefined;
       if (cmd.on && cmd.duration) switchOffLater(mode, target, cmd.duration, msg);

@@ -3,7 +3,7 @@ import { channelFromSlug, isChannelId } from '../core/channels';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
 import { isPlainObject } from '../core/json';
-import { findOperation, findPage, pageName } from '../core/pages';
+import { findOperation, findPage, parsePageName } from '../core/pages';
 import { isDescriptor } from '../core/range';
 import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
@@ -84,14 +84,6 @@ function channelBlock(operation: RequestOperation, page: string, answer: Data, c
     throw new DeviceError({ kind: 'unsupported', error_code: 'unknown_channel', reason, page, operation });
   }
   return map[channel];
-}
-
-/** `AlarmConfig/Deterrence`, also accepting `/API/AlarmConfig/Deterrence/Get` as typed by hand. */
-export function normalisePage(raw: unknown, operation: string): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  let page = pageName(raw.trim().replace(/^\/+/, ''));
-  if (page.endsWith(`/${operation}`)) page = page.slice(0, -operation.length - 1);
-  return /^[A-Za-z0-9_]+(?:\/[A-Za-z0-9_]+)*$/.test(page) ? page : undefined;
 }
 
 /** `CH1`, `IP_CH5`, `WIFI_CH8` (or their lower-case slugs); empty means "all channels". */
@@ -210,7 +202,7 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
     const handle = async (msg: NodeMessage, send: SendFn): Promise<void> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
       const values = await inputs(msg);
-      const page = normalisePage(values.page, operation);
+      const page = parsePageName(values.page, operation);
       if (!page)
         throw invalidRequest(
           'bad_page',
