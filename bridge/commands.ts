@@ -9,7 +9,7 @@
  * row's source: configuration pages through the page's write queue (`client.update()`), live rows through
  * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
-import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange } from '../core';
+import { addressingOf, channelFromSlug, DeviceError, findPage, validateAgainstRange, type LiveChange } from '../core';
 import type { Quoter } from '../core/quote';
 import { SwitchOffTimers } from '../core/switch-off';
 import { Refusal, type BridgeContext, type DeviceHandle } from './context';
@@ -96,7 +96,7 @@ export function checkKey(h: DeviceHandle, level: Level, channel: string | undefi
   }
   const range = model.ranges.get(row.source.page);
   const def = findPage(row.source.page);
-  const violations = range ? validateAgainstRange(payload, range, { metaKeys: def ? metaKeysOf(def) : [] }) : [];
+  const violations = range ? validateAgainstRange(payload, range, { metaKeys: addressingOf(def).keys }) : [];
   if (violations.length) {
     const shown = shownViolations(violations, raw, q);
     throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });

@@ -4,7 +4,7 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
-import { DeviceError, findOperation, findPage, META_KEYS, parsePageName, validateAgainstRange } from '../core';
+import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange } from '../core';
 import type { Quoter } from '../core/quote';
 import { isPlainObject } from '../core/json';
 import { lookupDevice, requireOnline } from './commands';
@@ -48,7 +48,7 @@ function transactionOf(msg: Json | undefined, q: Quoter): string | number | unde
  */
 export function checkMeta(data: Json, page: string, range: Json): string[] {
   const problems: string[] = [];
-  const pageType = findPage(page)?.getRequest?.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
+  const pageType = addressingOf(findPage(page)).top.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
   if (Object.hasOwn(data, 'page_type') && data.page_type !== pageType) {
     problems.push(pageType === undefined ? 'page_type: this page takes none' : `page_type: must be "${String(pageType)}"`);
   }
@@ -171,7 +171,7 @@ export class Requests {
       }
       throw err;
     }
-    const metaKeys = findOperation(page, 'Set')?.metaKeys ?? META_KEYS;
+    const metaKeys = addressingOf(findPage(page)).keys;
     const metaProblems = checkMeta(data, page, range);
     if (metaProblems.length) throw new Refusal(metaProblems.join('; '), { device: h.device.id, page });
     const violations = validateAgainstRange(data, range, { metaKeys });

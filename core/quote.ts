@@ -27,11 +27,24 @@ export interface Quoter {
   hasSecret(text: string): boolean;
 }
 
-/** `secrets` is read on each use: a list that changes (Node-RED's device nodes come and go) stays current. */
+/**
+ * `secrets` is read on each use: a list that changes (Node-RED's device nodes come and go) stays current. A secret
+ * counts where it stands as a token of its own: password 123456 is not found inside a transaction id tx-1234567.
+ */
 export function quoter(secrets: () => Iterable<string | undefined>): Quoter {
-  const list = () => [...secrets()].filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET);
-  const hasSecret = (text: string) => list().some((s) => text.includes(s));
-  const redact = (text: string) => list().reduce((t, s) => (t.includes(s) ? t.split(s).join(REDACTED) : t), text);
+  const patterns = new Map<string, RegExp>();
+  const pattern = (s: string) => {
+    let re = patterns.get(s);
+    if (!re) patterns.set(s, (re = new RegExp(`(?<![0-9A-Za-z])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z])`, 'g')));
+    return re;
+  };
+  const list = () => [...secrets()].filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET).map(pattern);
+  const hasSecret = (text: string) =>
+    list().some((re) => {
+      re.lastIndex = 0;
+      return re.test(text);
+    });
+  const redact = (text: string) => list().reduce((t, re) => t.replace(re, REDACTED), text);
   const quote = (text: string, max = 64) => (hasSecret(text) ? WITHHELD : clip(text, max));
   const redactDeep = <T>(x: T): T => deep(x, redact, 0) as T;
   return {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isChannelId } from './channels';
 import type { Violation } from './errors';
 import { isPlainObject } from './json';
-import type { PageDef } from './page';
+import { addressingOf, type PageDef } from './page';
 import { writableSubset } from './validate';
 
 /**
@@ -78,9 +78,10 @@ export function channelProblems(page: PageDef, current: unknown, diff: Data): Vi
  * known) limits echoed blocks to writable members, so read-only and unsupported members are never sent back.
  */
 export function buildSet(page: PageDef, current: unknown, diff: Data, range: Data | undefined, metaKeys: readonly string[]): Data {
-  const top: Data = { ...page.getRequest };
+  const addressing = addressingOf(page);
+  const top: Data = { ...addressing.top };
   const writable = <T>(x: T): T => (range ? writableSubset(x, range, { metaKeys }) : x);
-  const members = (ch: string) => page.setMembers?.(ch) ?? {};
+  const members = (ch: string) => addressing.block(ch);
   const { channel_info: chDiff, ...restDiff } = diff;
   const have = blocks(current);
 
