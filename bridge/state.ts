@@ -10,6 +10,7 @@
 import {
   descriptorAt,
   DISARM_MEMBER,
+  isChannelMarker,
   isChannelId,
   LIVE_CONTROLS,
   type ChannelModel,
@@ -48,11 +49,6 @@ export interface DeviceModel {
 
 export function emptyModel(): DeviceModel {
   return { ranges: new Map(), gets: new Map(), live: new Map() };
-}
-
-/** `{reason}` / `{status, reason}` instead of parameters (spec 7). */
-export function isMarker(block: unknown): boolean {
-  return isPlainObject(block) && typeof block.reason === 'string';
 }
 
 export function valueAt(obj: unknown, path: readonly string[]): unknown {
@@ -124,7 +120,7 @@ export function channelOnline(model: DeviceModel, ch: string): boolean {
   if (model.channelList) return false;
   for (const page of POLLED_PAGES) {
     const block = channelBlock(model.gets.get(page), ch);
-    if (isPlainObject(block) && !isMarker(block)) return true;
+    if (isPlainObject(block) && !isChannelMarker(block)) return true;
   }
   return false;
 }
@@ -160,7 +156,7 @@ export function rowSupported(model: DeviceModel, row: Row, channel?: string): bo
     }
     case 'page': {
       if (!rowDescriptor(model, row, channel)) return false;
-      if (channel && channelOnline(model, channel) && isMarker(channelBlock(model.gets.get(s.page), channel))) return false;
+      if (channel && channelOnline(model, channel) && isChannelMarker(channelBlock(model.gets.get(s.page), channel))) return false;
       return true;
     }
   }
@@ -196,7 +192,7 @@ export function rowValue(model: DeviceModel, row: Row, channel?: string): unknow
       if (!rowDescriptor(model, row, channel)) return undefined; // R2: not supported
       const get = model.gets.get(s.page);
       const base = row.level === 'channel' ? channelBlock(get, channel!) : get;
-      if (!isPlainObject(base) || isMarker(base)) return undefined;
+      if (!isPlainObject(base) || isChannelMarker(base)) return undefined;
       return scalar(valueAt(base, s.field));
     }
   }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isChannelId } from './channels';
+import { isChannelMarker } from './pages/common';
 import type { Violation } from './errors';
 import { isPlainObject } from './json';
 import { addressingOf, type PageDef } from './page';
@@ -59,8 +60,8 @@ export function channelProblems(page: PageDef, current: unknown, diff: Data): Vi
     if (!isChannelId(ch)) out.push({ path: path(ch), problem: 'channel', message: 'not a channel id (CH<n>, IP_CH<n>, WIFI_CH<n>)' });
     else if (!Object.hasOwn(have, ch))
       out.push({ path: path(ch), problem: 'channel', message: `channel ${ch} is not on this page of the device` });
-    else if (isPlainObject(have[ch]) && typeof have[ch].reason === 'string') {
-      const m = have[ch] as { reason: string; status?: unknown };
+    else if (isChannelMarker(have[ch])) {
+      const m = have[ch];
       out.push({
         path: path(ch),
         problem: 'channel',
