@@ -108,14 +108,14 @@ export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`, `<device>/live/<channel>/<field>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
   private seq = 0;
-  /** Sirens switched on with a duration: the timer that switches each off again, by `<device>/<channel>`. */
-  private readonly sirenTimers = new SwitchOffTimers();
+  /** Switches (sirens) switched on with a duration: the timer that switches each off again, by `<device>/<channel>/<control>`. */
+  private readonly offTimers = new SwitchOffTimers();
 
   constructor(private readonly ctx: BridgeContext) {}
 
-  /** Stopping: no siren timer fires any more. */
+  /** Stopping: no switch-off timer fires any more. */
   close(): void {
-    this.sirenTimers.clear();
+    this.offTimers.clear();
   }
 
   /** Reports a refusal; whatever its reason and details quote, no configured password leaves (redacted here). */
@@ -168,7 +168,7 @@ export class Commands {
         if (p.kind === 'page') byPage.set(p.row.source.page, [...(byPage.get(p.row.source.page) ?? []), p.change]);
         else if (p.kind === 'live') {
           Object.assign(live.change, p.plan.change);
-          live.durationS ??= p.plan.durationS;
+          live.switchOff ??= p.plan.switchOff;
         } else void this.ctx.track(this.disarm(topic, h, p.value));
       }
       for (const [page, changes] of byPage) void this.ctx.track(this.write(topic, h, page, changes));
@@ -235,28 +235,29 @@ export class Commands {
   }
 
   /**
-   * Live change through `setLive` (core serialises a channel's live writes); a siren duration arms its off timer.
-   * Like page writes, only the latest command per live field reports, and only the latest siren command arms a timer
-   * (one that arrived while this one was still on the wire has replaced it).
+   * Live change through `setLive` (core serialises a channel's live writes); a duration (siren) arms its off timer.
+   * Like page writes, only the latest command per live field reports, and only the latest command on a switch arms a
+   * timer (one that arrived while this one was still on the wire has replaced it).
    */
   private async live(topic: string, h: DeviceHandle, channel: string, plan: LivePlan): Promise<void> {
     const fields = Object.keys(plan.change) as Array<keyof LiveChange>;
     const fieldKey = (k: keyof LiveChange) => `${h.id}/live/${channel}/${k}`;
     const claim = this.claim(fields.map(fieldKey));
     const isLatest = (k: keyof LiveChange) => claim.isLatest(fieldKey(k));
-    const timerKey = `${h.id}/${channel}`;
-    // Any later siren command on the channel replaces the pending switch-off.
-    if (plan.change.siren !== undefined) this.sirenTimers.cancel(timerKey);
+    const timerKey = (control: string) => `${h.id}/${channel}/${control}`;
+    // Any later command on a switch of the channel replaces its pending switch-off.
+    for (const k of fields) this.offTimers.cancel(timerKey(k));
     try {
       const state = await h.device.writeLive(channel, plan.change);
       for (const k of fields) {
         if (state[k] !== plan.change[k] && isLatest(k)) this.notConfirmed(topic, h, `live.${channel}.${k}`, plan.change[k], state[k]);
       }
-      if (plan.durationS !== undefined && state.siren === true && isLatest('siren') && !this.ctx.stopping) {
-        this.sirenTimers.schedule(timerKey, plan.durationS, () => {
+      const off = plan.switchOff;
+      if (off && state[off.control] === true && isLatest(off.control) && !this.ctx.stopping) {
+        this.offTimers.schedule(timerKey(off.control), off.seconds, () => {
           if (this.ctx.stopping) return;
-          this.ctx.log.debug(`siren ${h.id} ${channel}: duration over, switching off`);
-          void this.ctx.track(h.device.writeLive(channel, { siren: false }).catch((err: unknown) => this.failed(topic, h, err)));
+          this.ctx.log.debug(`${off.control} ${h.id} ${channel}: duration over, switching off`);
+          void this.ctx.track(h.device.writeLive(channel, { [off.control]: false }).catch((err: unknown) => this.failed(topic, h, err)));
         });
       }
     } catch (err) {

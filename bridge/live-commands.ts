@@ -10,19 +10,19 @@
  *
  * Values are checked against the live page's own ranges before anything is sent (core checks again).
  */
-import type { LiveChange } from '../core';
+import { LIVE_CONTROLS, type LiveChange, type LiveControlSpec, type LiveSwitch } from '../core';
 import { isPlainObject } from '../core/json';
 import type { Quoter } from '../core/quote';
 import { MAX_DURATION_S } from '../core/switch-off';
 import { switchValue } from '../core/words';
 import { Refusal } from './context';
 import { liveBounds, type DeviceModel } from './state';
-import type { LiveRow } from './table';
+import type { LiveControl, LiveRow } from './table';
 
 export interface LivePlan {
   change: LiveChange;
-  /** Siren: switch off again after this many seconds. */
-  durationS?: number;
+  /** A switch to switch off again after this many seconds (siren `duration`). */
+  switchOff?: { control: LiveSwitch; seconds: number };
 }
 
 function onOff(key: string, raw: unknown, current: unknown, q: Quoter): boolean {
@@ -54,49 +54,49 @@ export function volumeFromLevel(level: number, range: { min: number; max: number
   return Math.min(range.max, Math.max(range.min, Math.round(level * range.max)));
 }
 
-/** The live change (and siren duration) a command asks for; refuses what the channel cannot do. */
+/**
+ * The live change (and switch-off duration) a command asks for, by core's table: a switch takes ON/OFF, and the JSON
+ * of its Home Assistant entity (light: `state`, `brightness` = its setting; siren: `state`, `volume_level` onto its
+ * setting's range, `duration`); a setting takes a whole number in its range. Refuses what the channel cannot do.
+ */
 export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw: unknown, q: Quoter): LivePlan {
   const key = row.key;
-  const state = model.live.get(channel);
-  switch (row.source.control) {
-    case 'floodlight': {
-      if (!isPlainObject(raw)) return { change: { floodlight: onOff(key, raw, state?.floodlight, q) } };
-      onlyMembers(key, raw, ['state', 'brightness'], q);
-      const change: LiveChange = {};
-      if (raw.brightness !== undefined)
-        change.brightness = whole(`${key}.brightness`, raw.brightness, liveBounds(model, channel, 'brightness'), 'brightness', q);
-      // The JSON schema always sends a state; a brightness alone means "on at this brightness".
-      change.floodlight =
-        raw.state === undefined && change.brightness !== undefined ? true : onOff(`${key}.state`, raw.state, state?.floodlight, q);
-      return { change };
-    }
-    case 'brightness':
-      return { change: { brightness: whole(key, raw, liveBounds(model, channel, 'brightness'), 'brightness', q) } };
-    case 'redBlueLight':
-      return { change: { redBlueLight: onOff(key, raw, state?.redBlueLight, q) } };
-    case 'siren': {
-      if (!isPlainObject(raw)) return { change: { siren: onOff(key, raw, state?.siren, q) } };
-      onlyMembers(key, raw, ['state', 'duration', 'volume_level'], q);
-      const on = onOff(`${key}.state`, raw.state ?? 'ON', state?.siren, q);
-      const plan: LivePlan = { change: { siren: on } };
-      if (raw.volume_level !== undefined) {
-        const level = raw.volume_level;
-        if (typeof level !== 'number' || !(level >= 0 && level <= 1))
-          throw new Refusal(`${key}.volume_level: must be a number from 0 to 1 (got ${q.describe(level)})`, { key });
-        const range = liveBounds(model, channel, 'volume');
-        if (!range) throw new Refusal(`${key}.volume_level: the volume of this siren is not adjustable`, { key });
-        plan.change.volume = volumeFromLevel(level, range);
-      }
-      if (raw.duration !== undefined) {
-        const d = raw.duration;
-        if (typeof d !== 'number' || !Number.isFinite(d) || d <= 0 || d > MAX_DURATION_S) {
-          throw new Refusal(`${key}.duration: must be a number of seconds above 0, at most ${MAX_DURATION_S} (got ${q.describe(d)})`, {
-            key,
-          });
-        }
-        if (on) plan.durationS = d;
-      }
-      return plan;
-    }
+  const control = row.source.control;
+  const spec: LiveControlSpec = LIVE_CONTROLS[control];
+  const current = model.live.get(channel)?.[control];
+  const change = (c: Record<string, unknown>): LiveChange => c;
+  if (!spec.switch) return { change: change({ [control]: whole(key, raw, liveBounds(model, channel, control), control, q) }) };
+  const entity = spec.published?.entity;
+  const setting = spec.switch.setting as LiveControl | undefined;
+  if (!isPlainObject(raw) || (entity !== 'light' && entity !== 'siren'))
+    return { change: change({ [control]: onOff(key, raw, current, q) }) };
+  if (entity === 'light') {
+    onlyMembers(key, raw, ['state', 'brightness'], q);
+    const out: Record<string, unknown> = {};
+    if (raw.brightness !== undefined && setting)
+      out[setting] = whole(`${key}.brightness`, raw.brightness, liveBounds(model, channel, setting), setting, q);
+    // The JSON schema always sends a state; a brightness alone means "on at this brightness".
+    out[control] = raw.state === undefined && setting && out[setting] !== undefined ? true : onOff(`${key}.state`, raw.state, current, q);
+    return { change: change(out) };
   }
+  onlyMembers(key, raw, ['state', 'duration', 'volume_level'], q);
+  const on = onOff(`${key}.state`, raw.state ?? 'ON', current, q);
+  const out: Record<string, unknown> = { [control]: on };
+  const plan: LivePlan = { change: change(out) };
+  if (raw.volume_level !== undefined && setting) {
+    const level = raw.volume_level;
+    if (typeof level !== 'number' || !(level >= 0 && level <= 1))
+      throw new Refusal(`${key}.volume_level: must be a number from 0 to 1 (got ${q.describe(level)})`, { key });
+    const range = liveBounds(model, channel, setting);
+    if (!range) throw new Refusal(`${key}.volume_level: the ${setting} of this ${spec.switch.label} is not adjustable`, { key });
+    out[setting] = volumeFromLevel(level, range);
+  }
+  if (raw.duration !== undefined) {
+    const d = raw.duration;
+    if (typeof d !== 'number' || !Number.isFinite(d) || d <= 0 || d > MAX_DURATION_S) {
+      throw new Refusal(`${key}.duration: must be a number of seconds above 0, at most ${MAX_DURATION_S} (got ${q.describe(d)})`, { key });
+    }
+    if (on) plan.switchOff = { control: control as LiveSwitch, seconds: d };
+  }
+  return plan;
 }

@@ -80,14 +80,10 @@ function liveHardware(control: LiveControl): LiveHardware | undefined {
 }
 
 /** Bounds of a live value (brightness, siren volume) as the live page reports them. */
-export function liveBounds(
-  model: DeviceModel,
-  channel: string,
-  control: 'brightness' | 'volume',
-): { min: number; max: number } | undefined {
-  const s = model.live.get(channel);
-  if (control === 'brightness') return s?.brightness !== undefined ? s.brightnessRange : undefined;
-  return s?.volume !== undefined && s.volumeAdjustable ? s.volumeRange : undefined;
+export function liveBounds(model: DeviceModel, channel: string, control: LiveControl): { min: number; max: number } | undefined {
+  const s = model.live.get(channel) as Record<string, unknown> | undefined;
+  if (s?.[control] === undefined || s[`${control}Adjustable`] === false) return undefined;
+  return s[`${control}Range`] as { min: number; max: number } | undefined;
 }
 
 /** Channel ids the bridge publishes: configured channels of the channel list plus channels of the pages' Ranges. */

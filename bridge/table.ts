@@ -14,13 +14,13 @@
  * adding one row. How a page is requested and written (page_type, chn_index, write rule) lives in core's page
  * declarations only.
  */
-import type { DisarmPage } from '../core';
+import { LIVE_CONTROLS, type DisarmPage, type LiveControlSpec } from '../core';
 
 export type Platform = 'switch' | 'number' | 'select' | 'alarm_control_panel' | 'sensor' | 'binary_sensor' | 'light' | 'siren';
 export type Level = 'device' | 'channel';
 
-/** Live controls of `client.setLive()` the table uses. */
-export type LiveControl = 'floodlight' | 'brightness' | 'siren' | 'redBlueLight';
+/** Live controls of `client.setLive()` (core's table of live controls). */
+export type LiveControl = keyof typeof LIVE_CONTROLS;
 
 /** Where a value comes from (and so how it is written). */
 export type Source =
@@ -83,6 +83,18 @@ const disarmLinkage = (what: string, label: string, icon: string): Row => ({
   icon,
 });
 
+/** The published live controls of core's table, in its order. */
+function liveRows(): Row[] {
+  return Object.entries(LIVE_CONTROLS).flatMap(([control, c]: [string, LiveControlSpec]) => {
+    const p = c.published;
+    if (!p) return [];
+    const row: Row = { key: p.key, level: 'channel', source: live(control as LiveControl), name: p.name };
+    if (p.entity) row.platform = p.entity;
+    if (p.icon) row.icon = p.icon;
+    return [row];
+  });
+}
+
 export const TABLE: readonly Row[] = [
   // ---- channel level -------------------------------------------------------------------------
   {
@@ -94,18 +106,8 @@ export const TABLE: readonly Row[] = [
     category: 'diagnostic',
     deviceClass: 'connectivity',
   },
-  // Live: what the light and siren do now (PreviewChannel/Floodlight2AudioAlarm).
-  { key: 'floodlight', level: 'channel', source: live('floodlight'), platform: 'light', name: 'Floodlight', icon: 'mdi:light-flood-down' },
-  { key: 'floodlight_brightness', level: 'channel', source: live('brightness'), name: 'Floodlight brightness' },
-  { key: 'siren', level: 'channel', source: live('siren'), platform: 'siren', name: 'Siren', icon: 'mdi:alarm-light' },
-  {
-    key: 'red_blue_light',
-    level: 'channel',
-    source: live('redBlueLight'),
-    platform: 'switch',
-    name: 'Red/blue light',
-    icon: 'mdi:car-light-alert',
-  },
+  // Live: what the light and siren do now (PreviewChannel/Floodlight2AudioAlarm), as core's table publishes them.
+  ...liveRows(),
   // Alarm reaction (config entities): what the channel does when an alarm fires.
   {
     key: 'floodlight_on_alarm',

@@ -1,123 +1,41 @@
-import type { ChannelHardware } from './channel-model';
 import { requireChannel } from './channels';
 import { DeviceError, type Violation } from './errors';
 import { isPlainObject } from './json';
 import type { Invoker } from './operation';
 import { liveGet, liveSet, type LiveAnswer, type LiveSetRequest, type OperationType, type ValueRange } from './pages/live';
 import { nearestField } from './validate';
+import {
+  CONTROLS,
+  LIVE_CONTROLS,
+  type LiveChange,
+  type LiveControlName,
+  type LiveControlSpec,
+  type LiveHardware,
+  type LiveSetting,
+  type LiveState,
+  type LiveSwitch,
+} from './live-controls';
 
 /**
  * Live control of one channel's floodlight, siren and red/blue light (`PreviewChannel/Floodlight2AudioAlarm`):
  * the typed state, and a Set checked against the page's own `_range` / `_adjustable` fields before anything is sent.
  */
 
-export interface LiveState {
-  channel: string;
-  floodlight?: boolean;
-  brightness?: number;
-  brightnessRange?: { min: number; max: number };
-  /** 0 steady, 1 flashing. */
-  mode?: 0 | 1;
-  /** 0 low, 1 middle, 2 high. */
-  strobe?: 0 | 1 | 2;
-  siren?: boolean;
-  volume?: number;
-  volumeRange?: { min: number; max: number };
-  volumeAdjustable?: boolean;
-  redBlueLight?: boolean;
-}
-
-export type LiveChange = Partial<Pick<LiveState, 'floodlight' | 'brightness' | 'mode' | 'strobe' | 'siren' | 'volume' | 'redBlueLight'>>;
+export { LIVE_CONTROLS, type LiveChange, type LiveControlSpec, type LiveHardware, type LiveSetting, type LiveState, type LiveSwitch };
 
 type Part = Exclude<OperationType, 'All'>;
 type Bounds = { min: number; max: number };
 
-/** A value of the live page that a user switches or sets (a row of {@link LIVE_CONTROLS}). */
-export interface LiveControlSpec {
-  /** Device field it reads and writes; absent from the Get answer = the channel lacks it (R2). */
-  field: keyof LiveAnswer;
-  /** `operation_type` of a Set that changes it. */
-  part: Part;
-  kind: 'bool' | 'int';
-  /** The channel hardware (`ChannelInfo`) that offers it: where the live page is unknown, it exists when this does. */
-  hardware: LiveHardware;
-  /** Allowed values, or the Get member holding `{min, max}` (its `_range`) with documented bounds as fallback. */
-  values?: readonly number[];
-  range?: { field: 'floodlight_value_range' | 'audioAlarm_value_range'; min: number; max: number };
-  /** The Get member that says whether the value may be changed at all (its `_adjustable`). */
-  adjustable?: 'audioAlarm_value_adjustable';
-  /**
-   * A switch: what it is called in messages, the setting it may be switched on with, and that it can be switched
-   * off again after a duration (by the bridge or nvr-control: the device's live page has no duration of its own).
-   */
-  switch?: { label: string; setting?: LiveSetting; timed: true };
-}
-
-/** Channel hardware a live control can belong to. */
-export type LiveHardware = keyof Pick<ChannelHardware, 'floodlight' | 'siren' | 'redBlueLight'>;
-/** Live values that are settings of a switch (sent with it when switching on). */
-export type LiveSetting = 'brightness' | 'volume';
-
-/**
- * THE table of live controls: one row per user-facing control, the only place that knows the device's field names,
- * `operation_type`, bounds and hardware. `liveState`, the Set check, the bridge's live rows and the nvr-control
- * modes (and so its editor) are derived from it.
- */
-export const LIVE_CONTROLS = {
-  floodlight: {
-    field: 'floodlight_switch',
-    part: 'Floodlight',
-    kind: 'bool',
-    hardware: 'floodlight',
-    switch: { label: 'floodlight', setting: 'brightness', timed: true },
-  },
-  brightness: {
-    field: 'floodlight_value',
-    part: 'Floodlight',
-    kind: 'int',
-    hardware: 'floodlight',
-    range: { field: 'floodlight_value_range', min: 1, max: 100 },
-  },
-  mode: { field: 'floodlight_mode', part: 'Floodlight', kind: 'int', hardware: 'floodlight', values: [0, 1] },
-  strobe: { field: 'floodlight_strobe_frequency', part: 'Floodlight', kind: 'int', hardware: 'floodlight', values: [0, 1, 2] },
-  siren: {
-    field: 'audioAlarm_switch',
-    part: 'AudioAlarm',
-    kind: 'bool',
-    hardware: 'siren',
-    switch: { label: 'siren', setting: 'volume', timed: true },
-  },
-  volume: {
-    field: 'audioAlarm_value',
-    part: 'AudioAlarm',
-    kind: 'int',
-    hardware: 'siren',
-    range: { field: 'audioAlarm_value_range', min: 1, max: 10 },
-    adjustable: 'audioAlarm_value_adjustable',
-  },
-  redBlueLight: {
-    field: 'redBlueLight_switch',
-    part: 'RedBlueLight',
-    kind: 'bool',
-    hardware: 'redBlueLight',
-    switch: { label: 'red/blue light', timed: true },
-  },
-} as const satisfies Readonly<Record<keyof LiveChange, LiveControlSpec>>;
-
-const CONTROLS: Readonly<Record<keyof LiveChange, LiveControlSpec>> = LIVE_CONTROLS;
-
 /** The controls that switch a part on and off (floodlight, siren, red/blue light), in table order. */
-export type LiveSwitch = {
-  [K in keyof typeof LIVE_CONTROLS]: (typeof LIVE_CONTROLS)[K] extends { switch: object } ? K : never;
-}[keyof typeof LIVE_CONTROLS];
-export const LIVE_SWITCHES: readonly LiveSwitch[] = (Object.keys(CONTROLS) as Array<keyof LiveChange>).filter(
+export const LIVE_SWITCHES: readonly LiveSwitch[] = (Object.keys(CONTROLS) as LiveControlName[]).filter(
   (k): k is LiveSwitch => CONTROLS[k].switch !== undefined,
 );
 
 /** Hardware that has a live page worth reading: a channel with none of it has no live control. */
 export const LIVE_HARDWARE: readonly LiveHardware[] = [...new Set(Object.values(CONTROLS).map((c) => c.hardware))];
 
-function bounds(r: ValueRange | undefined, fallback: Bounds): Bounds {
+function bounds(answer: unknown, fallback: Bounds): Bounds {
+  const r = answer as ValueRange | undefined;
   return { min: typeof r?.min === 'number' ? r.min : fallback.min, max: typeof r?.max === 'number' ? r.max : fallback.max };
 }
 
@@ -134,7 +52,7 @@ export function liveState(channel: string, a: LiveAnswer): LiveState {
   return s as unknown as LiveState;
 }
 
-function check(key: keyof LiveChange, value: unknown, a: LiveAnswer): Violation | undefined {
+function check(key: LiveControlName, value: unknown, a: LiveAnswer): Violation | undefined {
   const c = CONTROLS[key];
   const v = (problem: Violation['problem'], message: string): Violation => ({ path: key, problem, message });
   if (a[c.field] === undefined) return v('unsupported', `this channel has no ${c.field} (absent from the live page)`);
@@ -173,7 +91,7 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
       violations.push({ path: key, problem: 'unsupported', message: `not a live control${near ? `; did you mean ${near}?` : ''}` });
       continue;
     }
-    const k = key as keyof LiveChange;
+    const k = key as LiveControlName;
     const bad = check(k, value, a);
     if (bad) {
       violations.push(bad);
@@ -182,7 +100,7 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
     const { field, part } = CONTROLS[k];
     if (a[field] === value) continue;
     fields[field] = value;
-    parts.add(part);
+    parts.add(part as Part);
   }
   if (violations.length || parts.size === 0) return { violations };
   const operation_type: OperationType = parts.size > 1 ? 'All' : [...parts][0];

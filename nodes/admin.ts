@@ -100,7 +100,10 @@ function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Pr
 /** nvr-control's modes (target kind, settings shown) and the page-name syntax, for the editor. */
 export function editorRules() {
   const modes = Object.fromEntries(
-    Object.entries(CONTROL_MODES).map(([mode, row]) => [mode, { target: row.target.kind, settings: row.settings }]),
+    Object.entries(CONTROL_MODES).map(([mode, row]) => [
+      mode,
+      { target: row.target.kind, settings: row.settings, ...(row.target.kind === 'channel' ? { label: row.target.label } : {}) },
+    ]),
   );
   return { modes, pageName: PAGE_NAME_PATTERN };
 }
