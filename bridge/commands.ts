@@ -12,7 +12,8 @@
 import { addressingOf, channelFromSlug, DeviceError, findPage, validateAgainstRange, type LiveChange } from '../core';
 import type { Quoter } from '../core/quote';
 import { SwitchOffTimers } from '../core/switch-off';
-import { Refusal, type BridgeContext, type DeviceHandle } from './context';
+import { Refusal, type BridgeContext } from './context';
+import type { DeviceRuntime } from './runtime';
 import { errorText } from './log';
 import { planLive, type LivePlan } from './live-commands';
 import { bareValue, coerce, parseObject, shownViolations } from './payload';
@@ -24,7 +25,7 @@ import { changeField, readBackValue, setAt, withMember, type Change } from './wr
 type SetTopic = Extract<ParsedTopic, { kind: 'set' }>;
 type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
 
-export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
+export function lookupDevice(ctx: BridgeContext, id: string): DeviceRuntime {
   const h = ctx.devices.get(id);
   if (!h) throw new Refusal(`unknown device "${ctx.quoter.quote(id)}"`, { device: ctx.quoter.quote(id) });
   return h;
@@ -34,14 +35,14 @@ export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
 const FIRST_POLL_WAIT_MS = 15_000;
 
 /** Commands and requests need a device that answers. */
-export function requireOnline(h: DeviceHandle, details: Json = {}): void {
+export function requireOnline(h: DeviceRuntime, details: Json = {}): void {
   if (h.online) return;
   const why = !h.started ? 'has not answered yet (starting)' : 'is offline';
   throw new Refusal(`device ${h.device.id} ${why}`, { device: h.device.id, ...details });
 }
 
 /** `ch1` -> `CH1`, when the device has that channel. */
-export function lookupChannel(h: DeviceHandle, slug: string, q: Quoter): string {
+function lookupChannel(h: DeviceRuntime, slug: string, q: Quoter): string {
   const ch = channelFromSlug(slug);
   if (!ch || slug !== slug.toLowerCase() || !h.device.channels().includes(ch)) {
     throw new Refusal(`unknown channel "${q.quote(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: q.quote(slug) });
@@ -56,7 +57,7 @@ export type Planned =
   | { kind: 'disarm'; row: Row; value: boolean };
 
 /** Checks one key of a command against the table and the device's Range (or live page); returns what to write. */
-export function checkKey(h: DeviceHandle, level: Level, channel: string | undefined, key: string, raw: unknown, q: Quoter): Planned {
+function checkKey(h: DeviceRuntime, level: Level, channel: string | undefined, key: string, raw: unknown, q: Quoter): Planned {
   const rows = rowsFor(level, key);
   if (!rows.length) {
     const other = rowsFor(level === 'device' ? 'channel' : 'device', key)[0];
@@ -146,7 +147,7 @@ export class Commands {
     }
   }
 
-  private run(topic: string, h: DeviceHandle, parsed: SetTopic | GetTopic, payload: Buffer): void {
+  private run(topic: string, h: DeviceRuntime, parsed: SetTopic | GetTopic, payload: Buffer): void {
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       this.ctx.log.debug(`command ${parsed.kind} on ${this.ctx.quoter.quote(topic, 256)} (${payload.length} bytes)`);
@@ -179,7 +180,7 @@ export class Commands {
   }
 
   /** `get`: a read of the device (coalesced with every other read asked for meanwhile), then the state. */
-  private get(topic: string, h: DeviceHandle, channel?: string): void {
+  private get(topic: string, h: DeviceRuntime, channel?: string): void {
     void this.ctx.track(
       h.read().then(
         () => this.ctx.publishState(h, { force: true, channel }),
@@ -188,7 +189,7 @@ export class Commands {
     );
   }
 
-  private failed(topic: string, h: DeviceHandle, err: unknown): void {
+  private failed(topic: string, h: DeviceRuntime, err: unknown): void {
     const q = this.ctx.quoter;
     const e = err instanceof DeviceError ? { error_code: err.error_code, violations: q.redactDeep(err.violations) as never } : {};
     const reason = q.redact(errorText(err));
@@ -196,7 +197,7 @@ export class Commands {
     this.ctx.event('command_failed', { topic, device: h.device.id, reason, ...e });
   }
 
-  private notConfirmed(topic: string, h: DeviceHandle, field: string, requested: unknown, reported: unknown): void {
+  private notConfirmed(topic: string, h: DeviceRuntime, field: string, requested: unknown, reported: unknown): void {
     this.ctx.event('command_not_confirmed', { topic, device: h.device.id, field, requested, reported: reported ?? null });
   }
 
@@ -216,7 +217,7 @@ export class Commands {
     };
   }
 
-  private async write(topic: string, h: DeviceHandle, page: string, changes: Change[]): Promise<void> {
+  private async write(topic: string, h: DeviceRuntime, page: string, changes: Change[]): Promise<void> {
     // Claimed before queueing: a later command on the same field supersedes this one's report.
     const fieldKey = (c: Change) => `${h.id}/${page}/${changeField(c)}`;
     const claim = this.claim(changes.map(fieldKey));
@@ -239,7 +240,7 @@ export class Commands {
    * Like page writes, only the latest command per live field reports, and only the latest command on a switch arms a
    * timer (one that arrived while this one was still on the wire has replaced it).
    */
-  private async live(topic: string, h: DeviceHandle, channel: string, plan: LivePlan): Promise<void> {
+  private async live(topic: string, h: DeviceRuntime, channel: string, plan: LivePlan): Promise<void> {
     const fields = Object.keys(plan.change) as Array<keyof LiveChange>;
     const fieldKey = (k: keyof LiveChange) => `${h.id}/live/${channel}/${k}`;
     const claim = this.claim(fields.map(fieldKey));
@@ -267,7 +268,7 @@ export class Commands {
     }
   }
 
-  private async disarm(topic: string, h: DeviceHandle, value: boolean): Promise<void> {
+  private async disarm(topic: string, h: DeviceRuntime, value: boolean): Promise<void> {
     try {
       const got = await h.device.writeDisarmed(value);
       if (got !== value) this.notConfirmed(topic, h, 'disarmed', value, got);

@@ -6,20 +6,17 @@ import type { DeviceRuntime } from './runtime';
 import type { Json } from './state';
 import type { Topics } from './topics';
 
-/** A configured device as commands and requests see it. */
-export type DeviceHandle = DeviceRuntime;
-
 export interface BridgeContext {
   topics: Topics;
   link: MqttLink;
   log: Logger;
-  devices: ReadonlyMap<string, DeviceHandle>;
+  devices: ReadonlyMap<string, DeviceRuntime>;
   /** Publish `{"type", "data"}` on `<base>/bridge/event`. */
   event(type: string, data: Json): void;
   /** Publish a device's state topics (`force`: even when unchanged). */
-  publishState(handle: DeviceHandle, opts?: { force?: boolean; channel?: string }): void;
+  publishState(handle: DeviceRuntime, opts?: { force?: boolean; channel?: string }): void;
   /** Re-read system info and Ranges, poll, republish discovery and state (coalesced per device). */
-  refresh(handle: DeviceHandle): Promise<void>;
+  refresh(handle: DeviceRuntime): Promise<void>;
   /** True once stop() began: commands and requests are refused. */
   readonly stopping: boolean;
   /** Work a command or request started: stop() waits for it before logging out of the devices. */

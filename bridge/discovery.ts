@@ -25,7 +25,7 @@ import type { Platform, Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
 
-export const MANUFACTURER = 'Raysharp-based';
+const MANUFACTURER = 'Raysharp-based';
 const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
 const KIND_LABEL = { analog: 'Analog channel', digital: 'IP channel', wifi: 'Wi-Fi channel' } as const;
 

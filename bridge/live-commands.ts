@@ -50,7 +50,7 @@ function onlyMembers(key: string, doc: Record<string, unknown>, allowed: readonl
 }
 
 /** `volume_level` 0..1 onto the device's volume range: the share of its maximum, at least its minimum. */
-export function volumeFromLevel(level: number, range: { min: number; max: number }): number {
+function volumeFromLevel(level: number, range: { min: number; max: number }): number {
   return Math.min(range.max, Math.max(range.min, Math.round(level * range.max)));
 }
 

@@ -26,7 +26,7 @@ export function maskUrlCredentials(text: string): string {
 
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
 
-export function defaultSink(level: LogLevel, line: string): void {
+function defaultSink(level: LogLevel, line: string): void {
   const stamp = new Date().toISOString();
   const out = `${stamp} ${level.toUpperCase().padEnd(5)} ${line}\n`;
   if (level === 'error' || level === 'warn') process.stderr.write(out);

@@ -36,7 +36,7 @@ export function sameChannelList(a: Map<string, boolean> | undefined, b: Map<stri
   return true;
 }
 
-export function markerSignature(model: DeviceModel): string {
+function markerSignature(model: DeviceModel): string {
   let sig = '';
   for (const page of POLLED_PAGES) {
     const ci = valueAt(model.gets.get(page), ['channel_info']);

@@ -37,7 +37,7 @@ export function parseObject(payload: Buffer): Json {
 const MAX_DEPTH = 32;
 
 /** True when objects/arrays nest deeper than `max` (iterative: a 30,000-deep document must not overflow). */
-export function nestedDeeperThan(doc: unknown, max: number): boolean {
+function nestedDeeperThan(doc: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[doc, 1]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;

@@ -15,7 +15,7 @@ import type { Json } from './state';
 import { REQUEST_OPS } from './topics';
 
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
-export function maskSecrets(x: unknown, depth = 0): unknown {
+function maskSecrets(x: unknown, depth = 0): unknown {
   if (depth > 32) return x;
   if (Array.isArray(x)) return x.map((e) => maskSecrets(e, depth + 1));
   if (!isPlainObject(x)) return x;
@@ -46,7 +46,7 @@ function transactionOf(msg: Json | undefined, q: Quoter): string | number | unde
  * Meta keys are not in Range, so the Range check lets them through: hold them to what the device accepts.
  * `page_type` only at the top, with the page's own value; `chn_index` only inside a channel block, naming it.
  */
-export function checkMeta(data: Json, page: string, range: Json): string[] {
+function checkMeta(data: Json, page: string, range: Json): string[] {
   const problems: string[] = [];
   const pageType = addressingOf(findPage(page)).top.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
   if (Object.hasOwn(data, 'page_type') && data.page_type !== pageType) {

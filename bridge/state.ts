@@ -207,7 +207,7 @@ export function deviceState(model: DeviceModel): Json {
 }
 
 /** The table's keys of an online channel (what polls and writes say, without events). */
-export function channelRowState(model: DeviceModel, ch: string): Json {
+function channelRowState(model: DeviceModel, ch: string): Json {
   const out: Json = {};
   for (const row of TABLE) {
     if (row.level !== 'channel' || Object.hasOwn(out, row.key)) continue;

@@ -12,7 +12,7 @@ import type { AdminHandler, AdminResponse, RED } from './red';
 import { nodeQuoter } from './secrets';
 
 /** What the editor puts in a password field whose value is stored on the server. */
-export const PASSWORD_PLACEHOLDER = '__PWRD__';
+const PASSWORD_PLACEHOLDER = '__PWRD__';
 
 /** Admin requests give up sooner than flows: a user is waiting in front of a dialog. */
 const ADMIN_TIMEOUT_MS = 8000;
@@ -35,7 +35,7 @@ export interface PageListEntry {
   operations: string[];
 }
 
-export function pageList(): PageListEntry[] {
+function pageList(): PageListEntry[] {
   return pages.map((p) => ({ name: p.name, title: p.title, operations: Object.keys(p.operations) }));
 }
 
@@ -45,7 +45,7 @@ const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : und
  * Credentials for a dialog request: typed values win; an absent password or the placeholder means
  * "the one stored for this config node" (read on the server, never sent to the editor).
  */
-export function resolveCredentials(RED: RED, body: DialogValues): DeviceCredentials {
+function resolveCredentials(RED: RED, body: DialogValues): DeviceCredentials {
   const id = str(body.id);
   const stored = (id && RED.nodes.getCredentials(id)) || {};
   const username = str(body.username) || stored.username;
@@ -98,7 +98,7 @@ function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Pr
 }
 
 /** nvr-control's modes (target kind, settings shown) and the page-name syntax, for the editor. */
-export function editorRules() {
+function editorRules() {
   const modes = Object.fromEntries(
     Object.entries(CONTROL_MODES).map(([mode, row]) => [
       mode,

@@ -25,7 +25,7 @@ const USER_WORDING: ReadonlyArray<[RegExp, string]> = [
   [/\bcall (\w+)\(\)/g, 'retry'],
 ];
 
-export function userReason(reason: string): string {
+function userReason(reason: string): string {
   return USER_WORDING.reduce((s, [re, by]) => s.replace(re, by), reason);
 }
 

@@ -25,17 +25,17 @@ const MODEL_TTL_MS = 60_000;
 const RECHECK_AGE_MS = 1_000;
 
 /** The channel model, read at most once per `maxAgeMs` (MODEL_TTL_MS) and shared by the messages in flight. */
-function modelCache(client: () => NvrClient) {
-  let cached: { at: number; model: Promise<ChannelModel[]> } | undefined;
+function channelModelCache(client: () => NvrClient) {
+  let cached: { at: number; channels: Promise<ChannelModel[]> } | undefined;
   return (maxAgeMs = MODEL_TTL_MS): Promise<ChannelModel[]> => {
     if (!cached || Date.now() - cached.at > maxAgeMs) {
-      const model = client().channelModel();
-      const entry = (cached = { at: Date.now(), model });
-      model.catch(() => {
+      const channels = client().channelModel();
+      const entry = (cached = { at: Date.now(), channels });
+      channels.catch(() => {
         if (cached === entry) cached = undefined; // an outage is not an answer worth keeping
       });
     }
-    return cached.model;
+    return cached.channels;
   };
 }
 
@@ -57,7 +57,7 @@ export = function (RED: RED) {
       closed = true;
       timers.clear();
     });
-    const model = binding ? modelCache(() => binding.client) : undefined;
+    const channelModels = binding ? channelModelCache(() => binding.client) : undefined;
 
     /** The channel or alarm output this message is about ('' for the recorder itself). */
     const targetOf = (m: ControlMode, msg: NodeMessage): string => {
@@ -106,7 +106,8 @@ export = function (RED: RED) {
       const target = targetOf(mode, msg);
       const cmd = parseCommand(mode, msg.payload, defaults);
       if (CONTROL_MODES[mode].target.kind === 'channel') {
-        const refused = checkChannel(mode, target, await model!()) && checkChannel(mode, target, await model!(RECHECK_AGE_MS));
+        const refused =
+          checkChannel(mode, target, await channelModels!()) && checkChannel(mode, target, await channelModels!(RECHECK_AGE_MS));
         if (refused) throw refused;
       }
       // A later command for the same target cancels a pending switch-off, whatever it asks.

@@ -93,7 +93,7 @@ export function normaliseChannel(raw: unknown): string | undefined | null {
 }
 
 /** Parses the node's `data` property (JSON text); undefined when empty. Throws a DeviceError when invalid. */
-export function parseDataProperty(raw: unknown): Data | undefined {
+function parseDataProperty(raw: unknown): Data | undefined {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
   if (isData(raw)) return raw;
   let parsed: unknown;
