@@ -9,18 +9,19 @@
  * row's source: configuration pages through the page's write queue (`client.update()`), live rows through
  * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
-import { addressingOf, channelFromSlug, DeviceError, findPage, validateAgainstRange, type LiveChange } from '../core';
+import { channelFromSlug, DeviceError, type LiveChange } from '../core';
 import type { Quoter } from '../core/quote';
 import { SwitchOffTimers } from '../core/switch-off';
 import { Refusal, type BridgeContext } from './context';
 import type { DeviceRuntime } from './runtime';
 import { errorText } from './log';
-import { planLive, type LivePlan } from './live-commands';
-import { bareValue, coerce, parseObject, shownViolations } from './payload';
-import { channelOnline, rowDescriptor, rowSupported, rowValue, valueAt, type Json } from './state';
-import { isConfigRow, isLiveRow, isReadOnlyRow, rowsFor, type ConfigRow, type Level, type LiveRow, type Row } from './table';
+import type { LivePlan } from './live-commands';
+import { bareValue, parseObject } from './payload';
+import { planRow, rowSupported, type Planned } from './sources';
+import { channelOnline, type Json } from './state';
+import { isReadOnlyRow, rowsFor, type Level } from './table';
 import type { ParsedTopic } from './topics';
-import { changeField, readBackValue, setAt, withMember, type Change } from './write-queue';
+import { changeField, readBackValue, type Change } from './write-queue';
 
 type SetTopic = Extract<ParsedTopic, { kind: 'set' }>;
 type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
@@ -50,12 +51,6 @@ function lookupChannel(h: DeviceRuntime, slug: string, q: Quoter): string {
   return ch;
 }
 
-/** A checked command key: what to write and how (by the row's source). */
-export type Planned =
-  | { kind: 'page'; row: ConfigRow; change: Change }
-  | { kind: 'live'; row: LiveRow; plan: LivePlan }
-  | { kind: 'disarm'; row: Row; value: boolean };
-
 /** Checks one key of a command against the table and the device's Range (or live page); returns what to write. */
 function checkKey(h: DeviceRuntime, level: Level, channel: string | undefined, key: string, raw: unknown, q: Quoter): Planned {
   const rows = rowsFor(level, key);
@@ -72,37 +67,7 @@ function checkKey(h: DeviceRuntime, level: Level, channel: string | undefined, k
   if (!row) {
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   }
-  if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw, q) };
-  if (row.source.kind === 'disarm') return { kind: 'disarm', row, value: coerce(row, 'bool', raw, rowValue(model, row), q) as boolean };
-  if (!isConfigRow(row)) throw new Refusal(`${key} is read-only`, { key });
-  const desc = rowDescriptor(model, row, channel);
-  if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
-  if (desc.mode === 'r') throw new Refusal(`${key} is read-only on this device (Range mode "r")`, { key });
-  const get = model.gets.get(row.source.page);
-  const payload: Json = {};
-  let change: Change;
-  if (row.source.kind === 'member') {
-    // ON/OFF adds/removes the channel; the Range check sees the list as it would be now (R1).
-    const path = row.source.field;
-    const list = valueAt(get, path);
-    const members = Array.isArray(list) ? list : [];
-    const value = coerce(row, 'bool', raw, members.includes(channel), q) as boolean;
-    setAt(payload, path, withMember(members, channel!, value));
-    change = { path, value, member: channel };
-  } else {
-    const path = [...(row.level === 'channel' ? ['channel_info', channel!] : []), ...row.source.field];
-    const value = coerce(row, desc.type, raw, valueAt(get, path), q);
-    setAt(payload, path, value);
-    change = { path, value, channel };
-  }
-  const range = model.ranges.get(row.source.page);
-  const def = findPage(row.source.page);
-  const violations = range ? validateAgainstRange(payload, range, { metaKeys: addressingOf(def).keys }) : [];
-  if (violations.length) {
-    const shown = shownViolations(violations, raw, q);
-    throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });
-  }
-  return { kind: 'page', row, change };
+  return planRow(row, { model, device: h.device.id, channel, raw, q });
 }
 
 export class Commands {

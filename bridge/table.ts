@@ -1,7 +1,8 @@
 /**
  * THE table: every state key the bridge publishes, in the manner of Home Assistant's Reolink entity descriptions.
  * A row says how its value is read (its `source`), when the channel or device supports it (Range, the live page,
- * the channel's hardware: see `state.ts` `rowSupported`, R2) and, by the same source, how a command is written:
+ * the channel's hardware: R2) and, by the same source, how a command is written (sources.ts says it for each kind:
+ * support, read and write):
  *
  * - `page`: a configuration page named as core declares it; written with `client.update(page, changes)`.
  * - `live`: the live page (`client.live(ch)`); written with `client.setLive(ch, {<control>: value})`.
