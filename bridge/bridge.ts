@@ -1,5 +1,6 @@
 /**
- * The bridge's entry point: it wires the parts and does nothing else.
+ * The bridge's entry point: it builds the parts, lists them (each with the same `start()`/`stop()` shape: started
+ * in order, stopped in reverse) and does nothing else.
  *
  * - `runtime.ts`    one DeviceRuntime per device: client, model (its state), poller, online flag, coalesced reads
  * - `publisher.ts`  StatePublisher: everything published, change cache, gating of state behind discovery
@@ -9,8 +10,9 @@
  * - `instance-probe.ts`  refuses a second instance on the same base topic before anything is published
  *
  * `stop()` refuses new commands, lets those in flight finish (bounded), publishes
- * `bridge/state` offline, logs out of the devices and disconnects.
+ * `bridge/state` offline, logs out of the devices and disconnects: the parts' stops, in reverse order.
  */
+import { quoter as createQuoter, type Quoter } from '../core/quote';
 import { Announcer } from './announcer';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
@@ -19,7 +21,7 @@ import type { BridgeContext } from './context';
 import type { DeviceOptions } from './device';
 import { Discovery } from './discovery';
 import { InstanceConflict, probeInstance } from './instance-probe';
-import { createLogger, errorText, type Logger, type LogSink } from './log';
+import { createLogger, errorText, redacting, type Logger, type LogSink } from './log';
 import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
@@ -74,32 +76,27 @@ export interface Bridge {
 
 export { InstanceConflict };
 
+/**
+ * A part of the running bridge, in the manner of zigbee2mqtt's extensions: parts start in the order listed and stop
+ * in the reverse order, so each stops while what it relies on still runs.
+ */
+interface Part {
+  start?(): void;
+  stop?(): void | Promise<void>;
+}
+
 export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}): Promise<Bridge> {
-  const log: Logger = typeof opts.log === 'object' ? opts.log : createLogger({ level: config.log_level, sink: opts.log });
+  const secrets = configSecrets(config);
+  const quoter = createQuoter(() => secrets);
+  // Every line, whoever built it: a password typed into a command never reaches the log.
+  const log: Logger = redacting(
+    typeof opts.log === 'object' ? opts.log : createLogger({ level: config.log_level, sink: opts.log }),
+    quoter,
+  );
   const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
-
-  let broker: EmbeddedBroker | undefined;
-  let url = config.mqtt.url;
-  let stale: string[] = [];
-  if (!url) {
-    broker = await startEmbeddedBroker(embeddedBrokerOptions(opts.broker));
-    url = broker.url;
-    log.info(`no mqtt.url configured: embedded MQTT broker on ${url}`);
-  } else {
-    // A fresh embedded broker holds nothing; a shared one may hold another instance's state.
-    const probe = await probeInstance(config, url, topics, log, {
-      windowMs: opts.instanceProbeWindowMs ?? 1000,
-      connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
-    });
-    if (probe.running) {
-      const v = probe.running.info?.version;
-      throw new InstanceConflict(topics.base, `its bridge/state is online${typeof v === 'string' ? `, version ${v}` : ''}`);
-    }
-    stale = probe.stale;
-  }
-
+  const endpoint = await mqttEndpoint(config, topics, log, opts);
   const link = new MqttLink({
-    url,
+    url: endpoint.url,
     username: config.mqtt.username,
     password: config.mqtt.password,
     clientId: config.mqtt.client_id ?? clientIdFor(config.mqtt.base_topic),
@@ -108,22 +105,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     log: log.child('mqtt'),
     reconnectPeriodMs: opts.reconnectPeriodMs,
   });
-
-  const runtimes = new Map<string, DeviceRuntime>();
-  for (const cfg of config.devices) {
-    runtimes.set(
-      cfg.id,
-      new DeviceRuntime(cfg, {
-        log: log.child(cfg.id),
-        timeoutMs: opts.deviceTimeoutMs,
-        clientFactory: opts.clientFactory,
-        minBackoffMs: opts.backoff?.minMs,
-        maxBackoffMs: opts.backoff?.maxMs,
-        offlineAfter: opts.offlineAfter,
-        readGapMs: opts.readGapMs,
-      }),
-    );
-  }
+  const runtimes = deviceRuntimes(config, log, opts);
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   const discovery = new Discovery({
     link,
@@ -132,56 +114,123 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     log: log.child('discovery'),
     publish: (topic, payload) => publisher.send(topic, payload, { retain: true }),
   });
-
-  /** Set by stop(): commands and requests are refused from then on (with a reason, like any refusal). */
-  let stopping = false;
-  /** Commands and requests being carried out; stop() lets them finish (bounded) before logging out. */
-  const inflight = new Set<Promise<unknown>>();
-  /** One refresh's publishing per coalesced read, however many requests joined it. */
-  const refreshes = new WeakMap<Promise<void>, Promise<void>>();
-  const secrets = configSecrets(config).filter((s) => s.length >= 4);
-
-  const ctx: BridgeContext = {
-    topics,
-    link,
-    log,
-    devices: runtimes,
-    event: (type, data) => publisher.event(type, data),
-    commandError: (device, error) => publisher.send(topics.commandError(device), JSON.stringify(error), { queue: true }),
-    publishState: (rt, o) => publisher.state(rt, o),
-    get stopping() {
-      return stopping;
-    },
-    track(work) {
-      inflight.add(work);
-      work.then(
-        () => inflight.delete(work),
-        () => inflight.delete(work),
-      );
-      return work;
-    },
-    refresh(rt) {
-      const read = rt.read(true);
-      let done = refreshes.get(read);
-      if (!done) {
-        done = read.then(() => {
-          // A device that never answered has nothing to describe: no empty discovery config.
-          if (rt.device.model.info) discovery.update(rt.device, true);
-          publisher.state(rt, { force: true });
-        });
-        refreshes.set(read, done);
-      }
-      return done;
-    },
-    quote(text, max = 64) {
-      if (secrets.some((s) => text.includes(s))) return '(withheld: contains a configured password)';
-      return text.length > max ? `${text.slice(0, max)}...` : text;
-    },
-  };
+  const work = new CommandWork(opts.stopTimeoutMs ?? 5000);
+  const ctx = bridgeContext({ topics, link, log, runtimes, publisher, discovery, work, quoter });
   const commands = new Commands(ctx);
   const requests = new Requests(ctx);
+  const announcer = new Announcer({
+    config,
+    link,
+    topics,
+    runtimes,
+    publisher,
+    discovery,
+    log,
+    stale: endpoint.stale,
+    discoveryCleanupWindowMs: opts.discoveryCleanupWindowMs ?? 1500,
+    haStateDelayMs: opts.haStateDelayMs ?? 2000,
+  });
+  let connected = false;
+  const parts: Part[] = [
+    endpoint,
+    { stop: () => link.end() },
+    { stop: () => Promise.all([...runtimes.values()].map((rt) => rt.close())).then(() => undefined) }, // log out
+    {
+      stop: () =>
+        connected ? link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 }) : undefined,
+    },
+    { stop: () => publisher.close() },
+    // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
+    { stop: () => work.settled() },
+    deviceEvents(runtimes, publisher, discovery),
+    devicePolls(runtimes),
+    { stop: () => commands.close() },
+    announcer,
+    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work }),
+    { stop: () => work.refuse() },
+  ];
+  for (const part of parts) part.start?.();
+  const stop = async () => {
+    for (const part of [...parts].reverse()) await part.stop?.();
+  };
+  try {
+    await link.waitConnected(opts.connectTimeoutMs ?? 30_000);
+    connected = true;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    config,
+    mqttUrl: endpoint.url,
+    topics,
+    devices: runtimes,
+    link,
+    get published() {
+      return publisher.count;
+    },
+    pollStats: () => Object.fromEntries([...runtimes].map(([id, rt]) => [id, { ...rt.poller.stats }])),
+    stop() {
+      stopped ??= stop().then(() => log.info('stopped'));
+      return stopped;
+    },
+  };
+}
 
-  for (const rt of runtimes.values()) {
+/**
+ * Where the bridge's MQTT connection goes: the configured broker, after the instance probe found no other bridge on
+ * the base topic (a fresh embedded broker holds nothing; a shared one may hold another instance's state), or an
+ * embedded broker when none is configured. Its stop stops the embedded broker.
+ */
+async function mqttEndpoint(
+  config: BridgeConfig,
+  topics: Topics,
+  log: Logger,
+  opts: BridgeOptions,
+): Promise<Part & { url: string; stale: string[] }> {
+  if (!config.mqtt.url) {
+    const broker: EmbeddedBroker = await startEmbeddedBroker(embeddedBrokerOptions(opts.broker));
+    log.info(`no mqtt.url configured: embedded MQTT broker on ${broker.url}`);
+    return { url: broker.url, stale: [], stop: () => broker.stop() };
+  }
+  const probe = await probeInstance(config, config.mqtt.url, topics, log, {
+    windowMs: opts.instanceProbeWindowMs ?? 1000,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
+  });
+  if (probe.running) {
+    const v = probe.running.info?.version;
+    throw new InstanceConflict(topics.base, `its bridge/state is online${typeof v === 'string' ? `, version ${v}` : ''}`);
+  }
+  return { url: config.mqtt.url, stale: probe.stale };
+}
+
+function deviceRuntimes(config: BridgeConfig, log: Logger, opts: BridgeOptions): Map<string, DeviceRuntime> {
+  const runtimeOptions = {
+    timeoutMs: opts.deviceTimeoutMs,
+    clientFactory: opts.clientFactory,
+    minBackoffMs: opts.backoff?.minMs,
+    maxBackoffMs: opts.backoff?.maxMs,
+    offlineAfter: opts.offlineAfter,
+    readGapMs: opts.readGapMs,
+  };
+  return new Map(config.devices.map((cfg) => [cfg.id, new DeviceRuntime(cfg, { log: log.child(cfg.id), ...runtimeOptions })]));
+}
+
+/** Polling: first polls spread over up to 2 s (a hundred devices do not all log in and read Ranges at once). */
+function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part {
+  return {
+    start() {
+      const spread = Math.min(2000, 20 * runtimes.size);
+      [...runtimes.values()].forEach((rt, i) => rt.start(runtimes.size > 1 ? Math.round((i * spread) / runtimes.size) : 0));
+    },
+    stop: () => Promise.all([...runtimes.values()].map((rt) => rt.stop())).then(() => undefined),
+  };
+}
+
+/** What a device's runtime reports goes out: availability, state, discovery when its structure changed, events. */
+function deviceEvents(runtimes: ReadonlyMap<string, DeviceRuntime>, publisher: StatePublisher, discovery: Discovery): Part {
+  const wire = (rt: DeviceRuntime) => {
     rt.on('availability', (online, err) => {
       if (publisher.isClosed) return;
       publisher.event(online ? 'device_online' : 'device_offline', { device: rt.id, ...(err ? { reason: errorText(err) } : {}) });
@@ -205,77 +254,97 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       publisher.state(rt, change.channel ? { channel: change.channel } : {});
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
     });
-  }
-
-  const announcer = new Announcer({
-    config,
-    link,
-    topics,
-    runtimes,
-    publisher,
-    discovery,
-    log,
-    stale,
-    discoveryCleanupWindowMs: opts.discoveryCleanupWindowMs ?? 1500,
-    haStateDelayMs: opts.haStateDelayMs ?? 2000,
-  });
-  announcer.start();
-  link.onMessage((topic, payload, packet) => {
-    if (publisher.isClosed) return;
-    if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
-      if (!stopping) announcer.homeAssistantStatus(payload);
-      return;
-    }
-    const parsed = topics.parse(topic);
-    if (!parsed) return;
-    if (parsed.kind === 'request') requests.handle(topic, parsed.op, payload, !!packet.retain);
-    else commands.handle(topic, parsed, payload, !!packet.retain);
-  });
-
-  // First polls spread over up to 2 s: a hundred devices do not all log in and read Ranges at once.
-  const spread = Math.min(2000, 20 * runtimes.size);
-  [...runtimes.values()].forEach((rt, i) => rt.start(runtimes.size > 1 ? Math.round((i * spread) / runtimes.size) : 0));
-  const shutdown = async () => {
-    await Promise.all([...runtimes.values()].map((rt) => rt.close()));
-    await link.end();
-    await broker?.stop();
   };
-  try {
-    await link.waitConnected(opts.connectTimeoutMs ?? 30_000);
-  } catch (err) {
-    stopping = true;
-    announcer.stop();
-    publisher.close();
-    await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
-    await shutdown();
-    throw err;
+  return { start: () => runtimes.forEach(wire) };
+}
+
+/** What arrives on MQTT: Home Assistant's status, requests, commands. */
+function messageRouter(
+  config: BridgeConfig,
+  link: MqttLink,
+  topics: Topics,
+  to: { publisher: StatePublisher; announcer: Announcer; requests: Requests; commands: Commands; work: CommandWork },
+): Part {
+  return {
+    start: () =>
+      link.onMessage((topic, payload, packet) => {
+        if (to.publisher.isClosed) return;
+        if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
+          if (!to.work.stopping) to.announcer.homeAssistantStatus(payload);
+          return;
+        }
+        const parsed = topics.parse(topic);
+        if (!parsed) return;
+        if (parsed.kind === 'request') to.requests.handle(topic, parsed.op, payload, !!packet.retain);
+        else to.commands.handle(topic, parsed, payload, !!packet.retain);
+      }),
+  };
+}
+
+/** Commands and requests being carried out, and whether the bridge still takes new ones. */
+class CommandWork {
+  private readonly inflight = new Set<Promise<unknown>>();
+  /** Set by stop(): commands and requests are refused from then on (with a reason, like any refusal). */
+  stopping = false;
+
+  constructor(private readonly stopTimeoutMs: number) {}
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.inflight.add(work);
+    const done = () => this.inflight.delete(work);
+    work.then(done, done);
+    return work;
   }
 
-  let stopped: Promise<void> | undefined;
+  refuse(): void {
+    this.stopping = true;
+  }
+
+  /** The work in flight finished, or the stop timeout passed. */
+  settled(): Promise<void> {
+    return settled([...this.inflight], this.stopTimeoutMs);
+  }
+}
+
+/** What commands and requests need from the running bridge. */
+function bridgeContext(p: {
+  topics: Topics;
+  link: MqttLink;
+  log: Logger;
+  runtimes: ReadonlyMap<string, DeviceRuntime>;
+  publisher: StatePublisher;
+  discovery: Discovery;
+  work: CommandWork;
+  quoter: Quoter;
+}): BridgeContext {
+  /** One refresh's publishing per coalesced read, however many requests joined it. */
+  const refreshes = new WeakMap<Promise<void>, Promise<void>>();
   return {
-    config,
-    mqttUrl: url,
-    topics,
-    devices: runtimes,
-    link,
-    get published() {
-      return publisher.count;
+    topics: p.topics,
+    link: p.link,
+    log: p.log,
+    devices: p.runtimes,
+    quoter: p.quoter,
+    event: (type, data) => p.publisher.event(type, p.quoter.redactDeep(data)),
+    commandError: (device, error) =>
+      p.publisher.send(p.topics.commandError(device), JSON.stringify(p.quoter.redactDeep(error)), { queue: true }),
+    publishState: (rt, o) => p.publisher.state(rt, o),
+    get stopping() {
+      return p.work.stopping;
     },
-    pollStats: () => Object.fromEntries([...runtimes].map(([id, rt]) => [id, { ...rt.poller.stats }])),
-    stop() {
-      stopped ??= (async () => {
-        stopping = true;
-        announcer.stop();
-        commands.close();
-        await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
-        // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
-        await settled([...inflight], opts.stopTimeoutMs ?? 5000);
-        publisher.close();
-        await link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 });
-        await shutdown();
-        log.info('stopped');
-      })();
-      return stopped;
+    track: (work) => p.work.track(work),
+    refresh(rt) {
+      const read = rt.read(true);
+      let done = refreshes.get(read);
+      if (!done) {
+        done = read.then(() => {
+          // A device that never answered has nothing to describe: no empty discovery config.
+          if (rt.device.model.info) p.discovery.update(rt.device, true);
+          p.publisher.state(rt, { force: true });
+        });
+        refreshes.set(read, done);
+      }
+      return done;
     },
   };
 }

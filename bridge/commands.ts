@@ -11,24 +11,28 @@
  * row's source: configuration pages through the page's write queue (`client.update()`), live rows through
  * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
-import { channelFromSlug, DeviceError, findPage, metaKeysOf, validateAgainstRange, type LiveChange } from '../core';
+import { channelFromSlug, DeviceError, type LiveChange } from '../core';
+import type { Quoter } from '../core/quote';
+import { SwitchOffTimers } from '../core/switch-off';
 import { checkCode, panelCommand } from './alarm-code';
 import type { CommandErrorType } from './command-error';
-import { Refusal, type BridgeContext, type DeviceHandle } from './context';
+import { Refusal, type BridgeContext } from './context';
+import type { DeviceRuntime } from './runtime';
 import { errorText } from './log';
-import { planLive, type LivePlan } from './live-commands';
-import { bareValue, clip, coerce, parseObject, shownViolations, type Quote } from './payload';
-import { channelOnline, rowDescriptor, rowSupported, rowValue, valueAt, type Json } from './state';
-import { isConfigRow, isLiveRow, isReadOnlyRow, rowsFor, type ConfigRow, type Level, type LiveRow, type Row } from './table';
+import type { LivePlan } from './live-commands';
+import { bareValue, parseObject } from './payload';
+import { planRow, rowSupported, type Planned } from './sources';
+import { channelOnline, type Json } from './state';
+import { isReadOnlyRow, rowsFor, type Level } from './table';
 import type { ParsedTopic } from './topics';
-import { changeField, readBackValue, setAt, withMember, type Change } from './write-queue';
+import { changeField, readBackValue, type Change } from './write-queue';
 
 type SetTopic = Extract<ParsedTopic, { kind: 'set' }>;
 type GetTopic = Extract<ParsedTopic, { kind: 'get' }>;
 
-export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
+export function lookupDevice(ctx: BridgeContext, id: string): DeviceRuntime {
   const h = ctx.devices.get(id);
-  if (!h) throw new Refusal(`unknown device "${ctx.quote(id)}"`, { device: ctx.quote(id) });
+  if (!h) throw new Refusal(`unknown device "${ctx.quoter.quote(id)}"`, { device: ctx.quoter.quote(id) });
   return h;
 }
 
@@ -36,43 +40,30 @@ export function lookupDevice(ctx: BridgeContext, id: string): DeviceHandle {
 const FIRST_POLL_WAIT_MS = 15_000;
 
 /** Commands and requests need a device that answers. */
-export function requireOnline(h: DeviceHandle, details: Json = {}): void {
+export function requireOnline(h: DeviceRuntime, details: Json = {}): void {
   if (h.online) return;
   const why = !h.started ? 'has not answered yet (starting)' : 'is offline';
   throw new Refusal(`device ${h.device.id} ${why}`, { device: h.device.id, ...details });
 }
 
 /** `ch1` -> `CH1`, when the device has that channel. */
-export function lookupChannel(h: DeviceHandle, slug: string, quote: Quote = clip): string {
+function lookupChannel(h: DeviceRuntime, slug: string, q: Quoter): string {
   const ch = channelFromSlug(slug);
   if (!ch || slug !== slug.toLowerCase() || !h.device.channels().includes(ch)) {
-    throw new Refusal(`unknown channel "${quote(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: quote(slug) });
+    throw new Refusal(`unknown channel "${q.quote(slug)}" on device ${h.device.id}`, { device: h.device.id, channel: q.quote(slug) });
   }
   return ch;
 }
 
-/** A checked command key: what to write and how (by the row's source). */
-export type Planned =
-  | { kind: 'page'; row: ConfigRow; change: Change }
-  | { kind: 'live'; row: LiveRow; plan: LivePlan }
-  | { kind: 'disarm'; row: Row; value: boolean };
-
 /** Checks one key of a command against the table and the device's Range (or live page); returns what to write. */
-export function checkKey(
-  h: DeviceHandle,
-  level: Level,
-  channel: string | undefined,
-  key: string,
-  raw: unknown,
-  quote: Quote = clip,
-): Planned {
+function checkKey(h: DeviceRuntime, level: Level, channel: string | undefined, key: string, raw: unknown, q: Quoter): Planned {
   const rows = rowsFor(level, key);
   if (!rows.length) {
     const other = rowsFor(level === 'device' ? 'channel' : 'device', key)[0];
     const hint = other
       ? ` (it is a ${other.level} key: use the ${other.level === 'channel' ? '<device>/<channel>' : '<device>'}/set topic)`
       : '';
-    throw new Refusal(`unknown key "${quote(key)}"${hint}`, { key: quote(key) });
+    throw new Refusal(`unknown key "${q.quote(key)}"${hint}`, { key: q.quote(key) });
   }
   const model = h.device.model;
   const row = rows.find((r) => rowSupported(model, r, channel));
@@ -80,47 +71,18 @@ export function checkKey(
   if (!row) {
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
   }
-  if (isLiveRow(row)) return { kind: 'live', row, plan: planLive(model, row, channel!, raw) };
   if (row.source.kind === 'disarm') {
     // The code (where the config sets one) is checked first: a wrong code learns nothing about the command.
     const { action, code } = panelCommand(key, raw);
     checkCode(key, h.cfg.alarm_code, code);
-    return { kind: 'disarm', row, value: coerce(row, 'bool', action, rowValue(model, row), quote) as boolean };
+    return planRow(row, { model, device: h.device.id, channel, raw: action, q });
   }
-  if (!isConfigRow(row)) throw new Refusal(`${key} is read-only`, { key });
-  const desc = rowDescriptor(model, row, channel);
-  if (!desc) throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
-  if (desc.mode === 'r') throw new Refusal(`${key} is read-only on this device (Range mode "r")`, { key });
-  const get = model.gets.get(row.source.page);
-  const payload: Json = {};
-  let change: Change;
-  if (row.source.kind === 'member') {
-    // ON/OFF adds/removes the channel; the Range check sees the list as it would be now (R1).
-    const path = row.source.field;
-    const list = valueAt(get, path);
-    const members = Array.isArray(list) ? list : [];
-    const value = coerce(row, 'bool', raw, members.includes(channel), quote) as boolean;
-    setAt(payload, path, withMember(members, channel!, value));
-    change = { path, value, member: channel };
-  } else {
-    const path = [...(row.level === 'channel' ? ['channel_info', channel!] : []), ...row.source.field];
-    const value = coerce(row, desc.type, raw, valueAt(get, path), quote);
-    setAt(payload, path, value);
-    change = { path, value, channel };
-  }
-  const range = model.ranges.get(row.source.page);
-  const def = findPage(row.source.page);
-  const violations = range ? validateAgainstRange(payload, range, { metaKeys: def ? metaKeysOf(def) : [] }) : [];
-  if (violations.length) {
-    const shown = shownViolations(violations, raw, quote);
-    throw new Refusal(`${key}: ${shown.map((v) => v.message).join('; ')}`, { key, violations: shown });
-  }
-  return { kind: 'page', row, change };
+  return planRow(row, { model, device: h.device.id, channel, raw, q });
 }
 
 /** What a command was aimed at, as far as it is known: the device, its channel, the key(s) being handled. */
 interface Target {
-  h?: DeviceHandle;
+  h?: DeviceRuntime;
   channel?: string;
   keys: string[];
 }
@@ -131,21 +93,22 @@ export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`, `<device>/live/<channel>/<field>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
   private seq = 0;
-  /** Sirens switched on with a duration: the timer that switches each off again, by `<device>/<channel>`. */
-  private readonly sirenTimers = new Map<string, NodeJS.Timeout>();
+  /** Switches (sirens) switched on with a duration: the timer that switches each off again, by `<device>/<channel>/<control>`. */
+  private readonly offTimers = new SwitchOffTimers();
 
   constructor(private readonly ctx: BridgeContext) {}
 
-  /** Stopping: no siren timer fires any more. */
+  /** Stopping: no switch-off timer fires any more. */
   close(): void {
-    for (const t of this.sirenTimers.values()) clearTimeout(t);
-    this.sirenTimers.clear();
+    this.offTimers.clear();
   }
 
+  /** Reports a refusal; whatever its reason and details quote, no configured password leaves (redacted here). */
   private refuse(topic: string, err: unknown, target: Target): void {
-    const reason = err instanceof Refusal ? err.reason : errorText(err);
-    const details = err instanceof Refusal ? err.details : {};
-    const shown = this.ctx.quote(topic, 256);
+    const q = this.ctx.quoter;
+    const reason = q.redact(err instanceof Refusal ? err.reason : errorText(err));
+    const details = q.redactDeep(err instanceof Refusal ? err.details : {});
+    const shown = q.quote(topic, 256);
     this.ctx.log.info(`command refused on ${shown}: ${reason}`);
     this.ctx.event('command_refused', { topic: shown, reason, ...details });
     this.report('refused', target, reason);
@@ -157,8 +120,8 @@ export class Commands {
    */
   private report(type: CommandErrorType, { h, channel, keys }: Target, reason: string): void {
     if (!h) return;
-    const key = keys.length ? this.ctx.quote(keys.join(',')) : null;
-    this.ctx.commandError(h.id, { event_type: type, key, channel: channel ?? null, reason: this.ctx.quote(reason, 512) });
+    const key = keys.length ? this.ctx.quoter.quote(keys.join(',')) : null;
+    this.ctx.commandError(h.id, { event_type: type, key, channel: channel ?? null, reason: this.ctx.quoter.quote(reason, 512) });
     if (h.device.model.info) this.ctx.publishState(h, { force: true, channel, deviceOnly: !channel });
   }
 
@@ -171,7 +134,7 @@ export class Commands {
       const h = lookupDevice(this.ctx, parsed.device);
       // Delivered by the broker right after (re)connecting, before the device's first poll: wait for it.
       if (!h.started) {
-        this.ctx.log.debug(`command on ${this.ctx.quote(topic, 256)}: waiting for ${h.id} to answer its first poll`);
+        this.ctx.log.debug(`command on ${this.ctx.quoter.quote(topic, 256)}: waiting for ${h.id} to answer its first poll`);
         void this.ctx.track(h.ready(FIRST_POLL_WAIT_MS).then(() => this.run(topic, h, parsed, payload)));
         return;
       }
@@ -181,13 +144,13 @@ export class Commands {
     }
   }
 
-  private run(topic: string, h: DeviceHandle, parsed: SetTopic | GetTopic, payload: Buffer): void {
+  private run(topic: string, h: DeviceRuntime, parsed: SetTopic | GetTopic, payload: Buffer): void {
     const target: Target = { h, keys: parsed.kind === 'set' && parsed.key ? [parsed.key] : [] };
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
-      this.ctx.log.debug(`command ${parsed.kind} on ${this.ctx.quote(topic, 256)} (${payload.length} bytes)`);
+      this.ctx.log.debug(`command ${parsed.kind} on ${this.ctx.quoter.quote(topic, 256)} (${payload.length} bytes)`);
       if (parsed.kind === 'set') requireOnline(h);
-      const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel, this.ctx.quote) : undefined;
+      const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel, this.ctx.quoter) : undefined;
       target.channel = channel;
       if (parsed.kind === 'get') return this.get(topic, h, channel);
       if (channel && !channelOnline(h.device.model, channel)) {
@@ -200,7 +163,7 @@ export class Commands {
       // Every key is checked before anything is written: one bad key refuses the whole command.
       const planned = keys.map((key) => {
         target.keys = [key];
-        return checkKey(h, level, channel, key, input[key], this.ctx.quote);
+        return checkKey(h, level, channel, key, input[key], this.ctx.quoter);
       });
       const byPage = new Map<string, PagePlan[]>();
       const live: LivePlan = { change: {} };
@@ -211,7 +174,7 @@ export class Commands {
         else if (p.kind === 'live') {
           Object.assign(live.change, p.plan.change);
           for (const f of Object.keys(p.plan.change) as Array<keyof LiveChange>) liveKeys.set(f, p.row.key);
-          live.durationS ??= p.plan.durationS;
+          live.switchOff ??= p.plan.switchOff;
         } else void this.ctx.track(this.disarm(topic, h, p.value));
       }
       for (const [page, plans] of byPage) void this.ctx.track(this.write(topic, h, page, plans, channel));
@@ -222,7 +185,7 @@ export class Commands {
   }
 
   /** `get`: a read of the device (coalesced with every other read asked for meanwhile), then the state. */
-  private get(topic: string, h: DeviceHandle, channel?: string): void {
+  private get(topic: string, h: DeviceRuntime, channel?: string): void {
     void this.ctx.track(
       h.read().then(
         () => this.ctx.publishState(h, { force: true, channel }),
@@ -231,14 +194,16 @@ export class Commands {
     );
   }
 
-  private failed(topic: string, target: Target & { h: DeviceHandle }, err: unknown): void {
-    const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
-    this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
-    this.ctx.event('command_failed', { topic, device: target.h.device.id, reason: errorText(err), ...e });
-    this.report('failed', target, errorText(err));
+  private failed(topic: string, target: Target & { h: DeviceRuntime }, err: unknown): void {
+    const q = this.ctx.quoter;
+    const e = err instanceof DeviceError ? { error_code: err.error_code, violations: q.redactDeep(err.violations) as never } : {};
+    const reason = q.redact(errorText(err));
+    this.ctx.log.warn(`command on ${topic} failed: ${reason}`);
+    this.ctx.event('command_failed', { topic, device: target.h.device.id, reason, ...e });
+    this.report('failed', target, reason);
   }
 
-  private notConfirmed(topic: string, target: Target & { h: DeviceHandle }, field: string, requested: unknown, reported: unknown): void {
+  private notConfirmed(topic: string, target: Target & { h: DeviceRuntime }, field: string, requested: unknown, reported: unknown): void {
     this.ctx.event('command_not_confirmed', { topic, device: target.h.device.id, field, requested, reported: reported ?? null });
     const shown = (x: unknown) => (x === undefined ? 'nothing' : JSON.stringify(x));
     this.report('not_confirmed', target, `asked for ${shown(requested)}, the device reports ${shown(reported)}`);
@@ -260,7 +225,7 @@ export class Commands {
     };
   }
 
-  private async write(topic: string, h: DeviceHandle, page: string, plans: PagePlan[], channel: string | undefined): Promise<void> {
+  private async write(topic: string, h: DeviceRuntime, page: string, plans: PagePlan[], channel: string | undefined): Promise<void> {
     const changes = plans.map((p) => p.change);
     // Claimed before queueing: a later command on the same field supersedes this one's report.
     const fieldKey = (c: Change) => `${h.id}/${page}/${changeField(c)}`;
@@ -280,13 +245,13 @@ export class Commands {
   }
 
   /**
-   * Live change through `setLive` (core serialises a channel's live writes); a siren duration arms its off timer.
-   * Like page writes, only the latest command per live field reports, and only the latest siren command arms a timer
-   * (one that arrived while this one was still on the wire has replaced it).
+   * Live change through `setLive` (core serialises a channel's live writes); a duration (siren) arms its off timer.
+   * Like page writes, only the latest command per live field reports, and only the latest command on a switch arms a
+   * timer (one that arrived while this one was still on the wire has replaced it).
    */
   private async live(
     topic: string,
-    h: DeviceHandle,
+    h: DeviceRuntime,
     channel: string,
     plan: LivePlan,
     keys: ReadonlyMap<keyof LiveChange, string>,
@@ -295,28 +260,26 @@ export class Commands {
     const fieldKey = (k: keyof LiveChange) => `${h.id}/live/${channel}/${k}`;
     const claim = this.claim(fields.map(fieldKey));
     const isLatest = (k: keyof LiveChange) => claim.isLatest(fieldKey(k));
-    const timerKey = `${h.id}/${channel}`;
-    // Any later siren command on the channel replaces the pending switch-off.
-    if (plan.change.siren !== undefined) {
-      clearTimeout(this.sirenTimers.get(timerKey));
-      this.sirenTimers.delete(timerKey);
-    }
+    const timerKey = (control: string) => `${h.id}/${channel}/${control}`;
+    // Any later command on a switch of the channel replaces its pending switch-off.
+    for (const k of fields) this.offTimers.cancel(timerKey(k));
     try {
       const state = await h.device.writeLive(channel, plan.change);
       for (const k of fields) {
         if (state[k] !== plan.change[k] && isLatest(k))
           this.notConfirmed(topic, { h, channel, keys: [keys.get(k) ?? k] }, `live.${channel}.${k}`, plan.change[k], state[k]);
       }
-      if (plan.durationS !== undefined && state.siren === true && isLatest('siren') && !this.ctx.stopping) {
-        const timer = setTimeout(() => {
-          this.sirenTimers.delete(timerKey);
+      const off = plan.switchOff;
+      if (off && state[off.control] === true && isLatest(off.control) && !this.ctx.stopping) {
+        this.offTimers.schedule(timerKey(off.control), off.seconds, () => {
           if (this.ctx.stopping) return;
-          this.ctx.log.debug(`siren ${h.id} ${channel}: duration over, switching off`);
+          this.ctx.log.debug(`${off.control} ${h.id} ${channel}: duration over, switching off`);
           void this.ctx.track(
-            h.device.writeLive(channel, { siren: false }).catch((err: unknown) => this.failed(topic, { h, channel, keys: ['siren'] }, err)),
+            h.device
+              .writeLive(channel, { [off.control]: false })
+              .catch((err: unknown) => this.failed(topic, { h, channel, keys: [keys.get(off.control) ?? off.control] }, err)),
           );
-        }, plan.durationS * 1000);
-        this.sirenTimers.set(timerKey, timer);
+        });
       }
     } catch (err) {
       this.failed(topic, { h, channel, keys: [...new Set(keys.values())] }, err);
@@ -325,7 +288,7 @@ export class Commands {
     }
   }
 
-  private async disarm(topic: string, h: DeviceHandle, value: boolean): Promise<void> {
+  private async disarm(topic: string, h: DeviceRuntime, value: boolean): Promise<void> {
     try {
       const got = await h.device.writeDisarmed(value);
       if (got !== value) this.notConfirmed(topic, { h, keys: ['disarmed'] }, 'disarmed', value, got);

@@ -171,7 +171,7 @@ type ParsedDevice = Omit<Parsed['devices'][number], 'poll_interval'> & { poll_in
  * Default poll interval: with events on, the event checks (one a second) and the polls share the device's budget
  * of about 1.5 requests a second at idle; a poll is 5 requests, so polls every 15 s (0.33/s) instead of 10 s.
  */
-export const DEFAULT_POLL_MS = { events: 15_000, noEvents: 10_000 } as const;
+const DEFAULT_POLL_MS = { events: 15_000, noEvents: 10_000 } as const;
 
 function pollIntervalOf(d: Parsed['devices'][number]): number {
   return d.poll_interval ?? (d.events ? DEFAULT_POLL_MS.events : DEFAULT_POLL_MS.noEvents);
@@ -279,7 +279,7 @@ const OTHER_WAY: Readonly<Record<string, string>> = {
   alarm_code_file: 'alarm_code',
 };
 
-export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): { config: Record<string, unknown>; warnings: string[] } {
+function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): { config: Record<string, unknown>; warnings: string[] } {
   const warnings: string[] = [];
   const out = structuredClone(raw);
   const fromEnv = new Set<string>();
@@ -467,7 +467,7 @@ const CHANNEL_SUFFIX = /^(?:ip_|wifi_)?ch\d+(?:_|$)/;
  * Home Assistant ids are `<base>_<device>` and `<base>_<device>_<channel slug>` (plus `_<key>` per entity):
  * device `garage_ch1` would take the ids of channel CH1 of device `garage`.
  */
-export function idCollisions(ids: readonly string[], index: ReadonlyMap<string, number>): string[] {
+function idCollisions(ids: readonly string[], index: ReadonlyMap<string, number>): string[] {
   const problems: string[] = [];
   for (const a of ids) {
     for (const b of ids) {

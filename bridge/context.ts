@@ -1,4 +1,5 @@
 /** What command and request handlers need from the running bridge. */
+import type { Quoter } from '../core/quote';
 import type { CommandError } from './command-error';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
@@ -6,31 +7,28 @@ import type { DeviceRuntime } from './runtime';
 import type { Json } from './state';
 import type { Topics } from './topics';
 
-/** A configured device as commands and requests see it. */
-export type DeviceHandle = DeviceRuntime;
-
 export interface BridgeContext {
   topics: Topics;
   link: MqttLink;
   log: Logger;
-  devices: ReadonlyMap<string, DeviceHandle>;
+  devices: ReadonlyMap<string, DeviceRuntime>;
   /** Publish `{"type", "data"}` on `<base>/bridge/event`. */
   event(type: string, data: Json): void;
   /** Publish on `<base>/<dev>/command_error` (Home Assistant's "Command error" event entity). */
   commandError(device: string, error: CommandError): void;
   /** Publish a device's state topics (`force`: even when unchanged). */
-  publishState(handle: DeviceHandle, opts?: { force?: boolean; channel?: string; deviceOnly?: boolean }): void;
+  publishState(handle: DeviceRuntime, opts?: { force?: boolean; channel?: string; deviceOnly?: boolean }): void;
   /** Re-read system info and Ranges, poll, republish discovery and state (coalesced per device). */
-  refresh(handle: DeviceHandle): Promise<void>;
+  refresh(handle: DeviceRuntime): Promise<void>;
   /** True once stop() began: commands and requests are refused. */
   readonly stopping: boolean;
   /** Work a command or request started: stop() waits for it before logging out of the devices. */
   track<T>(work: Promise<T>): Promise<T>;
   /**
-   * Text taken from a command or request, fit to quote in an event, response or log line: clipped, and
-   * withheld when it contains a configured password (someone typed one into a command: not ours to repeat).
+   * Quotes text taken from a command or request (clipped, withheld when it contains a configured password) and
+   * redacts lines built elsewhere: every refusal path quotes through it.
    */
-  quote: (text: string, max?: number) => string;
+  quoter: Quoter;
 }
 
 /** A command was refused: nothing was sent to the device. */

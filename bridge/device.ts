@@ -11,6 +11,7 @@ import {
   DISARM_MEMBER,
   findOperation,
   findPage,
+  LIVE_HARDWARE,
   NvrClient,
   readChannelModel,
   readDisarm,
@@ -283,9 +284,7 @@ export class Device extends EventEmitter {
     const channels = [...(list ?? [])]
       .filter(([ch, online]) => {
         const hw = models?.find((m) => m.id === ch)?.hardware;
-        return (
-          online && (!models || hw?.floodlight || hw?.siren || hw?.redBlueLight) && (!this.cfg.channels || this.cfg.channels.includes(ch))
-        );
+        return online && (!models || LIVE_HARDWARE.some((part) => hw?.[part])) && (!this.cfg.channels || this.cfg.channels.includes(ch));
       })
       .map(([ch]) => ch);
     await Promise.all(

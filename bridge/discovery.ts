@@ -22,12 +22,13 @@ import type { Device } from './device';
 import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './event-sensors';
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
-import { channelOnline, liveBounds, rowDescriptor, rowValue, supportedRows, type DeviceModel, type Json } from './state';
+import { rowValue, supportedRows } from './sources';
+import { channelOnline, liveBounds, rowDescriptor, type DeviceModel, type Json } from './state';
 import type { Platform, Row } from './table';
 import type { Topics } from './topics';
 import { ORIGIN_URL, VERSION } from './version';
 
-export const MANUFACTURER = 'Raysharp-based';
+const MANUFACTURER = 'Raysharp-based';
 const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
 const KIND_LABEL = { analog: 'Analog camera', digital: 'IP camera', wifi: 'Wi-Fi camera' } as const;
 /** What the channel list's `ability` says a camera is, in the words of a model line (table order). */

@@ -10,104 +10,93 @@
  *
  * Values are checked against the live page's own ranges before anything is sent (core checks again).
  */
-import type { LiveChange } from '../core';
+import { LIVE_CONTROLS, type LiveChange, type LiveControlSpec, type LiveSwitch } from '../core';
 import { isPlainObject } from '../core/json';
+import type { Quoter } from '../core/quote';
+import { MAX_DURATION_S } from '../core/switch-off';
+import { switchValue } from '../core/words';
 import { Refusal } from './context';
 import { liveBounds, type DeviceModel } from './state';
-import type { LiveRow } from './table';
+import type { LiveControl, LiveRow } from './table';
 
 export interface LivePlan {
   change: LiveChange;
-  /** Siren: switch off again after this many seconds. */
-  durationS?: number;
+  /** A switch to switch off again after this many seconds (siren `duration`). */
+  switchOff?: { control: LiveSwitch; seconds: number };
 }
 
-const ON = new Set(['ON', 'TRUE', '1', 'YES']);
-const OFF = new Set(['OFF', 'FALSE', '0', 'NO']);
-/** Longest siren duration honoured (a day): a timer longer than that is a typo. */
-const MAX_DURATION_S = 86_400;
-
-function onOff(key: string, raw: unknown, current: unknown): boolean {
-  if (typeof raw === 'boolean') return raw;
-  if (typeof raw === 'string') {
-    const w = raw.trim().toUpperCase();
-    if (ON.has(w)) return true;
-    if (OFF.has(w)) return false;
-    if (w === 'TOGGLE' && typeof current === 'boolean') return !current;
-  }
-  throw new Refusal(`${key}: expected ON/OFF (got ${shown(raw)})`, { key });
+function onOff(key: string, raw: unknown, current: unknown, q: Quoter): boolean {
+  const value = switchValue(raw, current);
+  if (value === undefined) throw new Refusal(`${key}: expected ON/OFF (got ${q.describe(raw)})`, { key });
+  return value;
 }
 
-function shown(x: unknown): string {
-  if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}...` : x);
-  if (x === null || typeof x !== 'object') return String(x);
-  return Array.isArray(x) ? 'an array' : 'an object';
-}
-
-function whole(key: string, raw: unknown, bounds: { min: number; max: number } | undefined, what: string): number {
+function whole(key: string, raw: unknown, bounds: { min: number; max: number } | undefined, what: string, q: Quoter): number {
   if (!bounds) throw new Refusal(`${key}: this channel reports no ${what} range (not adjustable)`, { key });
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n)) throw new Refusal(`${key}: must be a whole number (got ${shown(raw)})`, { key });
+  if (!Number.isInteger(n)) throw new Refusal(`${key}: must be a whole number (got ${q.describe(raw)})`, { key });
   if (n < bounds.min || n > bounds.max) throw new Refusal(`${key}: must be between ${bounds.min} and ${bounds.max} (got ${n})`, { key });
   return n;
 }
 
 /** Members of a JSON command other than the ones listed: refused by name. */
-function onlyMembers(key: string, doc: Record<string, unknown>, allowed: readonly string[]): void {
+function onlyMembers(key: string, doc: Record<string, unknown>, allowed: readonly string[], q: Quoter): void {
   const extra = Object.keys(doc).filter((k) => !allowed.includes(k));
   if (extra.length)
     throw new Refusal(
-      `${key}: unknown member${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')} (accepted: ${allowed.join(', ')})`,
+      `${key}: unknown member${extra.length > 1 ? 's' : ''} ${extra.map((k) => q.describe(k)).join(', ')} (accepted: ${allowed.join(', ')})`,
       { key },
     );
 }
 
 /** `volume_level` 0..1 onto the device's volume range: the share of its maximum, at least its minimum. */
-export function volumeFromLevel(level: number, range: { min: number; max: number }): number {
+function volumeFromLevel(level: number, range: { min: number; max: number }): number {
   return Math.min(range.max, Math.max(range.min, Math.round(level * range.max)));
 }
 
-/** The live change (and siren duration) a command asks for; refuses what the channel cannot do. */
-export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw: unknown): LivePlan {
+/**
+ * The live change (and switch-off duration) a command asks for, by core's table: a switch takes ON/OFF, and the JSON
+ * of its Home Assistant entity (light: `state`, `brightness` = its setting; siren: `state`, `volume_level` onto its
+ * setting's range, `duration`); a setting takes a whole number in its range. Refuses what the channel cannot do.
+ */
+export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw: unknown, q: Quoter): LivePlan {
   const key = row.key;
-  const state = model.live.get(channel);
-  switch (row.source.control) {
-    case 'floodlight': {
-      if (!isPlainObject(raw)) return { change: { floodlight: onOff(key, raw, state?.floodlight) } };
-      onlyMembers(key, raw, ['state', 'brightness']);
-      const change: LiveChange = {};
-      if (raw.brightness !== undefined)
-        change.brightness = whole(`${key}.brightness`, raw.brightness, liveBounds(model, channel, 'brightness'), 'brightness');
-      // The JSON schema always sends a state; a brightness alone means "on at this brightness".
-      change.floodlight =
-        raw.state === undefined && change.brightness !== undefined ? true : onOff(`${key}.state`, raw.state, state?.floodlight);
-      return { change };
-    }
-    case 'brightness':
-      return { change: { brightness: whole(key, raw, liveBounds(model, channel, 'brightness'), 'brightness') } };
-    case 'redBlueLight':
-      return { change: { redBlueLight: onOff(key, raw, state?.redBlueLight) } };
-    case 'siren': {
-      if (!isPlainObject(raw)) return { change: { siren: onOff(key, raw, state?.siren) } };
-      onlyMembers(key, raw, ['state', 'duration', 'volume_level']);
-      const on = onOff(`${key}.state`, raw.state ?? 'ON', state?.siren);
-      const plan: LivePlan = { change: { siren: on } };
-      if (raw.volume_level !== undefined) {
-        const level = raw.volume_level;
-        if (typeof level !== 'number' || !(level >= 0 && level <= 1))
-          throw new Refusal(`${key}.volume_level: must be a number from 0 to 1 (got ${shown(level)})`, { key });
-        const range = liveBounds(model, channel, 'volume');
-        if (!range) throw new Refusal(`${key}.volume_level: the volume of this siren is not adjustable`, { key });
-        plan.change.volume = volumeFromLevel(level, range);
-      }
-      if (raw.duration !== undefined) {
-        const d = raw.duration;
-        if (typeof d !== 'number' || !Number.isFinite(d) || d <= 0 || d > MAX_DURATION_S) {
-          throw new Refusal(`${key}.duration: must be a number of seconds above 0, at most ${MAX_DURATION_S} (got ${shown(d)})`, { key });
-        }
-        if (on) plan.durationS = d;
-      }
-      return plan;
-    }
+  const control = row.source.control;
+  const spec: LiveControlSpec = LIVE_CONTROLS[control];
+  const current = model.live.get(channel)?.[control];
+  const change = (c: Record<string, unknown>): LiveChange => c;
+  if (!spec.switch) return { change: change({ [control]: whole(key, raw, liveBounds(model, channel, control), control, q) }) };
+  const entity = spec.published?.entity;
+  const setting = spec.switch.setting as LiveControl | undefined;
+  if (!isPlainObject(raw) || (entity !== 'light' && entity !== 'siren'))
+    return { change: change({ [control]: onOff(key, raw, current, q) }) };
+  if (entity === 'light') {
+    onlyMembers(key, raw, ['state', 'brightness'], q);
+    const out: Record<string, unknown> = {};
+    if (raw.brightness !== undefined && setting)
+      out[setting] = whole(`${key}.brightness`, raw.brightness, liveBounds(model, channel, setting), setting, q);
+    // The JSON schema always sends a state; a brightness alone means "on at this brightness".
+    out[control] = raw.state === undefined && setting && out[setting] !== undefined ? true : onOff(`${key}.state`, raw.state, current, q);
+    return { change: change(out) };
   }
+  onlyMembers(key, raw, ['state', 'duration', 'volume_level'], q);
+  const on = onOff(`${key}.state`, raw.state ?? 'ON', current, q);
+  const out: Record<string, unknown> = { [control]: on };
+  const plan: LivePlan = { change: change(out) };
+  if (raw.volume_level !== undefined && setting) {
+    const level = raw.volume_level;
+    if (typeof level !== 'number' || !(level >= 0 && level <= 1))
+      throw new Refusal(`${key}.volume_level: must be a number from 0 to 1 (got ${q.describe(level)})`, { key });
+    const range = liveBounds(model, channel, setting);
+    if (!range) throw new Refusal(`${key}.volume_level: the ${setting} of this ${spec.switch.label} is not adjustable`, { key });
+    out[setting] = volumeFromLevel(level, range);
+  }
+  if (raw.duration !== undefined) {
+    const d = raw.duration;
+    if (typeof d !== 'number' || !Number.isFinite(d) || d <= 0 || d > MAX_DURATION_S) {
+      throw new Refusal(`${key}.duration: must be a number of seconds above 0, at most ${MAX_DURATION_S} (got ${q.describe(d)})`, { key });
+    }
+    if (on) plan.switchOff = { control: control as LiveSwitch, seconds: d };
+  }
+  return plan;
 }

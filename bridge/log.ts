@@ -1,7 +1,8 @@
 /**
- * Logging with levels. Lines are written as given: no line is built from a configured password (core's
- * errors never carry one; config problems name settings, not values), so nothing needs rewriting.
+ * Logging with levels. The bridge logs through `redacting()`: a line that contains a configured password (typed
+ * into a command, echoed by an error) has it replaced, whoever built the line.
  */
+import type { Quoter } from '../core/quote';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -25,7 +26,7 @@ export function maskUrlCredentials(text: string): string {
 
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
 
-export function defaultSink(level: LogLevel, line: string): void {
+function defaultSink(level: LogLevel, line: string): void {
   const stamp = new Date().toISOString();
   const out = `${stamp} ${level.toUpperCase().padEnd(5)} ${line}\n`;
   if (level === 'error' || level === 'warn') process.stderr.write(out);
@@ -52,6 +53,24 @@ export function createLogger(opts: { level?: LogLevel; sink?: LogSink; prefix?: 
     error: (m) => emit('error', m),
     enabled: (l) => RANK[l] >= RANK[level],
     child: (p) => createLogger({ level, sink, prefix: opts.prefix ? `${opts.prefix}/${p}` : p }),
+  };
+}
+
+/** The same logger with every configured secret replaced in its lines (children too). */
+export function redacting(log: Logger, q: Pick<Quoter, 'redact'>): Logger {
+  const emit = (l: LogLevel, m: string) => {
+    if (log.enabled(l)) log[l](q.redact(m));
+  };
+  return {
+    get level() {
+      return log.level;
+    },
+    debug: (m) => emit('debug', m),
+    info: (m) => emit('info', m),
+    warn: (m) => emit('warn', m),
+    error: (m) => emit('error', m),
+    enabled: (l) => log.enabled(l),
+    child: (p) => redacting(log.child(p), q),
   };
 }
 

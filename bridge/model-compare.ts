@@ -1,5 +1,6 @@
 /** Comparisons a poll runs every time to tell whether anything changed (without allocating). */
-import { isMarker, valueAt, type DeviceModel } from './state';
+import { isChannelMarker } from '../core';
+import { valueAt, type DeviceModel } from './state';
 import { POLLED_PAGES } from './table';
 
 /** Deep equality of JSON values (Get answers), without allocating. */
@@ -35,11 +36,11 @@ export function sameChannelList(a: Map<string, boolean> | undefined, b: Map<stri
   return true;
 }
 
-export function markerSignature(model: DeviceModel): string {
+function markerSignature(model: DeviceModel): string {
   let sig = '';
   for (const page of POLLED_PAGES) {
     const ci = valueAt(model.gets.get(page), ['channel_info']);
-    if (ci && typeof ci === 'object') for (const [ch, block] of Object.entries(ci)) if (isMarker(block)) sig += `${page}:${ch};`;
+    if (ci && typeof ci === 'object') for (const [ch, block] of Object.entries(ci)) if (isChannelMarker(block)) sig += `${page}:${ch};`;
   }
   return sig;
 }

@@ -1,25 +1,25 @@
 /**
  * Command payloads as they arrive on MQTT: a JSON object (bounded size and depth) or a bare value, and the value
- * coerced to the type a Range descriptor asks for. Text quoted back in refusals is clipped (see BridgeContext.quote).
+ * coerced to the type a Range descriptor asks for. Text quoted back in refusals goes through core's Quoter.
  */
 import type { Violation } from '../core';
+import type { Quoter } from '../core/quote';
+import { switchValue } from '../core/words';
 import { isPlainObject } from '../core/json';
 import { Refusal } from './context';
 import type { Json } from './state';
 import type { Row } from './table';
 
-const MAX_PAYLOAD = 64 * 1024;
+/** Largest command or request payload read (bytes). */
+export const MAX_PAYLOAD = 64 * 1024;
 
-/** Makes text taken from a message fit to quote back (see BridgeContext.quote). */
-export type Quote = (text: string, max?: number) => string;
-
-export function clip(s: string, n = 64): string {
-  return s.length > n ? `${s.slice(0, n)}...` : s;
+function checkSize(payload: Buffer): void {
+  if (payload.length > MAX_PAYLOAD) throw new Refusal(`payload too large (${payload.length} bytes, at most ${MAX_PAYLOAD})`);
 }
 
 /** Parses a JSON payload that must be an object. */
 export function parseObject(payload: Buffer): Json {
-  if (payload.length > MAX_PAYLOAD) throw new Refusal(`payload too large (${payload.length} bytes, at most ${MAX_PAYLOAD})`);
+  checkSize(payload);
   let doc: unknown;
   try {
     doc = JSON.parse(payload.toString('utf8'));
@@ -37,7 +37,7 @@ export function parseObject(payload: Buffer): Json {
 const MAX_DEPTH = 32;
 
 /** True when objects/arrays nest deeper than `max` (iterative: a 30,000-deep document must not overflow). */
-export function nestedDeeperThan(doc: unknown, max: number): boolean {
+function nestedDeeperThan(doc: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[doc, 1]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;
@@ -48,32 +48,17 @@ export function nestedDeeperThan(doc: unknown, max: number): boolean {
   return false;
 }
 
-const TRUE_WORDS = new Set(['ON', 'TRUE', '1', 'YES']);
-const FALSE_WORDS = new Set(['OFF', 'FALSE', '0', 'NO']);
-
-function describe(x: unknown, quote: Quote): string {
-  if (typeof x === 'string') return JSON.stringify(quote(x, 40));
-  if (x === null) return 'null';
-  if (Array.isArray(x)) return 'an array';
-  if (typeof x === 'object') return 'an object';
-  return String(x);
-}
-
 /** A value as sent (JSON member or bare payload) to the type the Range descriptor asks for. */
-export function coerce(row: Row, type: string, raw: unknown, current: unknown, quote: Quote = clip): unknown {
+export function coerce(row: Row, type: string, raw: unknown, current: unknown, q: Quoter): unknown {
   const fail = (expected: string): never => {
-    throw new Refusal(`${row.key}: wrong type: expected ${expected} (got ${describe(raw, quote)})`, { key: row.key });
+    throw new Refusal(`${row.key}: wrong type: expected ${expected} (got ${q.describe(raw)})`, { key: row.key });
   };
   if (type === 'bool') {
-    if (typeof raw === 'boolean') return raw;
     if (typeof raw === 'number' && (raw === 0 || raw === 1)) return raw === 1;
-    if (typeof raw === 'string') {
-      const w = raw.trim().toUpperCase();
-      if (row.words && Object.hasOwn(row.words, w)) return row.words[w];
-      if (TRUE_WORDS.has(w)) return true;
-      if (FALSE_WORDS.has(w)) return false;
-      if (w === 'TOGGLE' && typeof current === 'boolean') return !current;
-    }
+    const w = typeof raw === 'string' ? raw.trim().toUpperCase() : undefined;
+    if (w !== undefined && row.words && Object.hasOwn(row.words, w)) return row.words[w];
+    const value = switchValue(raw, current);
+    if (value !== undefined) return value;
     return fail(row.words ? `${Object.keys(row.words).join('/')} or true/false` : 'ON/OFF or true/false');
   }
   if (type === 'int32') {
@@ -81,7 +66,7 @@ export function coerce(row: Row, type: string, raw: unknown, current: unknown, q
     if (typeof raw === 'number') n = raw;
     else if (typeof raw === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(raw)) n = Number(raw);
     if (n === undefined || !Number.isFinite(n)) return fail('a number');
-    if (!Number.isInteger(n)) throw new Refusal(`${row.key}: must be a whole number (got ${describe(raw, quote)})`, { key: row.key });
+    if (!Number.isInteger(n)) throw new Refusal(`${row.key}: must be a whole number (got ${q.describe(raw)})`, { key: row.key });
     return n;
   }
   if (type === 'string') {
@@ -99,10 +84,10 @@ export function coerce(row: Row, type: string, raw: unknown, current: unknown, q
 export function shownViolations(
   violations: readonly Violation[],
   input: unknown,
-  quote: Quote,
+  q: Quoter,
 ): Array<Pick<Violation, 'path' | 'problem' | 'message'>> {
-  const text = typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
-  if (quote(text, Infinity) === text) return violations.map(({ path, problem, message }) => ({ path, problem, message }));
+  if (JSON.stringify(q.redactDeep(input)) === JSON.stringify(input))
+    return violations.map(({ path, problem, message }) => ({ path, problem, message }));
   return violations.map(({ path, problem }) => ({
     path,
     problem,
@@ -112,7 +97,7 @@ export function shownViolations(
 
 /** A bare `set/<key>` payload: the text itself, or a JSON scalar when it is one ("5", "\"Alarm1\"", true). */
 export function bareValue(payload: Buffer): unknown {
-  if (payload.length > MAX_PAYLOAD) throw new Refusal(`payload too large (${payload.length} bytes)`);
+  checkSize(payload);
   const text = payload.toString('utf8');
   const t = text.trim();
   if (t.startsWith('"') || t.startsWith('{') || t.startsWith('[')) {

@@ -12,7 +12,8 @@ import type { BridgeConfig } from './config';
 import type { MqttLink, PublishOptions } from './mqtt';
 import type { AlarmEdge } from './event-state';
 import type { DeviceRuntime } from './runtime';
-import { ChangeCache, channelOnline, channelState, deviceState, type Json } from './state';
+import { channelState, deviceState } from './sources';
+import { ChangeCache, channelOnline, type Json } from './state';
 import type { Topics } from './topics';
 import { VERSION } from './version';
 

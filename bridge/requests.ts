@@ -4,19 +4,18 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  */
-import { DeviceError, findOperation, findPage, META_KEYS, validateAgainstRange } from '../core';
+import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange } from '../core';
+import type { Quoter } from '../core/quote';
 import { isPlainObject } from '../core/json';
 import { lookupDevice, requireOnline } from './commands';
-import { clip, parseObject, shownViolations } from './payload';
+import { MAX_PAYLOAD, parseObject, shownViolations } from './payload';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
 import { REQUEST_OPS } from './topics';
 
-const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
-
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
-export function maskSecrets(x: unknown, depth = 0): unknown {
+function maskSecrets(x: unknown, depth = 0): unknown {
   if (depth > 32) return x;
   if (Array.isArray(x)) return x.map((e) => maskSecrets(e, depth + 1));
   if (!isPlainObject(x)) return x;
@@ -29,7 +28,7 @@ export function maskSecrets(x: unknown, depth = 0): unknown {
 
 /** The top level of a JSON object payload, whatever its problems further down; undefined when none. */
 function topLevelOf(payload: Buffer): Json | undefined {
-  if (payload.length > 64 * 1024) return undefined;
+  if (payload.length > MAX_PAYLOAD) return undefined;
   try {
     const doc: unknown = JSON.parse(payload.toString('utf8'));
     return isPlainObject(doc) ? doc : undefined;
@@ -38,18 +37,18 @@ function topLevelOf(payload: Buffer): Json | undefined {
   }
 }
 
-function transactionOf(msg: Json | undefined): string | number | undefined {
+function transactionOf(msg: Json | undefined, q: Quoter): string | number | undefined {
   const t = msg?.transaction;
-  return typeof t === 'string' ? clip(t, 128) : typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+  return typeof t === 'string' ? q.quote(t, 128) : typeof t === 'number' && Number.isFinite(t) ? t : undefined;
 }
 
 /**
  * Meta keys are not in Range, so the Range check lets them through: hold them to what the device accepts.
  * `page_type` only at the top, with the page's own value; `chn_index` only inside a channel block, naming it.
  */
-export function checkMeta(data: Json, page: string, range: Json): string[] {
+function checkMeta(data: Json, page: string, range: Json): string[] {
   const problems: string[] = [];
-  const pageType = findPage(page)?.getRequest?.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
+  const pageType = addressingOf(findPage(page)).top.page_type ?? (typeof range.page_type === 'string' ? range.page_type : undefined);
   if (Object.hasOwn(data, 'page_type') && data.page_type !== pageType) {
     problems.push(pageType === undefined ? 'page_type: this page takes none' : `page_type: must be "${String(pageType)}"`);
   }
@@ -86,20 +85,20 @@ export class Requests {
       parseError = err instanceof Error ? err : new Error(String(err));
     }
     // A request refused for its shape (nested too deeply...) still gets its transaction back.
-    const transaction = transactionOf(msg ?? topLevelOf(payload));
+    const transaction = transactionOf(msg ?? topLevelOf(payload), this.ctx.quoter);
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
       if (retained) throw new Refusal('retained request ignored (requests must not be retained)');
       if (parseError) throw parseError;
       if (!REQUEST_OPS.includes(op as never))
-        throw new Refusal(`unknown request "${this.ctx.quote(op)}" (expected ${REQUEST_OPS.join(', ')})`);
+        throw new Refusal(`unknown request "${this.ctx.quoter.quote(op)}" (expected ${REQUEST_OPS.join(', ')})`);
     } catch (err) {
       this.fail(topic, safeOp, transaction, err);
       return;
     }
     this.ctx.log.debug(
-      `request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quote(msg!.device)}` : ''}` +
-        `${typeof msg!.page === 'string' ? ` page ${this.ctx.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`,
+      `request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quoter.quote(msg!.device)}` : ''}` +
+        `${typeof msg!.page === 'string' ? ` page ${this.ctx.quoter.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`,
     );
     void this.ctx.track(
       this.run(op, msg!).then(
@@ -123,21 +122,25 @@ export class Requests {
     this.ctx.link.publish(this.ctx.topics.response(op), JSON.stringify(body), { qos: 1, queue: true });
   }
 
+  /** Reports a refused or failed request; no configured password leaves, whatever the error quotes (redacted here). */
   private fail(topic: string, op: string, transaction: string | number | undefined, err: unknown): void {
+    const q = this.ctx.quoter;
     const t = transaction !== undefined ? { transaction } : {};
     if (err instanceof Refusal) {
-      const shown = this.ctx.quote(topic, 256);
-      this.ctx.log.info(`request refused on ${shown}: ${err.reason}`);
-      this.ctx.event('command_refused', { topic: shown, reason: err.reason, ...err.details, ...t });
-      this.respond(op, { status: 'error', error: err.reason, error_code: 'refused', ...err.details, ...t });
+      const shown = q.quote(topic, 256);
+      const reason = q.redact(err.reason);
+      const details = q.redactDeep(err.details);
+      this.ctx.log.info(`request refused on ${shown}: ${reason}`);
+      this.ctx.event('command_refused', { topic: shown, reason, ...details, ...t });
+      this.respond(op, { status: 'error', error: reason, error_code: 'refused', ...details, ...t });
       return;
     }
     const e = err instanceof DeviceError ? err : undefined;
     this.respond(op, {
       status: 'error',
-      error: errorText(err),
+      error: q.redact(errorText(err)),
       error_code: e?.error_code ?? 'internal_error',
-      ...(e?.violations.length ? { violations: e.violations } : {}),
+      ...(e?.violations.length ? { violations: q.redactDeep(e.violations) } : {}),
       ...t,
     });
   }
@@ -146,10 +149,8 @@ export class Requests {
     if (op === 'refresh') return this.refresh(msg);
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);
-    if (typeof msg.page !== 'string' || !PAGE_RE.test(msg.page)) {
-      throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
-    }
-    const page = msg.page;
+    const page = parsePageName(msg.page);
+    if (!page) throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
     if (msg.data !== undefined && !isPlainObject(msg.data))
       throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
     const data = (msg.data ?? {}) as Json;
@@ -170,12 +171,12 @@ export class Requests {
       }
       throw err;
     }
-    const metaKeys = findOperation(page, 'Set')?.metaKeys ?? META_KEYS;
+    const metaKeys = addressingOf(findPage(page)).keys;
     const metaProblems = checkMeta(data, page, range);
     if (metaProblems.length) throw new Refusal(metaProblems.join('; '), { device: h.device.id, page });
     const violations = validateAgainstRange(data, range, { metaKeys });
     if (violations.length) {
-      const shown = shownViolations(violations, data, this.ctx.quote);
+      const shown = shownViolations(violations, data, this.ctx.quoter);
       throw new Refusal(`outside the device's Range: ${shown.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
         device: h.device.id,
         page,

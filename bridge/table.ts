@@ -1,7 +1,8 @@
 /**
  * THE table: every state key the bridge publishes, in the manner of Home Assistant's Reolink entity descriptions.
  * A row says how its value is read (its `source`), when the channel or device supports it (Range, the live page,
- * the channel's hardware: see `state.ts` `rowSupported`, R2) and, by the same source, how a command is written:
+ * the channel's hardware: R2) and, by the same source, how a command is written (sources.ts says it for each kind:
+ * support, read and write):
  *
  * - `page`: a configuration page named as core declares it; written with `client.update(page, changes)`.
  * - `live`: the live page (`client.live(ch)`); written with `client.setLive(ch, {<control>: value})`.
@@ -14,13 +15,13 @@
  * adding one row. How a page is requested and written (page_type, chn_index, write rule) lives in core's page
  * declarations only.
  */
-import type { DisarmPage } from '../core';
+import { LIVE_CONTROLS, type DisarmPage, type LiveControlSpec } from '../core';
 
 export type Platform = 'switch' | 'number' | 'select' | 'alarm_control_panel' | 'sensor' | 'binary_sensor' | 'light' | 'siren';
 export type Level = 'device' | 'channel';
 
-/** Live controls of `client.setLive()` the table uses. */
-export type LiveControl = 'floodlight' | 'brightness' | 'siren' | 'redBlueLight';
+/** Live controls of `client.setLive()` (core's table of live controls). */
+export type LiveControl = keyof typeof LIVE_CONTROLS;
 
 /** Where a value comes from (and so how it is written). */
 export type Source =
@@ -93,6 +94,18 @@ const disarmLinkage = (what: string, label: string, icon: string): Row => ({
   advanced: true,
 });
 
+/** The published live controls of core's table, in its order. */
+function liveRows(): Row[] {
+  return Object.entries(LIVE_CONTROLS).flatMap(([control, c]: [string, LiveControlSpec]) => {
+    const p = c.published;
+    if (!p) return [];
+    const row: Row = { key: p.key, level: 'channel', source: live(control as LiveControl), name: p.name };
+    if (p.entity) row.platform = p.entity;
+    if (p.icon) row.icon = p.icon;
+    return [row];
+  });
+}
+
 export const TABLE: readonly Row[] = [
   // ---- channel level -------------------------------------------------------------------------
   {
@@ -104,18 +117,8 @@ export const TABLE: readonly Row[] = [
     category: 'diagnostic',
     deviceClass: 'connectivity',
   },
-  // Live: what the light and siren do now (PreviewChannel/Floodlight2AudioAlarm).
-  { key: 'floodlight', level: 'channel', source: live('floodlight'), platform: 'light', name: 'Floodlight', icon: 'mdi:light-flood-down' },
-  { key: 'floodlight_brightness', level: 'channel', source: live('brightness'), name: 'Floodlight brightness' },
-  { key: 'siren', level: 'channel', source: live('siren'), platform: 'siren', name: 'Siren', icon: 'mdi:alarm-light' },
-  {
-    key: 'red_blue_light',
-    level: 'channel',
-    source: live('redBlueLight'),
-    platform: 'switch',
-    name: 'Red/blue light',
-    icon: 'mdi:car-light-alert',
-  },
+  // Live: what the light and siren do now (PreviewChannel/Floodlight2AudioAlarm), as core's table publishes them.
+  ...liveRows(),
   // Alarm reaction (config entities): what the channel does when an alarm fires.
   {
     key: 'floodlight_on_alarm',

@@ -4,7 +4,6 @@
  */
 
 export const REQUEST_OPS = ['range', 'get', 'set', 'refresh'] as const;
-export type RequestOp = (typeof REQUEST_OPS)[number];
 
 export type ParsedTopic =
   | { kind: 'set'; device: string; channel?: string; key?: string }

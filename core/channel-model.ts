@@ -3,6 +3,7 @@ import { DeviceError } from './errors';
 import { deepFreeze, isPlainObject } from './json';
 import type { Invoker, OperationDef } from './operation';
 import { channelInfoGet } from './pages/channel-info';
+import { isChannelMarker } from './pages/common';
 import { deterrenceGet } from './pages/deterrence';
 import { voiceAlarmGet } from './pages/voice-alarm';
 
@@ -78,7 +79,7 @@ function legacyStatus(e: Record<string, unknown>): ConnectStatus {
   const s = e.connect_status ?? e.status ?? e.online;
   if (typeof s === 'boolean') return s ? 'Online' : 'Offline';
   if (typeof s === 'string' && s) return /^(online|connected|true|1)$/i.test(s) ? 'Online' : /^offline$/i.test(s) ? 'Offline' : s;
-  return typeof e.reason === 'string' ? 'NotConfigured' : 'Online';
+  return isChannelMarker(e) ? 'NotConfigured' : 'Online';
 }
 
 /** The entries of `channel_param` in either form; undefined when the answer has none. */
@@ -145,7 +146,7 @@ export function channelModelsFromPages(sources: readonly PageChannels[]): Channe
     if (!isPlainObject(info)) continue;
     for (const [id, block] of Object.entries(info)) {
       if (!isChannelId(id) || !isPlainObject(block)) continue;
-      const marker = typeof block.reason === 'string';
+      const marker = isChannelMarker(block);
       // `{status: "Offline", reason: "Not support"}`: the camera is away; `{reason: "Not configured"}`: no camera.
       const status: ConnectStatus = !marker
         ? block.status === 'Offline'
@@ -153,7 +154,7 @@ export function channelModelsFromPages(sources: readonly PageChannels[]): Channe
           : 'Online'
         : block.status === 'Offline'
           ? 'Offline'
-          : /not\s*config/i.test(block.reason as string)
+          : /not\s*config/i.test(block.reason)
             ? 'NotConfigured'
             : 'Online';
       const m = byId.get(id) ?? model(id, status);

@@ -14,7 +14,7 @@ import { DISARM_MEMBER, readDisarm, type DisarmPage, type DisarmState } from './
 import { readIdentity, type DeviceIdentity } from './identity';
 import { readLive, writeLive, type LiveChange, type LiveState } from './live';
 import { readSnapshot, readStreamUrls, type Snapshot, type StreamUrls } from './media';
-import { definePage, metaKeysOf, type PageDef } from './page';
+import { addressingOf, definePage, type PageDef } from './page';
 import { META_KEYS, findOperation, findPage, pageName } from './pages';
 import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
@@ -202,10 +202,11 @@ export class NvrClient extends EventEmitter {
       new DeviceError({ kind: 'invalid_request', error_code, reason, violations, ...where });
     if (def.readOnly || !def.operations.Set) throw refuse('read_only_page', `${def.name} is not written through update()`);
     if (!isPlainObject(changes)) throw refuse('invalid_request', "changes must be an object shaped like the page's Get data");
-    const metaKeys = metaKeysOf(def);
+    const addressing = addressingOf(def);
+    const metaKeys = addressing.keys;
     const stripped = Object.fromEntries(Object.entries(changes).filter(([k]) => !metaKeys.includes(k)));
     const get = this.operation(def.name, 'Get');
-    const current = (await this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true })) as Data;
+    const current = (await this.invoke(get, addressing.top, { timeoutMs: opts.timeoutMs, fresh: true })) as Data;
     const diff = changedPaths(current, stripped);
     if (Object.keys(diff).length === 0) return current;
     const problems = channelProblems(def, current, diff);
@@ -213,10 +214,10 @@ export class NvrClient extends EventEmitter {
       throw refuse('out_of_range', `${problems.length} channel problem${problems.length > 1 ? 's' : ''}; nothing was sent`, problems);
     const setOp = this.operation(def.name, 'Set');
     let range: Data | undefined;
-    if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, [...(setOp.metaKeys ?? []), ...metaKeys]);
+    if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, metaKeys);
     const data = buildSet(def, current, diff, range, [...META_KEYS, ...metaKeys]);
     await this.invoke(setOp, data, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
-    return this.invoke(get, def.getRequest ?? {}, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
+    return this.invoke(get, addressing.top, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */

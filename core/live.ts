@@ -4,78 +4,55 @@ import { isPlainObject } from './json';
 import type { Invoker } from './operation';
 import { liveGet, liveSet, type LiveAnswer, type LiveSetRequest, type OperationType, type ValueRange } from './pages/live';
 import { nearestField } from './validate';
+import {
+  CONTROLS,
+  LIVE_CONTROLS,
+  type LiveChange,
+  type LiveControlName,
+  type LiveControlSpec,
+  type LiveHardware,
+  type LiveSetting,
+  type LiveState,
+  type LiveSwitch,
+} from './live-controls';
 
 /**
  * Live control of one channel's floodlight, siren and red/blue light (`PreviewChannel/Floodlight2AudioAlarm`):
  * the typed state, and a Set checked against the page's own `_range` / `_adjustable` fields before anything is sent.
  */
 
-export interface LiveState {
-  channel: string;
-  floodlight?: boolean;
-  brightness?: number;
-  brightnessRange?: { min: number; max: number };
-  /** 0 steady, 1 flashing. */
-  mode?: 0 | 1;
-  /** 0 low, 1 middle, 2 high. */
-  strobe?: 0 | 1 | 2;
-  siren?: boolean;
-  volume?: number;
-  volumeRange?: { min: number; max: number };
-  volumeAdjustable?: boolean;
-  redBlueLight?: boolean;
-}
-
-export type LiveChange = Partial<Pick<LiveState, 'floodlight' | 'brightness' | 'mode' | 'strobe' | 'siren' | 'volume' | 'redBlueLight'>>;
+export { LIVE_CONTROLS, type LiveChange, type LiveControlSpec, type LiveHardware, type LiveSetting, type LiveState, type LiveSwitch };
 
 type Part = Exclude<OperationType, 'All'>;
+type Bounds = { min: number; max: number };
 
-interface Control {
-  /** Device field it reads and writes; absent from the Get answer = the channel lacks it (R2). */
-  field: keyof LiveAnswer;
-  part: Part;
-  kind: 'bool' | 'int';
-  /** Allowed values, or the Get member holding `{min, max}` with documented bounds as fallback. */
-  values?: readonly number[];
-  range?: { field: 'floodlight_value_range' | 'audioAlarm_value_range'; min: number; max: number };
-}
+/** The controls that switch a part on and off (floodlight, siren, red/blue light), in table order. */
+export const LIVE_SWITCHES: readonly LiveSwitch[] = (Object.keys(CONTROLS) as LiveControlName[]).filter(
+  (k): k is LiveSwitch => CONTROLS[k].switch !== undefined,
+);
 
-/** One row per user-facing control: the only place that knows the device's field names. */
-const CONTROLS: Readonly<Record<keyof LiveChange, Control>> = {
-  floodlight: { field: 'floodlight_switch', part: 'Floodlight', kind: 'bool' },
-  brightness: { field: 'floodlight_value', part: 'Floodlight', kind: 'int', range: { field: 'floodlight_value_range', min: 1, max: 100 } },
-  mode: { field: 'floodlight_mode', part: 'Floodlight', kind: 'int', values: [0, 1] },
-  strobe: { field: 'floodlight_strobe_frequency', part: 'Floodlight', kind: 'int', values: [0, 1, 2] },
-  siren: { field: 'audioAlarm_switch', part: 'AudioAlarm', kind: 'bool' },
-  volume: { field: 'audioAlarm_value', part: 'AudioAlarm', kind: 'int', range: { field: 'audioAlarm_value_range', min: 1, max: 10 } },
-  redBlueLight: { field: 'redBlueLight_switch', part: 'RedBlueLight', kind: 'bool' },
-};
+/** Hardware that has a live page worth reading: a channel with none of it has no live control. */
+export const LIVE_HARDWARE: readonly LiveHardware[] = [...new Set(Object.values(CONTROLS).map((c) => c.hardware))];
 
-function bounds(r: ValueRange | undefined, fallback: { min: number; max: number }): { min: number; max: number } {
+function bounds(answer: unknown, fallback: Bounds): Bounds {
+  const r = answer as ValueRange | undefined;
   return { min: typeof r?.min === 'number' ? r.min : fallback.min, max: typeof r?.max === 'number' ? r.max : fallback.max };
 }
 
+/** The typed state of a Get answer: each control the page reports (a value outside `values` is left out). */
 export function liveState(channel: string, a: LiveAnswer): LiveState {
-  const s: LiveState = { channel: a.channel ?? channel };
-  if (a.floodlight_switch !== undefined) s.floodlight = a.floodlight_switch;
-  if (a.floodlight_value !== undefined) {
-    s.brightness = a.floodlight_value;
-    s.brightnessRange = bounds(a.floodlight_value_range, CONTROLS.brightness.range!);
+  const s: Record<string, unknown> = { channel: a.channel ?? channel };
+  for (const [key, c] of Object.entries(CONTROLS)) {
+    const value = a[c.field];
+    if (value === undefined || (c.values && !c.values.includes(value as number))) continue;
+    s[key] = value;
+    if (c.range) s[`${key}Range`] = bounds(a[c.range.field], c.range);
+    if (c.adjustable) s[`${key}Adjustable`] = a[c.adjustable] !== false;
   }
-  if (a.floodlight_mode === 0 || a.floodlight_mode === 1) s.mode = a.floodlight_mode;
-  const strobe = a.floodlight_strobe_frequency;
-  if (strobe === 0 || strobe === 1 || strobe === 2) s.strobe = strobe;
-  if (a.audioAlarm_switch !== undefined) s.siren = a.audioAlarm_switch;
-  if (a.audioAlarm_value !== undefined) {
-    s.volume = a.audioAlarm_value;
-    s.volumeRange = bounds(a.audioAlarm_value_range, CONTROLS.volume.range!);
-    s.volumeAdjustable = a.audioAlarm_value_adjustable !== false;
-  }
-  if (a.redBlueLight_switch !== undefined) s.redBlueLight = a.redBlueLight_switch;
-  return s;
+  return s as unknown as LiveState;
 }
 
-function check(key: keyof LiveChange, value: unknown, a: LiveAnswer): Violation | undefined {
+function check(key: LiveControlName, value: unknown, a: LiveAnswer): Violation | undefined {
   const c = CONTROLS[key];
   const v = (problem: Violation['problem'], message: string): Violation => ({ path: key, problem, message });
   if (a[c.field] === undefined) return v('unsupported', `this channel has no ${c.field} (absent from the live page)`);
@@ -83,8 +60,8 @@ function check(key: keyof LiveChange, value: unknown, a: LiveAnswer): Violation 
   if (typeof value !== 'number' || !Number.isInteger(value)) return v('type', `must be an integer (got ${JSON.stringify(value)})`);
   if (c.values && !c.values.includes(value)) return v('enum', `must be one of ${c.values.join(', ')} (got ${value})`);
   if (c.range) {
-    if (key === 'volume' && a.audioAlarm_value_adjustable === false)
-      return v('read_only', 'the volume of this siren is not adjustable (audioAlarm_value_adjustable false)');
+    if (c.adjustable && a[c.adjustable] === false)
+      return v('read_only', `the ${key} of this ${c.hardware} is not adjustable (${c.adjustable} false)`);
     const { min, max } = bounds(a[c.range.field], c.range);
     if (value < min) return v('min', `must be >= ${min} (${c.range.field}; got ${value})`);
     if (value > max) return v('max', `must be <= ${max} (${c.range.field}; got ${value})`);
@@ -114,7 +91,7 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
       violations.push({ path: key, problem: 'unsupported', message: `not a live control${near ? `; did you mean ${near}?` : ''}` });
       continue;
     }
-    const k = key as keyof LiveChange;
+    const k = key as LiveControlName;
     const bad = check(k, value, a);
     if (bad) {
       violations.push(bad);
@@ -123,7 +100,7 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
     const { field, part } = CONTROLS[k];
     if (a[field] === value) continue;
     fields[field] = value;
-    parts.add(part);
+    parts.add(part as Part);
   }
   if (violations.length || parts.size === 0) return { violations };
   const operation_type: OperationType = parts.size > 1 ? 'All' : [...parts][0];

@@ -1,4 +1,5 @@
 import type { OperationDef } from './operation';
+import { META_KEYS } from './pages/common';
 
 /**
  * One device page declared once: its operations and everything about how it is read and written.
@@ -51,7 +52,34 @@ export function definePage(def: PageInput): PageDef {
 
 /** Request keys that are page addressing, never parameters: exempt from Range checks on every page. */
 export function metaKeysOf(page: PageDef): string[] {
-  const keys = new Set<string>(Object.keys(page.getRequest ?? {}));
-  for (const k of Object.keys(page.setMembers?.('CH1') ?? {})) keys.add(k);
-  return [...keys];
+  return [...addressingOf(page).keys];
+}
+
+/**
+ * Which keys of a request address the page rather than set a parameter, and where they go: `top` beside
+ * `channel_info` (`page_type`), `block(ch)` inside each channel block of a Set (`chn_index`, `page`). Read by
+ * `update()`, the bridge's commands and request API and the Node-RED request nodes. A page nobody declared still
+ * takes `page_type` at the top and adds nothing to its blocks.
+ */
+export interface Addressing {
+  /** Data its Get and Range need; a Set carries it too. */
+  top: Readonly<Data>;
+  /** Keys that belong at the top of a request (never inside a channel block). */
+  topKeys: readonly string[];
+  /** Members each channel block of a Set carries. */
+  block(channel: string): Data;
+  /** Every addressing key of the page (exempt from Range checks: no Range lists them). */
+  keys: readonly string[];
+}
+
+/** `page_type` belongs at the top of any page's request. */
+const GENERIC_TOP_KEYS = ['page_type'] as const;
+
+export function addressingOf(page: PageDef | undefined): Addressing {
+  const top = page?.getRequest ?? {};
+  const block = (channel: string): Data => page?.setMembers?.(channel) ?? {};
+  const topKeys = [...new Set([...GENERIC_TOP_KEYS, ...Object.keys(top)])];
+  // The usual addressing keys of any page, and a declared page's own (Deterrence's block member `page`).
+  const own = page ? [...Object.keys(top), ...Object.keys(block('CH1')), ...(page.operations.Set?.metaKeys ?? [])] : [];
+  return { top, topKeys, block, keys: [...new Set([...META_KEYS, ...own])] };
 }

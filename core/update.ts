@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isChannelId } from './channels';
+import { isChannelMarker } from './pages/common';
 import type { Violation } from './errors';
 import { isPlainObject } from './json';
-import type { PageDef } from './page';
+import { addressingOf, type PageDef } from './page';
 import { writableSubset } from './validate';
 
 /**
@@ -59,8 +60,8 @@ export function channelProblems(page: PageDef, current: unknown, diff: Data): Vi
     if (!isChannelId(ch)) out.push({ path: path(ch), problem: 'channel', message: 'not a channel id (CH<n>, IP_CH<n>, WIFI_CH<n>)' });
     else if (!Object.hasOwn(have, ch))
       out.push({ path: path(ch), problem: 'channel', message: `channel ${ch} is not on this page of the device` });
-    else if (isPlainObject(have[ch]) && typeof have[ch].reason === 'string') {
-      const m = have[ch] as { reason: string; status?: unknown };
+    else if (isChannelMarker(have[ch])) {
+      const m = have[ch];
       out.push({
         path: path(ch),
         problem: 'channel',
@@ -78,9 +79,10 @@ export function channelProblems(page: PageDef, current: unknown, diff: Data): Vi
  * known) limits echoed blocks to writable members, so read-only and unsupported members are never sent back.
  */
 export function buildSet(page: PageDef, current: unknown, diff: Data, range: Data | undefined, metaKeys: readonly string[]): Data {
-  const top: Data = { ...page.getRequest };
+  const addressing = addressingOf(page);
+  const top: Data = { ...addressing.top };
   const writable = <T>(x: T): T => (range ? writableSubset(x, range, { metaKeys }) : x);
-  const members = (ch: string) => page.setMembers?.(ch) ?? {};
+  const members = (ch: string) => addressing.block(ch);
   const { channel_info: chDiff, ...restDiff } = diff;
   const have = blocks(current);
 

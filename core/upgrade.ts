@@ -1,13 +1,14 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DeviceError } from './errors';
-import type { UpgradeTokenRequest } from './pages/upgrade-token';
-
-/** Limits of the upgrade token request (spec 2.1, 8). */
-export const UPGRADE_HEAD_SIZE = 3 * 1024;
-export const MAX_FIRMWARE_NAME_LENGTH = 256;
-export const MAX_FIRMWARE_SIZE = 100 << 20;
-export const MAX_FIRMWARE_SIZE_LARGE = 200 << 20;
+import {
+  firmwareNameLength,
+  MAX_FIRMWARE_NAME_LENGTH,
+  MAX_FIRMWARE_SIZE,
+  MAX_FIRMWARE_SIZE_LARGE,
+  UPGRADE_HEAD_SIZE,
+  type UpgradeTokenRequest,
+} from './pages/upgrade-token';
 
 export interface UpgradeInput {
   /** A firmware file path, or its content. */
@@ -18,13 +19,6 @@ export interface UpgradeInput {
 
 /** What the file gives; `base_secondary_authentication` comes from the user. */
 export type UpgradeRequest = Omit<UpgradeTokenRequest, 'base_secondary_authentication'>;
-
-/** Characters (Unicode code points) of a file name: the spec's "length 0-256", the same in any encoding. */
-export function firmwareNameLength(name: string): number {
-  let n = 0;
-  for (const _ of name) n++;
-  return n;
-}
 
 function refuse(reason: string, cause?: unknown): DeviceError {
   return new DeviceError({

@@ -1,17 +1,18 @@
 import { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
-import { pages } from '../core/pages';
+import { PAGE_NAME_PATTERN, pages, parsePageName } from '../core/pages';
 import type { DeviceNode } from './bind-device';
 import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
 import { pageForm } from './page-form';
-import { normaliseChannel, normalisePage } from './request-node';
+import { normaliseChannel } from './request-node';
 import type { AdminHandler, AdminResponse, RED } from './red';
+import { nodeQuoter } from './secrets';
 
 /** What the editor puts in a password field whose value is stored on the server. */
-export const PASSWORD_PLACEHOLDER = '__PWRD__';
+const PASSWORD_PLACEHOLDER = '__PWRD__';
 
 /** Admin requests give up sooner than flows: a user is waiting in front of a dialog. */
 const ADMIN_TIMEOUT_MS = 8000;
@@ -34,7 +35,7 @@ export interface PageListEntry {
   operations: string[];
 }
 
-export function pageList(): PageListEntry[] {
+function pageList(): PageListEntry[] {
   return pages.map((p) => ({ name: p.name, title: p.title, operations: Object.keys(p.operations) }));
 }
 
@@ -44,7 +45,7 @@ const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : und
  * Credentials for a dialog request: typed values win; an absent password or the placeholder means
  * "the one stored for this config node" (read on the server, never sent to the editor).
  */
-export function resolveCredentials(RED: RED, body: DialogValues): DeviceCredentials {
+function resolveCredentials(RED: RED, body: DialogValues): DeviceCredentials {
   const id = str(body.id);
   const stored = (id && RED.nodes.getCredentials(id)) || {};
   const username = str(body.username) || stored.username;
@@ -96,10 +97,21 @@ function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Pr
   };
 }
 
+/** nvr-control's modes (target kind, settings shown) and the page-name syntax, for the editor. */
+function editorRules() {
+  const modes = Object.fromEntries(
+    Object.entries(CONTROL_MODES).map(([mode, row]) => [
+      mode,
+      { target: row.target.kind, settings: row.settings, ...(row.target.kind === 'channel' ? { label: row.target.label } : {}) },
+    ]),
+  );
+  return { modes, pageName: PAGE_NAME_PATTERN };
+}
+
 function sendError(res: AdminResponse, err: DeviceError) {
   const status = err.kind === 'invalid_request' ? 400 : 502;
   // error_code and reason only: never the request, so never a credential.
-  res.status(status).json({ ok: false, error: { kind: err.kind, error_code: err.error_code, reason: err.reason } });
+  res.status(status).json({ ok: false, error: { kind: err.kind, error_code: err.error_code, reason: nodeQuoter.redact(err.reason) } });
 }
 
 /** Registered once when the module loads (not per node), so they exist before anything is deployed. */
@@ -108,6 +120,9 @@ export function registerAdminRoutes(RED: RED): void {
   const write = RED.auth.needsPermission('nvr-device.write');
 
   RED.httpAdmin.get('/nvr-device/pages', read, (_req, res) => res.json(pageList()));
+
+  // The rules the dialogs check as the user types, as the runtime has them (never restated in the editor).
+  RED.httpAdmin.get('/nvr-device/rules', read, (_req, res) => res.json(editorRules()));
 
   // POST: the body carries the dialog's credentials, which do not belong in a URL.
   RED.httpAdmin.post(
@@ -121,7 +136,7 @@ export function registerAdminRoutes(RED: RED): void {
     '/nvr-device/form',
     write,
     deviceRoute(RED, async (client, body) => {
-      const page = normalisePage(body.page, 'Range');
+      const page = parsePageName(body.page, 'Range');
       const channel = normaliseChannel(body.channel);
       if (!page) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_page', reason: 'choose a page' });
       if (channel === null) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_channel', reason: 'not a channel id' });

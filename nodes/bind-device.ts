@@ -29,7 +29,7 @@ export interface DeviceBinding {
 /** Error kinds that are about the connection: the session's state shows them on every node. */
 const CONNECTION_KINDS: ReadonlySet<DeviceError['kind']> = new Set(['session', 'lockout', 'transport']);
 
-export const NO_DEVICE_STATUS: NodeStatus = { fill: 'red', shape: 'ring', text: 'no device configured' };
+const NO_DEVICE_STATUS: NodeStatus = { fill: 'red', shape: 'ring', text: 'no device configured' };
 
 /**
  * Joins the shared session of the node's `nvr-device` and mirrors the connection in the node's

@@ -1,23 +1,24 @@
-import type { ChannelHardware, ChannelModel } from '../core/channel-model';
+import type { ChannelModel } from '../core/channel-model';
 import type { NvrClient } from '../core/client';
 import type { DeviceError } from '../core/errors';
-import type { LiveChange } from '../core/live';
+import { LIVE_CONTROLS, LIVE_SWITCHES, type LiveHardware, type LiveSetting, type LiveSwitch } from '../core/live';
 import { isPlainObject } from '../core/json';
+import { MAX_DURATION_S } from '../core/switch-off';
+import { switchValue } from '../core/words';
 import { invalidRequest } from './errors';
+import { nodeQuoter } from './secrets';
 
 /**
- * What `nvr-control` does in each mode: one row per mode (the only place that knows which core call,
- * which hardware, which payload members). The node (nvr-control.ts) reads the message, finds the row,
- * checks the target and calls `run`.
+ * What `nvr-control` does in each mode: one row per mode (the only place that knows which core call and
+ * which payload members). The live modes are core's live switches (core/live.ts LIVE_CONTROLS: hardware,
+ * setting, label); the node (nvr-control.ts) reads the message, finds the row, checks the target and calls `run`.
  */
 
-export type ControlMode = 'floodlight' | 'siren' | 'redBlueLight' | 'alarmOutput' | 'disarm';
+export type ControlMode = LiveSwitch | 'alarmOutput' | 'disarm';
 
 /** A switch command after parsing: on/off plus the optional settings the mode accepts. */
-export interface Command {
+export interface Command extends Partial<Record<LiveSetting, number>> {
   on: boolean;
-  brightness?: number;
-  volume?: number;
   /** Seconds until the part is switched off again (0 or absent: stays on). */
   duration?: number;
 }
@@ -29,54 +30,39 @@ export interface ControlDefaults {
   duration?: unknown;
 }
 
-type Setting = 'brightness' | 'volume' | 'duration';
-
-/** Longest switch-off delay: a day (a timer is no schedule; Node-RED timers also stop at a redeploy). */
-export const MAX_DURATION_S = 86_400;
+type Setting = LiveSetting | 'duration';
 
 interface ModeRow {
   /** What the target is: a channel with this hardware, an alarm output name, or the whole recorder. */
-  target:
-    | { kind: 'channel'; hardware: keyof Pick<ChannelHardware, 'floodlight' | 'siren' | 'redBlueLight'>; label: string }
-    | { kind: 'output' }
-    | { kind: 'device' };
+  target: { kind: 'channel'; hardware: LiveHardware; label: string } | { kind: 'output' } | { kind: 'device' };
   /** Settings a payload object (or the node) may give besides `on`. */
   settings: readonly Setting[];
-  /** Words that mean on / off besides true / false (disarm: "disarm" / "arm"). */
-  words: { on: readonly string[]; off: readonly string[] };
+  /** Words that mean on / off besides true / false (disarm: "disarm" / "arm"); absent: core's ON/OFF words. */
+  words?: { on: readonly string[]; off: readonly string[] };
   /** Sends the command and answers the state read back. */
   run(client: NvrClient, target: string, cmd: Command): Promise<unknown>;
 }
 
-const ON_OFF = { on: ['on', 'true'], off: ['off', 'false'] } as const;
-
-/** Live parts: the change sent through `client.setLive`, settings only when switching on. */
-function live(
-  hardware: 'floodlight' | 'siren' | 'redBlueLight',
-  label: string,
-  settings: readonly Setting[],
-  change: (cmd: Command) => LiveChange,
-): ModeRow {
+/** A live switch of core's table: the change sent through `client.setLive`, its setting only when switching on. */
+function live(control: LiveSwitch): ModeRow {
+  const { hardware, switch: sw } = LIVE_CONTROLS[control];
+  const setting: LiveSetting | undefined = 'setting' in sw ? sw.setting : undefined;
   return {
-    target: { kind: 'channel', hardware, label },
-    settings,
-    words: ON_OFF,
-    run: (client, channel, cmd) => client.setLive(channel, change(cmd)),
+    target: { kind: 'channel', hardware, label: sw.label },
+    settings: [...(setting ? [setting] : []), ...(sw.timed ? ['duration' as const] : [])],
+    run: (client, channel, cmd) =>
+      client.setLive(channel, {
+        [control]: cmd.on,
+        ...(cmd.on && setting && cmd[setting] !== undefined ? { [setting]: cmd[setting] } : {}),
+      }),
   };
 }
 
 export const CONTROL_MODES: Readonly<Record<ControlMode, ModeRow>> = {
-  floodlight: live('floodlight', 'floodlight', ['brightness', 'duration'], (c) =>
-    c.on && c.brightness !== undefined ? { floodlight: true, brightness: c.brightness } : { floodlight: c.on },
-  ),
-  siren: live('siren', 'siren', ['volume', 'duration'], (c) =>
-    c.on && c.volume !== undefined ? { siren: true, volume: c.volume } : { siren: c.on },
-  ),
-  redBlueLight: live('redBlueLight', 'red/blue light', ['duration'], (c) => ({ redBlueLight: c.on })),
+  ...(Object.fromEntries(LIVE_SWITCHES.map((c) => [c, live(c)])) as Record<LiveSwitch, ModeRow>),
   alarmOutput: {
     target: { kind: 'output' },
     settings: ['duration'],
-    words: ON_OFF,
     run: async (client, output, cmd) => {
       const outputs = await client.setManualAlarm({ [output]: cmd.on });
       return { output, on: outputs[output] };
@@ -105,20 +91,20 @@ export function settingOf(raw: unknown): unknown {
   return Number.isFinite(n) ? n : raw;
 }
 
-function describe(x: unknown): string {
-  return typeof x === 'string' ? JSON.stringify(x) : x === undefined ? 'nothing' : (JSON.stringify(x) ?? String(x));
-}
-
-function switchValue(mode: ControlMode, value: unknown, where: string): boolean {
+function onOff(mode: ControlMode, value: unknown, where: string): boolean {
   const { words } = CONTROL_MODES[mode];
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') {
+  if (!words) {
+    // core's ON/OFF words, as MQTT takes them (no TOGGLE: the node does not know the current state)
+    const on = switchValue(value);
+    if (on !== undefined) return on;
+  } else if (typeof value === 'boolean') return value;
+  else if (typeof value === 'string') {
     const w = value.trim().toLowerCase();
     if (words.on.includes(w)) return true;
     if (words.off.includes(w)) return false;
   }
-  const allowed = ['true', 'false', ...[...words.on, ...words.off].filter((w) => w !== 'true' && w !== 'false').map((w) => `"${w}"`)];
-  throw invalidRequest('bad_payload', `${where} must be ${allowed.join(', ')} (got ${describe(value)})`);
+  const allowed = ['true', 'false', ...(words ? [...words.on, ...words.off] : ['on', 'off']).map((w) => `"${w}"`)];
+  throw invalidRequest('bad_payload', `${where} must be ${allowed.join(', ')} (got ${nodeQuoter.describe(value)})`);
 }
 
 /**
@@ -135,20 +121,23 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
     if (unknown.length) {
       throw invalidRequest(
         'bad_payload',
-        `msg.payload has ${unknown.map((k) => `"${k}"`).join(', ')}; in ${mode} mode it takes ${allowed.join(', ')}`,
+        `msg.payload has ${unknown.map((k) => nodeQuoter.describe(k)).join(', ')}; in ${mode} mode it takes ${allowed.join(', ')}`,
       );
     }
     if (!('on' in payload)) throw invalidRequest('bad_payload', `msg.payload.on is missing (true or false)`);
-    cmd.on = switchValue(mode, payload.on, 'msg.payload.on');
+    cmd.on = onOff(mode, payload.on, 'msg.payload.on');
     for (const s of row.settings) if (payload[s] !== undefined) given[s] = payload[s];
   } else {
-    cmd.on = switchValue(mode, payload, 'msg.payload');
+    cmd.on = onOff(mode, payload, 'msg.payload');
   }
   for (const s of row.settings) {
     const value = given[s] ?? defaults[s];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      throw invalidRequest('bad_payload', `${s} must be a whole number${s === 'duration' ? ' of seconds' : ''} (got ${describe(value)})`);
+      throw invalidRequest(
+        'bad_payload',
+        `${s} must be a whole number${s === 'duration' ? ' of seconds' : ''} (got ${nodeQuoter.describe(value)})`,
+      );
     }
     if (s === 'duration' && value > MAX_DURATION_S)
       throw invalidRequest('bad_payload', `duration must be at most ${MAX_DURATION_S} seconds (a day; got ${value})`);

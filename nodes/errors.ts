@@ -1,4 +1,5 @@
 import { DeviceError } from '../core/errors';
+import { nodeQuoter } from './secrets';
 
 /** Which request an error belongs to. */
 type Where = { page?: string; operation?: string };
@@ -24,7 +25,7 @@ const USER_WORDING: ReadonlyArray<[RegExp, string]> = [
   [/\bcall (\w+)\(\)/g, 'retry'],
 ];
 
-export function userReason(reason: string): string {
+function userReason(reason: string): string {
   return USER_WORDING.reduce((s, [re, by]) => s.replace(re, by), reason);
 }
 
@@ -35,8 +36,14 @@ export function userReason(reason: string): string {
  * properties stay on the error object too for code that receives it directly.
  */
 export function forDone(e: unknown, where: Where = {}): DeviceError {
+  // Whatever built the error, no deployed device's password leaves the node (Catch node, debug sidebar, log).
   const json = asDeviceError(e, where).toJSON();
-  const details = { ...json, reason: userReason(json.reason), page: json.page ?? where.page, operation: json.operation ?? where.operation };
+  const details = nodeQuoter.redactDeep({
+    ...json,
+    reason: userReason(json.reason),
+    page: json.page ?? where.page,
+    operation: json.operation ?? where.operation,
+  });
   const out = new DeviceError({ ...details, cause: details });
   Object.defineProperty(out, 'code', { value: details.error_code, enumerable: true });
   return out;

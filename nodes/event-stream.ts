@@ -6,7 +6,7 @@ import { asDeviceError } from './errors';
 
 /** After the event stream ends with an error: wait, doubling, up to the cap (documented in the help). */
 export const FIRST_RETRY_MS = 1000;
-export const MAX_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 30_000;
 
 export interface EventSubscriber {
   event(e: AlarmEvent): void;

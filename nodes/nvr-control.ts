@@ -1,6 +1,7 @@
 import type { ChannelModel } from '../core/channel-model';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
+import { SwitchOffTimers } from '../core/switch-off';
 import { bindDevice } from './bind-device';
 import {
   checkChannel,
@@ -13,6 +14,7 @@ import {
   type ControlMode,
 } from './control-modes';
 import { forDone, invalidRequest } from './errors';
+import { nodeQuoter } from './secrets';
 import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
 import { normaliseChannel } from './request-node';
 
@@ -23,17 +25,17 @@ const MODEL_TTL_MS = 60_000;
 const RECHECK_AGE_MS = 1_000;
 
 /** The channel model, read at most once per `maxAgeMs` (MODEL_TTL_MS) and shared by the messages in flight. */
-function modelCache(client: () => NvrClient) {
-  let cached: { at: number; model: Promise<ChannelModel[]> } | undefined;
+function channelModelCache(client: () => NvrClient) {
+  let cached: { at: number; channels: Promise<ChannelModel[]> } | undefined;
   return (maxAgeMs = MODEL_TTL_MS): Promise<ChannelModel[]> => {
     if (!cached || Date.now() - cached.at > maxAgeMs) {
-      const model = client().channelModel();
-      const entry = (cached = { at: Date.now(), model });
-      model.catch(() => {
+      const channels = client().channelModel();
+      const entry = (cached = { at: Date.now(), channels });
+      channels.catch(() => {
         if (cached === entry) cached = undefined; // an outage is not an answer worth keeping
       });
     }
-    return cached.model;
+    return cached.channels;
   };
 }
 
@@ -49,14 +51,13 @@ export = function (RED: RED) {
     const node = this;
     const mode: ControlMode | undefined = isControlMode(def.mode) ? def.mode : undefined;
     const defaults = { brightness: settingOf(def.brightness), volume: settingOf(def.volume), duration: settingOf(def.duration) };
-    const timers = new Map<string, NodeJS.Timeout>();
+    const timers = new SwitchOffTimers();
     let closed = false;
     const binding = bindDevice(RED, node, def.device, () => {
       closed = true;
-      for (const t of timers.values()) clearTimeout(t);
       timers.clear();
     });
-    const model = binding ? modelCache(() => binding.client) : undefined;
+    const channelModels = binding ? channelModelCache(() => binding.client) : undefined;
 
     /** The channel or alarm output this message is about ('' for the recorder itself). */
     const targetOf = (m: ControlMode, msg: NodeMessage): string => {
@@ -69,7 +70,7 @@ export = function (RED: RED) {
       }
       const channel = normaliseChannel(msg.channel !== undefined ? msg.channel : def.channel);
       if (channel === null)
-        throw invalidRequest('bad_channel', `channel ${JSON.stringify(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
+        throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
       if (!channel) throw invalidRequest('bad_channel', 'no channel: choose one or send msg.channel');
       return channel;
     };
@@ -84,8 +85,7 @@ export = function (RED: RED) {
 
     /** After `seconds`, the same part off again; its state goes out as a message of its own. */
     const switchOffLater = (m: ControlMode, target: string, seconds: number, msg: NodeMessage) => {
-      const timer = setTimeout(() => {
-        timers.delete(target);
+      timers.schedule(target, seconds, () => {
         run(m, target, { on: false })
           .then(
             (state) => {
@@ -96,23 +96,22 @@ export = function (RED: RED) {
             },
           )
           .catch(() => undefined);
-      }, seconds * 1000);
-      timers.set(target, timer);
+      });
     };
 
     const handle = async (msg: NodeMessage): Promise<NodeMessage | undefined> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured');
       if (!mode)
-        throw invalidRequest('bad_mode', `mode ${JSON.stringify(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
+        throw invalidRequest('bad_mode', `mode ${nodeQuoter.describe(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
       const target = targetOf(mode, msg);
       const cmd = parseCommand(mode, msg.payload, defaults);
       if (CONTROL_MODES[mode].target.kind === 'channel') {
-        const refused = checkChannel(mode, target, await model!()) && checkChannel(mode, target, await model!(RECHECK_AGE_MS));
+        const refused =
+          checkChannel(mode, target, await channelModels!()) && checkChannel(mode, target, await channelModels!(RECHECK_AGE_MS));
         if (refused) throw refused;
       }
       // A later command for the same target cancels a pending switch-off, whatever it asks.
-      clearTimeout(timers.get(target));
-      timers.delete(target);
+      timers.cancel(target);
       const state = await run(mode, target, cmd);
       if (closed) return undefined;
       if (cmd.on && cmd.duration) switchOffLater(mode, target, cmd.duration, msg);

@@ -3,6 +3,7 @@ import { registerAdminRoutes } from './admin';
 import type { DeviceNode } from './bind-device';
 import { clientOptions, type DeviceProps } from './device-config';
 import { DeviceSession } from './device-session';
+import { holdSecret } from './secrets';
 import { SharedEventStream } from './event-stream';
 import { useTranslator } from './status';
 import type { CloseHandler, NodeDef, RED } from './red';
@@ -29,7 +30,9 @@ export = function (RED: RED) {
     const log = (level: LogLevel, message: string) => node[LOG_METHOD[level]](message);
     node.session = new DeviceSession(clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log));
     node.events = new SharedEventStream(() => node.session.current);
+    const releaseSecret = holdSecret(creds.password);
     node.on('close', ((_removed, done) => {
+      releaseSecret();
       void node.events
         .close()
         .then(() => node.session.close())

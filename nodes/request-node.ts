@@ -1,14 +1,15 @@
-import * as v from 'valibot';
 import { channelFromSlug, isChannelId } from '../core/channels';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
 import { isPlainObject } from '../core/json';
-import { findOperation, findPage, pageName } from '../core/pages';
+import { addressingOf } from '../core/page';
+import { findOperation, findPage, parsePageName } from '../core/pages';
 import { isDescriptor } from '../core/range';
 import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
 import type { DoneFn, InputHandler, NodeDef, NodeMessage, RED, RedNode, SendFn } from './red';
 import { evaluateInput, migrateRequestDef, REQUEST_INPUTS } from './request-props';
+import { nodeQuoter } from './secrets';
 
 export type RequestOperation = 'Range' | 'Get' | 'Set';
 
@@ -48,22 +49,19 @@ const OPERATIONS: Record<RequestOperation, OperationBehaviour> = {
   },
 };
 
-/** Keys that describe the request rather than a channel's parameters: they stay at the top when wrapping. */
-const TOP_LEVEL_KEYS = new Set(['page_type']);
-
+/**
+ * `data` as one channel's block: the page's addressing keys (core's declaration: `page_type`) stay at the top, and the
+ * members its Set puts in each block (Deterrence: `chn_index`, `page`) are added where not given.
+ */
 function wrapChannel(page: string, data: Data, channel: string): Data {
   if ('channel_info' in data) return data;
-  const top: Data = {};
-  const block: Data = {};
-  for (const [k, val] of Object.entries(data)) (TOP_LEVEL_KEYS.has(k) ? top : block)[k] = val;
-  const wrapped = { ...top, channel_info: { [channel]: block } };
-  // Pages whose Set wants each block to name its channel (Deterrence: `chn_index`) get it added.
-  const schema = findOperation(page, 'Set')?.request;
-  if (schema && !('chn_index' in block) && !v.safeParse(schema, wrapped).success) {
-    const indexed = { ...top, channel_info: { [channel]: { ...block, chn_index: channel } } };
-    if (v.safeParse(schema, indexed).success) return indexed;
-  }
-  return wrapped;
+  const addressing = addressingOf(findPage(page));
+  const top = pick(data, addressing.topKeys);
+  return { ...top, channel_info: { [channel]: { ...addressing.block(channel), ...withoutTop(page, data) } } };
+}
+
+function pick(data: Data, keys: readonly string[]): Data {
+  return Object.fromEntries(Object.entries(data).filter(([k]) => keys.includes(k)));
 }
 
 /** Pages whose request names one channel (registry schema has a `channel` entry) get it filled in. */
@@ -85,14 +83,6 @@ function channelBlock(operation: RequestOperation, page: string, answer: Data, c
   return map[channel];
 }
 
-/** `AlarmConfig/Deterrence`, also accepting `/API/AlarmConfig/Deterrence/Get` as typed by hand. */
-export function normalisePage(raw: unknown, operation: string): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  let page = pageName(raw.trim().replace(/^\/+/, ''));
-  if (page.endsWith(`/${operation}`)) page = page.slice(0, -operation.length - 1);
-  return /^[A-Za-z0-9_]+(?:\/[A-Za-z0-9_]+)*$/.test(page) ? page : undefined;
-}
-
 /** `CH1`, `IP_CH5`, `WIFI_CH8` (or their lower-case slugs); empty means "all channels". */
 export function normaliseChannel(raw: unknown): string | undefined | null {
   if (raw === undefined || raw === null || raw === '') return undefined;
@@ -103,7 +93,7 @@ export function normaliseChannel(raw: unknown): string | undefined | null {
 }
 
 /** Parses the node's `data` property (JSON text); undefined when empty. Throws a DeviceError when invalid. */
-export function parseDataProperty(raw: unknown): Data | undefined {
+function parseDataProperty(raw: unknown): Data | undefined {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
   if (isData(raw)) return raw;
   let parsed: unknown;
@@ -117,10 +107,8 @@ export function parseDataProperty(raw: unknown): Data | undefined {
 }
 
 /** The Get data that reads back what a Set changed: the request's `page_type` and the like. */
-function readBackRequest(data: Data): Data {
-  const out: Data = {};
-  for (const k of TOP_LEVEL_KEYS) if (k in data) out[k] = data[k];
-  return out;
+function readBackRequest(page: string, data: Data): Data {
+  return pick(data, addressingOf(findPage(page)).topKeys);
 }
 
 /**
@@ -137,14 +125,14 @@ async function perform(
 ): Promise<Data> {
   const op = OPERATIONS[operation];
   if (operation === 'Set' && updatable(page, data)) {
-    const changes = channel && !('channel_info' in data) ? { channel_info: { [channel]: withoutTopLevel(data) } } : data;
+    const changes = channel && !('channel_info' in data) ? { channel_info: { [channel]: withoutTop(page, data) } } : data;
     const after = await client.update(page, changes);
     return (channel ? OPERATIONS.Get.scopeAnswer(page, after, channel) : after) as Data;
   }
   const request = channel ? op.scopeRequest(page, data, channel) : data;
   const answer = await op.call(client, page, request);
   if (operation === 'Set' && findOperation(page, 'Get')) {
-    const after = await OPERATIONS.Get.call(client, page, readBackRequest(request));
+    const after = await OPERATIONS.Get.call(client, page, readBackRequest(page, request));
     return (channel ? OPERATIONS.Get.scopeAnswer(page, after, channel) : after) as Data;
   }
   return (channel ? op.scopeAnswer(page, answer, channel) : answer) as Data;
@@ -157,12 +145,14 @@ async function perform(
 function updatable(page: string, data: Data): boolean {
   const def = findPage(page);
   if (!def || def.readOnly || !def.operations.Set || !def.operations.Get) return false;
-  return !('page_type' in data) || data.page_type === def.getRequest?.page_type;
+  const top = addressingOf(def).top;
+  return addressingOf(def).topKeys.every((k) => !(k in data) || data[k] === top[k]);
 }
 
 /** `data` without the keys that address the request (`page_type`): the channel block's own fields. */
-function withoutTopLevel(data: Data): Data {
-  return Object.fromEntries(Object.entries(data).filter(([k]) => !TOP_LEVEL_KEYS.has(k)));
+function withoutTop(page: string, data: Data): Data {
+  const top = addressingOf(findPage(page)).topKeys;
+  return Object.fromEntries(Object.entries(data).filter(([k]) => !top.includes(k)));
 }
 
 /** Registers `nvr-range`, `nvr-get` or `nvr-set`: one behaviour, parameterised by the operation. */
@@ -209,14 +199,18 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
     const handle = async (msg: NodeMessage, send: SendFn): Promise<void> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
       const values = await inputs(msg);
-      const page = normalisePage(values.page, operation);
+      const page = parsePageName(values.page, operation);
       if (!page)
-        throw invalidRequest('bad_page', `page ${JSON.stringify(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, {
-          operation,
-        });
+        throw invalidRequest(
+          'bad_page',
+          `page ${nodeQuoter.describe(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`,
+          {
+            operation,
+          },
+        );
       const channel = normaliseChannel(values.channel);
       if (channel === null)
-        throw invalidRequest('bad_channel', `channel ${JSON.stringify(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, {
+        throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, {
           page,
           operation,
         });

@@ -80,6 +80,25 @@ export function pageName(page: string): string {
   return page.replace(/^\/?(API\/)?/, '').replace(/\/+$/, '');
 }
 
+/**
+ * Page-name syntax, for every place that takes a page name from a user (the bridge's request API, the Node-RED
+ * nodes, their editor through the admin route): segments of letters, digits and `_`, each starting with a letter,
+ * at most five.
+ */
+export const PAGE_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*){0,4}$';
+const PAGE_NAME_RE = new RegExp(PAGE_NAME_PATTERN);
+
+/**
+ * The page a user means, or undefined when the text is not a page name: any spelling {@link pageName} accepts
+ * (surrounding spaces too), and, given the operation, `AlarmConfig/Deterrence/Get` for `AlarmConfig/Deterrence`.
+ */
+export function parsePageName(raw: unknown, operation?: string): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  let page = pageName(raw.trim().replace(/^\/+/, ''));
+  if (operation && page.endsWith(`/${operation}`)) page = page.slice(0, -operation.length - 1);
+  return PAGE_NAME_RE.test(page) ? page : undefined;
+}
+
 /** A page by name; leading `/API/` and surrounding slashes are ignored. */
 export function findPage(name: string): PageDef | undefined {
   return byName.get(pageName(name));

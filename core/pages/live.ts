@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
 import { definePage } from '../page';
+import { CONTROLS, type OperationType } from '../live-controls';
 import { AnyResponse, optBool, optInt, optString } from './common';
 
 /**
@@ -11,29 +12,31 @@ import { AnyResponse, optBool, optInt, optString } from './common';
 const ValueRange = v.looseObject({ type: optString, min: v.optional(v.number()), max: v.optional(v.number()) });
 export type ValueRange = v.InferOutput<typeof ValueRange>;
 
-export const LiveFields = {
+/** The page's fields, from the table of live controls: each control's value, its `_range` and `_adjustable`. */
+export const LiveFields: Record<string, v.GenericSchema> = {
   channel: optString,
-  floodlight_switch: optBool,
-  floodlight_mode: optInt, // 0 steady, 1 flashing
-  floodlight_value: optInt, // brightness 1-100
-  floodlight_value_range: v.optional(ValueRange),
-  floodlight_strobe_frequency: optInt, // 0 low, 1 middle, 2 high (the table says "array")
-  audioAlarm_switch: optBool,
-  audioAlarm_value: optInt, // volume 1-10
-  audioAlarm_value_range: v.optional(ValueRange),
-  audioAlarm_value_adjustable: optBool,
-  redBlueLight_switch: optBool,
+  ...Object.fromEntries(
+    Object.values(CONTROLS).flatMap((c): Array<[string, v.GenericSchema]> => [
+      [c.field, c.kind === 'bool' ? optBool : optInt],
+      ...(c.range ? [[c.range.field, v.optional(ValueRange)] as [string, v.GenericSchema]] : []),
+      ...(c.adjustable ? [[c.adjustable, optBool] as [string, v.GenericSchema]] : []),
+    ]),
+  ),
 };
 export const LiveAnswer = v.looseObject(LiveFields);
-export type LiveAnswer = v.InferOutput<typeof LiveAnswer>;
+/** A Get answer: the fields of the table, each where the channel has it. */
+export type LiveAnswer = { channel?: string } & Record<string, unknown>;
 
-export const OPERATION_TYPES = ['Floodlight', 'AudioAlarm', 'RedBlueLight', 'All'] as const;
-export type OperationType = (typeof OPERATION_TYPES)[number];
+export const OPERATION_TYPES = [...new Set(Object.values(CONTROLS).map((c) => c.part)), 'All'] as unknown as [
+  OperationType,
+  ...OperationType[],
+];
+export type { OperationType };
 
 /** `command_flag` is undocumented; the vendor's sample sends false. */
 export const LiveGetRequest = v.looseObject({ channel: v.string(), command_flag: v.optional(v.boolean(), false) });
 export const LiveSetRequest = v.looseObject({ ...LiveFields, channel: v.string(), operation_type: v.picklist(OPERATION_TYPES) });
-export type LiveSetRequest = v.InferInput<typeof LiveSetRequest>;
+export type LiveSetRequest = LiveAnswer & { channel: string; operation_type: OperationType };
 
 const page = 'PreviewChannel/Floodlight2AudioAlarm';
 

@@ -1,7 +1,19 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { MAX_FIRMWARE_NAME_LENGTH, MAX_FIRMWARE_SIZE_LARGE, UPGRADE_HEAD_SIZE, firmwareNameLength } from '../upgrade';
+
+/** Limits of the upgrade token request (spec 2.1, 8), the page's own; prepareUpgrade() (core/upgrade.ts) applies them too. */
+export const UPGRADE_HEAD_SIZE = 3 * 1024;
+export const MAX_FIRMWARE_NAME_LENGTH = 256;
+export const MAX_FIRMWARE_SIZE = 100 << 20;
+export const MAX_FIRMWARE_SIZE_LARGE = 200 << 20;
+
+/** Characters (Unicode code points) of a file name: the spec's "length 0-256", the same in any encoding. */
+export function firmwareNameLength(name: string): number {
+  let n = 0;
+  for (const _ of name) n++;
+  return n;
+}
 
 /** Spec 2.1. Obtained from the user (field notes: how the cipher is computed is not public). */
 export const SecondaryAuthentication = v.looseObject({

@@ -7,7 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { Simulator } from '../../simulator';
-import { emptyModel, rowSupported, rowValue } from '../../bridge/state';
+import { rowSupported, rowValue } from '../../bridge/sources';
+import { emptyModel } from '../../bridge/state';
 import { rowsFor } from '../../bridge/table';
 import { mergeChanges } from '../../bridge/write-queue';
 import { setsOf, settle, setup, waitEvent, type Fixture } from './fixture';

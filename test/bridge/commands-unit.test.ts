@@ -13,7 +13,7 @@ import { parseConfig } from '../../bridge/config';
 import type { BridgeContext } from '../../bridge/context';
 import type { Device } from '../../bridge/device';
 import { createLogger } from '../../bridge/log';
-import { clip } from '../../bridge/payload';
+import { noSecrets } from '../../core/quote';
 import { Requests } from '../../bridge/requests';
 import { DeviceRuntime } from '../../bridge/runtime';
 import { emptyModel, valueAt, type Json } from '../../bridge/state';
@@ -114,7 +114,7 @@ async function rig(clock: Clock, fake = fakeDevice()) {
       work.then(done, done);
       return work;
     },
-    quote: clip,
+    quoter: noSecrets,
   };
   const commands = new Commands(ctx);
   const requests = new Requests(ctx);

@@ -5,6 +5,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parsePageName } from '../../core/pages';
+import { CONTROL_MODES } from '../../nodes/control-modes';
 import nvrDevice from '../../nodes/nvr-device';
 import {
   helper,
@@ -49,11 +51,24 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
   nvrDevice(fakeRed as never);
   assert.equal(routes, [
     'GET /nvr-device/pages nvr-device.read',
+    'GET /nvr-device/rules nvr-device.read',
     'POST /nvr-device/channels nvr-device.write',
     'POST /nvr-device/form nvr-device.write',
     'POST /nvr-device/hardware nvr-device.write',
     'POST /nvr-device/test nvr-device.write',
   ]);
+});
+
+test("GET rules: nvr-control's modes and the page-name syntax, as the runtime has them (the editor restates neither)", async () => {
+  await empty();
+  const res = await helper.request().get('/nvr-device/rules').expect(200);
+  assert.equal(Object.keys(res.body.modes), Object.keys(CONTROL_MODES));
+  assert.equal(res.body.modes.siren, { target: 'channel', settings: ['volume', 'duration'], label: 'siren' });
+  assert.equal(res.body.modes.disarm, { target: 'device', settings: [] });
+  const editor = new RegExp(res.body.pageName);
+  for (const page of ['AlarmConfig/Deterrence', 'Maintenance/SystemUpgrade/Token', 'Alarm Config', '1st/Page', 'A/B/C/D/E/F', 'A//B']) {
+    assert.is(editor.test(page), parsePageName(page) !== undefined, page);
+  }
 });
 
 test("GET pages: the registry, with each page's operations", async () => {
