@@ -43,6 +43,11 @@ export class LoginGuard {
     });
   }
 
+  /** When held logins may go out again (epoch ms); undefined when nothing is held. */
+  get heldUntil(): number | undefined {
+    return this.hold && Date.now() < this.hold.until ? this.hold.until : undefined;
+  }
+
   /** An explicit login: try now. */
   clear(): void {
     this.hold = undefined;

@@ -1,4 +1,5 @@
 import { NvrClient } from '../core/client';
+import { deviceUrl } from '../core/transport';
 import { DeviceError } from '../core/errors';
 import { pages } from '../core/pages';
 import type { DeviceNode } from './bind-device';
@@ -62,9 +63,7 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
   const creds = resolveCredentials(RED, body);
   const props: DeviceProps = { url: body.url, tls_ca: body.tls_ca, tls_fingerprint: body.tls_fingerprint };
   const options = { ...clientOptions(props, creds), heartbeatMs: 0, timeoutMs: ADMIN_TIMEOUT_MS };
-  if (!/^https?:\/\/[^/]/i.test(options.url)) {
-    throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_url', reason: 'url must start with http:// or https://' });
-  }
+  deviceUrl(options.url); // the client's own rule: refused (bad_url) before anything else is looked at
   if (creds.password === undefined) {
     throw new DeviceError({
       kind: 'invalid_request',
@@ -113,7 +112,11 @@ export function registerAdminRoutes(RED: RED): void {
   RED.httpAdmin.post(
     '/nvr-device/channels',
     write,
-    deviceRoute(RED, async (client) => ({ ok: true, channels: await client.channels() })),
+    // With the status (Online, Offline, Sleep, NotConfigured...): the editor tells an empty slot from an offline camera.
+    deviceRoute(RED, async (client) => ({
+      ok: true,
+      channels: (await client.channelModel()).map((m) => ({ channel: m.id, online: m.online, status: m.status, name: m.name })),
+    })),
   );
 
   // The typed form of nvr-range / nvr-get / nvr-set: the page's fields, bounds and current values.

@@ -24,6 +24,8 @@ export interface DeviceBinding {
   clearFailure(): void;
   /** While true, connection changes are tracked but not shown (a progress status is on display). */
   muted: boolean;
+  /** Shows the connection status now (after a progress or failure status the node set itself). */
+  showConnection(): void;
 }
 
 /** Error kinds that are about the connection: the session's state shows them on every node. */
@@ -71,6 +73,9 @@ export function bindDevice(
       if (closed || !failing) return;
       failing = false;
       show();
+    },
+    showConnection() {
+      if (!closed) show();
     },
   };
   let client: NvrClient | undefined;

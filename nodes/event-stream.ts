@@ -10,8 +10,11 @@ export const MAX_RETRY_MS = 30_000;
 
 export interface EventSubscriber {
   event(e: AlarmEvent): void;
-  /** Listening failed (again: on every attempt of a failure streak; the subscriber reports once). */
-  failed(err: DeviceError): void;
+  /**
+   * Listening failed (again: on every attempt of a failure streak; the subscriber reports once), also
+   * while core's stream keeps trying by itself (a lost device); `retryAt`: the next try (epoch ms).
+   */
+  failed(err: DeviceError, retryAt: number): void;
   /** The stream works again after a failure (an answer arrived): a new streak may be reported. */
   recovered(): void;
 }
@@ -88,7 +91,12 @@ export class SharedEventStream {
           if (failing) this.each((s) => s.recovered());
           failing = false;
         };
-        for await (const raw of client.events({ signal, onAnswer: answered })) {
+        const lost = (e: DeviceError, nextCheckAt: number) => {
+          failing = true;
+          const err = asDeviceError(e, { page: 'Event', operation: 'Check' });
+          this.each((s) => s.failed(err, Math.max(nextCheckAt, client.loginHeldUntil ?? 0)));
+        };
+        for await (const raw of client.events({ signal, onAnswer: answered, onFailure: lost })) {
           if (signal.aborted) return;
           const e = alarmEventOf(raw);
           if (e) this.each((s) => s.event(e));
@@ -97,7 +105,8 @@ export class SharedEventStream {
         if (signal.aborted) return;
         const err = asDeviceError(e, { page: 'Event', operation: 'Check' });
         failing = true;
-        this.each((s) => s.failed(err));
+        const retryAt = Math.max(Date.now() + retryMs, this.client()?.loginHeldUntil ?? 0);
+        this.each((s) => s.failed(err, retryAt));
       }
       await pause(retryMs, signal);
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);

@@ -16,6 +16,25 @@ type LogLevel = Parameters<LogFn>[0];
 const LOG_METHOD: Record<LogLevel, 'debug' | 'log' | 'warn'> = { debug: 'debug', info: 'log', warn: 'warn', error: 'warn' };
 
 /**
+ * Warnings into the debug sidebar once per failure streak: the first warning of a streak is written,
+ * the retries that follow go to the debug log until the device works again (state `connected`).
+ */
+function streakLog(write: (method: 'debug' | 'log' | 'warn', message: string) => void) {
+  let warned = false;
+  return {
+    log(level: LogLevel, message: string) {
+      const method = LOG_METHOD[level];
+      if (method === 'warn' && warned) return write('debug', message);
+      if (method === 'warn') warned = true;
+      write(method, message);
+    },
+    state(state: string) {
+      if (state === 'connected') warned = false;
+    },
+  };
+}
+
+/**
  * `nvr-device` config node: where a device is and how to log in. It holds the one session shared by
  * every node that uses it (see DeviceSession); credentials live in Node-RED's credential store.
  */
@@ -26,8 +45,11 @@ export = function (RED: RED) {
     const node = this;
     const creds = node.credentials ?? {};
     (node as { url?: unknown }).url = def.url;
-    const log = (level: LogLevel, message: string) => node[LOG_METHOD[level]](message);
-    node.session = new DeviceSession(clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log));
+    const streak = streakLog((method, message) => node[method](message));
+    node.session = new DeviceSession(
+      clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, streak.log),
+      (state) => streak.state(state),
+    );
     node.events = new SharedEventStream(() => node.session.current);
     node.on('close', ((_removed, done) => {
       void node.events

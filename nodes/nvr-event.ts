@@ -1,6 +1,8 @@
+import type { DeviceError } from '../core/errors';
 import { filterOf, passes, type AlarmEvent } from './alarm-event';
 import { bindDevice, type DeviceNode } from './bind-device';
 import { forDone } from './errors';
+import { shortReason } from './status';
 import type { NodeDef, NodeMessage, RED, RedNode } from './red';
 
 function eventMessage(device: string, e: AlarmEvent): NodeMessage {
@@ -9,6 +11,15 @@ function eventMessage(device: string, e: AlarmEvent): NodeMessage {
     // `state` repeats `active` for flows written for version 1 of this node.
     payload: { device, channel: e.channel, type: e.type, active: e.active, time: e.time, state: e.active },
   };
+}
+
+/** "14:05:09" in the Node-RED host's local time: what a status has room for. */
+const clockTime = (d: Date) => d.toTimeString().slice(0, 8);
+
+/** The error with when the next try is, in its message (Catch nodes and the debug sidebar show the message). */
+function retryError(err: DeviceError, retry: Date): DeviceError {
+  err.message = `${err.message}; listening again at ${retry.toISOString()}`;
+  return err;
 }
 
 /**
@@ -25,21 +36,28 @@ export = function (RED: RED) {
     const binding = bindDevice(RED, node, def.device, () => device?.events.unsubscribe(node.id));
     if (!binding || !device?.events) return;
     const deviceName = device.name || String((device as { url?: unknown }).url ?? '');
-    let reported = false;
+    let reported: string | undefined;
     device.events.subscribe(node.id, {
       event(e) {
         if (passes(filter, e)) node.send(eventMessage(deviceName, e));
       },
-      failed(e) {
+      failed(e, retryAt) {
         const err = forDone(e, { page: 'Event', operation: 'Check' });
-        binding.showFailure(err);
-        // Once per failure streak, with a message so a Catch node can act on it; not every retry.
-        if (!reported) node.error(err, { payload: err.toJSON() });
-        reported = true;
+        const retry = new Date(retryAt);
+        // The status says when the next try is (the connection status would hide it: muted until recovered).
+        binding.muted = true;
+        node.status({ fill: 'red', shape: 'ring', text: `${shortReason(err)}; retry ${clockTime(retry)}` });
+        // Once per failure streak (and again only when the failure changes), with a message so a Catch
+        // node can act on it; never every retry.
+        if (reported === err.error_code) return;
+        reported = err.error_code;
+        const payload = { ...err.toJSON(), retry_at: retry.toISOString() };
+        node.error(retryError(err, retry), { topic: 'error', payload });
       },
       recovered() {
-        reported = false;
-        binding.clearFailure();
+        reported = undefined;
+        binding.muted = false;
+        binding.showConnection();
       },
     });
   }
