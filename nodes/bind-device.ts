@@ -3,6 +3,7 @@ import type { DeviceError } from '../core/errors';
 import { asDeviceError } from './errors';
 import type { DeviceSession } from './device-session';
 import type { SharedEventStream } from './event-stream';
+import type { LiveParts } from './live-parts';
 import type { CloseHandler, NodeStatus, RED, RedNode } from './red';
 import { connectionStatus, failureStatus, type ConnectionState } from './status';
 
@@ -11,6 +12,8 @@ export interface DeviceNode extends RedNode {
   session: DeviceSession;
   /** The device's one event stream, shared by its nvr-event nodes. */
   events: SharedEventStream;
+  /** The live parts of its channels as last seen (events and read-backs), for nvr-event nodes. */
+  live: LiveParts;
 }
 
 export interface DeviceBinding {

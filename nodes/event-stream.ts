@@ -1,8 +1,10 @@
 import type { NvrClient } from '../core/client';
 import type { DeviceError } from '../core/errors';
+import type { LiveState } from '../core/live';
 import { alarmEventOf, type AlarmEvent } from './alarm-event';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
+import { liveStateOf } from './live-parts';
 
 /** After the event stream ends with an error: wait, doubling, up to the cap (documented in the help). */
 export const FIRST_RETRY_MS = 1000;
@@ -42,7 +44,11 @@ export class SharedEventStream {
   private stop?: AbortController;
   private running: Promise<void> = Promise.resolve();
 
-  constructor(private readonly client: () => NvrClient | undefined) {}
+  /** `onLive`: the device's live part events (`Floodlight_AudioAlarm`), which are not alarms. */
+  constructor(
+    private readonly client: () => NvrClient | undefined,
+    private readonly onLive?: (state: Partial<LiveState> & { channel: string }) => void,
+  ) {}
 
   get subscriberCount(): number {
     return this.subscribers.size;
@@ -100,6 +106,8 @@ export class SharedEventStream {
           if (signal.aborted) return;
           const e = alarmEventOf(raw);
           if (e) this.each((s) => s.event(e));
+          const live = liveStateOf(raw);
+          if (live) this.onLive?.(live);
         }
       } catch (e) {
         if (signal.aborted) return;

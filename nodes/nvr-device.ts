@@ -4,6 +4,7 @@ import type { DeviceNode } from './bind-device';
 import { clientOptions, type DeviceProps } from './device-config';
 import { DeviceSession } from './device-session';
 import { SharedEventStream } from './event-stream';
+import { LiveParts } from './live-parts';
 import { useTranslator } from './status';
 import type { CloseHandler, NodeDef, RED } from './red';
 
@@ -50,7 +51,11 @@ export = function (RED: RED) {
       clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, streak.log),
       (state) => streak.state(state),
     );
-    node.events = new SharedEventStream(() => node.session.current);
+    node.live = new LiveParts((channel) => node.session.current?.live(channel));
+    node.events = new SharedEventStream(
+      () => node.session.current,
+      (state) => node.live.update(state, 'device'),
+    );
     node.on('close', ((_removed, done) => {
       void node.events
         .close()

@@ -2,6 +2,7 @@ import type { DeviceError } from '../core/errors';
 import { filterOf, passes, type AlarmEvent } from './alarm-event';
 import { bindDevice, type DeviceNode } from './bind-device';
 import { forDone } from './errors';
+import { isLivePart, type LivePart, type PartChange } from './live-parts';
 import { shortReason } from './status';
 import type { NodeDef, NodeMessage, RED, RedNode } from './red';
 
@@ -12,6 +13,23 @@ function eventMessage(device: string, e: AlarmEvent): NodeMessage {
     payload: { device, channel: e.channel, type: e.type, active: e.active, time: e.time, state: e.active },
   };
 }
+
+/**
+ * A live part change as nvr-control answers a command (`msg.payload.floodlight`, `msg.control`), so
+ * one "switch position" node serves both; `msg.source` says who saw it: the device's event or a read-back.
+ */
+function liveMessage(device: string, c: PartChange): NodeMessage {
+  return {
+    topic: `${c.channel}/${c.part}`,
+    channel: c.channel,
+    control: c.part,
+    source: c.source,
+    payload: { device, channel: c.channel, ...c.state },
+  };
+}
+
+/** The saved `live` property: the parts to report (none for flows saved before it existed). */
+const liveParts = (x: unknown): LivePart[] => (Array.isArray(x) ? x.filter(isLivePart) : []);
 
 /** "14:05:09" in the Node-RED host's local time: what a status has room for. */
 const clockTime = (d: Date) => d.toTimeString().slice(0, 8);
@@ -24,7 +42,7 @@ function retryError(err: DeviceError, retry: Date): DeviceError {
 
 /**
  * `nvr-event`: one message per alarm of the device that passes the node's filter (channels, alarm
- * types, starts only). The config node holds one event stream for all its nvr-event nodes; when
+ * types, starts only), and with `live` one per change of the chosen live parts. The config node holds one event stream for all its nvr-event nodes; when
  * listening fails, each node reports it once per failure streak (status and Catch node).
  */
 export = function (RED: RED) {
@@ -36,6 +54,15 @@ export = function (RED: RED) {
     const binding = bindDevice(RED, node, def.device, () => device?.events.unsubscribe(node.id));
     if (!binding || !device?.events) return;
     const deviceName = device.name || String((device as { url?: unknown }).url ?? '');
+    // Live part changes (floodlight, siren, red/blue light) of the chosen parts, in nvr-control's answer shape.
+    const parts = liveParts(def.live);
+    if (parts.length) {
+      device.live.listen(node.id, (c) => {
+        if (parts.includes(c.part) && (!filter.channels.length || filter.channels.includes(c.channel)))
+          node.send(liveMessage(deviceName, c));
+      });
+      node.on('close', () => device.live.unlisten(node.id));
+    }
     let reported: string | undefined;
     device.events.subscribe(node.id, {
       event(e) {
