@@ -7,6 +7,7 @@ import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
+import { countLogins, loginWarning } from './login-failures';
 import { pageForm } from './page-form';
 import { normaliseChannel, normalisePage } from './request-node';
 import type { AdminHandler, AdminResponse, RED } from './red';
@@ -73,14 +74,26 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
   }
   const deployed = id ? (RED.nodes.getNode(id) as DeviceNode | null) : null;
   const open = deployed?.session?.current;
-  if (open && deployed.session.matches(options)) return fn(open);
-  const client = new NvrClient(options);
-  client.on('error', () => undefined);
   try {
-    return await fn(client);
-  } finally {
-    await settleWithin(client.close(), CLOSE_TIMEOUT_MS);
+    // The deployed session counts its logins itself (nvr-device.ts); a short-lived client is counted here.
+    if (open && deployed.session.matches(options)) return await fn(open);
+    const client = new NvrClient(options);
+    client.on('error', () => undefined);
+    client.on('state', countLogins(options.url, options.username));
+    try {
+      return await fn(client);
+    } finally {
+      await settleWithin(client.close(), CLOSE_TIMEOUT_MS);
+    }
+  } catch (e) {
+    throw withLoginWarning(asDeviceError(e), options.url, options.username);
   }
+}
+
+/** A refused login, with the warning the user needs before the device blocks logins (each press counts). */
+function withLoginWarning(err: DeviceError, url: string, username: string): DeviceError {
+  const warning = err.kind === 'lockout' ? loginWarning(url, username) : undefined;
+  return warning ? new DeviceError({ ...err.toJSON(), reason: `${err.reason}; ${warning}` }) : err;
 }
 
 function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Promise<unknown>): AdminHandler {

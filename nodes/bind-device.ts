@@ -64,7 +64,7 @@ export function bindDevice(
   let lastError: DeviceError | undefined;
   let closed = false;
   let failing = false;
-  const show = () => node.status(connectionStatus(state, lastError));
+  const show = () => node.status(connectionStatus(state, lastError, device.session.current?.loginHeldUntil));
   const binding: Omit<DeviceBinding, 'client'> = {
     muted: false,
     showFailure(err) {

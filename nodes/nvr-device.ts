@@ -5,6 +5,7 @@ import { clientOptions, type DeviceProps } from './device-config';
 import { DeviceSession } from './device-session';
 import { SharedEventStream } from './event-stream';
 import { LiveParts } from './live-parts';
+import { countLogins, loginWarning } from './login-failures';
 import { useTranslator } from './status';
 import type { CloseHandler, NodeDef, RED } from './red';
 
@@ -47,10 +48,15 @@ export = function (RED: RED) {
     const creds = node.credentials ?? {};
     (node as { url?: unknown }).url = def.url;
     const streak = streakLog((method, message) => node[method](message));
-    node.session = new DeviceSession(
-      clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, streak.log),
-      (state) => streak.state(state),
-    );
+    const options = clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, streak.log);
+    const logins = countLogins(options.url, options.username);
+    node.session = new DeviceSession(options, (state, err) => {
+      streak.state(state);
+      logins(state, err);
+      // Before the device's block, whatever the streak: the next failures lock the user out.
+      const warning = state === 'error' && err?.kind === 'lockout' ? loginWarning(options.url, options.username) : undefined;
+      if (warning) node.warn(warning);
+    });
     node.live = new LiveParts((channel) => node.session.current?.live(channel));
     node.events = new SharedEventStream(
       () => node.session.current,

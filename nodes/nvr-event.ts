@@ -3,7 +3,7 @@ import { filterOf, passes, type AlarmEvent } from './alarm-event';
 import { bindDevice, type DeviceNode } from './bind-device';
 import { forDone } from './errors';
 import { isLivePart, type LivePart, type PartChange } from './live-parts';
-import { shortReason } from './status';
+import { clockTime, shortReason } from './status';
 import type { NodeDef, NodeMessage, RED, RedNode } from './red';
 
 function eventMessage(device: string, e: AlarmEvent): NodeMessage {
@@ -30,9 +30,6 @@ function liveMessage(device: string, c: PartChange): NodeMessage {
 
 /** The saved `live` property: the parts to report (none for flows saved before it existed). */
 const liveParts = (x: unknown): LivePart[] => (Array.isArray(x) ? x.filter(isLivePart) : []);
-
-/** "14:05:09" in the Node-RED host's local time: what a status has room for. */
-const clockTime = (d: Date) => d.toTimeString().slice(0, 8);
 
 /** The error with when the next try is, in its message (Catch nodes and the debug sidebar show the message). */
 function retryError(err: DeviceError, retry: Date): DeviceError {
