@@ -24,13 +24,13 @@ const LOG_METHOD: Record<LogLevel, 'debug' | 'log' | 'warn'> = { debug: 'debug',
 function streakLog(write: (method: 'debug' | 'log' | 'warn', message: string) => void) {
   let warned = false;
   return {
-    log(level: LogLevel, message: string) {
+    log: (level: LogLevel, message: string) => {
       const method = LOG_METHOD[level];
       if (method === 'warn' && warned) return write('debug', message);
       if (method === 'warn') warned = true;
       write(method, message);
     },
-    state(state: string) {
+    state: (state: string) => {
       if (state === 'connected') warned = false;
     },
   };

@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -191,6 +191,63 @@ function formSuite(target: RuntimeTarget) {
     );
     await p.click('#node-dialog-ok');
     assert.is(await p.evaluate(() => (globalThis as any).RED.nodes.node('s1').valid), false);
+  });
+
+  test("the Set form is readable at the editor's default tray width: every value fits its control (widths measured, PNG kept)", async (ctx) => {
+    const p = ctx.page!;
+    voice(ctx.sim!).siren_value = 10; // "10" showed as "1" in a 34 px column
+    voice(ctx.sim!).siren_type = 'User-defined3'; // the longest siren type
+    await openSet(p);
+    await p.waitForFunction(
+      () => (globalThis as any).document.querySelector('tr[data-field="siren_value"] .nvr-field-input')?.value === '10',
+    );
+    const m = await p.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const ctx2d = doc.createElement('canvas').getContext('2d');
+      /** Width the text needs in the element's own font. */
+      const textWidth = (el: any, text: string) => {
+        const cs = (globalThis as any).getComputedStyle(el);
+        ctx2d.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        return ctx2d.measureText(text).width;
+      };
+      const inner = (el: any) => {
+        const cs = (globalThis as any).getComputedStyle(el);
+        return el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      };
+      const rows = [...doc.querySelectorAll('.nvr-form-table tr[data-field]')].map((tr: any) => {
+        const input = tr.querySelector('.nvr-field-input');
+        const isSelect = input.tagName === 'SELECT';
+        const shown = isSelect ? (input.options[input.selectedIndex]?.text ?? '') : input.type === 'checkbox' ? '' : String(input.value);
+        // A select's text shares its box with the drop-down arrow (about 20 px).
+        return {
+          key: tr.getAttribute('data-field'),
+          shown,
+          room: inner(input) - (isSelect ? 20 : 0),
+          need: textWidth(input, shown),
+          width: input.getBoundingClientRect().width,
+        };
+      });
+      const allChannels = doc.querySelector('#node-input-channel option[value=""]')?.textContent ?? '';
+      return { tray: doc.querySelector('.red-ui-tray').getBoundingClientRect().width, rows, allChannels };
+    });
+    const dir = join(repoRoot, '.tmp', 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `set-form-${target.name.replace(/\W+/g, '-')}.png`);
+    await p.locator('.red-ui-tray').first().screenshot({ path: file });
+    console.log(`  Set form at the default tray width (${m.tray} px): ${file}`);
+    await p.evaluate(() => (globalThis as any).$('#node-dialog-cancel').trigger('click'));
+    const short = m.rows.filter((r) => r.shown && r.shown.length <= 16);
+    assert.ok(short.length >= 3, JSON.stringify(m.rows));
+    for (const r of short)
+      assert.ok(r.room >= r.need, `${r.key}: "${r.shown}" needs ${r.need.toFixed(0)} px, has ${r.room.toFixed(0)} px (tray ${m.tray} px)`);
+    // At the width the editor gives the dialog by default (about 600 px here): the form does not widen it.
+    assert.ok(m.tray < 700, `the dialog was widened to ${m.tray} px`);
+    const value = m.rows.find((r) => r.key === 'siren_value')!;
+    assert.ok(value.width >= 100, `value column ${value.width.toFixed(0)} px wide (tray ${m.tray} px)`);
+    assert.is(m.rows.find((r) => r.key === 'siren_type')!.shown, 'User-defined3');
+    // The empty channel choice of a Set says what it means.
+    assert.match(m.allChannels, /^No channel \(data names them/);
+    voice(ctx.sim!).siren_value = 7;
   });
 
   test('a device the editor cannot reach: the form says so, the JSON data stays editable and valid', async ({ page }) => {
