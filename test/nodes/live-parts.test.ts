@@ -19,7 +19,7 @@ function parts(now: () => Partial<LiveState>) {
   const seen: PartChange[] = [];
   const live = new LiveParts(async (channel) => {
     reads.push(channel);
-    return { channel, ...now() } as LiveState;
+    return { channel, ...now() };
   });
   live.listen('n1', (c) => seen.push(c));
   return { live, reads, seen };
