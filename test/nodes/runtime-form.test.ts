@@ -201,6 +201,7 @@ function formSuite(target: RuntimeTarget) {
     await p.waitForFunction(
       () => (globalThis as any).document.querySelector('tr[data-field="siren_value"] .nvr-field-input')?.value === '10',
     );
+    await p.waitForFunction(() => !!(globalThis as any).document.querySelector('#node-input-channel option[value="IP_CH7"]'));
     const m = await p.evaluate(() => {
       const doc = (globalThis as any).document;
       const ctx2d = doc.createElement('canvas').getContext('2d');
@@ -228,7 +229,14 @@ function formSuite(target: RuntimeTarget) {
         };
       });
       const allChannels = doc.querySelector('#node-input-channel option[value=""]')?.textContent ?? '';
-      return { tray: doc.querySelector('.red-ui-tray').getBoundingClientRect().width, rows, allChannels };
+      const channelText = (id: string) => doc.querySelector(`#node-input-channel option[value="${id}"]`)?.textContent ?? '';
+      return {
+        tray: doc.querySelector('.red-ui-tray').getBoundingClientRect().width,
+        rows,
+        allChannels,
+        offline: channelText('IP_CH6'),
+        empty: channelText('IP_CH7'),
+      };
     });
     const dir = join(repoRoot, '.tmp', 'screenshots');
     mkdirSync(dir, { recursive: true });
@@ -247,6 +255,9 @@ function formSuite(target: RuntimeTarget) {
     assert.is(m.rows.find((r) => r.key === 'siren_type')!.shown, 'User-defined3');
     // The empty channel choice of a Set says what it means.
     assert.match(m.allChannels, /^No channel \(data names them/);
+    // An offline camera and an empty slot are told apart in the channel list.
+    assert.match(m.offline, /^IP_CH6\b.*\(offline\)$/);
+    assert.match(m.empty, /^IP_CH7\b.*\(no camera\)$/);
     voice(ctx.sim!).siren_value = 7;
   });
 
