@@ -1,3 +1,4 @@
+import type { ChannelModel } from '../core/channel-model';
 import { NvrClient } from '../core/client';
 import { deviceUrl } from '../core/transport';
 import { DeviceError } from '../core/errors';
@@ -17,6 +18,16 @@ export const PASSWORD_PLACEHOLDER = '__PWRD__';
 
 /** Admin requests give up sooner than flows: a user is waiting in front of a dialog. */
 const ADMIN_TIMEOUT_MS = 8000;
+
+/** ChannelInfo `connect_status` in the editor's words, for a channel that is not online (one table for every dialog). */
+const STATUS_WORDS: Readonly<Record<string, string>> = {
+  Offline: 'offline',
+  Sleep: 'asleep',
+  NotConfigured: 'no camera',
+  NotPaired: 'not paired',
+  FailConnectNetwork: 'no network',
+};
+const statusWords = (m: ChannelModel): string | undefined => (m.online ? undefined : (STATUS_WORDS[m.status] ?? m.status));
 
 /** Body of the POST routes: the config dialog's current values (the node may not be deployed yet). */
 interface DialogValues extends DeviceProps {
@@ -128,7 +139,13 @@ export function registerAdminRoutes(RED: RED): void {
     // With the status (Online, Offline, Sleep, NotConfigured...): the editor tells an empty slot from an offline camera.
     deviceRoute(RED, async (client) => ({
       ok: true,
-      channels: (await client.channelModel()).map((m) => ({ channel: m.id, online: m.online, status: m.status, name: m.name })),
+      channels: (await client.channelModel()).map((m) => ({
+        channel: m.id,
+        online: m.online,
+        status: m.status,
+        state: statusWords(m),
+        name: m.name,
+      })),
     })),
   );
 
@@ -154,7 +171,7 @@ export function registerAdminRoutes(RED: RED): void {
       const kind = CONTROL_MODES[body.mode].target.kind;
       const channels = kind === 'channel' ? channelsFor(body.mode, await client.channelModel()) : [];
       const outputs = kind === 'output' ? Object.keys(await client.manualAlarm()) : [];
-      return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online })), outputs };
+      return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online, state: statusWords(c) })), outputs };
     }),
   );
 
