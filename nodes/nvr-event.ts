@@ -39,8 +39,9 @@ function retryError(err: DeviceError, retry: Date): DeviceError {
 
 /**
  * `nvr-event`: one message per alarm of the device that passes the node's filter (channels, alarm
- * types, starts only), and with `live` one per change of the chosen live parts. The config node holds one event stream for all its nvr-event nodes; when
- * listening fails, each node reports it once per failure streak (status and Catch node).
+ * types, starts only), and with `live` one per change of the chosen live parts. The config node
+ * holds one event stream for all its nvr-event nodes; when listening fails, each node reports it
+ * once per failure streak (Catch node), its status saying when the next try is.
  */
 export = function (RED: RED) {
   function NvrEventNode(this: RedNode, def: NodeDef) {
