@@ -242,7 +242,9 @@ function formSuite(target: RuntimeTarget) {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `set-form-${target.name.replace(/\W+/g, '-')}.png`);
     await p.locator('.red-ui-tray').first().screenshot({ path: file });
-    console.log(`  Set form at the default tray width (${m.tray} px): ${file}`);
+    console.log(
+      `  Set form at the default tray width (${m.tray} px), value controls ${m.rows.find((r) => r.key === 'siren_value')?.width.toFixed(0)} px: ${file}`,
+    );
     await p.evaluate(() => (globalThis as any).$('#node-dialog-cancel').trigger('click'));
     const short = m.rows.filter((r) => r.shown && r.shown.length <= 16);
     assert.ok(short.length >= 3, JSON.stringify(m.rows));
@@ -321,12 +323,14 @@ function formSuite(target: RuntimeTarget) {
     await p.check('.nvr-event-types input[value="person"]');
     await p.check('.nvr-event-types input[value="vehicle"]');
     await p.check('#node-input-startOnly');
+    assert.is((await p.textContent('.nvr-event-live'))?.trim(), 'floodlightsirenred/blue light');
+    await p.check('.nvr-event-live input[value="floodlight"]');
     await p.click('#node-dialog-ok');
     const saved = await p.evaluate(() => {
       const n = (globalThis as any).RED.nodes.node('ev');
-      return { channels: n.channels, types: n.types, startOnly: n.startOnly, valid: n.valid };
+      return { channels: n.channels, types: n.types, startOnly: n.startOnly, live: n.live, valid: n.valid };
     });
-    assert.equal(saved, { channels: 'CH1, IP_CH5', types: ['person', 'vehicle'], startOnly: true, valid: true });
+    assert.equal(saved, { channels: 'CH1, IP_CH5', types: ['person', 'vehicle'], startOnly: true, live: ['floodlight'], valid: true });
     await p.waitForSelector('#node-input-channels', { state: 'detached' });
   });
 
@@ -388,7 +392,14 @@ function formSuite(target: RuntimeTarget) {
         RED.workspaces.show(tab);
         RED.view.redraw(true);
       }, tab);
-      await p.waitForTimeout(50); // d3 draws on the next frame
+      // d3 draws on a later frame: wait until every node of the tab has its rendered size (a fixed wait was flaky under load).
+      await p.waitForFunction((tab) => {
+        let drawn = true;
+        (globalThis as any).RED.nodes.eachNode((n: any) => {
+          if (n.z === tab && !(n.w > 0 && n.h > 0)) drawn = false;
+        });
+        return drawn;
+      }, tab);
       const boxes: Array<{ id: string; x: number; y: number; w: number; h: number }> = await p.evaluate((tab) => {
         const out: any[] = [];
         (globalThis as any).RED.nodes.eachNode((n: any) => {
