@@ -18,20 +18,23 @@ type LogLevel = Parameters<LogFn>[0];
 const LOG_METHOD: Record<LogLevel, 'debug' | 'log' | 'warn'> = { debug: 'debug', info: 'log', warn: 'warn', error: 'warn' };
 
 /**
- * Warnings into the debug sidebar once per failure streak: the first warning of a streak is written,
- * the retries that follow go to the debug log until the device works again (state `connected`).
+ * Warnings into the debug sidebar once per failure streak: while the device fails (its session not
+ * connected), the first warning is written and the retries that follow go to the debug log, until
+ * the device works again (state `connected`). A warning on a working session is always written.
  */
 function streakLog(write: (method: 'debug' | 'log' | 'warn', message: string) => void) {
+  let connected = false;
   let warned = false;
   return {
     log: (level: LogLevel, message: string) => {
       const method = LOG_METHOD[level];
-      if (method === 'warn' && warned) return write('debug', message);
-      if (method === 'warn') warned = true;
+      if (method === 'warn' && !connected && warned) return write('debug', message);
+      if (method === 'warn' && !connected) warned = true;
       write(method, message);
     },
     state: (state: string) => {
-      if (state === 'connected') warned = false;
+      connected = state === 'connected';
+      if (connected) warned = false;
     },
   };
 }
