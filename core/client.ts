@@ -160,6 +160,11 @@ export class NvrClient extends EventEmitter {
     return this.lastErr;
   }
 
+  /** When logins held after a refusal (lock-out) go out again (epoch ms); undefined when none is held. */
+  get loginHeldUntil(): number | undefined {
+    return this.session.loginHeldUntil;
+  }
+
   /** Log in now (calls log in lazily anyway); clears a lock-out. Use it to test a connection. */
   login(): Promise<void> {
     return this.session.login();

@@ -55,6 +55,14 @@ export function parseBody(status: number, text: string, contentType: string | nu
   return body;
 }
 
+/** A refusal's own "how long" (vendor facts a: `data.block_remain_time` on a blocked login, `data.remain_locked_time`), seconds. */
+function remaining(data: unknown): { retryAfterMs?: number } {
+  if (typeof data !== 'object' || data === null) return {};
+  const d = data as Record<string, unknown>;
+  const s = [d.block_remain_time, d.remain_locked_time].find((x): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0);
+  return s === undefined ? {} : { retryAfterMs: s * 1000 };
+}
+
 /**
  * `data` of a successful answer; a DeviceError for a failed one. Judged by `result`, not by the HTTP
  * status: some firmwares send session errors with 200, and a failure body may come with 401 or 400.
@@ -65,7 +73,7 @@ export function unwrapEnvelope(status: number, body: Record<string, unknown>, ct
   if (body.result === 'failed' || (body.result === undefined && typeof body.error_code === 'string')) {
     const error_code = typeof body.error_code === 'string' && body.error_code ? body.error_code : 'unknown_error';
     const reason = typeof body.reason === 'string' && body.reason ? body.reason : `device refused the request (HTTP ${status})`;
-    throw new DeviceError({ error_code, reason, channel_errors: channelErrors(body.ch_error_code), ...where });
+    throw new DeviceError({ error_code, reason, channel_errors: channelErrors(body.ch_error_code), ...remaining(body.data), ...where });
   }
   const versionOk = ctx.envelope === 'version' || ctx.envelope === 'any';
   if (body.result === undefined && versionOk && 'data' in body && status < 400) return body.data ?? {};

@@ -173,6 +173,8 @@ export interface DeviceErrorInit {
   page?: string;
   operation?: string;
   violations?: Violation[];
+  /** How long the device says it refuses (`data.block_remain_time`, `data.remain_locked_time`), in ms. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -186,6 +188,7 @@ export class DeviceError extends Error {
   readonly page?: string;
   readonly operation?: string;
   readonly violations: Violation[];
+  readonly retryAfterMs?: number;
 
   constructor(init: DeviceErrorInit) {
     const where = init.page ? `${init.page}${init.operation ? `/${init.operation}` : ''}: ` : '';
@@ -200,6 +203,7 @@ export class DeviceError extends Error {
     this.page = init.page;
     this.operation = init.operation;
     this.violations = init.violations ?? [];
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
   }
 
   toJSON() {

@@ -27,6 +27,8 @@ export interface EventStreamOptions {
   maxBackoffMs?: number;
   /** Called after every Event/Check the device answered (keep-alives too): the stream works. */
   onAnswer?: () => void;
+  /** Called when a check failed and the stream keeps trying: the error and when the next check goes out (epoch ms). */
+  onFailure?: (err: DeviceError, nextCheckAt: number) => void;
   log?: LogFn;
 }
 
@@ -106,6 +108,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
       }
       backoff = backoff ? Math.min(backoff * 2, maxBackoff) : firstBackoff;
       log?.('warn', `events: ${err.message}; next check in ${backoff} ms`);
+      opts.onFailure?.(err, lastStart + Math.max(intervalMs, backoff));
       continue;
     }
     backoff = 0;

@@ -3,7 +3,7 @@ import { DeviceError, holdsLogin } from './errors';
 /**
  * When a login may go out (no login storms, vendor facts a/b, field notes):
  * - a lock-out code (`verify_failed`, `login_failed_or_block`, `netip_limited`, ...) holds logins for
- *   `lockoutMs`; `have_login` (too many logins) for a backoff doubling from `busyLoginMs` up to `lockoutMs`;
+ *   `lockoutMs`, or as long as the device says it blocks (`block_remain_time`) when that is shorter; `have_login` (too many logins) for a backoff doubling from `busyLoginMs` up to `lockoutMs`;
  * - re-logins that follow each other are spaced by a gap doubling from 1 s up to 60 s, so that a device
  *   forgetting every session at once sees a few logins a minute; a session that lasts resets the gap.
  * An explicit login (`clear()`: a reconnect, a redeploy) lifts a hold.
@@ -43,6 +43,11 @@ export class LoginGuard {
     });
   }
 
+  /** When held logins may go out again (epoch ms); undefined when nothing is held. */
+  get heldUntil(): number | undefined {
+    return this.hold && Date.now() < this.hold.until ? this.hold.until : undefined;
+  }
+
   /** An explicit login: try now. */
   clear(): void {
     this.hold = undefined;
@@ -51,7 +56,11 @@ export class LoginGuard {
   /** A refused login: how long logins are now held (ms), or undefined when this refusal holds nothing. */
   refused(err: DeviceError): number | undefined {
     if (!holdsLogin(err)) return undefined;
-    const ms = err.kind === 'lockout' ? this.opts.lockoutMs : Math.min(this.opts.busyLoginMs * 2 ** this.busyLogins++, this.opts.lockoutMs);
+    // A device that says how long it blocks is taken at its word (plus a second), never longer than lockoutMs.
+    const said = err.retryAfterMs !== undefined ? Math.min(err.retryAfterMs + 1000, this.opts.lockoutMs) : undefined;
+    const ms =
+      said ??
+      (err.kind === 'lockout' ? this.opts.lockoutMs : Math.min(this.opts.busyLoginMs * 2 ** this.busyLogins++, this.opts.lockoutMs));
     this.hold = { error: err, until: Date.now() + ms };
     return ms;
   }

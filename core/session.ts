@@ -84,6 +84,11 @@ export class Session {
     return this.current;
   }
 
+  /** When a held login (lock-out, too many logins) may go out again (epoch ms); undefined when none is held. */
+  get loginHeldUntil(): number | undefined {
+    return this.guard.heldUntil;
+  }
+
   get isLoggedIn(): boolean {
     return this.loggedIn;
   }

@@ -149,6 +149,33 @@ const NETWORK_REASONS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The device's URL, which must name http:// or https:// (a bare "192.168.1.10" or "nvr.local:8080" is
+ * what users type first: say what to write instead of failing later with a library's words).
+ */
+export function deviceUrl(raw: string): URL {
+  const bad = (why: string) =>
+    new DeviceError({
+      kind: 'invalid_request',
+      error_code: 'bad_url',
+      reason: `the device URL ${JSON.stringify(raw)} ${why} (for example http://${raw.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '') || '192.168.1.10'})`,
+    });
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw bad(/^https?:\/\//i.test(raw) ? 'is not a URL a browser would open' : 'must start with http:// or https://');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw bad(
+      /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)
+        ? `has the scheme ${url.protocol} where http:// or https:// belongs`
+        : 'must start with http:// or https://',
+    );
+  }
+  return url;
+}
+
+/**
  * The innermost cause (fetch wraps network errors in `cause`) with the innermost code and message found on the way.
  * Only `error` may be kept as a DeviceError's cause: the outer fetch error carries the request headers (cookie).
  */
@@ -185,16 +212,13 @@ export class Transport {
   private closed = false;
 
   constructor(opts: TransportOptions) {
-    const url = new URL(opts.url);
+    const url = deviceUrl(opts.url);
     if (url.username || url.password) {
       throw new DeviceError({
         kind: 'invalid_request',
         error_code: 'bad_option',
         reason: 'the URL must not carry credentials: use the username and password options',
       });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_option', reason: `unsupported URL scheme ${url.protocol}` });
     }
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.baseUrl = url.origin + this.basePath;

@@ -1,4 +1,6 @@
+import type { ChannelModel } from '../core/channel-model';
 import { NvrClient } from '../core/client';
+import { deviceUrl } from '../core/transport';
 import { DeviceError } from '../core/errors';
 import { PAGE_NAME_PATTERN, pages, parsePageName } from '../core/pages';
 import type { DeviceNode } from './bind-device';
@@ -6,6 +8,7 @@ import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
+import { countLogins, loginWarning } from './login-failures';
 import { pageForm } from './page-form';
 import { normaliseChannel } from './request-node';
 import type { AdminHandler, AdminResponse, RED } from './red';
@@ -16,6 +19,16 @@ const PASSWORD_PLACEHOLDER = '__PWRD__';
 
 /** Admin requests give up sooner than flows: a user is waiting in front of a dialog. */
 const ADMIN_TIMEOUT_MS = 8000;
+
+/** ChannelInfo `connect_status` in the editor's words, for a channel that is not online (one table for every dialog). */
+const STATUS_WORDS: Readonly<Record<string, string>> = {
+  Offline: 'offline',
+  Sleep: 'asleep',
+  NotConfigured: 'no camera',
+  NotPaired: 'not paired',
+  FailConnectNetwork: 'no network',
+};
+const statusWords = (m: ChannelModel): string | undefined => (m.online ? undefined : (STATUS_WORDS[m.status] ?? m.status));
 
 /** Body of the POST routes: the config dialog's current values (the node may not be deployed yet). */
 interface DialogValues extends DeviceProps {
@@ -63,9 +76,7 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
   const creds = resolveCredentials(RED, body);
   const props: DeviceProps = { url: body.url, tls_ca: body.tls_ca, tls_fingerprint: body.tls_fingerprint };
   const options = { ...clientOptions(props, creds), heartbeatMs: 0, timeoutMs: ADMIN_TIMEOUT_MS };
-  if (!/^https?:\/\/[^/]/i.test(options.url)) {
-    throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_url', reason: 'url must start with http:// or https://' });
-  }
+  deviceUrl(options.url); // the client's own rule: refused (bad_url) before anything else is looked at
   if (creds.password === undefined) {
     throw new DeviceError({
       kind: 'invalid_request',
@@ -75,14 +86,26 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
   }
   const deployed = id ? (RED.nodes.getNode(id) as DeviceNode | null) : null;
   const open = deployed?.session?.current;
-  if (open && deployed.session.matches(options)) return fn(open);
-  const client = new NvrClient(options);
-  client.on('error', () => undefined);
   try {
-    return await fn(client);
-  } finally {
-    await settleWithin(client.close(), CLOSE_TIMEOUT_MS);
+    // The deployed session counts its logins itself (nvr-device.ts); a short-lived client is counted here.
+    if (open && deployed.session.matches(options)) return await fn(open);
+    const client = new NvrClient(options);
+    client.on('error', () => undefined);
+    client.on('state', countLogins(options.url, options.username));
+    try {
+      return await fn(client);
+    } finally {
+      await settleWithin(client.close(), CLOSE_TIMEOUT_MS);
+    }
+  } catch (e) {
+    throw withLoginWarning(asDeviceError(e), options.url, options.username);
   }
+}
+
+/** A refused login, with the warning the user needs before the device blocks logins (each press counts). */
+function withLoginWarning(err: DeviceError, url: string, username: string): DeviceError {
+  const warning = err.kind === 'lockout' ? loginWarning(url, username) : undefined;
+  return warning ? new DeviceError({ ...err.toJSON(), reason: `${err.reason}; ${warning}` }) : err;
 }
 
 function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Promise<unknown>): AdminHandler {
@@ -128,7 +151,17 @@ export function registerAdminRoutes(RED: RED): void {
   RED.httpAdmin.post(
     '/nvr-device/channels',
     write,
-    deviceRoute(RED, async (client) => ({ ok: true, channels: await client.channels() })),
+    // With the status (Online, Offline, Sleep, NotConfigured...): the editor tells an empty slot from an offline camera.
+    deviceRoute(RED, async (client) => ({
+      ok: true,
+      channels: (await client.channelModel()).map((m) => ({
+        channel: m.id,
+        online: m.online,
+        status: m.status,
+        state: statusWords(m),
+        name: m.name,
+      })),
+    })),
   );
 
   // The typed form of nvr-range / nvr-get / nvr-set: the page's fields, bounds and current values.
@@ -153,7 +186,7 @@ export function registerAdminRoutes(RED: RED): void {
       const kind = CONTROL_MODES[body.mode].target.kind;
       const channels = kind === 'channel' ? channelsFor(body.mode, await client.channelModel()) : [];
       const outputs = kind === 'output' ? Object.keys(await client.manualAlarm()) : [];
-      return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online })), outputs };
+      return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online, state: statusWords(c) })), outputs };
     }),
   );
 

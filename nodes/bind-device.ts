@@ -3,6 +3,7 @@ import type { DeviceError } from '../core/errors';
 import { asDeviceError } from './errors';
 import type { DeviceSession } from './device-session';
 import type { SharedEventStream } from './event-stream';
+import type { LiveParts } from './live-parts';
 import type { CloseHandler, NodeStatus, RED, RedNode } from './red';
 import { connectionStatus, failureStatus, type ConnectionState } from './status';
 
@@ -11,6 +12,8 @@ export interface DeviceNode extends RedNode {
   session: DeviceSession;
   /** The device's one event stream, shared by its nvr-event nodes. */
   events: SharedEventStream;
+  /** The live parts of its channels as last seen (events and read-backs), for nvr-event nodes. */
+  live: LiveParts;
 }
 
 export interface DeviceBinding {
@@ -24,6 +27,8 @@ export interface DeviceBinding {
   clearFailure(): void;
   /** While true, connection changes are tracked but not shown (a progress status is on display). */
   muted: boolean;
+  /** Shows the connection status now (after a progress or failure status the node set itself). */
+  showConnection(): void;
 }
 
 /** Error kinds that are about the connection: the session's state shows them on every node. */
@@ -59,7 +64,7 @@ export function bindDevice(
   let lastError: DeviceError | undefined;
   let closed = false;
   let failing = false;
-  const show = () => node.status(connectionStatus(state, lastError));
+  const show = () => node.status(connectionStatus(state, lastError, device.session.current?.loginHeldUntil));
   const binding: Omit<DeviceBinding, 'client'> = {
     muted: false,
     showFailure(err) {
@@ -71,6 +76,9 @@ export function bindDevice(
       if (closed || !failing) return;
       failing = false;
       show();
+    },
+    showConnection() {
+      if (!closed) show();
     },
   };
   let client: NvrClient | undefined;

@@ -32,7 +32,11 @@ export class DeviceSession {
   private readonly users = new Map<string, StateListener>();
   private closing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ClientOptions) {}
+  /** `observer` hears every state change of the client too (the config node's own log uses it). */
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly observer?: StateListener,
+  ) {}
 
   /** Whether a client with `other` options would talk to the same device as the same user. */
   matches(other: ClientOptions): boolean {
@@ -74,6 +78,7 @@ export class DeviceSession {
       c.on('error', () => undefined); // an unhandled 'error' event would throw; states carry errors
       c.on('state', (state: ConnectionState, err?: DeviceError) => {
         if (this.client !== c) return;
+        if (this.observer) safeCall(this.observer, state, err);
         for (const l of [...this.users.values()]) safeCall(l, state, err);
       });
       // Log in now so every user shows the connection at once; failures show up as state 'error'.

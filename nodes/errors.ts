@@ -1,4 +1,4 @@
-import { DeviceError } from '../core/errors';
+import { DeviceError, type ErrorKind } from '../core/errors';
 import { nodeQuoter } from './secrets';
 
 /** Which request an error belongs to. */
@@ -30,6 +30,33 @@ function userReason(reason: string): string {
 }
 
 /**
+ * What happened, as the error's name: Node-RED shows `<name>: <message>` in the debug sidebar, the
+ * log and a Catch node's `msg.error.message` (a class name such as "DeviceError" says nothing).
+ */
+const KIND_WORDS: Readonly<Record<ErrorKind, string>> = {
+  session: 'Session with the device lost',
+  busy: 'Device busy',
+  unsupported: 'Not supported by the device',
+  rejected: 'Refused by the device',
+  lockout: 'Login refused',
+  transport: 'Device unreachable',
+  invalid_answer: 'Unexpected answer from the device',
+  invalid_request: 'Not sent',
+};
+
+/** The message in the user's words: the reason, the violations, and the page it was about. */
+function userMessage(d: {
+  reason: string;
+  violations?: ReadonlyArray<{ path: string; message: string }>;
+  page?: string;
+  operation?: string;
+}) {
+  const list = d.violations?.length ? `: ${d.violations.map((x) => `${x.path} ${x.message}`).join('; ')}` : '';
+  const where = d.page ? ` (${d.page}${d.operation ? ` ${d.operation}` : ''})` : '';
+  return `${d.reason}${list}${where}`;
+}
+
+/**
  * The error handed to `done(err)`. Node-RED builds the Catch node's `msg.error` from the Error's
  * message plus its own `code`, `stack` and `cause` properties only, so the device details travel
  * as `code` (= error_code) and `cause` (= {kind, error_code, reason, violations, ...}); the
@@ -45,6 +72,9 @@ export function forDone(e: unknown, where: Where = {}): DeviceError {
     operation: json.operation ?? where.operation,
   });
   const out = new DeviceError({ ...details, cause: details });
+  out.name = KIND_WORDS[out.kind] ?? 'Error';
+  out.message = userMessage(details);
+  out.stack = `${out.name}: ${out.message}`;
   Object.defineProperty(out, 'code', { value: details.error_code, enumerable: true });
   return out;
 }

@@ -1,8 +1,10 @@
 import type { NvrClient } from '../core/client';
 import type { DeviceError } from '../core/errors';
+import type { LiveState } from '../core/live';
 import { alarmEventOf, type AlarmEvent } from './alarm-event';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
+import { liveStateOf } from './live-parts';
 
 /** After the event stream ends with an error: wait, doubling, up to the cap (documented in the help). */
 export const FIRST_RETRY_MS = 1000;
@@ -10,8 +12,11 @@ const MAX_RETRY_MS = 30_000;
 
 export interface EventSubscriber {
   event(e: AlarmEvent): void;
-  /** Listening failed (again: on every attempt of a failure streak; the subscriber reports once). */
-  failed(err: DeviceError): void;
+  /**
+   * Listening failed (again: on every attempt of a failure streak; the subscriber reports once), also
+   * while core's stream keeps trying by itself (a lost device); `retryAt`: the next try (epoch ms).
+   */
+  failed(err: DeviceError, retryAt: number): void;
   /** The stream works again after a failure (an answer arrived): a new streak may be reported. */
   recovered(): void;
 }
@@ -39,7 +44,11 @@ export class SharedEventStream {
   private stop?: AbortController;
   private running: Promise<void> = Promise.resolve();
 
-  constructor(private readonly client: () => NvrClient | undefined) {}
+  /** `onLive`: the device's live part events (`Floodlight_AudioAlarm`), which are not alarms. */
+  constructor(
+    private readonly client: () => NvrClient | undefined,
+    private readonly onLive?: (state: Partial<LiveState> & { channel: string }) => void,
+  ) {}
 
   get subscriberCount(): number {
     return this.subscribers.size;
@@ -88,16 +97,24 @@ export class SharedEventStream {
           if (failing) this.each((s) => s.recovered());
           failing = false;
         };
-        for await (const raw of client.events({ signal, onAnswer: answered })) {
+        const lost = (e: DeviceError, nextCheckAt: number) => {
+          failing = true;
+          const err = asDeviceError(e, { page: 'Event', operation: 'Check' });
+          this.each((s) => s.failed(err, Math.max(nextCheckAt, client.loginHeldUntil ?? 0)));
+        };
+        for await (const raw of client.events({ signal, onAnswer: answered, onFailure: lost })) {
           if (signal.aborted) return;
           const e = alarmEventOf(raw);
           if (e) this.each((s) => s.event(e));
+          const live = liveStateOf(raw);
+          if (live) this.onLive?.(live);
         }
       } catch (e) {
         if (signal.aborted) return;
         const err = asDeviceError(e, { page: 'Event', operation: 'Check' });
         failing = true;
-        this.each((s) => s.failed(err));
+        const retryAt = Math.max(Date.now() + retryMs, this.client()?.loginHeldUntil ?? 0);
+        this.each((s) => s.failed(err, retryAt));
       }
       await pause(retryMs, signal);
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);

@@ -1,8 +1,9 @@
 import type { ChannelModel } from '../core/channel-model';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
+import type { LiveState } from '../core/live';
 import { SwitchOffTimers } from '../core/switch-off';
-import { bindDevice } from './bind-device';
+import { bindDevice, type DeviceNode } from './bind-device';
 import {
   checkChannel,
   CONTROL_MODES,
@@ -75,9 +76,13 @@ export = function (RED: RED) {
       return channel;
     };
 
+    const device = typeof def.device === 'string' ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
     const run = async (m: ControlMode, target: string, cmd: Command): Promise<unknown> => {
       try {
-        return await CONTROL_MODES[m].run(binding!.client, target, cmd);
+        const state = await CONTROL_MODES[m].run(binding!.client, target, cmd);
+        // The state read back is what the part is now: nvr-event nodes of the device report it (dashboards follow).
+        if (CONTROL_MODES[m].target.kind === 'channel') device?.live?.update({ ...(state as LiveState), channel: target }, 'read-back');
+        return state;
       } catch (e) {
         throw e instanceof DeviceError ? humanRefusal(e) : e;
       }

@@ -5,6 +5,8 @@ import { clientOptions, type DeviceProps } from './device-config';
 import { DeviceSession } from './device-session';
 import { holdSecret } from './secrets';
 import { SharedEventStream } from './event-stream';
+import { LiveParts } from './live-parts';
+import { countLogins, loginWarning } from './login-failures';
 import { useTranslator } from './status';
 import type { CloseHandler, NodeDef, RED } from './red';
 
@@ -17,6 +19,28 @@ type LogLevel = Parameters<LogFn>[0];
 const LOG_METHOD: Record<LogLevel, 'debug' | 'log' | 'warn'> = { debug: 'debug', info: 'log', warn: 'warn', error: 'warn' };
 
 /**
+ * Warnings into the debug sidebar once per failure streak: while the device fails (its session not
+ * connected), the first warning is written and the retries that follow go to the debug log, until
+ * the device works again (state `connected`). A warning on a working session is always written.
+ */
+function streakLog(write: (method: 'debug' | 'log' | 'warn', message: string) => void) {
+  let connected = false;
+  let warned = false;
+  return {
+    log: (level: LogLevel, message: string) => {
+      const method = LOG_METHOD[level];
+      if (method === 'warn' && !connected && warned) return write('debug', message);
+      if (method === 'warn' && !connected) warned = true;
+      write(method, message);
+    },
+    state: (state: string) => {
+      connected = state === 'connected';
+      if (connected) warned = false;
+    },
+  };
+}
+
+/**
  * `nvr-device` config node: where a device is and how to log in. It holds the one session shared by
  * every node that uses it (see DeviceSession); credentials live in Node-RED's credential store.
  */
@@ -27,9 +51,21 @@ export = function (RED: RED) {
     const node = this;
     const creds = node.credentials ?? {};
     (node as { url?: unknown }).url = def.url;
-    const log = (level: LogLevel, message: string) => node[LOG_METHOD[level]](message);
-    node.session = new DeviceSession(clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, log));
-    node.events = new SharedEventStream(() => node.session.current);
+    const streak = streakLog((method, message) => node[method](message));
+    const options = clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, streak.log);
+    const logins = countLogins(options.url, options.username);
+    node.session = new DeviceSession(options, (state, err) => {
+      streak.state(state);
+      logins(state, err);
+      // Before the device's block, whatever the streak: the next failures lock the user out.
+      const warning = state === 'error' && err?.kind === 'lockout' ? loginWarning(options.url, options.username) : undefined;
+      if (warning) node.warn(warning);
+    });
+    node.live = new LiveParts((channel) => node.session.current?.live(channel));
+    node.events = new SharedEventStream(
+      () => node.session.current,
+      (state) => node.live.update(state, 'device'),
+    );
     const releaseSecret = holdSecret(creds.password);
     node.on('close', ((_removed, done) => {
       releaseSecret();

@@ -1,6 +1,9 @@
+import type { DeviceError } from '../core/errors';
 import { filterOf, passes, type AlarmEvent } from './alarm-event';
 import { bindDevice, type DeviceNode } from './bind-device';
 import { forDone } from './errors';
+import { isLivePart, type LivePart, type PartChange } from './live-parts';
+import { clockTime, shortReason } from './status';
 import type { NodeDef, NodeMessage, RED, RedNode } from './red';
 
 function eventMessage(device: string, e: AlarmEvent): NodeMessage {
@@ -12,9 +15,33 @@ function eventMessage(device: string, e: AlarmEvent): NodeMessage {
 }
 
 /**
+ * A live part change as nvr-control answers a command (`msg.payload.floodlight`, `msg.control`), so
+ * one "switch position" node serves both; `msg.source` says who saw it: the device's event or a read-back.
+ */
+function liveMessage(device: string, c: PartChange): NodeMessage {
+  return {
+    topic: `${c.channel}/${c.part}`,
+    channel: c.channel,
+    control: c.part,
+    source: c.source,
+    payload: { device, channel: c.channel, ...c.state },
+  };
+}
+
+/** The saved `live` property: the parts to report (none for flows saved before it existed). */
+const liveParts = (x: unknown): LivePart[] => (Array.isArray(x) ? x.filter(isLivePart) : []);
+
+/** The error with when the next try is, in its message (Catch nodes and the debug sidebar show the message). */
+function retryError(err: DeviceError, retry: Date): DeviceError {
+  err.message = `${err.message}; listening again at ${retry.toISOString()}`;
+  return err;
+}
+
+/**
  * `nvr-event`: one message per alarm of the device that passes the node's filter (channels, alarm
- * types, starts only). The config node holds one event stream for all its nvr-event nodes; when
- * listening fails, each node reports it once per failure streak (status and Catch node).
+ * types, starts only), and with `live` one per change of the chosen live parts. The config node
+ * holds one event stream for all its nvr-event nodes; when listening fails, each node reports it
+ * once per failure streak (Catch node), its status saying when the next try is.
  */
 export = function (RED: RED) {
   function NvrEventNode(this: RedNode, def: NodeDef) {
@@ -25,21 +52,37 @@ export = function (RED: RED) {
     const binding = bindDevice(RED, node, def.device, () => device?.events.unsubscribe(node.id));
     if (!binding || !device?.events) return;
     const deviceName = device.name || String((device as { url?: unknown }).url ?? '');
-    let reported = false;
+    // Live part changes (floodlight, siren, red/blue light) of the chosen parts, in nvr-control's answer shape.
+    const parts = liveParts(def.live);
+    if (parts.length) {
+      device.live.listen(node.id, (c) => {
+        if (parts.includes(c.part) && (!filter.channels.length || filter.channels.includes(c.channel)))
+          node.send(liveMessage(deviceName, c));
+      });
+      node.on('close', () => device.live.unlisten(node.id));
+    }
+    let reported: string | undefined;
     device.events.subscribe(node.id, {
       event(e) {
         if (passes(filter, e)) node.send(eventMessage(deviceName, e));
       },
-      failed(e) {
+      failed(e, retryAt) {
         const err = forDone(e, { page: 'Event', operation: 'Check' });
-        binding.showFailure(err);
-        // Once per failure streak, with a message so a Catch node can act on it; not every retry.
-        if (!reported) node.error(err, { payload: err.toJSON() });
-        reported = true;
+        const retry = new Date(retryAt);
+        // The status says when the next try is (the connection status would hide it: muted until recovered).
+        binding.muted = true;
+        node.status({ fill: 'red', shape: 'ring', text: `${shortReason(err)}; retry ${clockTime(retry)}` });
+        // Once per failure streak (and again only when the failure changes), with a message so a Catch
+        // node can act on it; never every retry.
+        if (reported === err.error_code) return;
+        reported = err.error_code;
+        const payload = { ...err.toJSON(), retry_at: retry.toISOString() };
+        node.error(retryError(err, retry), { topic: 'error', payload });
       },
       recovered() {
-        reported = false;
-        binding.clearFailure();
+        reported = undefined;
+        binding.muted = false;
+        binding.showConnection();
       },
     });
   }

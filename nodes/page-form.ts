@@ -15,6 +15,10 @@ export interface FormField {
   options?: ReadonlyArray<string | number>;
   minLength?: number;
   maxLength?: number;
+  /** The Range's own words about the field (`description`), where the device gives them. */
+  description?: string;
+  /** The Range's unit (`unit`), where the device gives one. */
+  unit?: string;
   /** The device's current value (from Get), when it answered one. */
   value?: unknown;
 }
@@ -40,6 +44,10 @@ function field(key: string, d: RangeDescriptor, values: Record<string, unknown> 
   if (b.options) f.options = b.options;
   if (b.minLength !== undefined) f.minLength = b.minLength;
   if (b.maxLength !== undefined) f.maxLength = b.maxLength;
+  for (const k of ['description', 'unit'] as const) {
+    const said = (d as Record<string, unknown>)[k];
+    if (typeof said === 'string' && said.trim()) f[k] = said.trim();
+  }
   if (values && Object.hasOwn(values, key)) f.value = values[key];
   return f;
 }

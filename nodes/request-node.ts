@@ -4,6 +4,7 @@ import { DeviceError } from '../core/errors';
 import { isPlainObject } from '../core/json';
 import { addressingOf } from '../core/page';
 import { findOperation, findPage, parsePageName } from '../core/pages';
+import { isChannelMarker } from '../core/pages/common';
 import { isDescriptor } from '../core/range';
 import { bindDevice } from './bind-device';
 import { forDone, invalidRequest } from './errors';
@@ -80,7 +81,19 @@ function channelBlock(operation: RequestOperation, page: string, answer: Data, c
     const reason = `${channel} is not in the ${operation} answer (the device lacks it for this page)`;
     throw new DeviceError({ kind: 'unsupported', error_code: 'unknown_channel', reason, page, operation });
   }
-  return map[channel];
+  const block = map[channel];
+  // `{reason: "Not support"}` / `{status: "Offline", reason: ...}` is the device saying "nothing here", not data.
+  if (operation === 'Get' && isChannelMarker(block)) throw channelUnavailable(page, channel, block);
+  return block;
+}
+
+/** A channel the device answers with a marker instead of parameters: offline, or without the feature. */
+function channelUnavailable(page: string, channel: string, marker: { reason: string; status?: string }): DeviceError {
+  const offline = typeof marker.status === 'string' && marker.status.toLowerCase() !== 'online';
+  const reason = offline
+    ? `${channel} is ${marker.status} (the device answers "${marker.reason}"): no ${page} data for it now`
+    : `${channel} has no ${page} (the device answers "${marker.reason}"): the camera lacks this feature or none is connected`;
+  return new DeviceError({ kind: 'unsupported', error_code: offline ? 'channel_offline' : 'no_support', reason, page, operation: 'Get' });
 }
 
 /** `CH1`, `IP_CH5`, `WIFI_CH8` (or their lower-case slugs); empty means "all channels". */
@@ -155,6 +168,25 @@ function withoutTop(page: string, data: Data): Data {
   return Object.fromEntries(Object.entries(data).filter(([k]) => !top.includes(k)));
 }
 
+/** Why a Set has no data, in terms of what the message carried (a payload that is not an object is not used). */
+function nothingToSet(payload: unknown): string {
+  if (typeof payload === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      // not JSON text
+    }
+    return isData(parsed)
+      ? 'nothing to set: msg.payload is JSON text, not an object; parse it first (a JSON node) or fill the data property'
+      : `nothing to set: msg.payload is text (${JSON.stringify(payload.length > 40 ? `${payload.slice(0, 39)}…` : payload)}), not an object of fields such as {"siren_switch": true}; and the data property is empty`;
+  }
+  if (payload === undefined || payload === null || (isData(payload) && Object.keys(payload).length === 0))
+    return 'nothing to set: msg.payload has no fields and the data property is empty (send an object such as {"siren_switch": true})';
+  const what = Array.isArray(payload) ? 'a list' : payload instanceof Uint8Array ? 'a Buffer' : `a ${typeof payload}`;
+  return `nothing to set: msg.payload is ${what}, not an object of fields such as {"siren_switch": true}; and the data property is empty`;
+}
+
 /** Registers `nvr-range`, `nvr-get` or `nvr-set`: one behaviour, parameterised by the operation. */
 export function registerRequestNode(RED: RED, type: string, operation: RequestOperation): void {
   function RequestNode(this: RedNode, def: NodeDef) {
@@ -218,7 +250,7 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
         throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
       const data: Data = values.data ?? {};
       if (operation === 'Set' && Object.keys(data).length === 0) {
-        throw invalidRequest('bad_data', 'nothing to set: msg.payload and the data property are empty', { page, operation });
+        throw invalidRequest('bad_data', nothingToSet(props.ignoreMsg ? undefined : msg.payload), { page, operation });
       }
       const answer = await perform(operation, binding.client, page, channel, data);
       if (closed) return;

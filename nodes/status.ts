@@ -59,9 +59,14 @@ export function shortReason(err: Pick<DeviceError, 'error_code' | 'kind' | 'reas
   return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s;
 }
 
-export function connectionStatus(state: ConnectionState, err?: DeviceError): NodeStatus {
+/** "14:05:09" in the Node-RED host's local time: what a status has room for. */
+export const clockTime = (at: number | Date): string => new Date(at).toTimeString().slice(0, 8);
+
+/** `retryAt`: when held logins go out again (a lock-out), shown so the user knows when it retries. */
+export function connectionStatus(state: ConnectionState, err?: DeviceError, retryAt?: number): NodeStatus {
   const base = FILL[state] ?? FILL.error;
-  return { ...base, text: state === 'error' ? shortReason(err) : text('connection', state) };
+  if (state !== 'error') return { ...base, text: text('connection', state) };
+  return { ...base, text: shortReason(err) + (retryAt ? `; retry ${clockTime(retryAt)}` : '') };
 }
 
 export type UpgradeStep = 'reading' | 'validating' | 'requesting' | 'done' | 'failed';

@@ -203,6 +203,15 @@ test('bad options are refused up front, without the password', () => {
   assert.match(bad({ tls: { fingerprint: 'abc' } }), '64 hex digits');
   assert.match(bad({ timeoutMs: -1 }), 'timeoutMs');
   assert.match(bad({ url: 'ftp://x' }), 'scheme');
+  // What users type first: a bare address or host:port. Said in words, with what to write instead.
+  assert.is(
+    bad({ url: '192.168.1.10' }),
+    'the device URL "192.168.1.10" must start with http:// or https:// (for example http://192.168.1.10)',
+  );
+  assert.is(
+    bad({ url: 'nvr.local:8080' }),
+    'the device URL "nvr.local:8080" must start with http:// or https:// (for example http://nvr.local:8080)',
+  );
 });
 
 // --- TLS ---------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { voiceAlarmGet } from '../../core/pages';
-import { LOGIN, entries, withRig } from './harness';
+import { NvrClient } from '../../core/client';
+import { LOGIN, PASSWORD, entries, rejection, withRig } from './harness';
 
 const VA_GET = '/API/AlarmConfig/VoiceAlarm/Get';
 const HEARTBEAT = '/API/Login/Heartbeat';
@@ -66,6 +67,32 @@ test('a firmware that requires heartbeats: the client heartbeat keeps the sessio
       [401, 200, 401, 200],
       'one transparent re-login',
     );
+  });
+});
+
+test('a device blocking logins says for how long: the client holds logins that long (not 5 minutes), then the right password logs in', async () => {
+  // The device blocks after 2 failures for 2 s (vendor: after 5, `data.block_remain_time` seconds).
+  await withRig({ maxLoginFailures: 2, lockoutMs: 2_000 }, { password: 'not-the-password' }, async ({ sim, client }) => {
+    const wrong = await rejection(client.login());
+    assert.is(wrong.error_code, 'verify_failed');
+    const blocked = await rejection(client.login());
+    assert.is(blocked.error_code, 'login_failed_or_block');
+    assert.is(blocked.retryAfterMs, 2_000, 'the device said 2 s');
+    const heldFor = (client.loginHeldUntil ?? 0) - Date.now();
+    assert.ok(heldFor > 1_000 && heldFor <= 3_000, `held ${heldFor} ms, as the device said (+1 s), not the 300 s default`);
+    // The password fixed (a new client, as a redeploy makes): refused while the device still blocks, then in.
+    const fixed = new NvrClient({ url: sim.url, username: 'admin', password: PASSWORD, heartbeatMs: 0 });
+    try {
+      const still = await rejection(fixed.login());
+      assert.is(still.error_code, 'login_failed_or_block');
+      const until = fixed.loginHeldUntil!;
+      assert.ok(until - Date.now() <= 3_000, 'held only as long as the device blocks');
+      await wait(Math.max(0, until - Date.now()) + 50); // the device's block is real time in the simulator
+      await fixed.invoke(voiceAlarmGet);
+      assert.is(entries(sim, LOGIN).at(-1)!.status, 200);
+    } finally {
+      await fixed.close();
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import {
   DEV,
   eventStreamFailures,
   flowWith,
+  helper,
   load,
   newPassword,
   node,
@@ -109,7 +110,44 @@ test('a lost device: each nvr-event node reports once per failure streak (status
   await waitFor(() => retries() >= 2, 'two failed retries', 5000);
   assert.equal(caught.map((m) => m.error.source.id).sort(), ['e1', 'e2']);
   assert.is(caught[0].error.code, 'verify_failed');
-  for (const id of ['e1', 'e2']) assert.equal(statusesOf(id).at(-1), { fill: 'red', shape: 'ring', text: 'wrong username or password' });
+  // The config node's own log lines reach the debug sidebar (level warn) once per streak, not per retry.
+  const log = helper.log();
+  const warnings = log.args.filter(([o]: any[]) => o.level === log.WARN && o.type === 'nvr-device');
+  assert.is(warnings.length, 1, JSON.stringify(warnings.map(([o]: any[]) => o.msg)));
+  for (const id of ['e1', 'e2']) assert.match(statusesOf(id).at(-1)?.text ?? '', /^wrong username or password; retry \d\d:\d\d:\d\d$/);
+});
+
+test('a device that stops answering the event poll: Catch once with the next try, one sidebar warning, not per retry', async ({
+  sim,
+  password,
+}) => {
+  await load(
+    flowWith(sim!.url, [
+      { id: 'e1', type: 'nvr-event', name: '', device: DEV, wires: [[]] },
+      { id: 'catcher', type: 'catch', scope: ['e1'], uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]),
+    credentials(password),
+  );
+  await waitFor(() => sim!.log.some((e) => e.path === EVENT_PATH && e.status === 200), 'listening');
+  const caught: any[] = [];
+  node('caught').on('input', (m: any) => caught.push(m));
+  const retries = eventStreamFailures();
+  sim!.fault({ path: EVENT_PATH, kind: 'reset' }); // connections dropped: the device is lost
+  try {
+    // Core's stream tries again after 1 s, 2 s, 4 s: three failed tries.
+    await waitFor(() => retries() >= 3, 'three failed tries', 12_000);
+    assert.is(caught.length, 1, 'once per streak');
+    assert.match(caught[0].error.message, /^Device unreachable: .*; listening again at \d{4}-\d\d-\d\dT/);
+    assert.type(caught[0].payload.retry_at, 'string');
+    assert.match(statusesOf('e1').at(-1)?.text ?? '', /; retry \d\d:\d\d:\d\d$/);
+    const log = helper.log();
+    const warnings = log.args.filter(([o]: any[]) => o.level === log.WARN && o.type === 'nvr-device');
+    assert.is(warnings.length, 1, JSON.stringify(warnings.map(([o]: any[]) => o.msg)));
+  } finally {
+    sim!.clearFaults();
+  }
+  await waitFor(() => statusesOf('e1').at(-1)?.fill === 'green', 'back: the connection status again', 12_000);
 });
 
 test.run();

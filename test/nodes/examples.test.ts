@@ -39,11 +39,13 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-get': REQUEST_PROPS,
   'nvr-set': REQUEST_PROPS,
   'nvr-upgrade': ['name', 'device', 'file', 'large_capacity'],
-  'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly'],
+  'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly', 'live'],
   'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
 };
 const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g']);
 
+const LIVE = 'PreviewChannel/Floodlight2AudioAlarm';
+const liveOf = (ctx: Ctx, ch: string) => (ctx.sim!.state as any)[LIVE].channel_info[ch];
 const readExample = (name: string): any[] => JSON.parse(readFileSync(join(examplesDir, `${name}.json`), 'utf8'));
 
 type Ctx = SimulatorContext;
@@ -126,20 +128,50 @@ test("read-deterrence-state: the inject fires once and the debug node gets CH1's
   assert.is(got.channel, 'CH1');
 });
 
-test('switch-siren-with-range-check: siren on is set; 999 s is refused at the Catch with violations', async (ctx) => {
+/** Alarm settings (AlarmConfig/*) of the simulator, to show that an example left them as they were. */
+const alarmSettings = (ctx: Ctx) =>
+  JSON.stringify(Object.fromEntries(Object.entries(ctx.sim!.state).filter(([page]) => page.startsWith('AlarmConfig/'))));
+
+test('switch-siren-with-range-check ("Switch a siren"): switches the siren now, not an alarm setting; out-of-range asks are refused', async (ctx) => {
+  const settings = alarmSettings(ctx);
   await loadExample(ctx, 'switch-siren-with-range-check');
-  await waitFor(() => statusesOf('ex2.set').some((s) => s.fill === 'green'), 'connected');
-  const readBack = new Promise<any>((resolve) => node('ex2.d').once('input', resolve));
-  node('ex2.on').receive({});
-  assert.is((await readBack).payload.siren_switch, true);
-  const refused = new Promise<any>((resolve) => node('ex2.errd').once('input', resolve));
+  assert.is(readExample('switch-siren-with-range-check')[0].label, 'Switch a siren');
+  await waitFor(() => statusesOf('ex2.ctl').some((s) => s.fill === 'green'), 'connected');
+  for (const [inject, on] of [
+    ['ex2.on', true],
+    ['ex2.off', false],
+  ] as const) {
+    const got = first(['ex2.d', 'ex2.errd']);
+    node(inject).receive({});
+    const msg = await got;
+    assert.is(msg.from, 'ex2.d', JSON.stringify(msg.payload));
+    assert.is(msg.payload.siren, on);
+    assert.is(liveOf(ctx, 'CH1').audioAlarm_switch, on, 'the siren itself');
+  }
+  const sets = () => ctx.sim!.log.filter((e) => e.path.endsWith('/Set')).length;
+  const before = sets();
+  const loud = first(['ex2.d', 'ex2.errd']);
+  node('ex2.loud').receive({});
+  const refusedVolume = await loud;
+  assert.is(refusedVolume.from, 'ex2.errd');
+  assert.is(refusedVolume.payload.code, 'out_of_range');
+  // The alarm setting: its Range is read, a siren time outside it refused; nothing is sent.
+  const bounds = first(['ex2.rd', 'ex2.errd']);
+  node('ex2.range').receive({});
+  const range = await bounds;
+  assert.is(range.from, 'ex2.rd', JSON.stringify(range.payload));
+  assert.equal([range.payload.items.siren_time.min, range.payload.items.siren_time.max], [5, 180]);
+  const refused = first(['ex2.sd', 'ex2.errd']);
   node('ex2.bad').receive({});
   const r = await refused;
+  assert.is(r.from, 'ex2.errd');
   assert.is(r.payload.code, 'out_of_range');
   assert.equal(
     r.payload.violations.map((v: any) => v.path),
     ['channel_info.CH1.siren_time'],
   );
+  assert.is(sets(), before, 'nothing sent for the refused asks');
+  assert.is(alarmSettings(ctx), settings, 'no alarm setting changed');
 });
 
 test('request-upgrade-token: the file read by the flow gets a token', async (ctx) => {
@@ -157,33 +189,61 @@ test('request-upgrade-token: the file read by the flow gets a token', async (ctx
   assert.type(msg.payload.upgrade_token, 'string');
 });
 
-test("react-to-alarm-events: motion on CH1 switches CH1's floodlight on", async (ctx) => {
-  (ctx.sim!.state as any)['AlarmConfig/Deterrence'].channel_info.CH1.flood_light_switch = false;
-  await loadExample(ctx, 'react-to-alarm-events');
+test("react-to-alarm-events: motion on CH1 switches CH1's floodlight on now (not an alarm setting), and off again", async (ctx) => {
+  const settings = alarmSettings(ctx);
+  // 1 s instead of 30 s, for the test.
+  await loadExample(ctx, 'react-to-alarm-events', (n) => {
+    if (n.id === 'ex4.ctl') n.duration = '1';
+  });
+  assert.is(readExample('react-to-alarm-events').find((n) => n.id === 'ex4.ctl').duration, '30');
   await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
-  const switched = new Promise<any>((resolve) => node('ex4.sd').once('input', resolve));
+  const on = first(['ex4.sd', 'ex4.errd']);
   ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
-  const msg = await switched;
+  const msg = await on;
+  assert.is(msg.from, 'ex4.sd', JSON.stringify(msg.error));
   assert.is(msg.channel, 'CH1');
-  assert.is((ctx.sim!.state as any)['AlarmConfig/Deterrence'].channel_info.CH1.flood_light_switch, true);
+  assert.is(msg.payload.floodlight, true);
+  assert.is(liveOf(ctx, 'CH1').floodlight_switch, true, 'the floodlight itself');
+  const off = await first(['ex4.sd', 'ex4.errd'], 3000);
+  assert.is(off.cause, 'duration');
+  assert.is(liveOf(ctx, 'CH1').floodlight_switch, false);
+  assert.is(alarmSettings(ctx), settings, 'no alarm setting changed');
 });
 
-const LIVE = 'PreviewChannel/Floodlight2AudioAlarm';
-const liveOf = (ctx: Ctx, ch: string) => (ctx.sim!.state as any)[LIVE].channel_info[ch];
+/** The next message reaching `id` whose payload is `payload` (others, e.g. a state reported twice, are passed over). */
+function nextWith(id: string, payload: unknown, timeoutMs = 8000): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${JSON.stringify(payload)} reached ${id}`)), timeoutMs);
+    const on = (m: any) => {
+      if (m.payload !== payload) return;
+      clearTimeout(timer);
+      node(id).off('input', on);
+      resolve(m);
+    };
+    node(id).on('input', on);
+  });
+}
 
-test('dashboard-switch-floodlight: "switch on" / "switch off" switch CH1\'s floodlight; the switch position comes back', async (ctx) => {
+test('dashboard-switch-floodlight: "switch on" / "switch off" switch CH1\'s floodlight; the switch follows the device, whoever switched it', async (ctx) => {
   await loadExample(ctx, 'dashboard-switch-floodlight');
+  const errors: any[] = [];
+  node('ex5.errd').on('input', (m: any) => errors.push(m.error));
+  await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'listening');
   for (const [inject, on] of [
     ['ex5.on', true],
     ['ex5.off', false],
   ] as const) {
-    const got = first(['ex5.d', 'ex5.errd']);
+    const got = nextWith('ex5.d', on);
     node(inject).receive({});
     const msg = await got;
-    assert.is(msg.from, 'ex5.d', JSON.stringify(msg.error));
     assert.is(msg.payload, on, 'a boolean, as a dashboard switch wants it');
     assert.is(liveOf(ctx, 'CH1').floodlight_switch, on);
   }
+  // Switched elsewhere (the device's own reaction, its web page, Home Assistant): the switch follows.
+  const follows = nextWith('ex5.d', true);
+  ctx.sim!.setLive('CH1', { floodlight_switch: true });
+  assert.is((await follows).payload, true);
+  assert.equal(errors, []);
 });
 
 test("motion-at-night-floodlight: the night filter, then motion switches that channel's floodlight on and off again", async (ctx) => {

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALARM_TYPE_KEYS } from '../../nodes/alarm-event';
+import { LIVE_PARTS } from '../../nodes/live-parts';
 
 const nodesDir = join(__dirname, '..', '..', 'nodes'); // dist/nodes: what the package ships
 const locales = join(nodesDir, 'locales', 'en-US');
@@ -52,6 +53,16 @@ test('the nvr-event dialog offers exactly the alarm type keys the runtime filter
   const list = /var TYPES = \[([^\]]+)\]/.exec(html)?.[1] ?? '';
   const offered = [...list.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
   assert.equal(offered, [...ALARM_TYPE_KEYS]);
+});
+
+test('the nvr-event dialog offers exactly the live parts the runtime reports', () => {
+  const html = readFileSync(join(nodesDir, 'nvr-event.html'), 'utf8');
+  const list = /var LIVE_PARTS = \[([^\]]+)\]/.exec(html)?.[1] ?? '';
+  const offered = [...list.matchAll(/value: '(\w+)'/g)].map((m) => m[1]);
+  assert.equal(
+    offered,
+    LIVE_PARTS.map((p) => p.part),
+  );
 });
 
 test.run();

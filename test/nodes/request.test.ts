@@ -58,14 +58,25 @@ test('nvr-get: the whole page; msg.page and msg.operation set; other properties 
   assert.equal(get?.data, { page_type: 'ChannelConfig' }, 'the page_type the page needs was filled in');
 });
 
-test('nvr-get with a channel: the channel block only; a channel without the feature answers its reason', async (ctx) => {
+test('nvr-get with a channel: the channel block only; a channel without the feature or offline is an error with the reason', async (ctx) => {
   const r = await run(ctx, 'nvr-get', { channel: 'CH1' });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.is(r.out.channel, 'CH1');
   assert.type(r.out.payload.flood_light_switch, 'boolean');
   assert.is(r.out.payload.channel_info, undefined);
+  // CH3 has no floodlight: the device answers a marker ({"reason": ...}), which is no data.
+  const marker = (ch: string) => (ctx.sim!.state as any)['AlarmConfig/Deterrence'].channel_info[ch];
   const r3 = await exchange('n1', { channel: 'CH3' });
-  assert.type(r3.out!.payload.reason, 'string');
+  assert.is(r3.out, undefined, 'not a success');
+  assert.is(r3.caught!.error.code, 'no_support');
+  assert.is(r3.caught!.error.cause.kind, 'unsupported');
+  assert.match(r3.caught!.error.message, /^Not supported by the device: CH3 has no AlarmConfig\/Deterrence \(the device answers "/);
+  assert.ok(r3.caught!.error.cause.reason.includes(marker('CH3')?.reason ?? 'Not support'), r3.caught!.error.cause.reason);
+  // IP_CH2 is an offline camera: {"status": "Offline", "reason": "Not support"}.
+  const r6 = await exchange('n1', { channel: 'IP_CH2' });
+  assert.is(r6.out, undefined, 'not a success');
+  assert.is(r6.caught!.error.code, 'channel_offline');
+  assert.match(r6.caught!.error.cause.reason, /^IP_CH2 is Offline \(the device answers "Not support"\)/);
 });
 
 test("nvr-range with a channel: that channel's descriptor", async (ctx) => {

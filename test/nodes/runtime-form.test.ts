@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -193,6 +193,76 @@ function formSuite(target: RuntimeTarget) {
     assert.is(await p.evaluate(() => (globalThis as any).RED.nodes.node('s1').valid), false);
   });
 
+  test("the Set form is readable at the editor's default tray width: every value fits its control (widths measured, PNG kept)", async (ctx) => {
+    const p = ctx.page!;
+    voice(ctx.sim!).siren_value = 10; // "10" showed as "1" in a 34 px column
+    voice(ctx.sim!).siren_type = 'User-defined3'; // the longest siren type
+    await openSet(p);
+    await p.waitForFunction(
+      () => (globalThis as any).document.querySelector('tr[data-field="siren_value"] .nvr-field-input')?.value === '10',
+    );
+    await p.waitForFunction(() => !!(globalThis as any).document.querySelector('#node-input-channel option[value="IP_CH3"]'));
+    const m = await p.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const ctx2d = doc.createElement('canvas').getContext('2d');
+      /** Width the text needs in the element's own font. */
+      const textWidth = (el: any, text: string) => {
+        const cs = (globalThis as any).getComputedStyle(el);
+        ctx2d.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        return ctx2d.measureText(text).width;
+      };
+      const inner = (el: any) => {
+        const cs = (globalThis as any).getComputedStyle(el);
+        return el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      };
+      const rows = [...doc.querySelectorAll('.nvr-form-table tr[data-field]')].map((tr: any) => {
+        const input = tr.querySelector('.nvr-field-input');
+        const isSelect = input.tagName === 'SELECT';
+        const shown = isSelect ? (input.options[input.selectedIndex]?.text ?? '') : input.type === 'checkbox' ? '' : String(input.value);
+        // A select's text shares its box with the drop-down arrow (about 20 px).
+        return {
+          key: tr.getAttribute('data-field'),
+          shown,
+          room: inner(input) - (isSelect ? 20 : 0),
+          need: textWidth(input, shown),
+          width: input.getBoundingClientRect().width,
+        };
+      });
+      const allChannels = doc.querySelector('#node-input-channel option[value=""]')?.textContent ?? '';
+      const channelText = (id: string) => doc.querySelector(`#node-input-channel option[value="${id}"]`)?.textContent ?? '';
+      return {
+        tray: doc.querySelector('.red-ui-tray').getBoundingClientRect().width,
+        rows,
+        allChannels,
+        offline: channelText('IP_CH2'),
+        empty: channelText('IP_CH3'),
+      };
+    });
+    const dir = join(repoRoot, '.tmp', 'screenshots');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `set-form-${target.name.replace(/\W+/g, '-')}.png`);
+    await p.locator('.red-ui-tray').first().screenshot({ path: file });
+    console.log(
+      `  Set form at the default tray width (${m.tray} px), value controls ${m.rows.find((r) => r.key === 'siren_value')?.width.toFixed(0)} px: ${file}`,
+    );
+    await p.evaluate(() => (globalThis as any).$('#node-dialog-cancel').trigger('click'));
+    const short = m.rows.filter((r) => r.shown && r.shown.length <= 16);
+    assert.ok(short.length >= 3, JSON.stringify(m.rows));
+    for (const r of short)
+      assert.ok(r.room >= r.need, `${r.key}: "${r.shown}" needs ${r.need.toFixed(0)} px, has ${r.room.toFixed(0)} px (tray ${m.tray} px)`);
+    // At the width the editor gives the dialog by default (about 600 px here): the form does not widen it.
+    assert.ok(m.tray < 700, `the dialog was widened to ${m.tray} px`);
+    const value = m.rows.find((r) => r.key === 'siren_value')!;
+    assert.ok(value.width >= 100, `value column ${value.width.toFixed(0)} px wide (tray ${m.tray} px)`);
+    assert.is(m.rows.find((r) => r.key === 'siren_type')!.shown, 'User-defined3');
+    // The empty channel choice of a Set says what it means.
+    assert.match(m.allChannels, /^No channel \(data names them/);
+    // An offline camera and an empty slot are told apart in the channel list.
+    assert.match(m.offline, /^IP_CH2\b.*\(offline\)$/);
+    assert.match(m.empty, /^IP_CH3\b.*\(no camera\)$/);
+    voice(ctx.sim!).siren_value = 7;
+  });
+
   test('a device the editor cannot reach: the form says so, the JSON data stays editable and valid', async ({ page }) => {
     const p = page!;
     await p.waitForSelector('.nvr-form-table', { state: 'detached' });
@@ -253,12 +323,14 @@ function formSuite(target: RuntimeTarget) {
     await p.check('.nvr-event-types input[value="person"]');
     await p.check('.nvr-event-types input[value="vehicle"]');
     await p.check('#node-input-startOnly');
+    assert.is((await p.textContent('.nvr-event-live'))?.trim(), 'floodlightsirenred/blue light');
+    await p.check('.nvr-event-live input[value="floodlight"]');
     await p.click('#node-dialog-ok');
     const saved = await p.evaluate(() => {
       const n = (globalThis as any).RED.nodes.node('ev');
-      return { channels: n.channels, types: n.types, startOnly: n.startOnly, valid: n.valid };
+      return { channels: n.channels, types: n.types, startOnly: n.startOnly, live: n.live, valid: n.valid };
     });
-    assert.equal(saved, { channels: 'CH1, IP_CH1', types: ['person', 'vehicle'], startOnly: true, valid: true });
+    assert.equal(saved, { channels: 'CH1, IP_CH1', types: ['person', 'vehicle'], startOnly: true, live: ['floodlight'], valid: true });
     await p.waitForSelector('#node-input-channels', { state: 'detached' });
   });
 
@@ -320,7 +392,14 @@ function formSuite(target: RuntimeTarget) {
         RED.workspaces.show(tab);
         RED.view.redraw(true);
       }, tab);
-      await p.waitForTimeout(50); // d3 draws on the next frame
+      // d3 draws on a later frame: wait until every node of the tab has its rendered size (a fixed wait was flaky under load).
+      await p.waitForFunction((tab) => {
+        let drawn = true;
+        (globalThis as any).RED.nodes.eachNode((n: any) => {
+          if (n.z === tab && !(n.w > 0 && n.h > 0)) drawn = false;
+        });
+        return drawn;
+      }, tab);
       const boxes: Array<{ id: string; x: number; y: number; w: number; h: number }> = await p.evaluate((tab) => {
         const out: any[] = [];
         (globalThis as any).RED.nodes.eachNode((n: any) => {

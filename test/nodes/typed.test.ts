@@ -141,7 +141,7 @@ test('page and data from flow and global context', async (ctx) => {
 
 test("ignore msg overrides: a chained message's page, channel and payload do not leak into the node", async (ctx) => {
   // As after an nvr-get of another page: msg.page, msg.channel and an object payload are set.
-  const chained = () => ({ page: DETERRENCE, channel: 'CH3', payload: {} });
+  const chained = () => ({ page: DETERRENCE, channel: 'CH2', payload: {} });
   const r = await run(ctx, 'nvr-get', { page: VOICE, channel: 'CH1', data: '', ignoreMsg: true }, chained());
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.is(r.out.page, VOICE);
@@ -153,7 +153,7 @@ test("ignore msg overrides: a chained message's page, channel and payload do not
   const o = await run(ctx, 'nvr-get', { page: VOICE, channel: 'CH1', data: '' }, chained());
   assert.ok(o.out, JSON.stringify(o.caught?.error));
   assert.is(o.out.page, DETERRENCE);
-  assert.is(o.out.channel, 'CH3');
+  assert.is(o.out.channel, 'CH2');
 });
 
 test('a typed input that cannot be read fails at the Catch with a clear error; nothing sent', async (ctx) => {
