@@ -23,6 +23,7 @@ import { createLogger, errorText, type Logger, type LogSink } from './log';
 import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
+import { StartGate } from './start-gate';
 import { Requests } from './requests';
 import { DeviceRuntime } from './runtime';
 import { Topics } from './topics';
@@ -53,6 +54,8 @@ export interface BridgeOptions {
   /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
   connectTimeoutMs?: number;
   clientFactory?: DeviceOptions['clientFactory'];
+  /** Devices in their first poll (login, Ranges, first reads) at once at most. Default 16. */
+  startConcurrency?: number;
 }
 
 export interface Bridge {
@@ -108,6 +111,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   });
 
   const runtimes = new Map<string, DeviceRuntime>();
+  const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 16));
   for (const cfg of config.devices) {
     runtimes.set(
       cfg.id,
@@ -119,6 +123,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         maxBackoffMs: opts.backoff?.maxMs,
         offlineAfter: opts.offlineAfter,
         readGapMs: opts.readGapMs,
+        startGate,
       }),
     );
   }
@@ -229,7 +234,8 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     else commands.handle(topic, parsed, payload, !!packet.retain);
   });
 
-  // First polls spread over up to 2 s: a hundred devices do not all log in and read Ranges at once.
+  // First polls staggered over up to 2 s and at most `startConcurrency` at once (StartGate): a thousand devices
+  // do not all log in and read Ranges at once.
   const spread = Math.min(2000, 20 * runtimes.size);
   [...runtimes.values()].forEach((rt, i) => rt.start(runtimes.size > 1 ? Math.round((i * spread) / runtimes.size) : 0));
   const shutdown = async () => {

@@ -13,6 +13,7 @@ import type { EventChange } from './event-state';
 import { DeviceEvents } from './events';
 import { errorText, type Logger } from './log';
 import { Poller } from './poller';
+import type { StartGate } from './start-gate';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -25,6 +26,8 @@ export interface RuntimeOptions {
   readGapMs?: number;
   /** Wait before the event stream starts again after it ended with an error. Default 30 s. */
   eventRetryMs?: number;
+  /** Bounds the devices in their first poll at once (the bridge shares one among all devices). */
+  startGate?: StartGate;
   /** Build the device (unit tests: a fake); default `new Device(cfg, ...)`. */
   deviceFactory?: (cfg: DeviceConfig, opts: DeviceOptions) => Device;
 }
@@ -51,6 +54,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   private lastReadStart = -Infinity;
   private refreshWanted = false;
   private readonly stopper = new AbortController();
+  /** Frees this device's start-up slot: after its first poll, whatever its outcome. */
+  private leaveGate?: () => void;
   private answered!: () => void;
   /** Settles at the device's first poll outcome (online, or offline after the failures that make it so). */
   private readonly firstOutcome = new Promise<void>((resolve) => (this.answered = resolve));
@@ -64,7 +69,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     this.device = opts.deviceFactory?.(cfg, deviceOpts) ?? new Device(cfg, deviceOpts);
     this.readGapMs = opts.readGapMs ?? 1000;
     this.poller = new Poller(
-      () => this.device.poll(),
+      () => this.device.poll().finally(() => this.leaveStart()),
       {
         intervalMs: cfg.poll_interval,
         minBackoffMs: opts.minBackoffMs,
@@ -95,12 +100,31 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     return this.poller.isOnline !== undefined;
   }
 
+  /**
+   * Poll from `delayMs` on; with a start gate, the first poll waits for a slot first (the poll schedule is
+   * anchored when it starts, so that the wait counts as no missed poll).
+   */
   start(delayMs = 0): void {
-    this.poller.start(delayMs);
+    const gate = this.opts.startGate;
+    if (!gate) return this.poller.start(delayMs);
+    void delay(delayMs, undefined, { signal: this.stopper.signal })
+      .then(() => gate.enter())
+      .then((leave) => {
+        if (this.stopper.signal.aborted) return leave();
+        this.leaveGate = leave;
+        this.poller.start(0);
+      })
+      .catch(() => undefined); // stopped while waiting
+  }
+
+  private leaveStart(): void {
+    this.leaveGate?.();
+    this.leaveGate = undefined;
   }
 
   async stop(): Promise<void> {
     this.stopper.abort();
+    this.leaveStart();
     this.answered();
     await Promise.all([this.poller.stop(), this.events?.stop()]);
   }
