@@ -1,0 +1,63 @@
+/**
+ * Runs the bridge (bench/bridge-scale.ts) or the bare poller (bench/bare-poller.ts) in a child process of its
+ * own against a farm, hands it its job and collects its figures.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { clearRetained } from '../test/helpers/mqtt-broker';
+import type { BareJob } from './bare-poller';
+
+export interface BridgeJob {
+  urls: string[];
+  password: string;
+  broker: string;
+  seconds: number;
+  pollInterval: number;
+  startupLimitS?: number;
+}
+
+export type Figures = Record<string, unknown>;
+
+/** The child's stdout lines as they come; the last one holds its figures. */
+async function runChild(script: string, job: unknown, onLine?: (line: Figures) => void): Promise<Figures> {
+  const child = spawn(process.execPath, [join(__dirname, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    child.stdin.write(`${JSON.stringify(job)}\n`);
+    return await new Promise<Figures>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on('line', (l) => {
+        const parsed = JSON.parse(l) as Figures;
+        if (parsed.phase) onLine?.(parsed);
+        else resolve(parsed);
+      });
+      child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+    });
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+/**
+ * The bridge with events on; `onSteady` is called when its measured window starts. On a shared broker
+ * (BENCH_MQTT_URL) its retained topics are cleared afterwards.
+ */
+export async function runBridge(job: BridgeJob, onSteady?: () => void): Promise<Figures> {
+  const tag = randomBytes(3).toString('hex');
+  const topics = { base: `nvr2mqtt_bench_${tag}`, prefix: `ha_bench_${tag}` };
+  try {
+    return { ...(await runChild('bridge-scale.js', { ...job, ...topics, announceSteady: true }, () => onSteady?.())), ...topics };
+  } finally {
+    if (process.env.BENCH_MQTT_URL) await clearRetained(process.env.BENCH_MQTT_URL, [topics.base, topics.prefix], 1000);
+  }
+}
+
+export function runBare(job: BareJob): Promise<Figures> {
+  return runChild('bare-poller.js', job);
+}
+
+export function percentile(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
