@@ -33,7 +33,7 @@ class FarmProcess {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, NVR2MQTT_BENCH_PASSWORD: password },
     });
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     const proc = new FarmProcess(child, lines);
     const first = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('sim-farm did not start within 120 s')), 120_000);

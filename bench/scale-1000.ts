@@ -46,7 +46,9 @@ export async function benchScale1000(): Promise<Record<string, number | string>>
   try {
     const r = await runBridge(
       { urls: farm.urls, password, broker: external ?? farm.broker!, seconds, pollInterval: POLL_S, startupLimitS: 180 },
-      () => (raising = raise()),
+      () => {
+        raising = raise();
+      },
     );
     await raising;
     const motionOn = r.motion_on as Record<string, number[]>;

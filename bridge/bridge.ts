@@ -23,6 +23,7 @@ import { createLogger, errorText, type Logger, type LogSink } from './log';
 import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
+import { PushListener } from './push-listener';
 import { StartGate } from './start-gate';
 import { Requests } from './requests';
 import { DeviceRuntime } from './runtime';
@@ -110,6 +111,13 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     reconnectPeriodMs: opts.reconnectPeriodMs,
   });
 
+  // Devices with `events: push` call this listener (started before any device, so that none pushes into the void).
+  const pushConfig = config.push;
+  const listener =
+    pushConfig && config.devices.some((d) => d.events === 'push')
+      ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
+      : undefined;
+  const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
   const runtimes = new Map<string, DeviceRuntime>();
   const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 16));
   for (const cfg of config.devices) {
@@ -124,6 +132,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         offlineAfter: opts.offlineAfter,
         readGapMs: opts.readGapMs,
         startGate,
+        push,
       }),
     );
   }
@@ -240,6 +249,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   [...runtimes.values()].forEach((rt, i) => rt.start(runtimes.size > 1 ? Math.round((i * spread) / runtimes.size) : 0));
   const shutdown = async () => {
     await Promise.all([...runtimes.values()].map((rt) => rt.close()));
+    await listener?.close();
     await link.end();
     await broker?.stop();
   };

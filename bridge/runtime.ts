@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { DeviceConfig } from './config';
 import { Device, type DeviceOptions } from './device';
 import type { EventChange } from './event-state';
-import { DeviceEvents } from './events';
+import { DeviceEvents, type DeviceEventsOptions } from './events';
 import { errorText, type Logger } from './log';
 import { Poller } from './poller';
 import type { StartGate } from './start-gate';
@@ -26,6 +26,8 @@ export interface RuntimeOptions {
   readGapMs?: number;
   /** Wait before the event stream starts again after it ended with an error. Default 30 s. */
   eventRetryMs?: number;
+  /** `events: push`: the bridge's alarm push listener and the address and port devices call it at. */
+  push?: DeviceEventsOptions['push'];
   /** Bounds the devices in their first poll at once (the bridge shares one among all devices). */
   startGate?: StartGate;
   /** Build the device (unit tests: a fake); default `new Device(cfg, ...)`. */
@@ -86,6 +88,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
         clearAfterMs: cfg.alarm_clear_after,
         log: opts.log,
         retryMs: opts.eventRetryMs,
+        push: cfg.events === 'push' ? opts.push : undefined,
         onChange: (change) => this.emit('events', change),
       });
     }

@@ -89,7 +89,8 @@ export class EventPush {
     private readonly localAddress: string,
   ) {}
 
-  get settings(): Readonly<Table> {
+  /** The page's `params.table` as the device holds it (tests may preset a user's own settings). */
+  get settings(): Table {
     return this.table;
   }
 

@@ -107,6 +107,8 @@ export interface Simulator {
   raiseAlarm(channel: string, member: string, status: boolean): void;
   /** Alarm pushes sent to the URL configured on `AlarmConfig/EventPush` (event-push.ts). */
   pushes: PushSent[];
+  /** The `AlarmConfig/EventPush` settings (`params.table`) as the device holds them. */
+  pushSettings: Record<string, unknown>;
   /** A disk alarm (`system_alarm[].hdd`): ok false = Error with `info` (default Bad). */
   raiseDiskAlarm(d: DiskAlarm): void;
   /** The device changes its live light/siren itself (an alarm reaction): state and a `Floodlight_AudioAlarm` event. */
@@ -248,6 +250,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     },
     setOnline: (channel, online) => device.setOnline(channel, online),
     pushes: push.sent,
+    pushSettings: push.settings,
     state: device.state,
     profile: {
       name: profile.name,
