@@ -153,7 +153,7 @@ const DeviceSchema = v.strictObject({
    * Least time between two event checks (parsed to milliseconds); each check is one device request. Default 1 s,
    * or 60 s with `events: push` (the device tells the bridge of its alarms at once).
    */
-  event_interval: v.optional(Duration(500, 3_600_000)),
+  event_interval: v.optional(Duration(500, 60_000)),
   /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
   alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
 });
