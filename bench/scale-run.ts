@@ -20,12 +20,17 @@ export interface BridgeJob {
 
 export type Figures = Record<string, unknown>;
 
-/** The child's stdout lines as they come; the last one holds its figures. */
-async function runChild(script: string, job: unknown, onLine?: (line: Figures) => void): Promise<Figures> {
+/**
+ * The child's stdout lines as they come; the last one holds its figures. A child that has not given them within
+ * `limitS` is killed and the run fails with that said (CI's run stays bounded on a machine too slow for it).
+ */
+async function runChild(script: string, job: unknown, limitS: number, onLine?: (line: Figures) => void): Promise<Figures> {
   const child = spawn(process.execPath, [join(__dirname, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let timer: NodeJS.Timeout | undefined;
   try {
     child.stdin.write(`${JSON.stringify(job)}\n`);
     return await new Promise<Figures>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`${script} gave no figures within ${limitS} s`)), limitS * 1000);
       createInterface({ input: child.stdout }).on('line', (l) => {
         const parsed = JSON.parse(l) as Figures;
         if (parsed.phase) onLine?.(parsed);
@@ -34,6 +39,7 @@ async function runChild(script: string, job: unknown, onLine?: (line: Figures) =
       child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
     });
   } finally {
+    clearTimeout(timer);
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 }
@@ -46,14 +52,15 @@ export async function runBridge(job: BridgeJob, onSteady?: () => void): Promise<
   const tag = randomBytes(3).toString('hex');
   const topics = { base: `nvr2mqtt_bench_${tag}`, prefix: `ha_bench_${tag}` };
   try {
-    return { ...(await runChild('bridge-scale.js', { ...job, ...topics, announceSteady: true }, () => onSteady?.())), ...topics };
+    const limitS = (job.startupLimitS ?? 60) + job.seconds + 120;
+    return { ...(await runChild('bridge-scale.js', { ...job, ...topics, announceSteady: true }, limitS, () => onSteady?.())), ...topics };
   } finally {
     if (process.env.BENCH_MQTT_URL) await clearRetained(process.env.BENCH_MQTT_URL, [topics.base, topics.prefix], 1000);
   }
 }
 
 export function runBare(job: BareJob): Promise<Figures> {
-  return runChild('bare-poller.js', job);
+  return runChild('bare-poller.js', job, job.seconds + 120);
 }
 
 export function percentile(xs: number[], p: number): number {
