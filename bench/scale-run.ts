@@ -25,7 +25,9 @@ export type Figures = Record<string, unknown>;
  * `limitS` is killed and the run fails with that said (CI's run stays bounded on a machine too slow for it).
  */
 async function runChild(script: string, job: unknown, limitS: number, onLine?: (line: Figures) => void): Promise<Figures> {
-  const child = spawn(process.execPath, [join(__dirname, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // BENCH_BRIDGE_NODE_ARGS: node flags for the bridge's process (to try heap settings).
+  const flags = script === 'bridge-scale.js' ? (process.env.BENCH_BRIDGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []) : [];
+  const child = spawn(process.execPath, [...flags, join(__dirname, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let timer: NodeJS.Timeout | undefined;
   try {
     child.stdin.write(`${JSON.stringify(job)}\n`);
