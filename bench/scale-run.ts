@@ -42,7 +42,13 @@ async function runChild(script: string, job: unknown, limitS: number, onLine?: (
     });
   } finally {
     clearTimeout(timer);
-    if (child.exitCode === null) child.kill('SIGKILL');
+    // It logs out of the devices after its figures (bounded): let it, then make sure it is gone.
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      const kill = setTimeout(() => child.kill('SIGKILL'), 40_000);
+      await exited;
+      clearTimeout(kill);
+    }
   }
 }
 
