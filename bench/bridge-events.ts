@@ -1,10 +1,11 @@
 /**
  * Bridge event figures (printed by bench/run.ts, never asserted), one simulated recorder, the bridge with its
- * defaults (events on, 1 s event checks, polls every 15 s):
+ * defaults, twice side by side: paced checks (events on, 1 s event checks, polls every 15 s), and `events: push`
+ * (the device pushes its alarms to the bridge, AlarmConfig/EventPush; checks and polls 60 s apart), keys `push_*`:
  * 1. alarm latency: `sim.raiseAlarm(motion)` -> `motion: true` on MQTT, p50 and p95 (goal p50 <= 1.2 s); each
  *    alarm is raised at a random moment of the check interval, as a real alarm would be;
- * 2. device requests per second at idle, polls and event checks together (goal <= 1.5), counted at the
- *    simulator between two poll starts (so that the window holds exactly one poll).
+ * 2. device requests per second at idle, polls and event checks together (goal <= 1.5; with push well under
+ *    0.2), counted at the simulator between two poll starts (so that the window holds exactly one poll).
  * BENCH_ALARMS sets the number of alarms (default 30). BENCH_MQTT_URL: use that broker instead of an aedes.
  */
 import { randomBytes } from 'node:crypto';
@@ -25,6 +26,16 @@ function percentile(xs: number[], p: number): number {
 const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4'];
 
 export async function benchBridgeEvents(): Promise<Record<string, number>> {
+  const checks = await measure('checks');
+  const push = await measure('push');
+  return {
+    ...checks,
+    ...Object.fromEntries(Object.entries(push).map(([k, v]) => [`push_${k}`, v])),
+    push_idle_device_requests_per_s_goal: 0.2,
+  };
+}
+
+async function measure(mode: 'checks' | 'push'): Promise<Record<string, number>> {
   const alarms = Number(process.env.BENCH_ALARMS ?? 30);
   const password = randomBytes(12).toString('base64url');
   const sim = await startSimulator({ password, channels: 8, logLimit: 100_000, quiet: true });
@@ -40,7 +51,8 @@ export async function benchBridgeEvents(): Promise<Record<string, number>> {
       {
         mqtt: { url: brokerUrl, base_topic: base },
         homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
-        devices: [{ id: 'nvr', url: sim.url, username: 'admin', password }],
+        ...(mode === 'push' ? { push: { address: '127.0.0.1', port: 0, listen: '127.0.0.1' } } : {}),
+        devices: [{ id: 'nvr', url: sim.url, username: 'admin', password, ...(mode === 'push' ? { events: 'push' } : {}) }],
         log_level: 'warn',
       },
       { env: {} },
@@ -51,6 +63,7 @@ export async function benchBridgeEvents(): Promise<Record<string, number>> {
       discoveryCleanupWindowMs: 200,
     });
     await rec.waitTopic(`${base}/nvr/ch1`, (j) => j.motion === false, 20_000);
+    if (mode === 'push') while (!sim.pushSettings.enable) await sleep(100);
 
     // (2) idle: between the starts of the next two polls.
     const pollStarts = () => sim.log.filter((e) => e.path.endsWith('/ChannelInfo/Get')).map((e) => e.time);

@@ -3,7 +3,10 @@
  * process) and measures itself: CPU (process.cpuUsage) in % of one core, peak RSS (sampled every 250 ms),
  * polls completed vs due, MQTT messages published; every device with its event stream on (1 s checks), as by
  * default (BENCH_NO_EVENTS=1: off). Reads its job as one JSON line on stdin
- * `{urls, password, broker, seconds, base, prefix}`; prints one JSON line with the figures.
+ * `{urls, password, broker, seconds, base, prefix}` (optional: `pollInterval` in s, default 1; `startupLimitS`,
+ * default 60; `announceSteady`: print `{"phase":"steady"}` when the measured window starts, so that the parent
+ * raises alarms in it); prints one JSON line with the figures, with the times at which each channel's `motion`
+ * turned true on MQTT (`motion_on`, topic -> epoch ms list) and the measured window (`window_t0`, `window_t1`).
  */
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -19,6 +22,9 @@ interface Job {
   seconds: number;
   base: string;
   prefix: string;
+  pollInterval?: number;
+  startupLimitS?: number;
+  announceSteady?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,7 +44,7 @@ async function main() {
         url,
         username: 'admin',
         password: job.password,
-        poll_interval: 1,
+        poll_interval: job.pollInterval ?? 1,
         events: !process.env.BENCH_NO_EVENTS,
       })),
       log_level: 'warn',
@@ -49,13 +55,30 @@ async function main() {
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 250);
+  // When each device's first channel state reached MQTT, and when a channel's motion turned true.
+  const channelTopic = (i: number) => `${job.base}/d${i}/ch1`;
+  const firstPublished = new Map<string, number>();
+  const motionOn: Record<string, number[]> = {};
+  const motion = new Map<string, boolean>();
+  const devicesOf = new Set(job.urls.map((_, i) => channelTopic(i)));
   const t0 = Date.now();
   const bridge = await startBridge(config, {
     log: createLogger({ level: 'warn', sink: () => warnings.n++ }),
     discoveryCleanupWindowMs: 500,
+    startConcurrency: process.env.BENCH_START_CONCURRENCY ? Number(process.env.BENCH_START_CONCURRENCY) : undefined,
+    onPublish: (topic, payload) => {
+      if (!devicesOf.has(topic) || !payload) return;
+      if (!firstPublished.has(topic)) firstPublished.set(topic, Date.now());
+      const on = (JSON.parse(payload) as { motion?: boolean }).motion === true;
+      if (on && !motion.get(topic)) (motionOn[topic] ??= []).push(Date.now());
+      motion.set(topic, on);
+    },
   });
-  for (let i = 0; i < 240 && ![...bridge.devices.values()].every((h) => h.online); i++) await sleep(250);
+  const limit = (job.startupLimitS ?? 60) * 4;
+  for (let i = 0; i < limit && firstPublished.size < job.urls.length; i++) await sleep(250);
   const online = [...bridge.devices.values()].filter((h) => h.online).length;
+  const published = firstPublished.size;
+  const allPublishedMs = published === job.urls.length ? Math.max(...firstPublished.values()) - t0 : NaN;
   const warmupMs = Date.now() - t0;
   await sleep(3000); // first full publish and discovery settle
   const peakStartup = peakRss;
@@ -70,33 +93,40 @@ async function main() {
   };
   const before = sum();
   const published0 = bridge.published;
+  if (job.announceSteady) process.stdout.write(`${JSON.stringify({ phase: 'steady' })}\n`);
+  const windowT0 = Date.now();
   const cpu0 = process.cpuUsage();
   const wall0 = process.hrtime.bigint();
   peakRss = process.memoryUsage().rss;
   await sleep(job.seconds * 1000);
   const cpu = process.cpuUsage(cpu0);
   const wallUs = Number(process.hrtime.bigint() - wall0) / 1000;
+  const windowT1 = Date.now();
   const after = sum();
   clearInterval(sampler);
   const completed = after.completed - before.completed;
-  const published = bridge.published - published0;
-  const due = (job.urls.length * wallUs) / 1e6; // one poll per device per second
+  const publishedIdle = bridge.published - published0;
+  const due = (job.urls.length * wallUs) / 1e6 / (job.pollInterval ?? 1); // one poll per device per interval
   const result = {
     scale_devices: job.urls.length,
     scale_devices_online: online,
     scale_warmup_s: warmupMs / 1000,
+    scale_devices_published: published,
+    scale_all_published_s: allPublishedMs / 1000,
+    scale_poll_interval_s: job.pollInterval ?? 1,
     scale_seconds: job.seconds,
     bridge_cpu_percent_of_one_core: (100 * (cpu.user + cpu.system)) / wallUs,
     bridge_peak_rss_mb: Math.max(peakRss, peakStartup) / (1 << 20),
     bridge_peak_rss_steady_mb: peakRss / (1 << 20),
+    bridge_peak_rss_startup_mb: peakStartup / (1 << 20),
     bridge_heap_used_mb: process.memoryUsage().heapUsed / (1 << 20),
     polls_due: Math.round(due),
     polls_completed: completed,
     polls_failed: after.failed - before.failed,
     polls_missed_slots: after.missed - before.missed,
     polls_completed_ratio: completed / due,
-    idle_mqtt_messages: published,
-    idle_mqtt_messages_per_poll: completed ? published / completed : NaN,
+    idle_mqtt_messages: publishedIdle,
+    idle_mqtt_messages_per_poll: completed ? publishedIdle / completed : NaN,
     scale_warnings_logged: warnings.n,
     scale_v8_optimize_for_size: tuned ? 1 : 0,
     scale_events_on: process.env.BENCH_NO_EVENTS ? 0 : 1,
@@ -112,8 +142,10 @@ async function main() {
       `  rss ${(m.rss / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} arrayBuffers ${(m.arrayBuffers / 1048576).toFixed(0)}\n`,
     );
   }
-  await bridge.stop();
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const extra = job.announceSteady ? { motion_on: motionOn, window_t0: windowT0, window_t1: windowT1 } : {};
+  // The figures first: a thousand logouts on a loaded machine must not hold them back.
+  process.stdout.write(`${JSON.stringify({ ...result, ...extra })}\n`);
+  await Promise.race([bridge.stop(), sleep(30_000)]);
   process.exit(0);
 }
 

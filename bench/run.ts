@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: measures and prints the figures of every part in one run (never asserted).
- * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,nodes,events picks parts;
- * BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure); BENCH_EVENTS_SECONDS the events run (10 s);
- * BENCH_ALARMS the alarms of the bridge's alarm latency run (30).
+ * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,floor,scale_1000,nodes,events
+ * picks parts; BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure); BENCH_EVENTS_SECONDS the
+ * events run (10 s); BENCH_ALARMS the alarms of the bridge's alarm latency run (30); BENCH_FLOOR_SECONDS the bridge vs
+ * bare poller run (60 s); BENCH_SCALE_SECONDS, BENCH_SCALE_DEVICES, BENCH_SCALE_ALARMS the 1,000-device run.
  */
 import { writeFileSync } from 'node:fs';
 import { benchClient } from './client';
@@ -11,12 +12,16 @@ import { benchBridge } from './bridge';
 import { benchBridgeEvents } from './bridge-events';
 import { benchNodes } from './nodes';
 import { benchEvents } from './events';
+import { benchFloor } from './floor';
+import { benchScale1000 } from './scale-1000';
 
-const PARTS: Record<string, () => Promise<Record<string, number>>> = {
+const PARTS: Record<string, () => Promise<Record<string, number | string>>> = {
   client: benchClient,
   validator: async () => ({ ...(await benchValidator()) }),
   bridge: () => benchBridge(),
   bridge_events: benchBridgeEvents,
+  floor: benchFloor,
+  scale_1000: benchScale1000,
   nodes: benchNodes,
   events: benchEvents,
 };
@@ -25,7 +30,7 @@ async function main() {
   const only = process.env.BENCH_ONLY?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const results: Record<string, Record<string, number> | { error: string }> = {};
+  const results: Record<string, Record<string, number | string> | { error: string }> = {};
   for (const [name, run] of Object.entries(PARTS)) {
     if (only && !only.includes(name)) continue;
     process.stdout.write(`\n== ${name}\n`);

@@ -25,8 +25,10 @@ import { createLogger, errorText, redacting, type Logger, type LogSink } from '.
 import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
+import { PushListener } from './push-listener';
+import { StartGate } from './start-gate';
 import { Requests } from './requests';
-import { DeviceRuntime } from './runtime';
+import { DeviceRuntime, type RuntimeOptions } from './runtime';
 import { Topics } from './topics';
 
 export interface BridgeOptions {
@@ -57,6 +59,8 @@ export interface BridgeOptions {
   clientFactory?: DeviceOptions['clientFactory'];
   /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
   broker?: { host?: string; port?: number };
+  /** Devices in their first poll (login, Ranges, first reads) at once at most. Default 16. */
+  startConcurrency?: number;
 }
 
 export interface Bridge {
@@ -105,7 +109,16 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     log: log.child('mqtt'),
     reconnectPeriodMs: opts.reconnectPeriodMs,
   });
-  const runtimes = deviceRuntimes(config, log, opts);
+
+  // Devices with `events: push` call this listener (started before any device, so that none pushes into the void).
+  const pushConfig = config.push;
+  const listener =
+    pushConfig && config.devices.some((d) => d.events === 'push')
+      ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
+      : undefined;
+  const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
+  const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 16));
+  const runtimes = deviceRuntimes(config, log, opts, { startGate, push });
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   const discovery = new Discovery({
     link,
@@ -134,6 +147,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const parts: Part[] = [
     endpoint,
     { stop: () => link.end() },
+    { stop: () => listener?.close() }, // after the devices gave their push settings back
     { stop: () => Promise.all([...runtimes.values()].map((rt) => rt.close())).then(() => undefined) }, // log out
     {
       stop: () =>
@@ -205,7 +219,12 @@ async function mqttEndpoint(
   return { url: config.mqtt.url, stale: probe.stale };
 }
 
-function deviceRuntimes(config: BridgeConfig, log: Logger, opts: BridgeOptions): Map<string, DeviceRuntime> {
+function deviceRuntimes(
+  config: BridgeConfig,
+  log: Logger,
+  opts: BridgeOptions,
+  shared: Pick<RuntimeOptions, 'startGate' | 'push'>,
+): Map<string, DeviceRuntime> {
   const runtimeOptions = {
     timeoutMs: opts.deviceTimeoutMs,
     clientFactory: opts.clientFactory,
@@ -213,11 +232,15 @@ function deviceRuntimes(config: BridgeConfig, log: Logger, opts: BridgeOptions):
     maxBackoffMs: opts.backoff?.maxMs,
     offlineAfter: opts.offlineAfter,
     readGapMs: opts.readGapMs,
+    ...shared,
   };
   return new Map(config.devices.map((cfg) => [cfg.id, new DeviceRuntime(cfg, { log: log.child(cfg.id), ...runtimeOptions })]));
 }
 
-/** Polling: first polls spread over up to 2 s (a hundred devices do not all log in and read Ranges at once). */
+/**
+ * Polling: first polls spread over up to 2 s, and at most `startConcurrency` devices in their first poll at once
+ * (StartGate): a thousand devices do not all log in and read Ranges at once.
+ */
 function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part {
   return {
     start() {

@@ -149,32 +149,54 @@ const DeviceSchema = v.strictObject({
     ),
   ),
   tls: v.optional(DeviceTls),
-  /** Alarms, live light/siren changes and disk problems from the device's event check (Event/Check). */
-  events: v.optional(v.boolean(), true),
-  /** Least time between two event checks (parsed to milliseconds); each check is one device request. */
-  event_interval: v.optional(Duration(500, 60_000), 1),
+  /**
+   * Alarms, live light/siren changes and disk problems from the device's event check (Event/Check). `push`: the
+   * device pushes its alarms to the bridge (AlarmConfig/EventPush, see `push`) and a slow event check is the
+   * safety net (and brings live light/siren changes and disk problems).
+   */
+  events: v.optional(v.union([v.boolean(), v.literal('push')], 'expected true, false or push'), true),
+  /**
+   * Least time between two event checks (parsed to milliseconds); each check is one device request. Default 1 s,
+   * or 60 s with `events: push` (the device tells the bridge of its alarms at once).
+   */
+  event_interval: v.optional(Duration(500, 60_000)),
   /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
   alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
+});
+
+/** Where devices with `events: push` send their alarms: an HTTP listener of the bridge. */
+const PushSchema = v.strictObject({
+  /** The address devices call, as they reach the bridge (an IP address or host name; a device holds 31 characters). */
+  address: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(31, 'a device holds at most 31 characters')),
+  /** 0: any free port (the devices are told the one it got). */
+  port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)), 8089),
+  /** Local address the listener binds to. Default: every address. */
+  listen: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '0.0.0.0'),
 });
 
 export const ConfigSchema = v.strictObject({
   mqtt: v.optional(MqttSchema, {}),
   homeassistant: v.optional(HomeAssistantSchema, {}),
+  push: v.optional(PushSchema),
   devices: v.pipe(v.array(DeviceSchema), v.minLength(1, 'at least one device is required')),
   log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
 });
 
 type Parsed = v.InferOutput<typeof ConfigSchema>;
-type ParsedDevice = Omit<Parsed['devices'][number], 'poll_interval'> & { poll_interval: number };
+type ParsedDevice = Omit<Parsed['devices'][number], 'poll_interval' | 'event_interval'> & { poll_interval: number; event_interval: number };
 
 /**
  * Default poll interval: with events on, the event checks (one a second) and the polls share the device's budget
  * of about 1.5 requests a second at idle; a poll is 5 requests, so polls every 15 s (0.33/s) instead of 10 s.
  */
-const DEFAULT_POLL_MS = { events: 15_000, noEvents: 10_000 } as const;
+export const DEFAULT_POLL_MS = { events: 15_000, noEvents: 10_000, push: 60_000 } as const;
+
+/** Default event check interval: one a second; with push, the check is the safety net only. */
+export const DEFAULT_EVENT_MS = { events: 1_000, push: 60_000 } as const;
 
 function pollIntervalOf(d: Parsed['devices'][number]): number {
-  return d.poll_interval ?? (d.events ? DEFAULT_POLL_MS.events : DEFAULT_POLL_MS.noEvents);
+  if (d.poll_interval !== undefined) return d.poll_interval;
+  return d.events === 'push' ? DEFAULT_POLL_MS.push : d.events ? DEFAULT_POLL_MS.events : DEFAULT_POLL_MS.noEvents;
 }
 
 export interface TlsMaterial {
@@ -201,6 +223,7 @@ export type MqttConfig = Omit<Parsed['mqtt'], 'password' | 'password_file' | 'tl
 export interface BridgeConfig {
   mqtt: MqttConfig;
   homeassistant: Parsed['homeassistant'];
+  push?: Parsed['push'];
   devices: DeviceConfig[];
   log_level: Parsed['log_level'];
 }
@@ -263,6 +286,9 @@ function coerceEnv(leaf: AnySchema, raw: string): unknown {
     return raw;
   }
   if (s.type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  // `events`: true, false or push.
+  const options = (s as { options?: AnySchema[] }).options;
+  if (s.type === 'union' && options?.some((o) => unwrap(o).type === 'boolean') && /^(true|false)$/i.test(raw)) return /^true$/i.test(raw);
   if (s.type === 'array')
     return raw
       .split(',')
@@ -385,6 +411,12 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   }
   // The checks beyond the schema read what was given, valid or not: one run lists every problem.
   const secrets = connectionSecrets(raw, opts.baseDir ?? process.cwd(), problems);
+  if (result.success && !result.output.push) {
+    result.output.devices.forEach((d, i) => {
+      if (d.events === 'push')
+        problems.push(`devices[${i}].events: push needs the push settings (push.address: where devices reach the bridge)`);
+    });
+  }
   if (!result.success || problems.length) throw new ConfigError(dedupe(problems));
   const parsed = result.output;
   const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
@@ -393,6 +425,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
     return {
       ...rest,
       poll_interval: pollIntervalOf(d),
+      event_interval: d.event_interval ?? (d.events === 'push' ? DEFAULT_EVENT_MS.push : DEFAULT_EVENT_MS.events),
       name: d.name ?? d.id,
       password: secrets.devices[i].password ?? '',
       ...(alarmCode !== undefined ? { alarm_code: alarmCode } : {}),
@@ -401,7 +434,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   });
   const { password: _mp, password_file: _mf, tls: _mt, ...mqttRest } = parsed.mqtt;
   const mqtt: MqttConfig = { ...mqttRest, password: secrets.mqtt.password, tls: secrets.mqtt.tls };
-  return { config: { mqtt, homeassistant: parsed.homeassistant, devices, log_level: parsed.log_level }, warnings };
+  return { config: { mqtt, homeassistant: parsed.homeassistant, push: parsed.push, devices, log_level: parsed.log_level }, warnings };
 }
 
 const TLS_URL = /^(mqtts|tls|wss|https):/i;

@@ -26,8 +26,13 @@ export interface PublisherOptions {
   onPublish?: (topic: string, payload: string, retain: boolean) => void;
 }
 
+/** `bridge/info` lists every device: at most one a second, however many devices change together (start-up). */
+const INFO_GAP_MS = 1_000;
+
 export class StatePublisher {
   private readonly cache = new ChangeCache();
+  private infoTimer?: NodeJS.Timeout;
+  private lastInfo = -Infinity;
   private statesReady = false;
   private closed = false;
   /** Messages published since start (all topics). */
@@ -49,6 +54,7 @@ export class StatePublisher {
   /** Stopping: nothing is published any more (the final `bridge/state` offline goes out directly). */
   close(): void {
     this.closed = true;
+    clearTimeout(this.infoTimer);
   }
 
   get isClosed(): boolean {
@@ -79,7 +85,29 @@ export class StatePublisher {
     this.send(this.opts.topics.bridgeState, JSON.stringify({ state: online ? 'online' : 'offline' }), { retain: true });
   }
 
+  /**
+   * `bridge/info`: on the next turn (the changes of one poll make one), and at most once per INFO_GAP_MS (later
+   * calls in the gap make one publish at its end): it lists every device, and a thousand devices coming online
+   * would otherwise rebuild it a thousand times. `force` (after connecting) goes out at once and does not count.
+   */
   info(force = false): void {
+    if (force) {
+      clearTimeout(this.infoTimer);
+      this.infoTimer = undefined;
+      return this.publishInfo(true);
+    }
+    if (this.infoTimer) return;
+    this.infoTimer = setTimeout(
+      () => {
+        this.infoTimer = undefined;
+        this.lastInfo = Date.now();
+        this.publishInfo(false);
+      },
+      Math.max(0, this.lastInfo + INFO_GAP_MS - Date.now()),
+    );
+  }
+
+  private publishInfo(force: boolean): void {
     const { config, runtimes } = this.opts;
     const body = {
       version: VERSION,

@@ -10,9 +10,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { DeviceConfig } from './config';
 import { Device, type DeviceOptions } from './device';
 import type { EventChange } from './event-state';
-import { DeviceEvents } from './events';
+import { DeviceEvents, type DeviceEventsOptions } from './events';
 import { errorText, type Logger } from './log';
 import { Poller } from './poller';
+import type { StartGate } from './start-gate';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -25,6 +26,10 @@ export interface RuntimeOptions {
   readGapMs?: number;
   /** Wait before the event stream starts again after it ended with an error. Default 30 s. */
   eventRetryMs?: number;
+  /** `events: push`: the bridge's alarm push listener and the address and port devices call it at. */
+  push?: DeviceEventsOptions['push'];
+  /** Bounds the devices in their first poll at once (the bridge shares one among all devices). */
+  startGate?: StartGate;
   /** Build the device (unit tests: a fake); default `new Device(cfg, ...)`. */
   deviceFactory?: (cfg: DeviceConfig, opts: DeviceOptions) => Device;
 }
@@ -51,6 +56,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   private lastReadStart = -Infinity;
   private refreshWanted = false;
   private readonly stopper = new AbortController();
+  /** Frees this device's start-up slot: after its first poll, whatever its outcome. */
+  private leaveGate?: () => void;
   private answered!: () => void;
   /** Settles at the device's first poll outcome (online, or offline after the failures that make it so). */
   private readonly firstOutcome = new Promise<void>((resolve) => (this.answered = resolve));
@@ -64,7 +71,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     this.device = opts.deviceFactory?.(cfg, deviceOpts) ?? new Device(cfg, deviceOpts);
     this.readGapMs = opts.readGapMs ?? 1000;
     this.poller = new Poller(
-      () => this.device.poll(),
+      () => this.device.poll().finally(() => this.leaveStart()),
       {
         intervalMs: cfg.poll_interval,
         minBackoffMs: opts.minBackoffMs,
@@ -81,6 +88,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
         clearAfterMs: cfg.alarm_clear_after,
         log: opts.log,
         retryMs: opts.eventRetryMs,
+        push: cfg.events === 'push' ? opts.push : undefined,
         onChange: (change) => this.emit('events', change),
       });
     }
@@ -95,12 +103,31 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     return this.poller.isOnline !== undefined;
   }
 
+  /**
+   * Poll from `delayMs` on; with a start gate, the first poll waits for a slot first (the poll schedule is
+   * anchored when it starts, so that the wait counts as no missed poll).
+   */
   start(delayMs = 0): void {
-    this.poller.start(delayMs);
+    const gate = this.opts.startGate;
+    if (!gate) return this.poller.start(delayMs);
+    void delay(delayMs, undefined, { signal: this.stopper.signal })
+      .then(() => gate.enter())
+      .then((leave) => {
+        if (this.stopper.signal.aborted) return leave();
+        this.leaveGate = leave;
+        this.poller.start(0);
+      })
+      .catch(() => undefined); // stopped while waiting
+  }
+
+  private leaveStart(): void {
+    this.leaveGate?.();
+    this.leaveGate = undefined;
   }
 
   async stop(): Promise<void> {
     this.stopper.abort();
+    this.leaveStart();
     this.answered();
     await Promise.all([this.poller.stop(), this.events?.stop()]);
   }

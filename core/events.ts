@@ -29,6 +29,8 @@ export interface EventStreamOptions {
   onAnswer?: () => void;
   /** Called when a check failed and the stream keeps trying: the error and when the next check goes out (epoch ms). */
   onFailure?: (err: DeviceError, nextCheckAt: number) => void;
+  /** Lets the caller ask for a check before the interval is over (the device pushed an alarm). */
+  checkNow?: CheckNow;
   log?: LogFn;
 }
 
@@ -50,6 +52,45 @@ export function eventCheckRequest(cursor: Cursor | undefined): Record<string, un
 
 function badOption(reason: string): DeviceError {
   return new DeviceError({ kind: 'invalid_request', error_code: 'bad_option', reason });
+}
+
+/**
+ * Asks an event stream to check at once instead of at the end of its interval: a device that pushes its alarms
+ * (AlarmConfig/EventPush) says when there is something to read. Asks that come together make one check, and
+ * checks stay at least MIN_EVENT_INTERVAL_MS apart, so a burst of pushes cannot turn into a burst of calls.
+ */
+export class CheckNow {
+  private pending = false;
+  private wake?: () => void;
+
+  now(): void {
+    this.pending = true;
+    this.wake?.();
+  }
+
+  /** Waits until `due`, or until asked (then no earlier than `soonest`); false when aborted. */
+  async until(due: number, soonest: number, signal: AbortSignal): Promise<boolean> {
+    while (!signal.aborted) {
+      if (this.pending) {
+        this.pending = false;
+        return waitUntil(soonest, signal);
+      }
+      const ms = due - Date.now();
+      if (ms <= 0) return true;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.wake = undefined;
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        this.wake = done;
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+    return false;
+  }
 }
 
 /** Waits until `at` (epoch ms) or an abort; false when aborted. */
@@ -84,7 +125,13 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
   let cursor: Cursor | undefined;
   let cursorGeneration = -1;
   let lastStart = -Infinity;
-  while (await waitUntil(lastStart + Math.max(intervalMs, backoff), stop)) {
+  const { checkNow } = opts;
+  const nextCheck = () => {
+    const due = lastStart + Math.max(intervalMs, backoff);
+    // After errors the backoff holds, pushes or not.
+    return checkNow && !backoff ? checkNow.until(due, lastStart + MIN_EVENT_INTERVAL_MS, stop) : waitUntil(due, stop);
+  };
+  while (await nextCheck()) {
     lastStart = Date.now();
     // A re-login ends the device's subscriptions: subscribe again under the new session.
     if (cursor && session.generation !== cursorGeneration) cursor = undefined;

@@ -21,3 +21,4 @@ export * from './media';
 export * from './update';
 export * from './alarm-outputs';
 export * from './disarm';
+export * from './event-push';

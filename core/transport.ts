@@ -1,14 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { createFetch } from 'ofetch';
-import { Agent } from 'undici';
+import { Pool } from 'undici';
 import { DeviceError } from './errors';
 import { PIN_MISMATCH, connector, type TlsOptions } from './tls';
 
 export { normalizeFingerprint, type TlsOptions } from './tls';
 
 /**
- * HTTP transport to one device: one undici Agent (few keep-alive sockets, no pipelining, TLS settings
- * of this client only), ofetch on top, a deadline on every request. Never changes process-wide state.
+ * HTTP transport to one device: one undici Pool on the device's origin (few keep-alive sockets, no
+ * pipelining, TLS settings of this client only; no WHATWG fetch, Request, Response or web streams
+ * underneath), ofetch on top, a deadline on every request. Never changes process-wide state.
  */
 
 export interface TransportOptions {
@@ -89,14 +90,16 @@ interface WireInit {
   method?: string;
   body?: string;
   headers?: WireHeaders;
-  dispatcher: Agent;
+  /** The device's pool; every URL it is given starts with `origin` (no URL parsing per request). */
+  dispatcher: Pool;
+  origin: string;
   signal?: EventEmitter;
 }
 
-/** The `fetch` ofetch calls: undici's `Agent.request` under the Response members ofetch reads. */
+/** The `fetch` ofetch calls: undici's `Pool.request` under the Response members ofetch reads. */
 async function wireFetch(url: string, init: WireInit) {
   const res = await init.dispatcher.request({
-    ...splitUrl(url),
+    path: url.slice(init.origin.length),
     method: (init.method ?? 'GET') as 'POST',
     body: init.body,
     headers: init.headers?.toRecord(),
@@ -112,11 +115,6 @@ async function wireFetch(url: string, init: WireInit) {
     body: text ? {} : null,
     text: async () => text,
   };
-}
-
-function splitUrl(url: string): { origin: string; path: string } {
-  const u = new URL(url);
-  return { origin: u.origin, path: u.pathname + u.search };
 }
 
 const $fetch = createFetch({
@@ -199,7 +197,8 @@ type Call = EventEmitter & { why?: AbortWhy };
 export class Transport {
   readonly baseUrl: string;
   private readonly basePath: string;
-  private readonly agent: Agent;
+  private readonly origin: string;
+  private readonly pool: Pool;
   private readonly timeoutMs: number;
   private readonly queueTimeoutMs?: number;
   /** Abort handles of the requests in flight: close aborts them. */
@@ -221,10 +220,11 @@ export class Transport {
       });
     }
     this.basePath = url.pathname.replace(/\/+$/, '');
+    this.origin = url.origin;
     this.baseUrl = url.origin + this.basePath;
     this.timeoutMs = opts.timeoutMs;
     this.queueTimeoutMs = opts.queueTimeoutMs;
-    this.agent = new Agent({
+    this.pool = new Pool(url.origin, {
       connections: (this.slots = Math.max(1, opts.maxConnections)),
       pipelining: 1,
       keepAliveTimeout: 4_000,
@@ -281,7 +281,8 @@ export class Transport {
         ignoreResponseError: true,
         retry: 0,
         signal: call,
-        dispatcher: this.agent,
+        dispatcher: this.pool,
+        origin: this.origin,
       } as never);
       return { status: res.status, headers: res.headers as unknown as WireHeaders, text: typeof res._data === 'string' ? res._data : '' };
     } catch (err) {
@@ -351,13 +352,13 @@ export class Transport {
     this.abortAll();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.agent.close(),
+      this.pool.close(),
       new Promise<void>((resolve) => {
         timer = setTimeout(resolve, 1_000);
       }),
     ]);
     clearTimeout(timer);
-    await this.agent.destroy().catch(() => undefined);
+    await this.pool.destroy().catch(() => undefined);
   }
 
   get isClosed(): boolean {

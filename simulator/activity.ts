@@ -30,6 +30,9 @@ export class Activity {
     device.onStatusChange = (id) => this.connectChanged(id);
   }
 
+  /** Told of every alarm edge raised (the HTTP push of alarms, event-push.ts). */
+  onRaise?: (a: AlarmRequest) => void;
+
   /** Raise (active) or end an alarm; throws when the channel cannot raise it. */
   raise(a: AlarmRequest): void {
     const ch = typeof a?.channel === 'string' ? this.device.channel(a.channel) : undefined;
@@ -41,6 +44,7 @@ export class Activity {
     if (a.active) this.active.set(key, entry);
     else this.active.delete(key);
     this.events.push(eventClassOf(a.type), { channel_alarm: [entry] });
+    this.onRaise?.(a);
     this.react(ch.id);
   }
 

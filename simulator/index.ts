@@ -11,6 +11,7 @@ import { Device } from './device';
 import { EventHub, eventTime } from './events';
 import { Activity, DiskAlarm } from './activity';
 import { AiAlarmForm, AlarmRequest, AlarmType } from './alarms';
+import { EventPush, type PushSent } from './event-push';
 import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { FaultSpec, Faults } from './faults';
 import { LogEntry, RequestLog } from './log';
@@ -20,6 +21,7 @@ import { Front, requestListener } from './server';
 import type { SimState } from './state';
 
 export type { LogEntry } from './log';
+export type { PushSent } from './event-push';
 export type { FaultKind, FaultSpec } from './faults';
 export type { ProfileName, ChannelSpec, ChannelNumbering } from './profiles';
 export type { SimState, PageState } from './state';
@@ -110,6 +112,10 @@ export interface Simulator {
    */
   raiseAlarm(a: AlarmRequest): void;
   raiseAlarm(channel: string, member: string, status: boolean): void;
+  /** Alarm pushes sent to the URL configured on `AlarmConfig/EventPush` (event-push.ts). */
+  pushes: PushSent[];
+  /** The `AlarmConfig/EventPush` settings (`params.table`) as the device holds them. */
+  pushSettings: Record<string, unknown>;
   /** A disk alarm (`system_alarm[].hdd`): ok false = Error with `info` (default Bad). */
   raiseDiskAlarm(d: DiskAlarm): void;
   /** The device changes its live light/siren itself (an alarm reaction): state and a `Floodlight_AudioAlarm` event. */
@@ -205,6 +211,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   });
   const mac = randomBytes(6);
   mac[0] = 0x00; // a unicast, globally administered-looking address
+  const macText = [...mac].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join('-');
   front.routes = buildRoutes({
     device,
     auth,
@@ -214,11 +221,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     channelParamForm: opts.channelParamForm ?? (profile.legacy ? 'array' : 'wrapped'),
     disarming: opts.disarming ?? !profile.legacy,
     linkageManage: opts.linkageManage ?? true,
-    mac: [...mac].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join('-'),
+    mac: macText,
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
     // Beyond 2^53: a client reading it as a JS number loses the last digits.
     devType: (2n ** 63n + BigInt(randomBytes(2).readUInt16BE())).toString(),
   });
+  const push = new EventPush(
+    { mac: macText, deviceName: profile.name === 'ipc' ? 'IPC' : 'NVR', ip: host, legacyTime: profile.legacy },
+    host,
+  );
+  for (const [path, route] of push.routes()) front.routes.set(path, route);
+  activity.onRaise = (a) => push.alarm(a);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
 
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -251,6 +264,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     setOnline: (channel, online) => device.setOnline(channel, online),
     paths: [...front.routes.keys()],
     renameChannel: (channel, name) => device.rename(channel, name),
+    pushes: push.sent,
+    pushSettings: push.settings,
     state: device.state,
     profile: {
       name: profile.name,

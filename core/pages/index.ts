@@ -10,6 +10,7 @@ import { audioPage } from './audio';
 import { deterrencePage } from './deterrence';
 import { linkageManagePage } from './linkage-manage';
 import { eventSettingsPage } from './event-settings';
+import { eventPushPage } from './event-push';
 import { systemInfoPage } from './system-info';
 import { channelInfoPage } from './channel-info';
 import { deviceInfoPage } from './device-info';
@@ -41,6 +42,7 @@ export * from './audio';
 export * from './deterrence';
 export * from './linkage-manage';
 export * from './event-settings';
+export * from './event-push';
 export * from './system-info';
 export * from './channel-info';
 export * from './device-info';
@@ -65,6 +67,7 @@ export const pages: readonly PageDef[] = [
   crossCountingPage,
   developerModePage,
   eventSettingsPage,
+  eventPushPage,
   systemInfoPage,
   deviceInfoPage,
   channelInfoPage,

@@ -22,7 +22,7 @@ export interface DeviceSpec {
   /** The device password (default: a random one). */
   password?: string;
   /** Config `events`, `event_interval`, `alarm_clear_after` (default: the config's defaults). */
-  events?: boolean;
+  events?: boolean | 'push';
   eventInterval?: number | string;
   alarmClearAfter?: number | string;
   /** Config `alarm_code`. */
@@ -54,6 +54,8 @@ export interface FixtureOptions {
   /** Do not wait for the devices' first state. */
   noWait?: boolean;
   mqttPassword?: string;
+  /** Config `push` (devices with `events: push`). */
+  push?: { address: string; port?: number; listen?: string };
 }
 
 /**
@@ -88,6 +90,7 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
       {
         mqtt: { url: broker.url, base_topic: base, ...(opts.mqttPassword ? { username: 'bridge', password: opts.mqttPassword } : {}) },
         homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+        ...(opts.push ? { push: opts.push } : {}),
         devices: devices.map((d) => ({
           id: d.id,
           name: `Test ${d.id}`,

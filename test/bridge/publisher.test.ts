@@ -1,4 +1,4 @@
-/** StatePublisher with a fake MQTT link: state gated behind discovery, only changes published, force, close. */
+/** StatePublisher with a fake MQTT link: state gated behind discovery, only changes published, force, close; bridge/info paced. */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { parseConfig } from '../../bridge/config';
@@ -7,6 +7,7 @@ import { StatePublisher } from '../../bridge/publisher';
 import type { DeviceRuntime } from '../../bridge/runtime';
 import { emptyModel } from '../../bridge/state';
 import { Topics } from '../../bridge/topics';
+import { withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge publisher');
 const config = parseConfig(
@@ -80,5 +81,37 @@ test('events are always sent and queued; nothing after close()', () => {
   publisher.state(rt, { force: true });
   assert.equal(sent.length, 3);
 });
+
+test('bridge/info: a burst of changes (devices coming online) makes one publish on the next turn, then at most one a second', () =>
+  withFakeTime(async (clock) => {
+    const { sent, rt, publisher } = fixture();
+    const infos = () =>
+      sent.filter((m) => m.topic === 'b/bridge/info').map((m) => JSON.parse(m.payload) as { devices: Array<{ online: boolean }> });
+    (rt as { online: boolean }).online = false;
+    for (let i = 0; i < 50; i++) publisher.info();
+    (rt as { online: boolean }).online = true; // the availability change of the same poll
+    publisher.info();
+    assert.equal(infos().length, 0, 'not rebuilt per call');
+    await clock.tickAsync(0);
+    assert.deepEqual(
+      infos().map((i) => i.devices[0].online),
+      [true],
+      'one publish, with the latest state',
+    );
+    (rt as { online: boolean }).online = false;
+    for (let i = 0; i < 50; i++) {
+      publisher.info();
+      await clock.tickAsync(10);
+    }
+    assert.equal(infos().length, 1, 'none within the second after the last');
+    await clock.tickAsync(600);
+    assert.deepEqual(
+      infos().map((i) => i.devices[0].online),
+      [true, false],
+    );
+    publisher.info(true);
+    assert.equal(infos().length, 3, 'forced (after connecting): at once');
+    publisher.close();
+  }));
 
 test.run();

@@ -1,4 +1,4 @@
-/** DeviceRuntime with a fake device on fake time: reads asked for from outside are coalesced and paced; first-poll wait. */
+/** DeviceRuntime with a fake device on fake time: reads asked for from outside are coalesced and paced; first-poll wait; start gate. */
 import * as assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
@@ -6,6 +6,7 @@ import { parseConfig } from '../../bridge/config';
 import type { Device } from '../../bridge/device';
 import { createLogger } from '../../bridge/log';
 import { DeviceRuntime } from '../../bridge/runtime';
+import { StartGate } from '../../bridge/start-gate';
 import { runOut, withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge runtime');
@@ -147,6 +148,38 @@ test('ready(): resolves at the first poll outcome, online or offline; bounded ot
     await neverReady;
     assert.equal(Date.now() - t1, 15_000);
     assert.equal(never.started, false);
+  }));
+
+test('start gate: 10 devices, 3 slots: at most 3 first polls at once, every device polled, no missed poll for the wait', () =>
+  withFakeTime(async (clock) => {
+    const gate = new StartGate(3);
+    const fakes = Array.from({ length: 10 }, (_, i) => fakeDevice(100, i === 4)); // one device refuses: it frees its slot too
+    const rts = fakes.map(
+      (fake) =>
+        new DeviceRuntime(
+          { ...cfg, poll_interval: 150 },
+          { log: quiet, offlineAfter: 1, minBackoffMs: 60_000, maxBackoffMs: 60_000, deviceFactory: () => fake.device, startGate: gate },
+        ),
+    );
+    rts.forEach((rt) => rt.start());
+    let most = 0;
+    for (let t = 0; t < 500; t += 10) {
+      await clock.tickAsync(10);
+      const busy = fakes.filter((f) => f.polls.length === 1 && f.polls[0].end === undefined).length; // first polls only
+
+      most = Math.max(most, busy);
+    }
+    assert.equal(most, 3, 'never more than 3 first polls at once');
+    assert.ok(
+      fakes.every((f) => f.polls.length >= 1),
+      'every device had its first poll',
+    );
+    // The last devices waited 300 ms at the gate (2 poll intervals): that wait is no missed poll.
+    assert.deepEqual(
+      rts.map((rt) => rt.poller.stats.missed),
+      rts.map(() => 0),
+    );
+    await runOut(clock, Promise.all(rts.map((rt) => rt.stop())));
   }));
 
 test.run();

@@ -24,6 +24,9 @@ import {
   developerModeRange,
   developerModeSet,
   eventSettingsRange,
+  eventPushGet,
+  eventPushRange,
+  eventPushSet,
   firmwareAfter,
   isChannelMarker,
   linkageManageGet,
@@ -43,6 +46,7 @@ import {
   voiceAlarmRange,
   voiceAlarmSet,
 } from '../../core/pages';
+import { claimEventPush, restoreEventPush } from '../../core/event-push';
 import { ptzPresetIndices, isPtzHex } from '../../core/ptz';
 import { boundsOf, channelFields, defaultFor, descriptorAt, supportedChannels } from '../../core/range';
 import { prepareUpgrade } from '../../core/upgrade';
@@ -421,6 +425,33 @@ const PAGE_CASES: Case[] = [
   {
     op: developerModeSet,
     run: (c) => SETS.developerMode(c),
+  },
+  {
+    op: eventPushRange,
+    async run({ client }) {
+      const r = await client.invoke(eventPushRange, {});
+      const table = descriptorAt(r, ['params', 'table']) as { items: Record<string, { min?: number; max?: number; max_len?: number }> };
+      assert.equal([table.items.port.min, table.items.port.max, table.items.addr.max_len, table.items.url.max_len], [1, 65535, 31, 63]);
+    },
+  },
+  {
+    op: eventPushGet,
+    async run({ client }) {
+      const g = await client.invoke(eventPushGet, {});
+      assert.equal([g.params?.table?.enable, g.params?.table?.push_way], [false, 'HTTP']);
+    },
+  },
+  {
+    op: eventPushSet,
+    async run({ client, sim }) {
+      const before = await client.invoke(eventPushGet, {});
+      await claimEventPush(client, before, { addr: '192.0.2.7', port: 8089, url: 'nvr2mqtt/abc' });
+      const sent = sentSet(sim, 'AlarmConfig/EventPush') as { params: { table: Obj } };
+      assert.equal([sent.params.table.addr, sent.params.table.enable, sent.params.table.method], ['192.0.2.7', true, 'GET']);
+      assert.ok(!('password' in sent.params.table), 'the password is never echoed back');
+      await restoreEventPush(client, before);
+      assert.equal((await client.invoke(eventPushGet, {})).params?.table, before.params?.table);
+    },
   },
   {
     op: eventSettingsRange,

@@ -407,6 +407,7 @@ test('registry: every page of the contract with its operations and paths', () =>
   assert.equal(pages.map((p) => p.name).sort(), [
     'AlarmConfig/Deterrence',
     'AlarmConfig/Disarming',
+    'AlarmConfig/EventPush',
     'AlarmConfig/Intelligent/CC',
     'AlarmConfig/PTZLinkage',
     'AlarmConfig/VoiceAlarm',

@@ -1,0 +1,121 @@
+/**
+ * The parent's handle on simulated devices in child processes of their own (bench/sim-farm.ts): one or more
+ * farms, their device URLs in order, and the farm commands (request counts, a device's request log, alarms).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import type { FarmCommand } from './sim-farm';
+
+export interface FarmOptions {
+  devices: number;
+  channels: number;
+  password: string;
+  /** Child processes the devices are spread over. Default 1. */
+  processes?: number;
+  /** An embedded MQTT broker in the first process. */
+  broker?: boolean;
+  /** Request log entries kept per device. Default 50. */
+  logLimit?: number;
+}
+
+class FarmProcess {
+  private readonly waiting: Array<(line: string) => void> = [];
+  private constructor(
+    readonly child: ChildProcess,
+    private readonly lines: Interface,
+  ) {
+    lines.on('line', (l) => this.waiting.shift()?.(l));
+  }
+
+  static async start(args: string[], password: string): Promise<{ proc: FarmProcess; urls: string[]; broker?: string }> {
+    const child = spawn(process.execPath, [join(__dirname, 'sim-farm.js'), ...args], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, NVR2MQTT_BENCH_PASSWORD: password },
+    });
+    const lines = createInterface({ input: child.stdout });
+    const proc = new FarmProcess(child, lines);
+    const first = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('sim-farm did not start within 120 s')), 120_000);
+      proc.waiting.push((l) => {
+        clearTimeout(timer);
+        resolve(l);
+      });
+      child.once('exit', (code) => reject(new Error(`sim-farm exited (${code})`)));
+    });
+    return { proc, ...(JSON.parse(first) as { urls: string[]; broker?: string }) };
+  }
+
+  command<T>(c: FarmCommand): Promise<T> {
+    return new Promise<T>((resolve) => {
+      this.waiting.push((l) => resolve(JSON.parse(l) as T));
+      this.child.stdin!.write(`${JSON.stringify(c)}\n`);
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+export class Farm {
+  private constructor(
+    private readonly procs: Array<{ proc: FarmProcess; first: number }>,
+    readonly urls: string[],
+    readonly broker?: string,
+  ) {}
+
+  static async start(o: FarmOptions): Promise<Farm> {
+    const n = Math.max(1, o.processes ?? 1);
+    const per = Math.ceil(o.devices / n);
+    const started = await Promise.all(
+      Array.from({ length: n }, (_, i) => {
+        const count = Math.min(per, o.devices - i * per);
+        const args = ['--devices', String(count), '--channels', String(o.channels), '--log-limit', String(o.logLimit ?? 50)];
+        if (o.broker && i === 0) args.push('--broker');
+        return FarmProcess.start(args, o.password);
+      }),
+    );
+    const procs = started.map((s, i) => ({ proc: s.proc, first: i * per }));
+    return new Farm(
+      procs,
+      started.flatMap((s) => s.urls),
+      started[0].broker,
+    );
+  }
+
+  private owner(device: number): { proc: FarmProcess; index: number } {
+    const p = [...this.procs].reverse().find((x) => x.first <= device)!;
+    return { proc: p.proc, index: device - p.first };
+  }
+
+  /** Requests of every device in [since, until), in all and by path. */
+  async count(since: number, until: number): Promise<{ count: number; byPath: Record<string, number> }> {
+    const counts = await Promise.all(
+      this.procs.map((p) => p.proc.command<{ count: number; byPath: Record<string, number> }>({ cmd: 'count', since, until })),
+    );
+    const byPath: Record<string, number> = {};
+    for (const c of counts) for (const [k, v] of Object.entries(c.byPath)) byPath[k] = (byPath[k] ?? 0) + v;
+    return { count: counts.reduce((sum, c) => sum + c.count, 0), byPath };
+  }
+
+  async log(device: number, since: number): Promise<Array<{ time: number; path: string; data: unknown }>> {
+    const { proc, index } = this.owner(device);
+    return (await proc.command<{ log: Array<{ time: number; path: string; data: unknown }> }>({ cmd: 'log', device: index, since })).log;
+  }
+
+  /** Raise (or end) a motion alarm; resolves with the time the device raised it. */
+  async alarm(device: number, channel: string, active: boolean): Promise<number> {
+    const { proc, index } = this.owner(device);
+    return (await proc.command<{ at: number }>({ cmd: 'alarm', device: index, channel, active })).at;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.procs.map((p) => p.proc.stop()));
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Runs the bridge (bench/bridge-scale.ts) or the bare poller (bench/bare-poller.ts) in a child process of its
+ * own against a farm, hands it its job and collects its figures.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { clearRetained } from '../test/helpers/mqtt-broker';
+import type { BareJob } from './bare-poller';
+
+export interface BridgeJob {
+  urls: string[];
+  password: string;
+  broker: string;
+  seconds: number;
+  pollInterval: number;
+  startupLimitS?: number;
+}
+
+export type Figures = Record<string, unknown>;
+
+/**
+ * The child's stdout lines as they come; the last one holds its figures. A child that has not given them within
+ * `limitS` is killed and the run fails with that said (CI's run stays bounded on a machine too slow for it).
+ */
+async function runChild(script: string, job: unknown, limitS: number, onLine?: (line: Figures) => void): Promise<Figures> {
+  // BENCH_BRIDGE_NODE_ARGS: node flags for the bridge's process (to try heap settings).
+  const flags = script === 'bridge-scale.js' ? (process.env.BENCH_BRIDGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []) : [];
+  const child = spawn(process.execPath, [...flags, join(__dirname, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    child.stdin.write(`${JSON.stringify(job)}\n`);
+    return await new Promise<Figures>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`${script} gave no figures within ${limitS} s`)), limitS * 1000);
+      createInterface({ input: child.stdout }).on('line', (l) => {
+        const parsed = JSON.parse(l) as Figures;
+        if (parsed.phase) onLine?.(parsed);
+        else resolve(parsed);
+      });
+      child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+    });
+  } finally {
+    clearTimeout(timer);
+    // It logs out of the devices after its figures (bounded): let it, then make sure it is gone.
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      const kill = setTimeout(() => child.kill('SIGKILL'), 40_000);
+      await exited;
+      clearTimeout(kill);
+    }
+  }
+}
+
+/**
+ * The bridge with events on; `onSteady` is called when its measured window starts. On a shared broker
+ * (BENCH_MQTT_URL) its retained topics are cleared afterwards.
+ */
+export async function runBridge(job: BridgeJob, onSteady?: () => void): Promise<Figures> {
+  const tag = randomBytes(3).toString('hex');
+  const topics = { base: `nvr2mqtt_bench_${tag}`, prefix: `ha_bench_${tag}` };
+  try {
+    const limitS = (job.startupLimitS ?? 60) + job.seconds + 120;
+    return { ...(await runChild('bridge-scale.js', { ...job, ...topics, announceSteady: true }, limitS, () => onSteady?.())), ...topics };
+  } finally {
+    if (process.env.BENCH_MQTT_URL) await clearRetained(process.env.BENCH_MQTT_URL, [topics.base, topics.prefix], 1000);
+  }
+}
+
+export function runBare(job: BareJob): Promise<Figures> {
+  return runChild('bare-poller.js', job, job.seconds + 120);
+}
+
+export function percentile(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
