@@ -43,7 +43,16 @@ export interface StreamUrls {
   mobile?: string;
 }
 
-/** RTSP URLs per channel from `Preview/StreamUrl/Get` (array, or a map keyed by channel id). */
+/**
+ * `url` without its user and password. Stream URLs are published (MQTT, Home Assistant attributes) and a device
+ * may embed its login in them. The userinfo ends at the last `@` before the host, so a password holding `@`, `/`
+ * or `:` unencoded is removed whole.
+ */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@([^@/?#]*(?:[/?#][^@]*)?)$/is, '$1$2');
+}
+
+/** RTSP URLs per channel from `Preview/StreamUrl/Get` (array, or a map keyed by channel id), without credentials. */
 export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
   const info = a.channel_info;
   const entries = Array.isArray(info) ? info.map((e) => [e.channel, e] as const) : Object.entries(info ?? {});
@@ -51,10 +60,10 @@ export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
   for (const [channel, e] of entries) {
     if (!channel) continue;
     const s: StreamUrls = { channel };
-    if (e.mainstream_url) s.main = e.mainstream_url;
-    if (e.substream_url) s.sub = e.substream_url;
+    if (e.mainstream_url) s.main = withoutCredentials(e.mainstream_url);
+    if (e.substream_url) s.sub = withoutCredentials(e.substream_url);
     const mobile = e.mobilestream_url || e.mobile_stream_url;
-    if (mobile) s.mobile = mobile;
+    if (mobile) s.mobile = withoutCredentials(mobile);
     out.push(s);
   }
   return out;
