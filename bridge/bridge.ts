@@ -12,6 +12,7 @@
  * `bridge/state` offline, logs out of the devices and disconnects.
  */
 import { Announcer } from './announcer';
+import { cameraComponents, DeviceCameras } from './cameras';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
 import { configSecrets, type BridgeConfig } from './config';
@@ -26,6 +27,7 @@ import { StatePublisher } from './publisher';
 import { Requests } from './requests';
 import { DeviceRuntime } from './runtime';
 import { Topics } from './topics';
+import { channelFromSlug } from '../core';
 
 export interface BridgeOptions {
   /** A logger, or a sink receiving every line; default: stdout/stderr at config.log_level. */
@@ -53,6 +55,8 @@ export interface BridgeOptions {
   /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
   connectTimeoutMs?: number;
   clientFactory?: DeviceOptions['clientFactory'];
+  /** Called for every picture published (tests, figures): device, channel, JPEG bytes. */
+  onPicture?: (device: string, channel: string, bytes: number) => void;
   /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
   broker?: { host?: string; port?: number };
 }
@@ -125,13 +129,32 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     );
   }
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
+  const cameras = new Map<string, DeviceCameras>();
   const discovery = new Discovery({
     link,
     topics,
     enabled: config.homeassistant.enabled,
     log: log.child('discovery'),
     publish: (topic, payload) => publisher.send(topic, payload, { retain: true }),
+    channelExtras: (device, ch, slug, node) =>
+      cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined,
   });
+  for (const rt of runtimes.values()) {
+    cameras.set(
+      rt.id,
+      new DeviceCameras(rt.device, {
+        link,
+        topics,
+        log: log.child(rt.id),
+        intervalMs: rt.cfg.snapshot_interval,
+        resolution: rt.cfg.snapshot_resolution,
+        onChange: () => {
+          if (!publisher.isClosed && rt.device.model.info) discovery.update(rt.device);
+        },
+        onPicture: (ch, bytes) => opts.onPicture?.(rt.id, ch, bytes),
+      }),
+    );
+  }
 
   /** Set by stop(): commands and requests are refused from then on (with a reason, like any refusal). */
   let stopping = false;
@@ -188,10 +211,12 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       publisher.availability(rt);
       publisher.info();
     });
+    const camera = cameras.get(rt.id)!;
     rt.device.on('update', (change: { structure: boolean }) => {
       if (publisher.isClosed) return;
       // Entities depend on Range, channels and markers only: rebuilt when those changed.
       if (change.structure) {
+        void camera.load().then(() => camera.start());
         discovery.update(rt.device);
         publisher.info();
       }
@@ -204,6 +229,8 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       if (change.structure) discovery.update(rt.device);
       publisher.state(rt, change.channel ? { channel: change.channel } : {});
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
+      // The start of an alarm (not its end, not a repeat while it lasts) takes the channel's picture.
+      if (change.channel && change.edge?.active) camera.take(change.channel);
     });
   }
 
@@ -224,6 +251,18 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     if (publisher.isClosed) return;
     if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
       if (!stopping) announcer.homeAssistantStatus(payload);
+      return;
+    }
+    const shot = topics.parseSnapshotGet(topic);
+    if (shot) {
+      const channel = channelFromSlug(shot.slug);
+      const camera = cameras.get(shot.device);
+      const refused = packet.retain
+        ? 'retained request ignored (it would take a picture on every restart)'
+        : !camera || !channel
+          ? 'no such device or channel'
+          : camera.take(channel);
+      if (refused) publisher.event('command_refused', { topic: ctx.quote(topic, 256), reason: refused });
       return;
     }
     const parsed = topics.parse(topic);
@@ -267,6 +306,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         stopping = true;
         announcer.stop();
         commands.close();
+        for (const c of cameras.values()) c.stop();
         await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
         // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
         await settled([...inflight], opts.stopTimeoutMs ?? 5000);

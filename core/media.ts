@@ -1,6 +1,7 @@
 import { requireChannel } from './channels';
 import { DeviceError } from './errors';
 import type { Invoker } from './operation';
+import type { Priority } from './transport';
 import { snapshotGet, type SnapshotAnswer } from './pages/snapshot';
 import { streamUrlGet, type StreamUrlAnswer } from './pages/stream-url';
 
@@ -70,13 +71,17 @@ export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
 }
 
 /** A JPEG of the channel now (`Snapshot/Get`); `resolution` like `1280x720`. */
-export async function readSnapshot(c: Invoker, channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
+export async function readSnapshot(
+  c: Invoker,
+  channel: string,
+  opts: { resolution?: string; priority?: Priority } = {},
+): Promise<Snapshot> {
   requireChannel(channel, { page: snapshotGet.page, operation: 'Get' });
   const data: { channel: string; reset_session_timeout: boolean; snapshot_resolution?: string } = { channel, reset_session_timeout: false };
   if (opts.resolution !== undefined) data.snapshot_resolution = opts.resolution;
-  return snapshotFrom(await c.invoke(snapshotGet, data));
+  return snapshotFrom(await c.invoke(snapshotGet, data, opts.priority ? { priority: opts.priority } : undefined));
 }
 
-export async function readStreamUrls(c: Invoker): Promise<StreamUrls[]> {
-  return streamUrlsFrom(await c.invoke(streamUrlGet));
+export async function readStreamUrls(c: Invoker, opts: { priority?: Priority } = {}): Promise<StreamUrls[]> {
+  return streamUrlsFrom(await c.invoke(streamUrlGet, {}, opts.priority ? { priority: opts.priority } : undefined));
 }
