@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import mqtt from 'mqtt';
 import { suite } from 'uvu';
 import { pickResolution, snapshotChannels } from '../../bridge/cameras';
+import { parseConfig } from '../../bridge/config';
 import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { json, pollsSince, settle, setup, until, waitEvent, type Fixture } from './fixture';
 
@@ -45,6 +46,23 @@ test('pickResolution: the configured one when offered (either spelling), else th
   const range = { channel_info: { type: 'array', items: [{ channel: 'CH1', snapshot_resolution: { items: ['1280x720', '640x480'] } }] } };
   assert.deepEqual([...snapshotChannels(range)], [['CH1', ['1280x720', '640x480']]]);
   assert.deepEqual([...snapshotChannels({})], []);
+});
+
+test('config: snapshot_interval and snapshot_resolution are checked, with the path and the problem', () => {
+  const base = {
+    mqtt: { url: 'mqtt://127.0.0.1:1883' },
+    devices: [{ id: 'nvr', url: 'http://10.0.0.2', username: 'admin', password: 'x1' }],
+  };
+  const withDevice = (extra: Record<string, unknown>) => ({ ...base, devices: [{ ...base.devices[0], ...extra }] });
+  assert.throws(
+    () => parseConfig(withDevice({ snapshot_resolution: 'large' }), { env: {} }),
+    /devices\[0\]\.snapshot_resolution.*1280x720/,
+  );
+  assert.throws(() => parseConfig(withDevice({ snapshot_interval: '200ms' }), { env: {} }), /devices\[0\]\.snapshot_interval.*between 1 s/);
+  const ok = parseConfig(withDevice({ snapshot_interval: '1m', snapshot_resolution: '640x480' }), { env: {} }).config.devices[0];
+  assert.equal(ok.snapshot_interval, 60_000);
+  assert.equal(ok.snapshot_resolution, '640x480');
+  assert.equal(parseConfig(base, { env: {} }).config.devices[0].snapshot_interval, undefined, 'default: no pictures at idle');
 });
 
 test('a camera and a Snapshot button per channel with video; stream addresses as its attributes, without credentials', async () => {
