@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures and prints the figures of every part in one run (never asserted).
- * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,nodes,events picks parts;
+ * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,nodes,events,cameras picks parts;
  * BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure); BENCH_EVENTS_SECONDS the events run (10 s);
  * BENCH_ALARMS the alarms of the bridge's alarm latency run (30).
  */
@@ -11,6 +11,7 @@ import { benchBridge } from './bridge';
 import { benchBridgeEvents } from './bridge-events';
 import { benchNodes } from './nodes';
 import { benchEvents } from './events';
+import { benchCameras } from './cameras';
 
 const PARTS: Record<string, () => Promise<Record<string, number>>> = {
   client: benchClient,
@@ -19,6 +20,7 @@ const PARTS: Record<string, () => Promise<Record<string, number>>> = {
   bridge_events: benchBridgeEvents,
   nodes: benchNodes,
   events: benchEvents,
+  cameras: benchCameras,
 };
 
 async function main() {
