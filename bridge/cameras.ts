@@ -111,7 +111,7 @@ export class DeviceCameras {
   }
 
   start(): void {
-    if (this.opts.intervalMs === undefined || this.timer) return;
+    if (this.opts.intervalMs === undefined || this.timer || this.stopped) return;
     this.timer = setInterval(() => {
       for (const ch of this.device.channels()) this.take(ch);
     }, this.opts.intervalMs);
@@ -151,7 +151,8 @@ export class DeviceCameras {
       for (const u of urls) {
         if (!this.device.channels().includes(u.channel)) continue;
         const body = JSON.stringify({ main: u.main ?? null, sub: u.sub ?? null, mobile: u.mobile ?? null });
-        link.publish(topics.streams(this.device.id, channelSlug(u.channel)), body, { retain: true, qos: 1 });
+        // Queued while the broker is away: the addresses are read again only when the channels change.
+        link.publish(topics.streams(this.device.id, channelSlug(u.channel)), body, { retain: true, qos: 1, queue: true });
       }
     } catch (err) {
       if (!(err instanceof DeviceError && err.kind === 'unsupported')) log.warn(`stream addresses: ${errorText(err)}`);

@@ -220,6 +220,21 @@ test('one picture in flight per device; a command is confirmed while a slow pict
   await fx.recorder.publish(`${fx.base}/nvr/ch1/set/floodlight`, 'OFF');
 });
 
+test('pictures asked for while one is taken wait as one per channel: 40 requests for CH1 cost 2 pictures', async () => {
+  const { fx } = ctx;
+  const sim = fx.sims.get('nvr')!;
+  sim.fault({ path: '/API/Snapshot/Get', kind: 'latency', ms: 800, times: 2 });
+  const since = sim.log.length;
+  const picsBefore = ctx.pics.length;
+  await fx.recorder.publish(`${fx.base}/nvr/ch1/snapshot/get`, '');
+  await until(() => sim.held === 1, 'the first picture on the wire', 3000);
+  for (let i = 0; i < 40; i++) await fx.recorder.publish(`${fx.base}/nvr/ch1/snapshot/get`, '');
+  await settle(fx); // every request has reached the bridge
+  await until(() => ctx.pics.length >= picsBefore + 2 && sim.held === 0, 'two pictures', 5000);
+  await settle(fx);
+  assert.equal(snapshotsOf(fx, since, 'CH1').length, 2);
+});
+
 test('snapshot_interval: pictures of every camera on the interval; snapshot_resolution as configured', async () => {
   const { fx } = ctx;
   const sim = fx.sims.get('nvr')!;
