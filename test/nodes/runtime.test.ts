@@ -199,7 +199,13 @@ for (const target of targets) {
   });
 
   test('icons are served for the palette (GET /icons/nvr2mqtt/...)', async ({ nr }) => {
-    for (const icon of ['nvr2mqtt-device.svg', 'nvr2mqtt-camera.svg', 'nvr2mqtt-upgrade.svg', 'nvr2mqtt-alarm.svg']) {
+    for (const icon of [
+      'nvr2mqtt-device.svg',
+      'nvr2mqtt-camera.svg',
+      'nvr2mqtt-upgrade.svg',
+      'nvr2mqtt-alarm.svg',
+      'nvr2mqtt-snapshot.svg',
+    ]) {
       const r = await nr!.admin('/icons/nvr2mqtt/' + icon);
       const body = await r.text();
       assert.is(r.status, 200, icon);
