@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: measures and prints the figures of every part in one run (never asserted).
- * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,floor,scale_1000,nodes,events
- * picks parts; BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure); BENCH_EVENTS_SECONDS the
- * events run (10 s); BENCH_ALARMS the alarms of the bridge's alarm latency run (30); BENCH_FLOOR_SECONDS the bridge vs
+ * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,floor,scale_1000,nodes,events,
+ * cameras picks parts; BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure); BENCH_EVENTS_SECONDS
+ * the events run (10 s); BENCH_ALARMS the alarms of the bridge's alarm latency run (30); BENCH_FLOOR_SECONDS the bridge vs
  * bare poller run (60 s); BENCH_SCALE_SECONDS, BENCH_SCALE_DEVICES, BENCH_SCALE_ALARMS the 1,000-device run.
  */
 import { writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { benchNodes } from './nodes';
 import { benchEvents } from './events';
 import { benchFloor } from './floor';
 import { benchScale1000 } from './scale-1000';
+import { benchCameras } from './cameras';
 
 const PARTS: Record<string, () => Promise<Record<string, number | string>>> = {
   client: benchClient,
@@ -24,6 +25,7 @@ const PARTS: Record<string, () => Promise<Record<string, number | string>>> = {
   scale_1000: benchScale1000,
   nodes: benchNodes,
   events: benchEvents,
+  cameras: benchCameras,
 };
 
 async function main() {

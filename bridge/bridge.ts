@@ -12,8 +12,10 @@
  * `stop()` refuses new commands, lets those in flight finish (bounded), publishes
  * `bridge/state` offline, logs out of the devices and disconnects: the parts' stops, in reverse order.
  */
+import { channelFromSlug } from '../core';
 import { quoter as createQuoter, type Quoter } from '../core/quote';
 import { Announcer } from './announcer';
+import { cameraComponents, DeviceCameras } from './cameras';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
 import { configSecrets, type BridgeConfig } from './config';
@@ -57,6 +59,8 @@ export interface BridgeOptions {
   /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
   connectTimeoutMs?: number;
   clientFactory?: DeviceOptions['clientFactory'];
+  /** Called for every picture published (tests, figures): device, channel, JPEG bytes. */
+  onPicture?: (device: string, channel: string, bytes: number) => void;
   /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
   broker?: { host?: string; port?: number };
   /** Devices in their first poll (login, Ranges, first reads) at once at most. Default 16. */
@@ -120,13 +124,32 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 16));
   const runtimes = deviceRuntimes(config, log, opts, { startGate, push });
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
+  const cameras = new Map<string, DeviceCameras>();
   const discovery = new Discovery({
     link,
     topics,
     enabled: config.homeassistant.enabled,
     log: log.child('discovery'),
     publish: (topic, payload) => publisher.send(topic, payload, { retain: true }),
+    channelExtras: (device, ch, slug, node) =>
+      cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined,
   });
+  for (const rt of runtimes.values()) {
+    cameras.set(
+      rt.id,
+      new DeviceCameras(rt.device, {
+        link,
+        topics,
+        log: log.child(rt.id),
+        intervalMs: rt.cfg.snapshot_interval,
+        resolution: rt.cfg.snapshot_resolution,
+        onChange: () => {
+          if (!publisher.isClosed && rt.device.model.info) discovery.update(rt.device);
+        },
+        onPicture: (ch, bytes) => opts.onPicture?.(rt.id, ch, bytes),
+      }),
+    );
+  }
   const work = new CommandWork(opts.stopTimeoutMs ?? 5000);
   const ctx = bridgeContext({ topics, link, log, runtimes, publisher, discovery, work, quoter });
   const commands = new Commands(ctx);
@@ -156,11 +179,12 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     { stop: () => publisher.close() },
     // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
     { stop: () => work.settled() },
-    deviceEvents(runtimes, publisher, discovery),
+    deviceEvents(runtimes, publisher, discovery, cameras),
     devicePolls(runtimes),
+    { stop: () => cameras.forEach((c) => c.stop()) },
     { stop: () => commands.close() },
     announcer,
-    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work }),
+    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter }),
     { stop: () => work.refuse() },
   ];
   for (const part of parts) part.start?.();
@@ -252,7 +276,12 @@ function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part {
 }
 
 /** What a device's runtime reports goes out: availability, state, discovery when its structure changed, events. */
-function deviceEvents(runtimes: ReadonlyMap<string, DeviceRuntime>, publisher: StatePublisher, discovery: Discovery): Part {
+function deviceEvents(
+  runtimes: ReadonlyMap<string, DeviceRuntime>,
+  publisher: StatePublisher,
+  discovery: Discovery,
+  cameras: ReadonlyMap<string, DeviceCameras>,
+): Part {
   const wire = (rt: DeviceRuntime) => {
     rt.on('availability', (online, err) => {
       if (publisher.isClosed) return;
@@ -260,10 +289,12 @@ function deviceEvents(runtimes: ReadonlyMap<string, DeviceRuntime>, publisher: S
       publisher.availability(rt);
       publisher.info();
     });
+    const camera = cameras.get(rt.id)!;
     rt.device.on('update', (change: { structure: boolean }) => {
       if (publisher.isClosed) return;
       // Entities depend on Range, channels and markers only: rebuilt when those changed.
       if (change.structure) {
+        void camera.load().then(() => camera.start());
         discovery.update(rt.device);
         publisher.info();
       }
@@ -276,17 +307,27 @@ function deviceEvents(runtimes: ReadonlyMap<string, DeviceRuntime>, publisher: S
       if (change.structure) discovery.update(rt.device);
       publisher.state(rt, change.channel ? { channel: change.channel } : {});
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
+      // The start of an alarm (not its end, not a repeat while it lasts) takes the channel's picture.
+      if (change.channel && change.edge?.active) camera.take(change.channel);
     });
   };
   return { start: () => runtimes.forEach(wire) };
 }
 
-/** What arrives on MQTT: Home Assistant's status, requests, commands. */
+/** What arrives on MQTT: Home Assistant's status, picture requests, requests, commands. */
 function messageRouter(
   config: BridgeConfig,
   link: MqttLink,
   topics: Topics,
-  to: { publisher: StatePublisher; announcer: Announcer; requests: Requests; commands: Commands; work: CommandWork },
+  to: {
+    publisher: StatePublisher;
+    announcer: Announcer;
+    requests: Requests;
+    commands: Commands;
+    work: CommandWork;
+    cameras: ReadonlyMap<string, DeviceCameras>;
+    quoter: Quoter;
+  },
 ): Part {
   return {
     start: () =>
@@ -294,6 +335,18 @@ function messageRouter(
         if (to.publisher.isClosed) return;
         if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
           if (!to.work.stopping) to.announcer.homeAssistantStatus(payload);
+          return;
+        }
+        const shot = topics.parseSnapshotGet(topic);
+        if (shot) {
+          const channel = channelFromSlug(shot.slug);
+          const camera = to.cameras.get(shot.device);
+          const refused = packet.retain
+            ? 'retained request ignored (it would take a picture on every restart)'
+            : !camera || !channel
+              ? 'no such device or channel'
+              : camera.take(channel);
+          if (refused) to.publisher.event('command_refused', { topic: to.quoter.quote(topic, 256), reason: refused });
           return;
         }
         const parsed = topics.parse(topic);

@@ -5,6 +5,7 @@
  *   nvr2mqtt --config config.yaml         run the bridge
  *   nvr2mqtt --config config.yaml --check validate the config, try broker and devices, report
  *   nvr2mqtt simulate [options]           run a device simulator (see `nvr2mqtt simulate --help`)
+ *   nvr2mqtt streams --config config.yaml stream configuration for go2rtc, Frigate, generic camera
  */
 import { startBridge, type Bridge } from './bridge';
 import { runCheck } from './check';
@@ -20,6 +21,8 @@ Usage:
   nvr2mqtt --config <file.yaml>             run the bridge (or set NVR2MQTT_CONFIG)
   nvr2mqtt --config <file.yaml> --check     validate the config, try the broker and every device, report
   nvr2mqtt simulate [options]               run a device simulator (nvr2mqtt simulate --help)
+  nvr2mqtt streams --config <file.yaml>     print stream configuration for go2rtc, Frigate or Home
+                                            Assistant's generic camera (nvr2mqtt streams --help)
   nvr2mqtt --help | --version
 
 Options:
@@ -100,6 +103,14 @@ export async function main(argv: string[]): Promise<number | undefined> {
     const { runSimulatorCli } = await import('../simulator/cli');
     await runSimulatorCli(argv.slice(1));
     return undefined;
+  }
+  if (argv[0] === 'streams') {
+    const { runStreamsCli } = await import('./streams');
+    return runStreamsCli(argv.slice(1), {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      load: (file) => loadConfigFile(file).config,
+    });
   }
   let args: Args;
   try {

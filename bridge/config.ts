@@ -162,6 +162,10 @@ const DeviceSchema = v.strictObject({
   event_interval: v.optional(Duration(500, 60_000)),
   /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
   alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
+  /** A picture of every camera this often (parsed to milliseconds); absent: pictures only on alarms and on demand. */
+  snapshot_interval: v.optional(Duration(1000, 86_400_000)),
+  /** Snapshot size such as 640x480, one the device's Snapshot Range offers; default the largest not above 1280x720. */
+  snapshot_resolution: v.optional(v.pipe(v.string(), v.regex(/^\d+ ?x ?\d+$/, 'expected a resolution such as 1280x720'))),
 });
 
 /** Where devices with `events: push` send their alarms: an HTTP listener of the bridge. */

@@ -188,6 +188,8 @@ export interface DiscoveryOptions {
   topics: Topics;
   enabled: boolean;
   log: Logger;
+  /** Components a channel has beyond the table and its events (the camera and its snapshot button). */
+  channelExtras?: (device: Device, channel: string, slug: string, node: string) => Json | undefined;
 }
 
 /** Builds, publishes and cleans up discovery for every device. */
@@ -350,6 +352,7 @@ export class Discovery {
       for (const key of alarms) cmps[single ? `${slug}_${key}` : key] = component(alarmRow(key), undefined, chTopic, `${chNode}_${key}`);
       if (alarms.length)
         cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
+      for (const [k, c] of Object.entries(this.opts.channelExtras?.(device, ch, slug, chNode) ?? {})) cmps[single ? `${slug}_${k}` : k] = c;
       if (single) Object.assign(deviceCmps, cmps);
       else {
         const about = channelDevice(

@@ -220,7 +220,7 @@ export class MqttLink extends EventEmitter {
   }
 
   /** Publishes when connected (returns false otherwise: the full republish after reconnect covers it), or queues. */
-  publish(topic: string, payload: string, opts: PublishOptions = {}): boolean {
+  publish(topic: string, payload: string | Buffer, opts: PublishOptions = {}): boolean {
     if (this.closing || (!this.client.connected && !(opts.queue && opts.qos === 1))) return false;
     this.client.publish(topic, payload, { qos: opts.qos ?? 0, retain: opts.retain ?? false }, (err) => {
       if (err && !this.closing) this.opts.log.debug(`publish ${topic}: ${errorText(err)}`);

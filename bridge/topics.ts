@@ -43,6 +43,18 @@ export class Topics {
   event(device: string, slug: string): string {
     return `${this.state(device, slug)}/event`;
   }
+  /** A channel's latest picture (JPEG bytes, retained). */
+  snapshot(device: string, slug: string): string {
+    return `${this.state(device, slug)}/snapshot`;
+  }
+  /** Anything here takes a picture now. */
+  snapshotGet(device: string, slug: string): string {
+    return `${this.snapshot(device, slug)}/get`;
+  }
+  /** A channel's stream addresses without credentials (retained JSON; the camera entity's attributes). */
+  streams(device: string, slug: string): string {
+    return `${this.state(device, slug)}/streams`;
+  }
   /** A device's refused, failed or unconfirmed commands (not retained; Home Assistant's "Command error" entity). */
   commandError(device: string): string {
     return `${this.state(device)}/command_error`;
@@ -78,9 +90,15 @@ export class Topics {
       `${b}/+/set/+`,
       `${b}/+/get`,
       `${b}/+/+/set/+`,
-      ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`]),
+      ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`, `${b}/${d}/+/snapshot/get`]),
       `${b}/bridge/request/+`,
     ];
+  }
+
+  /** `<base>/<dev>/<ch>/snapshot/get`: the device and channel slug asked for a picture. */
+  parseSnapshotGet(topic: string): { device: string; slug: string } | undefined {
+    const p = topic.startsWith(`${this.base}/`) ? topic.slice(this.base.length + 1).split('/') : [];
+    return p.length === 4 && p[0] !== 'bridge' && p[2] === 'snapshot' && p[3] === 'get' ? { device: p[0], slug: p[1] } : undefined;
   }
 
   parse(topic: string): ParsedTopic | undefined {

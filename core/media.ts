@@ -1,6 +1,7 @@
 import { requireChannel } from './channels';
 import { DeviceError } from './errors';
 import type { Invoker } from './operation';
+import type { Priority } from './transport';
 import { snapshotGet, type SnapshotAnswer } from './pages/snapshot';
 import { streamUrlGet, type StreamUrlAnswer } from './pages/stream-url';
 
@@ -43,7 +44,16 @@ export interface StreamUrls {
   mobile?: string;
 }
 
-/** RTSP URLs per channel from `Preview/StreamUrl/Get` (array, or a map keyed by channel id). */
+/**
+ * `url` without its user and password. Stream URLs are published (MQTT, Home Assistant attributes) and a device
+ * may embed its login in them. The userinfo ends at the last `@` before the host, so a password holding `@`, `/`
+ * or `:` unencoded is removed whole.
+ */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@([^@/?#]*(?:[/?#][^@]*)?)$/is, '$1$2');
+}
+
+/** RTSP URLs per channel from `Preview/StreamUrl/Get` (array, or a map keyed by channel id), without credentials. */
 export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
   const info = a.channel_info;
   const entries = Array.isArray(info) ? info.map((e) => [e.channel, e] as const) : Object.entries(info ?? {});
@@ -51,23 +61,27 @@ export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
   for (const [channel, e] of entries) {
     if (!channel) continue;
     const s: StreamUrls = { channel };
-    if (e.mainstream_url) s.main = e.mainstream_url;
-    if (e.substream_url) s.sub = e.substream_url;
+    if (e.mainstream_url) s.main = withoutCredentials(e.mainstream_url);
+    if (e.substream_url) s.sub = withoutCredentials(e.substream_url);
     const mobile = e.mobilestream_url || e.mobile_stream_url;
-    if (mobile) s.mobile = mobile;
+    if (mobile) s.mobile = withoutCredentials(mobile);
     out.push(s);
   }
   return out;
 }
 
 /** A JPEG of the channel now (`Snapshot/Get`); `resolution` like `1280x720`. */
-export async function readSnapshot(c: Invoker, channel: string, opts: { resolution?: string } = {}): Promise<Snapshot> {
+export async function readSnapshot(
+  c: Invoker,
+  channel: string,
+  opts: { resolution?: string; priority?: Priority } = {},
+): Promise<Snapshot> {
   requireChannel(channel, { page: snapshotGet.page, operation: 'Get' });
   const data: { channel: string; reset_session_timeout: boolean; snapshot_resolution?: string } = { channel, reset_session_timeout: false };
   if (opts.resolution !== undefined) data.snapshot_resolution = opts.resolution;
-  return snapshotFrom(await c.invoke(snapshotGet, data));
+  return snapshotFrom(await c.invoke(snapshotGet, data, opts.priority ? { priority: opts.priority } : undefined));
 }
 
-export async function readStreamUrls(c: Invoker): Promise<StreamUrls[]> {
-  return streamUrlsFrom(await c.invoke(streamUrlGet));
+export async function readStreamUrls(c: Invoker, opts: { priority?: Priority } = {}): Promise<StreamUrls[]> {
+  return streamUrlsFrom(await c.invoke(streamUrlGet, {}, opts.priority ? { priority: opts.priority } : undefined));
 }

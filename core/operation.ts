@@ -1,3 +1,4 @@
+import type { Priority } from './transport';
 import * as v from 'valibot';
 
 /** One device operation: `POST /API/<page>/<operation>` with its request and response schemas. */
@@ -32,6 +33,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Do not share an identical read already in flight (a read-back after a Set must see the Set). */
   fresh?: boolean;
+  /** Queued 'command' calls leave before queued 'poll' calls (pictures and stream addresses go as 'poll'). */
+  priority?: Priority;
 }
 
 /** What feature modules need of a client: one typed call. */

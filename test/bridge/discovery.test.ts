@@ -92,7 +92,8 @@ test('device-based discovery: one device per recorder and per channel, origin, a
     for (const [id, c] of Object.entries(cfg.cmps as Json)) {
       assert.ok(c.p, `${topic} ${id}: platform`);
       assert.ok(c.unique_id, `${topic} ${id}: unique_id`);
-      assert.ok(c.state_topic?.startsWith(`${fx.base}/`), `${topic} ${id}: state_topic`);
+      // A camera reads its picture's `topic`, a button only commands.
+      assert.ok((c.state_topic ?? c.topic ?? c.command_topic)?.startsWith(`${fx.base}/`), `${topic} ${id}: state_topic`);
     }
   }
   const recorder = all.get(topicOf(fx, 'nvr'))!;
@@ -224,15 +225,19 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const SIREN = ['siren_on_alarm', 'siren_duration', 'siren_volume', 'siren_tone'];
   const AUDIO = ['audio_in_volume', 'audio_out_volume'];
   // Live entities (light, siren, red/blue light) only where the channel's live page has the part.
-  assert.deepEqual(keys('ch1'), ['online', 'floodlight', 'siren', 'red_blue_light', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO].sort());
-  assert.deepEqual(keys('ch3'), ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO].sort(), 'CH3: siren only, no floodlight');
-  assert.deepEqual(keys('ch4'), ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO].sort(), 'CH4: no siren');
+  const CAMERA = ['camera', 'snapshot'];
+  assert.deepEqual(
+    keys('ch1'),
+    ['online', 'floodlight', 'siren', 'red_blue_light', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO, ...CAMERA].sort(),
+  );
+  assert.deepEqual(keys('ch3'), ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO, ...CAMERA].sort(), 'CH3: siren only, no floodlight');
+  assert.deepEqual(keys('ch4'), ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO, ...CAMERA].sort(), 'CH4: no siren');
   assert.deepEqual(
     keys('ch2'),
-    ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed'].sort(),
+    ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed', ...CAMERA].sort(),
     'CH2: no audio, no red/blue light',
   );
-  assert.deepEqual(keys('wifi_ch1'), ['online', 'siren', ...SIREN, 'disarmed'].sort(), 'WIFI_CH1: no floodlight, no audio');
+  assert.deepEqual(keys('wifi_ch1'), ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA].sort(), 'WIFI_CH1: no floodlight, no audio');
   assert.deepEqual(keys('ip_ch2'), ['online'], 'IP_CH2 is offline: Range lists nothing for it');
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
   assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);

@@ -98,6 +98,7 @@ const PLATFORMS = new Set([
   'alarm_control_panel',
   'binary_sensor',
   'button',
+  'camera',
   'event',
   'light',
   'number',
@@ -188,7 +189,7 @@ export function componentProblems(id: string, raw: Json): string[] {
   const readOnly = platform === 'sensor' || platform === 'binary_sensor';
   if (readOnly && c.entity_category === 'config') bad(`a ${platform} cannot be in the config category`);
   if (readOnly && c.state_topic === undefined) bad('state_topic is required');
-  if (!readOnly && platform !== 'event' && c.command_topic === undefined) bad('command_topic is required');
+  if (!readOnly && platform !== 'event' && platform !== 'camera' && c.command_topic === undefined) bad('command_topic is required');
   const numericClass = (unit: unknown) => {
     if (c.device_class === undefined) return;
     const units = NUMERIC_CLASS_UNITS[c.device_class];
@@ -221,6 +222,13 @@ export function componentProblems(id: string, raw: Json): string[] {
     }
     case 'sensor':
       numericClass(c.unit_of_measurement);
+      break;
+    case 'camera':
+      // camera.py: the picture's topic is required; raw bytes unless image_encoding says b64.
+      if (!validSubscribeTopic(c.topic)) bad('topic is required (the picture)');
+      if (c.image_encoding !== undefined && c.image_encoding !== 'b64') bad(`image_encoding ${c.image_encoding}`);
+      if (c.json_attributes_topic !== undefined && !validSubscribeTopic(c.json_attributes_topic))
+        bad('json_attributes_topic is not a valid topic');
       break;
     case 'event':
       // homeassistant/components/mqtt/event.py: state_topic and a non-empty event_types list are required.

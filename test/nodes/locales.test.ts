@@ -45,7 +45,7 @@ test('every registered node type has help in locales/en-US/<file>.html, and none
       types.push(t);
     }
   }
-  assert.equal(types.sort(), ['nvr-control', 'nvr-device', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-upgrade']);
+  assert.equal(types.sort(), ['nvr-control', 'nvr-device', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-snapshot', 'nvr-upgrade']);
 });
 
 test('the nvr-event dialog offers exactly the alarm type keys the runtime filters on', () => {

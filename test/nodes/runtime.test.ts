@@ -10,11 +10,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../simulator';
+import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { NvrClient } from '../../core';
 import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntime } from '../helpers/nodered-runtime';
 import { missingSuite } from '../helpers/missing';
 
-const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control'];
+const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control', 'nvr-snapshot'];
 const PAGE = 'AlarmConfig/Deterrence';
 const EXAMPLES = [
   'dashboard-switch-floodlight',
@@ -125,6 +126,17 @@ function flow(simUrl: string, password: string): object[] {
       duration: '',
       wires: [['out1']],
     },
+    // A picture: http in -> nvr-snapshot (CH1) -> the JPEG as the response, channel, time and size as headers
+    { id: 'in7', z: 'tab1', type: 'http in', url: '/snapshot', method: 'post', wires: [['snap1']] },
+    { id: 'snap1', z: 'tab1', type: 'nvr-snapshot', name: '', device: 'dev1', channel: 'CH1', resolution: '', wires: [['hdr1']] },
+    {
+      id: 'hdr1',
+      z: 'tab1',
+      type: 'function',
+      outputs: 1,
+      wires: [['out1']],
+      func: 'msg.headers = { "content-type": "image/jpeg", "x-channel": msg.channel, "x-time": msg.time, "x-size": String(msg.size), "x-buffer": String(Buffer.isBuffer(msg.payload)) }; return msg;',
+    },
     // core nodes only, to tell a harness failure from a node failure
     { id: 'in3', z: 'tab1', type: 'http in', url: '/echo', method: 'post', wires: [['tpl1']] },
     {
@@ -187,7 +199,13 @@ for (const target of targets) {
   });
 
   test('icons are served for the palette (GET /icons/nvr2mqtt/...)', async ({ nr }) => {
-    for (const icon of ['nvr2mqtt-device.svg', 'nvr2mqtt-camera.svg', 'nvr2mqtt-upgrade.svg', 'nvr2mqtt-alarm.svg']) {
+    for (const icon of [
+      'nvr2mqtt-device.svg',
+      'nvr2mqtt-camera.svg',
+      'nvr2mqtt-upgrade.svg',
+      'nvr2mqtt-alarm.svg',
+      'nvr2mqtt-snapshot.svg',
+    ]) {
       const r = await nr!.admin('/icons/nvr2mqtt/' + icon);
       const body = await r.text();
       assert.is(r.status, 200, icon);
@@ -321,6 +339,18 @@ for (const target of targets) {
       'nothing was sent',
     );
     assert.is(live().floodlight_switch, false);
+  });
+
+  test('nvr-snapshot: the JPEG Buffer of CH1 with its channel, time and size', async ({ nr }) => {
+    const r = await fetch(nr!.url + '/snapshot', { method: 'POST', signal: AbortSignal.timeout(30_000) });
+    const body = Buffer.from(await r.arrayBuffer());
+    assert.is(r.status, 200, body.toString());
+    assert.is(r.headers.get('content-type'), 'image/jpeg');
+    assert.ok(body.equals(SNAPSHOT_JPEG), 'the device JPEG, byte for byte');
+    assert.is(r.headers.get('x-buffer'), 'true');
+    assert.is(r.headers.get('x-channel'), 'CH1');
+    assert.is(r.headers.get('x-size'), String(SNAPSHOT_JPEG.length));
+    assert.ok(!Number.isNaN(Date.parse(r.headers.get('x-time') ?? '')));
   });
 
   test('no password in the exported flow, the flow file, or the credentials API', async ({ nr, password }) => {

@@ -1,0 +1,126 @@
+/**
+ * Camera figures (printed by bench/run.ts, never asserted), one simulated 8-channel recorder, the bridge with its
+ * defaults (no `snapshot_interval`):
+ * 1. picture requests per minute at idle (goal 0 without an interval), counted at the simulator over
+ *    BENCH_CAMERA_IDLE_SECONDS (default 30), with all device requests per minute beside them;
+ * 2. alarm raised at the simulator -> its picture on MQTT, p50/p95, and the bytes on MQTT per alarm (start and
+ *    end: state, edge, picture), BENCH_CAMERA_ALARMS alarms (default 10);
+ * 3. a storm of 100 alarm starts and ends per second on one channel for 3 s: pictures taken.
+ * The simulator's picture is a 1x1 JPEG: the picture bytes are its size, a real camera's are larger.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import mqtt from 'mqtt';
+import { startBridge, type Bridge } from '../bridge/bridge';
+import { startEmbeddedBroker } from '../bridge/broker';
+import { parseConfig } from '../bridge/config';
+import { createLogger } from '../bridge/log';
+import { startSimulator } from '../simulator';
+import { clearRetained } from '../test/helpers/mqtt-broker';
+
+function percentile(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await sleep(20);
+  }
+}
+
+export async function benchCameras(): Promise<Record<string, number>> {
+  const idleSeconds = Number(process.env.BENCH_CAMERA_IDLE_SECONDS ?? 30);
+  const alarms = Number(process.env.BENCH_CAMERA_ALARMS ?? 10);
+  const password = randomBytes(12).toString('base64url');
+  const sim = await startSimulator({ password, channels: 8, logLimit: 200_000, quiet: true });
+  const broker = process.env.BENCH_MQTT_URL ? undefined : await startEmbeddedBroker({ port: 0 });
+  const brokerUrl = process.env.BENCH_MQTT_URL ?? broker!.url;
+  const base = `nvr2mqtt_cam_${randomBytes(3).toString('hex')}`;
+  const prefix = `ha_cam_${randomBytes(3).toString('hex')}`;
+  let bridge: Bridge | undefined;
+  const sub = await mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0 });
+  const seen: Array<{ topic: string; bytes: number; at: number; start?: boolean }> = [];
+  sub.on('message', (topic, payload) => {
+    const start = topic.endsWith('/event') ? (JSON.parse(payload.toString()) as { active?: boolean }).active === true : undefined;
+    seen.push({ topic, bytes: payload.length, at: Date.now(), start });
+  });
+  await sub.subscribeAsync(`${base}/#`, { qos: 1 });
+  const pictureRequests = (since: number) => sim.log.slice(since).filter((e) => e.path === '/API/Snapshot/Get').length;
+  try {
+    const { config } = parseConfig(
+      {
+        mqtt: { url: brokerUrl, base_topic: base },
+        homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+        devices: [{ id: 'nvr', url: sim.url, username: 'admin', password }],
+        log_level: 'error',
+      },
+      { env: {} },
+    );
+    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }), discoveryCleanupWindowMs: 200 });
+    await until(() => seen.some((m) => m.topic === `${base}/nvr/ch1/streams`), 20_000);
+
+    // (1) idle.
+    let since = sim.log.length;
+    const t0 = Date.now();
+    await sleep(idleSeconds * 1000);
+    const minutes = (Date.now() - t0) / 60_000;
+    const idlePictures = pictureRequests(since) / minutes;
+    const idleAll = (sim.log.length - since) / minutes;
+
+    // (2) alarms: raise, wait for the picture, end it; bytes on MQTT from the raise to the end's edge.
+    const latency: number[] = [];
+    const bytes: number[] = [];
+    const pictureBytes: number[] = [];
+    for (let i = 0; i < alarms; i++) {
+      const channel = `CH${(i % 4) + 1}`;
+      const slug = channel.toLowerCase();
+      await sleep(Math.random() * 1000);
+      const from = seen.length;
+      const raised = Date.now();
+      sim.raiseAlarm({ channel, type: 'motion', active: true });
+      await until(() => seen.slice(from).some((m) => m.topic === `${base}/nvr/${slug}/snapshot`), 10_000);
+      latency.push(seen.slice(from).find((m) => m.topic === `${base}/nvr/${slug}/snapshot`)!.at - raised);
+      const mid = seen.length;
+      sim.raiseAlarm({ channel, type: 'motion', active: false });
+      await until(() => seen.slice(mid).some((m) => m.topic === `${base}/nvr/${slug}/event`), 10_000);
+      const during = seen.slice(from).filter((m) => m.topic.startsWith(`${base}/nvr/`));
+      bytes.push(during.reduce((n, m) => n + m.bytes, 0));
+      pictureBytes.push(during.filter((m) => m.topic.endsWith('/snapshot')).reduce((n, m) => n + m.bytes, 0));
+    }
+
+    // (3) storm: 100 starts and ends per second on CH1 for 3 s.
+    since = sim.log.length;
+    const stormFrom = seen.length;
+    for (let tick = 0; tick < 30; tick++) {
+      for (let i = 0; i < 10; i++) {
+        sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+        sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
+      }
+      await sleep(100);
+    }
+    await sleep(3000);
+    const stormStarts = seen.slice(stormFrom).filter((m) => m.topic === `${base}/nvr/ch1/event` && m.start).length;
+    return {
+      idle_picture_requests_per_min: idlePictures,
+      idle_picture_requests_per_min_goal: 0,
+      idle_device_requests_per_min: idleAll,
+      alarm_to_picture_p50_ms: percentile(latency, 50),
+      alarm_to_picture_p95_ms: percentile(latency, 95),
+      mqtt_bytes_per_alarm: bytes.reduce((a, b) => a + b, 0) / bytes.length,
+      mqtt_picture_bytes_per_alarm: pictureBytes.reduce((a, b) => a + b, 0) / pictureBytes.length,
+      storm_alarm_edges_sent: 600,
+      storm_alarm_starts_published: stormStarts,
+      storm_pictures: pictureRequests(since),
+    };
+  } finally {
+    await bridge?.stop();
+    await sub.endAsync();
+    await sim.stop();
+    await broker?.stop();
+    if (!broker) await clearRetained(brokerUrl, [base, prefix]);
+  }
+}
