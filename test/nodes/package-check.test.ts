@@ -74,7 +74,7 @@ test('each editor file registers its types with literal names and inline definit
   }
   // The types the runtime registers (package.json's node files, as the palette lists them).
   const types = all.map((f) => f.type).sort();
-  assert.equal(types, ['nvr-control', 'nvr-device', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-upgrade']);
+  assert.equal(types, ['nvr-control', 'nvr-device', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-snapshot', 'nvr-upgrade']);
   const request = all.filter((f) => ['nvr-range', 'nvr-get', 'nvr-set'].includes(f.type));
   for (const f of request) {
     assert.is(f.category, 'nvr2mqtt', f.type);
