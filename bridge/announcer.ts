@@ -74,9 +74,11 @@ export class Announcer {
       // The broker kept the session (and its subscriptions) across a reconnect: subscribing again would make it
       // send every retained message on those topics again. After a restart the config may have changed: subscribe.
       if (!this.subscribed || !sessionPresent) {
-        const subs = topics.commandSubscriptions([...runtimes.keys()]);
+        const subs = topics.commandSubscriptions([...runtimes.keys()], config.request_api.enabled);
         if (config.homeassistant.enabled) subs.push(config.homeassistant.status_topic);
         await link.subscribe(subs, 1);
+        // Switched off: the persistent session may still hold an earlier run's subscription.
+        if (!config.request_api.enabled) await link.unsubscribe([topics.requestSubscription]);
         this.subscribed = true;
       }
       publisher.bridgeState(true);

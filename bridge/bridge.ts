@@ -176,7 +176,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     },
   };
   const commands = new Commands(ctx);
-  const requests = new Requests(ctx);
+  const requests = new Requests(ctx, config.request_api);
 
   for (const rt of runtimes.values()) {
     rt.on('availability', (online, err) => {
@@ -225,8 +225,9 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     }
     const parsed = topics.parse(topic);
     if (!parsed) return;
-    if (parsed.kind === 'request') requests.handle(topic, parsed.op, payload, !!packet.retain);
-    else commands.handle(topic, parsed, payload, !!packet.retain);
+    if (parsed.kind === 'request') {
+      if (config.request_api.enabled) requests.handle(topic, parsed.op, payload, !!packet.retain);
+    } else commands.handle(topic, parsed, payload, !!packet.retain);
   });
 
   // First polls spread over up to 2 s: a hundred devices do not all log in and read Ranges at once.

@@ -11,6 +11,7 @@ import { clip, parseObject, shownViolations } from './payload';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
+import { writeRefusal, type RequestApiConfig } from './request-permission';
 import { REQUEST_OPS } from './topics';
 
 const PAGE_RE = /^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/;
@@ -69,7 +70,10 @@ export function checkMeta(data: Json, page: string, range: Json): string[] {
 }
 
 export class Requests {
-  constructor(private readonly ctx: BridgeContext) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly api: RequestApiConfig = { enabled: true, allow_pages: [], allow_any_page: false },
+  ) {}
 
   /** Identical reads in flight (device, op, page, data): a flood of the same request shares one device call. */
   private readonly reads = new Map<string, Promise<unknown>>();
@@ -153,6 +157,8 @@ export class Requests {
     if (msg.data !== undefined && !isPlainObject(msg.data))
       throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
     const data = (msg.data ?? {}) as Json;
+    const notAllowed = op === 'set' ? writeRefusal(page, this.api) : undefined;
+    if (notAllowed) throw new Refusal(notAllowed, { device: h.device.id, page });
     requireOnline(h, { page });
     const client = h.device.client;
     if (op === 'range' || op === 'get') {

@@ -68,7 +68,7 @@ export class Topics {
    * delivers a message once per matching subscription, and `<base>/+/+/get` would also match
    * `<base>/bridge/request/get`. So the channel-level `set` and `get` are subscribed per device.
    */
-  commandSubscriptions(devices: readonly string[]): string[] {
+  commandSubscriptions(devices: readonly string[], requests = true): string[] {
     const b = this.base;
     return [
       `${b}/+/set`,
@@ -76,8 +76,13 @@ export class Topics {
       `${b}/+/get`,
       `${b}/+/+/set/+`,
       ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`]),
-      `${b}/bridge/request/+`,
+      ...(requests ? [this.requestSubscription] : []),
     ];
+  }
+
+  /** The request API's subscription (`request_api.enabled`). */
+  get requestSubscription(): string {
+    return `${this.base}/bridge/request/+`;
   }
 
   parse(topic: string): ParsedTopic | undefined {

@@ -52,6 +52,8 @@ export interface FixtureOptions {
   /** Do not wait for the devices' first state. */
   noWait?: boolean;
   mqttPassword?: string;
+  /** Changes the parsed config before the bridge starts (settings beyond the devices'). */
+  tweak?: (config: BridgeConfig) => void;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
       { env: {} },
     ).config;
   const config = makeConfig(specs);
+  opts.tweak?.(config);
   const recorder = await Recorder.start(broker.url);
   const logs: string[] = [];
   const log = createLogger({ level: 'debug', sink: (level, line) => logs.push(`${level} ${line}`) });

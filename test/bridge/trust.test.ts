@@ -1,0 +1,96 @@
+/**
+ * Issue 17, trust: nothing written that the owner did not allow (the request API writes only the bridge's own
+ * pages unless the config allows more; fields the Range gives as plain values are never sent), and the request API
+ * can be switched off. Real broker (MQTT_TEST_URL: Mosquitto) and the simulator.
+ */
+import * as assert from 'node:assert/strict';
+import { suite } from 'uvu';
+import { json, setsOf, setup } from './fixture';
+
+const test = suite('bridge trust');
+
+test('request/set writes only the pages the bridge publishes by default; a refusal names the setting that allows more', async () => {
+  const fx = await setup({ label: 'perm' });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    const setsBefore = setsOf(sim).length;
+    const ask = async (op: string, body: Record<string, unknown>) => {
+      const since = r.count;
+      await r.publish(`${fx.base}/bridge/request/${op}`, JSON.stringify(body));
+      return json(await r.waitTopic(`${fx.base}/bridge/response/${op}`, (j) => j.transaction === body.transaction, 5000, since));
+    };
+    const ssh = await ask('set', { device: 'nvr', page: 'Maintenance/DeveloperMode', data: { ssh_switch: true }, transaction: 'ssh' });
+    assert.equal(ssh.status, 'error');
+    assert.equal(ssh.error_code, 'refused');
+    assert.match(String(ssh.error), /request_api\.allow_pages/);
+    // Another spelling of the same page is the same page.
+    const lower = await ask('set', { device: 'nvr', page: 'maintenance/developermode', data: { ssh_switch: true }, transaction: 'ssh2' });
+    assert.match(String(lower.error), /not allowed/);
+    const stream = await ask('set', { device: 'nvr', page: 'StreamConfig/MainStream', data: {}, transaction: 'ms' });
+    assert.match(String(stream.error), /request_api\.allow_any_page/);
+    assert.equal(setsOf(sim).length, setsBefore, 'nothing was written');
+    // Reads stay open; the bridge's own pages stay writable.
+    assert.equal((await ask('get', { device: 'nvr', page: 'Maintenance/DeveloperMode', transaction: 'g' })).status, 'ok');
+    const own = await ask('set', {
+      device: 'nvr',
+      page: 'AlarmConfig/VoiceAlarm',
+      data: { channel_info: { CH1: { siren_value: 4 } } },
+      transaction: 'own',
+    });
+    assert.equal(own.status, 'ok');
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('a page the owner allowed is written; fields its Range lists as plain values are refused before sending', async () => {
+  const fx = await setup({
+    label: 'allow',
+    tweak: (c) => {
+      c.request_api = { enabled: true, allow_pages: ['Maintenance/DeveloperMode'], allow_any_page: false };
+    },
+  });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    const ask = async (body: Record<string, unknown>) => {
+      const since = r.count;
+      await r.publish(`${fx.base}/bridge/request/set`, JSON.stringify({ device: 'nvr', page: 'Maintenance/DeveloperMode', ...body }));
+      return json(await r.waitTopic(`${fx.base}/bridge/response/set`, (j) => j.transaction === body.transaction, 5000, since));
+    };
+    const before = setsOf(sim).length;
+    const plain = await ask({ data: { enable_export: true, default_timeout: 60 }, transaction: 'plain' });
+    assert.equal(plain.status, 'error');
+    assert.match(String(plain.error), /enable_export not settable: Range gives it as a plain value/);
+    assert.match(String(plain.error), /default_timeout not settable/);
+    assert.equal(setsOf(sim).length, before, 'nothing was sent');
+    const ok = await ask({ data: { ssh_switch: true }, transaction: 'ssh' });
+    assert.equal(ok.status, 'ok', JSON.stringify(ok));
+    assert.equal(setsOf(sim, before).length, 1);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('request_api.enabled false: requests are not answered, commands still work', async () => {
+  const fx = await setup({
+    label: 'noapi',
+    tweak: (c) => {
+      c.request_api = { enabled: false, allow_pages: [], allow_any_page: false };
+    },
+  });
+  try {
+    const r = fx.recorder;
+    const since = r.count;
+    await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'x' }));
+    // A command after it, as a barrier: the bridge handles messages in order.
+    await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '6');
+    await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 6, 5000, since);
+    assert.equal(r.messages.slice(since).filter((m) => m.topic.includes('/bridge/response/')).length, 0);
+  } finally {
+    await fx.stop();
+  }
+});
+
+test.run();
