@@ -46,7 +46,10 @@ export interface BridgeOptions {
   readGapMs?: number;
   /** Device request deadline. Default 10000 ms. */
   deviceTimeoutMs?: number;
-  /** How long stop() waits for commands and requests in flight before logging out. Default 5000 ms. */
+  /**
+   * How long stop() waits for commands and requests in flight before logging out (what is still unfinished then is
+   * reported failed on MQTT). Default: the device request deadline + 2 s (12 s), so a slow Set is applied and confirmed.
+   */
   stopTimeoutMs?: number;
   /** MQTT reconnect period. Default 2000 ms. */
   reconnectPeriodMs?: number;
@@ -266,8 +269,12 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         announcer.stop();
         commands.close();
         await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
-        // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
-        await settled([...inflight], opts.stopTimeoutMs ?? 5000);
+        // A command accepted before SIGTERM is carried out and confirmed (logging out would abort it), as long as
+        // its device may take to answer.
+        await settled([...inflight], opts.stopTimeoutMs ?? (opts.deviceTimeoutMs ?? 10_000) + 2000);
+        // What is still unfinished is aborted by the logout and reported failed on MQTT (event, response), not dropped.
+        await Promise.all([...runtimes.values()].map((rt) => rt.close()));
+        await settled([...inflight], 1000);
         publisher.close();
         await link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 });
         await shutdown();

@@ -194,8 +194,10 @@ export class Commands {
 
   private failed(topic: string, h: DeviceHandle, err: unknown): void {
     const e = err instanceof DeviceError ? { error_code: err.error_code, violations: err.violations as never } : {};
-    this.ctx.log.warn(`command on ${topic} failed: ${errorText(err)}`);
-    this.ctx.event('command_failed', { topic, device: h.device.id, reason: errorText(err), ...e });
+    // Aborted by the logout of a stopping bridge: it may or may not have reached the device.
+    const reason = `${this.ctx.stopping ? 'the bridge stopped before the device confirmed it: ' : ''}${errorText(err)}`;
+    this.ctx.log.warn(`command on ${topic} failed: ${reason}`);
+    this.ctx.event('command_failed', { topic, device: h.device.id, reason, ...e });
   }
 
   private notConfirmed(topic: string, h: DeviceHandle, field: string, requested: unknown, reported: unknown): void {

@@ -5,7 +5,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { json, setsOf, setup } from './fixture';
+import { json, setsOf, setup, until, type Fixture } from './fixture';
+
+type Json = Record<string, unknown>;
 
 const test = suite('bridge trust');
 
@@ -88,6 +90,54 @@ test('request_api.enabled false: requests are not answered, commands still work'
     await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '6');
     await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 6, 5000, since);
     assert.equal(r.messages.slice(since).filter((m) => m.topic.includes('/bridge/response/')).length, 0);
+  } finally {
+    await fx.stop();
+  }
+});
+
+/** Index of the first message on `topic` matching `pred` since `since`; -1 when none. */
+function indexOf(fx: Fixture, topic: string, pred: (j: Record<string, unknown>) => boolean, since: number): number {
+  const i = fx.recorder.messages.slice(since).findIndex((m) => m.topic === topic && m.payload !== '' && pred(JSON.parse(m.payload)));
+  return i < 0 ? -1 : since + i;
+}
+
+test('SIGTERM while a Set takes the device 6 s: the command is applied and confirmed before bridge/state goes offline', async () => {
+  const fx = await setup({ label: 'drain', devices: [{ id: 'nvr', poll: 30 }], bridge: { deviceTimeoutMs: 10_000 } });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    sim.fault({ kind: 'latency', ms: 6000, path: 'VoiceAlarm/Set', times: 1 });
+    const since = r.count;
+    await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '2');
+    await until(() => sim.held > 0, 'the Set on the wire');
+    await fx.bridge.stop();
+    const offline = indexOf(fx, `${fx.base}/bridge/state`, (j) => j.state === 'offline', since);
+    const confirmed = indexOf(fx, `${fx.base}/nvr/ch1`, (j) => j.siren_volume === 2, since);
+    assert.ok(offline > 0, 'bridge/state offline published');
+    assert.ok(confirmed > 0 && confirmed < offline, 'the confirmed state went out before offline');
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('SIGTERM while a Set outlasts the stop bound: the command is reported failed on MQTT, not dropped in silence', async () => {
+  const fx = await setup({ label: 'drain2', devices: [{ id: 'nvr', poll: 30 }], bridge: { deviceTimeoutMs: 10_000, stopTimeoutMs: 500 } });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    sim.fault({ kind: 'latency', ms: 4000, path: 'VoiceAlarm/Set', times: 1 });
+    const since = r.count;
+    await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '2');
+    await until(() => sim.held > 0, 'the Set on the wire');
+    await fx.bridge.stop();
+    const offline = indexOf(fx, `${fx.base}/bridge/state`, (j) => j.state === 'offline', since);
+    const failed = indexOf(
+      fx,
+      `${fx.base}/bridge/event`,
+      (j) => j.type === 'command_failed' && /bridge stopped before the device confirmed/.test(String((j.data as Json).reason)),
+      since,
+    );
+    assert.ok(failed > 0 && failed < offline, 'command_failed went out before offline');
   } finally {
     await fx.stop();
   }
