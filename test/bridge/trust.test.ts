@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
+import { startSimulator } from '../../simulator';
 import { json, setsOf, setup, until, type Fixture } from './fixture';
 
 type Json = Record<string, unknown>;
@@ -138,6 +139,28 @@ test('SIGTERM while a Set outlasts the stop bound: the command is reported faile
       since,
     );
     assert.ok(failed > 0 && failed < offline, 'command_failed went out before offline');
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('a device back after an outage is online at its first successful answer, not at the end of the poll backoff', async () => {
+  // Poll retries 30-60 s apart: only the event stream (its own, short backoff) sees the device come back.
+  const fx = await setup({
+    label: 'back',
+    devices: [{ id: 'nvr', poll: 0.3 }],
+    bridge: { backoff: { minMs: 30_000, maxMs: 60_000 }, offlineAfter: 1 },
+  });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    const port = sim.port;
+    let since = r.count;
+    await sim.stop();
+    await r.waitTopic(`${fx.base}/nvr/availability`, (j) => j.state === 'offline', 5000, since);
+    since = r.count;
+    fx.sims.set('nvr', await startSimulator({ port, password: fx.passwords[0], logLimit: 10_000 }));
+    await r.waitTopic(`${fx.base}/nvr/availability`, (j) => j.state === 'online', 10_000, since);
   } finally {
     await fx.stop();
   }
