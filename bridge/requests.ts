@@ -163,7 +163,9 @@ export class Requests {
     const client = h.device.client;
     if (op === 'range' || op === 'get') {
       const key = `${h.id}\0${op}\0${page}\0${JSON.stringify(data)}`;
-      return this.shared(key, () => (op === 'range' ? client.range(page, data) : client.get(page, data)));
+      // After commands and polls in the device's budget: a flood of reads from outside waits, or is refused (device_busy).
+      const call = { priority: 'request' } as const;
+      return this.shared(key, () => (op === 'range' ? client.range(page, data, call) : client.get(page, data, call)));
     }
     // set: the whole payload is checked against the Range first; nothing is sent when it does not fit.
     if (!Object.keys(data).length) throw new Refusal('"data" is empty: nothing to set', { device: h.device.id, page });

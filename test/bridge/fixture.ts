@@ -25,6 +25,11 @@ export interface DeviceSpec {
   events?: boolean;
   eventInterval?: number | string;
   alarmClearAfter?: number | string;
+  /**
+   * Config `request_rate` / `request_queue`. Default 50 a second: the tests' 0.3 s polls alone would take more than
+   * the config's default budget, and requests from outside wait behind polls.
+   */
+  budget?: { rate: number; queue?: number };
 }
 
 export interface Fixture {
@@ -99,6 +104,8 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
           ...(d.events !== undefined ? { events: d.events } : {}),
           ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
           ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
+          request_rate: d.budget?.rate ?? 50,
+          ...(d.budget?.queue !== undefined ? { request_queue: d.budget.queue } : {}),
         })),
         log_level: 'debug',
       },

@@ -166,4 +166,53 @@ test('a device back after an outage is online at its first successful answer, no
   }
 });
 
+test('500 distinct request/get: the device gets its budget, the rest hear "device busy"; a command still goes first', async () => {
+  const fx = await setup({
+    label: 'flood',
+    devices: [{ id: 'nvr', poll: 30, budget: { rate: 5, queue: 10 } }],
+  });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    const since = r.count;
+    const logFrom = sim.log.length;
+    const t0 = Date.now();
+    for (let i = 0; i < 500; i++) {
+      void r.publish(
+        `${fx.base}/bridge/request/get`,
+        JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', data: { nonce: i }, transaction: i }),
+      );
+    }
+    await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, '7');
+    const confirmed = await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 7, 10_000, since);
+    await until(
+      () => r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/response/get`).length === 500,
+      'every answer',
+      20_000,
+    );
+    const answers = r.messages
+      .slice(since)
+      .filter((m) => m.topic === `${fx.base}/bridge/response/get`)
+      .map((m) => json(m));
+    const busy = answers.filter((a) => a.error_code === 'device_busy');
+    assert.ok(busy.length >= 450, `${busy.length} refused`);
+    assert.match(String(busy[0].error), /device busy/);
+    // The device's load: the budget (5 a second, a burst of 5), not the flood.
+    const reqs = sim.log.slice(logFrom);
+    const seconds = (reqs.at(-1)!.time - reqs[0].time) / 1000;
+    assert.ok(reqs.length <= 5 + 5 * seconds + 1, `${reqs.length} requests in ${seconds.toFixed(1)} s`);
+    // The command did not wait for the accepted reads: confirmed before the last of them was answered.
+    const lastOk = Math.max(
+      ...r.messages
+        .slice(since)
+        .filter((m) => (m.topic === `${fx.base}/bridge/response/get` && json(m).status !== 'error') || false)
+        .map((m) => m.at),
+    );
+    assert.ok(confirmed.at < lastOk, 'the command went first');
+    assert.ok(Date.now() - t0 < 20_000);
+  } finally {
+    await fx.stop();
+  }
+});
+
 test.run();
