@@ -300,7 +300,7 @@ export class Transport {
           },
         );
       } catch (err) {
-        reject(err);
+        reject(err instanceof Error ? err : new Error(String(err)));
         return;
       }
       if (settled) return;
