@@ -22,6 +22,8 @@ export interface AnnouncerOptions {
   log: Logger;
   /** Retained state topics of devices no longer configured (from the instance probe): cleared once. */
   stale: string[];
+  /** Claims the base topic on this connection (InstanceGuard): false when another instance acts, then nothing is announced. */
+  claim: () => Promise<boolean>;
   discoveryCleanupWindowMs: number;
   haStateDelayMs: number;
 }
@@ -71,6 +73,7 @@ export class Announcer {
     publisher.reset();
     discovery.reset();
     try {
+      if (!(await this.opts.claim())) return;
       // The broker kept the session (and its subscriptions) across a reconnect: subscribing again would make it
       // send every retained message on those topics again. After a restart the config may have changed: subscribe.
       if (!this.subscribed || !sessionPresent) {

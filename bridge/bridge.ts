@@ -18,7 +18,7 @@ import { configSecrets, type BridgeConfig } from './config';
 import type { BridgeContext } from './context';
 import type { DeviceOptions } from './device';
 import { Discovery } from './discovery';
-import { InstanceConflict, probeInstance } from './instance-probe';
+import { InstanceConflict, InstanceGuard, probeInstance } from './instance-probe';
 import { createLogger, errorText, type Logger, type LogSink } from './log';
 import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
@@ -71,6 +71,11 @@ export interface Bridge {
   pollStats(): Record<string, PollStats>;
   /** Finish commands in flight, publish `bridge/state` offline, log out of the devices, close MQTT (and the embedded broker). */
   stop(): Promise<void>;
+  /**
+   * Settles once the bridge has stopped: undefined after stop(), the reason when it stopped by itself (another
+   * instance took over its MQTT session: an InstanceConflict).
+   */
+  readonly done: Promise<Error | undefined>;
 }
 
 export { InstanceConflict };
@@ -108,6 +113,8 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     will: { topic: topics.bridgeState, payload: JSON.stringify({ state: 'offline' }) },
     log: log.child('mqtt'),
     reconnectPeriodMs: opts.reconnectPeriodMs,
+    // The embedded broker (aedes) speaks 3.1.1 only; any other is asked for MQTT 5 first.
+    protocolVersion: broker ? 4 : 5,
   });
 
   const runtimes = new Map<string, DeviceRuntime>();
@@ -207,8 +214,33 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     });
   }
 
+  // Another instance on this base topic acts from now on (it claimed the base topic after this one, or took over the
+  // MQTT session): this one stops at once without a word on MQTT (bridge/state is the other's), finishing only what it
+  // had begun, and `done` says why.
+  let stopped: Promise<void> | undefined;
+  let ended!: (reason: Error | undefined) => void;
+  const done = new Promise<Error | undefined>((resolve) => (ended = resolve));
+  const yieldTo = (detail: string) => {
+    if (stopped) return;
+    const conflict = new InstanceConflict(topics.base, detail, false);
+    log.error(`${conflict.message}; stopping`);
+    stopped = (async () => {
+      stopping = true;
+      announcer.stop();
+      commands.close();
+      publisher.close();
+      await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
+      await settled([...inflight], opts.stopTimeoutMs ?? (opts.deviceTimeoutMs ?? 10_000) + 2000);
+      await shutdown();
+    })();
+    void stopped.then(() => ended(conflict));
+  };
+  const guard = new InstanceGuard(link, topics, () => yieldTo('it started after this one and claimed the base topic'));
+  link.once('taken_over', () => yieldTo('it connected with the same MQTT client id and took over the session'));
+
   const announcer = new Announcer({
     config,
+    claim: () => guard.claim(),
     link,
     topics,
     runtimes,
@@ -221,6 +253,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   });
   announcer.start();
   link.onMessage((topic, payload, packet) => {
+    if (topic === topics.bridgeInstance) return guard.message(payload);
     if (publisher.isClosed) return;
     if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
       if (!stopping) announcer.homeAssistantStatus(payload);
@@ -252,7 +285,6 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     throw err;
   }
 
-  let stopped: Promise<void> | undefined;
   return {
     config,
     mqttUrl: url,
@@ -279,9 +311,11 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         await link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 });
         await shutdown();
         log.info('stopped');
+        ended(undefined);
       })();
       return stopped;
     },
+    done,
   };
 }
 

@@ -26,6 +26,10 @@ export class Topics {
   get bridgeEvent(): string {
     return `${this.base}/bridge/event`;
   }
+  /** Which instance acts on this base topic (retained; see InstanceGuard in instance-probe.ts). */
+  get bridgeInstance(): string {
+    return `${this.base}/bridge/instance`;
+  }
   request(op: string): string {
     return `${this.base}/bridge/request/${op}`;
   }

@@ -53,6 +53,8 @@ export interface FixtureOptions {
   bridge?: BridgeOptions;
   /** Use an embedded aedes even when MQTT_TEST_URL is set (broker restart tests). */
   embedded?: boolean;
+  /** Use this broker (a private Mosquitto: test/helpers/mosquitto.ts); the test stops it. */
+  brokerUrl?: string;
   label?: string;
   /** Do not wait for the devices' first state. */
   noWait?: boolean;
@@ -78,7 +80,15 @@ export function pollsSince(sim: Simulator, since: number): number {
 }
 
 export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
-  const broker = await startTestBroker({ embedded: opts.embedded });
+  const broker: TestBroker = opts.brokerUrl
+    ? {
+        url: opts.brokerUrl,
+        external: true,
+        port: Number(new URL(opts.brokerUrl).port),
+        stop: async () => undefined,
+        restart: () => Promise.reject(new Error('not restartable')),
+      }
+    : await startTestBroker({ embedded: opts.embedded });
   const { base, prefix } = uniqueTopics(opts.label);
   const specs = opts.devices ?? [{ id: 'nvr' }];
   const sims = new Map<string, Simulator>();
