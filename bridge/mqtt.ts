@@ -201,11 +201,12 @@ export class MqttLink extends EventEmitter {
       opts.log.info(`MQTT connected to ${this.safeUrl}${this.protocol === 5 ? '' : ' (MQTT 3.1.1)'}`);
       this.emit('connect', !!connack.sessionPresent);
     });
+    // Before the first connection there is nothing to lose (a refused MQTT 5 attempt, a broker not up yet).
     this.client.on('close', () => {
-      if (!this.closing) this.emit('disconnect');
+      if (!this.closing && this.everConnected) this.emit('disconnect');
     });
     this.client.on('offline', () => {
-      if (!this.closing) opts.log.warn(`MQTT connection to ${this.safeUrl} lost; reconnecting`);
+      if (!this.closing && this.everConnected) opts.log.warn(`MQTT connection to ${this.safeUrl} lost; reconnecting`);
     });
     this.client.on('error', (err: Error & { code?: number }) => {
       // A broker without MQTT 5 (CONNACK "unacceptable protocol version"): speak 3.1.1 to it.
@@ -213,7 +214,9 @@ export class MqttLink extends EventEmitter {
         opts.log.info(`MQTT: ${this.safeUrl} does not speak MQTT 5; using 3.1.1`);
         this.client.options.protocolVersion = 4;
         delete this.client.options.properties;
-        this.client.reconnect();
+        // Read by MQTT.js right after this handler: it schedules the reconnect (with 3.1.1) itself, this once.
+        this.client.options.reconnectOnConnackError = true;
+        setImmediate(() => (this.client.options.reconnectOnConnackError = false));
         return;
       }
       const text = errorText(err);
