@@ -98,6 +98,10 @@ export class Announcer {
       discovery.republish(this.devices());
       publisher.open();
       for (const rt of runtimes.values()) publisher.state(rt);
+      // Alarm edges that happened while the broker was away, with their own times (bounded: EDGE_BUFFER).
+      if (publisher.droppedEdges) log.warn(`${publisher.droppedEdges} alarm edge(s) dropped while the broker was away (buffer full)`);
+      publisher.droppedEdges = 0;
+      publisher.releaseEdges();
     } catch (err) {
       log.error(`after connecting: ${errorText(err)}`);
     }

@@ -215,4 +215,42 @@ test('500 distinct request/get: the device gets its budget, the rest hear "devic
   }
 });
 
+test('alarm edges while the broker is away are delivered after it is back, in order, with their own times', async () => {
+  // Order made certain: the edges reach the bridge while the broker is down, and the recorder subscribes again
+  // before the bridge's next reconnect attempt (2 s apart).
+  const fx = await setup({ label: 'edges', embedded: true, devices: [{ id: 'nvr', poll: 30 }], bridge: { reconnectPeriodMs: 2000 } });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    const events = fx.bridge.devices.get('nvr')!.events!;
+    const logMark = fx.logs.length;
+    await fx.broker.stop();
+    const before = events.received;
+    for (const active of [true, false, true, false, true]) {
+      sim.raiseAlarm({ channel: 'CH1', type: 'motion', active });
+      const n = events.received;
+      await until(() => events.received > n, 'the bridge to receive the edge');
+    }
+    assert.ok(events.received - before >= 5);
+    await until(() => fx.logs.slice(logMark).some((l) => l.startsWith('error [mqtt]')), 'a failed reconnect attempt');
+    const since = r.count;
+    await fx.broker.restart();
+    await r.subscribed();
+    await until(() => r.messages.slice(since).filter((m) => m.topic === `${fx.base}/nvr/ch1/event`).length >= 5, 'five edges', 8000);
+    const edges = r.messages
+      .slice(since)
+      .filter((m) => m.topic === `${fx.base}/nvr/ch1/event`)
+      .map((m) => json(m));
+    assert.deepEqual(
+      edges.map((e) => [e.type, e.active]),
+      [true, false, true, false, true].map((a) => ['motion', a]),
+    );
+    for (const e of edges) assert.match(String(e.time), /^\d{4}-\d\d-\d\dT/);
+    // State went out first, and it is right: motion on.
+    assert.equal(r.lastJson(`${fx.base}/nvr/ch1`)?.motion, true);
+  } finally {
+    await fx.stop();
+  }
+});
+
 test.run();
