@@ -11,6 +11,7 @@ import { benchBridge } from './bridge';
 import { benchBridgeEvents } from './bridge-events';
 import { benchNodes } from './nodes';
 import { benchEvents } from './events';
+import { benchReliability } from './reliability';
 
 const PARTS: Record<string, () => Promise<Record<string, number>>> = {
   client: benchClient,
@@ -19,6 +20,7 @@ const PARTS: Record<string, () => Promise<Record<string, number>>> = {
   bridge_events: benchBridgeEvents,
   nodes: benchNodes,
   events: benchEvents,
+  reliability: benchReliability,
 };
 
 async function main() {
