@@ -255,8 +255,14 @@ test('metaKeys are skipped at the top level and inside channel blocks; without t
   );
 });
 
-test('plain Range values (channel_max, support_copy) accept any payload value', () => {
-  assert.equal(validateAgainstRange({ channel_max: 99, support_copy: 'whatever' }, ptzRange), []);
+test('plain Range values (channel_max, support_copy) are not fields: sending them is refused (issue 17)', () => {
+  assert.equal(
+    validateAgainstRange({ channel_max: 99, support_copy: 'whatever' }, ptzRange).map((v) => [v.path, v.problem]),
+    [
+      ['channel_max', 'not_described'],
+      ['support_copy', 'not_described'],
+    ],
+  );
 });
 
 test('every violation is returned, across channels, in payload order', () => {
