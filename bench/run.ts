@@ -15,6 +15,7 @@ import { benchEvents } from './events';
 import { benchFloor } from './floor';
 import { benchScale1000 } from './scale-1000';
 import { benchCameras } from './cameras';
+import { benchReliability } from './reliability';
 
 const PARTS: Record<string, () => Promise<Record<string, number | string>>> = {
   client: benchClient,
@@ -26,6 +27,7 @@ const PARTS: Record<string, () => Promise<Record<string, number | string>>> = {
   nodes: benchNodes,
   events: benchEvents,
   cameras: benchCameras,
+  reliability: benchReliability,
 };
 
 async function main() {

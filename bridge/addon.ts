@@ -63,6 +63,7 @@ export function settingsFromAddonOptions(options: unknown, service: MqttService 
   settings.mqtt = mqtt;
 
   if (isPlainObject(options.homeassistant)) settings.homeassistant = given(options.homeassistant);
+  if (isPlainObject(options.request_api)) settings.request_api = given(options.request_api);
   const devices = Array.isArray(options.devices) ? options.devices : [];
   settings.devices = devices.map((entry, i) => {
     const device = given(isPlainObject(entry) ? entry : {});

@@ -22,6 +22,8 @@ export interface AnnouncerOptions {
   log: Logger;
   /** Retained state topics of devices no longer configured (from the instance probe): cleared once. */
   stale: string[];
+  /** Claims the base topic on this connection (InstanceGuard): false when another instance acts, then nothing is announced. */
+  claim: () => Promise<boolean>;
   discoveryCleanupWindowMs: number;
   haStateDelayMs: number;
 }
@@ -71,12 +73,15 @@ export class Announcer {
     publisher.reset();
     discovery.reset();
     try {
+      if (!(await this.opts.claim())) return;
       // The broker kept the session (and its subscriptions) across a reconnect: subscribing again would make it
       // send every retained message on those topics again. After a restart the config may have changed: subscribe.
       if (!this.subscribed || !sessionPresent) {
-        const subs = topics.commandSubscriptions([...runtimes.keys()]);
+        const subs = topics.commandSubscriptions([...runtimes.keys()], config.request_api.enabled);
         if (config.homeassistant.enabled) subs.push(config.homeassistant.status_topic);
         await link.subscribe(subs, 1);
+        // Switched off: the persistent session may still hold an earlier run's subscription.
+        if (!config.request_api.enabled) await link.unsubscribe([topics.requestSubscription]);
         this.subscribed = true;
       }
       publisher.bridgeState(true);
@@ -93,6 +98,10 @@ export class Announcer {
       discovery.republish(this.devices());
       publisher.open();
       for (const rt of runtimes.values()) publisher.state(rt);
+      // Alarm edges that happened while the broker was away, with their own times (bounded: EDGE_BUFFER).
+      if (publisher.droppedEdges) log.warn(`${publisher.droppedEdges} alarm edge(s) dropped while the broker was away (buffer full)`);
+      publisher.droppedEdges = 0;
+      publisher.releaseEdges();
     } catch (err) {
       log.error(`after connecting: ${errorText(err)}`);
     }

@@ -22,7 +22,7 @@ import { configSecrets, type BridgeConfig } from './config';
 import type { BridgeContext } from './context';
 import type { DeviceOptions } from './device';
 import { Discovery } from './discovery';
-import { InstanceConflict, probeInstance } from './instance-probe';
+import { InstanceConflict, InstanceGuard, probeInstance } from './instance-probe';
 import { createLogger, errorText, redacting, type Logger, type LogSink } from './log';
 import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
@@ -52,7 +52,10 @@ export interface BridgeOptions {
   readGapMs?: number;
   /** Device request deadline. Default 10000 ms. */
   deviceTimeoutMs?: number;
-  /** How long stop() waits for commands and requests in flight before logging out. Default 5000 ms. */
+  /**
+   * How long stop() waits for commands and requests in flight before logging out (what is still unfinished then is
+   * reported failed on MQTT). Default: the device request deadline + 2 s (12 s), so a slow Set is applied and confirmed.
+   */
   stopTimeoutMs?: number;
   /** MQTT reconnect period. Default 2000 ms. */
   reconnectPeriodMs?: number;
@@ -80,6 +83,11 @@ export interface Bridge {
   pollStats(): Record<string, PollStats>;
   /** Finish commands in flight, publish `bridge/state` offline, log out of the devices, close MQTT (and the embedded broker). */
   stop(): Promise<void>;
+  /**
+   * Settles once the bridge has stopped: undefined after stop(), the reason when it stopped by itself (another
+   * instance took over its MQTT session: an InstanceConflict).
+   */
+  readonly done: Promise<Error | undefined>;
 }
 
 export { InstanceConflict };
@@ -112,6 +120,8 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     will: { topic: topics.bridgeState, payload: JSON.stringify({ state: 'offline' }) },
     log: log.child('mqtt'),
     reconnectPeriodMs: opts.reconnectPeriodMs,
+    // The embedded broker (aedes) speaks 3.1.1 only; any other is asked for MQTT 5 first.
+    protocolVersion: endpoint.embedded ? 4 : 5,
   });
 
   // Devices with `events: push` call this listener (started before any device, so that none pushes into the void).
@@ -150,12 +160,27 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       }),
     );
   }
-  const work = new CommandWork(opts.stopTimeoutMs ?? 5000);
+  // As long as a device may take to answer: a slow Set accepted before SIGTERM is applied and confirmed.
+  const work = new CommandWork(opts.stopTimeoutMs ?? (opts.deviceTimeoutMs ?? 10_000) + 2000);
   const ctx = bridgeContext({ topics, link, log, runtimes, publisher, discovery, work, quoter });
   const commands = new Commands(ctx);
-  const requests = new Requests(ctx);
+  const requests = new Requests(ctx, config.request_api);
+  // Another instance on this base topic acts from now on (it claimed the base topic after this one, or took over the
+  // MQTT session): this one stops at once without a word on MQTT (bridge/state is the other's), finishing only what it
+  // had begun, and `done` says why.
+  let yielded: InstanceConflict | undefined;
+  const yieldTo = (detail: string) => {
+    if (stopped || yielded) return;
+    yielded = new InstanceConflict(topics.base, detail, false);
+    log.error(`${yielded.message}; stopping`);
+    publisher.close();
+    void stopOnce();
+  };
+  const guard = new InstanceGuard(link, topics, () => yieldTo('it started after this one and claimed the base topic'));
+  link.once('taken_over', () => yieldTo('it connected with the same MQTT client id and took over the session'));
   const announcer = new Announcer({
     config,
+    claim: () => guard.claim(),
     link,
     topics,
     runtimes,
@@ -174,22 +199,41 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     { stop: () => Promise.all([...runtimes.values()].map((rt) => rt.close())).then(() => undefined) }, // log out
     {
       stop: () =>
-        connected ? link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 }) : undefined,
+        connected && !yielded
+          ? link.publishAndWait(topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 })
+          : undefined,
     },
     { stop: () => publisher.close() },
-    // A command accepted before Ctrl-C is carried out and confirmed (logging out would abort it).
-    { stop: () => work.settled() },
+    // A command accepted before SIGTERM is carried out and confirmed (logging out would abort it); what is still
+    // unfinished then is aborted by the logout and reported failed on MQTT (event, response), not dropped.
+    {
+      stop: async () => {
+        await work.settled();
+        await Promise.all([...runtimes.values()].map((rt) => rt.close()));
+        await work.settled(1000);
+      },
+    },
     deviceEvents(runtimes, publisher, discovery, cameras),
     devicePolls(runtimes),
     { stop: () => cameras.forEach((c) => c.stop()) },
     { stop: () => commands.close() },
     announcer,
-    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter }),
+    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter, guard }),
     { stop: () => work.refuse() },
   ];
   for (const part of parts) part.start?.();
   const stop = async () => {
     for (const part of [...parts].reverse()) await part.stop?.();
+  };
+  let stopped: Promise<void> | undefined;
+  let ended!: (reason: Error | undefined) => void;
+  const done = new Promise<Error | undefined>((resolve) => (ended = resolve));
+  const stopOnce = () => {
+    stopped ??= stop().then(() => {
+      log.info('stopped');
+      ended(yielded);
+    });
+    return stopped;
   };
   try {
     await link.waitConnected(opts.connectTimeoutMs ?? 30_000);
@@ -198,7 +242,6 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     await stop();
     throw err;
   }
-  let stopped: Promise<void> | undefined;
   return {
     config,
     mqttUrl: endpoint.url,
@@ -209,10 +252,8 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       return publisher.count;
     },
     pollStats: () => Object.fromEntries([...runtimes].map(([id, rt]) => [id, { ...rt.poller.stats }])),
-    stop() {
-      stopped ??= stop().then(() => log.info('stopped'));
-      return stopped;
-    },
+    stop: stopOnce,
+    done,
   };
 }
 
@@ -226,11 +267,11 @@ async function mqttEndpoint(
   topics: Topics,
   log: Logger,
   opts: BridgeOptions,
-): Promise<Part & { url: string; stale: string[] }> {
+): Promise<Part & { url: string; stale: string[]; embedded: boolean }> {
   if (!config.mqtt.url) {
     const broker: EmbeddedBroker = await startEmbeddedBroker(embeddedBrokerOptions(opts.broker));
     log.info(`no mqtt.url configured: embedded MQTT broker on ${broker.url}`);
-    return { url: broker.url, stale: [], stop: () => broker.stop() };
+    return { url: broker.url, stale: [], embedded: true, stop: () => broker.stop() };
   }
   const probe = await probeInstance(config, config.mqtt.url, topics, log, {
     windowMs: opts.instanceProbeWindowMs ?? 1000,
@@ -240,7 +281,7 @@ async function mqttEndpoint(
     const v = probe.running.info?.version;
     throw new InstanceConflict(topics.base, `its bridge/state is online${typeof v === 'string' ? `, version ${v}` : ''}`);
   }
-  return { url: config.mqtt.url, stale: probe.stale };
+  return { url: config.mqtt.url, stale: probe.stale, embedded: false };
 }
 
 function deviceRuntimes(
@@ -327,11 +368,13 @@ function messageRouter(
     work: CommandWork;
     cameras: ReadonlyMap<string, DeviceCameras>;
     quoter: Quoter;
+    guard: InstanceGuard;
   },
 ): Part {
   return {
     start: () =>
       link.onMessage((topic, payload, packet) => {
+        if (topic === topics.bridgeInstance) return to.guard.message(payload);
         if (to.publisher.isClosed) return;
         if (config.homeassistant.enabled && topic === config.homeassistant.status_topic) {
           if (!to.work.stopping) to.announcer.homeAssistantStatus(payload);
@@ -351,8 +394,9 @@ function messageRouter(
         }
         const parsed = topics.parse(topic);
         if (!parsed) return;
-        if (parsed.kind === 'request') to.requests.handle(topic, parsed.op, payload, !!packet.retain);
-        else to.commands.handle(topic, parsed, payload, !!packet.retain);
+        if (parsed.kind === 'request') {
+          if (config.request_api.enabled) to.requests.handle(topic, parsed.op, payload, !!packet.retain);
+        } else to.commands.handle(topic, parsed, payload, !!packet.retain);
       }),
   };
 }
@@ -377,8 +421,8 @@ class CommandWork {
   }
 
   /** The work in flight finished, or the stop timeout passed. */
-  settled(): Promise<void> {
-    return settled([...this.inflight], this.stopTimeoutMs);
+  settled(timeoutMs = this.stopTimeoutMs): Promise<void> {
+    return settled([...this.inflight], timeoutMs);
   }
 }
 

@@ -9,6 +9,7 @@ import { deviceClientOptions } from './device';
 import { createLogger, errorText } from './log';
 import { MqttLink } from './mqtt';
 import { POLLED_PAGES } from './table';
+import { Topics } from './topics';
 
 export async function runCheck(
   config: BridgeConfig,
@@ -35,7 +36,22 @@ export async function runCheck(
     });
     try {
       await link.waitConnected(10_000);
-      say(`mqtt: OK, connected to ${link.safeUrl}`);
+      say(
+        `mqtt: OK, connected to ${link.safeUrl}${link.protocol === 5 ? ' (MQTT 5)' : ' (MQTT 3.1.1: no reason codes, ACL refusals go unseen)'}`,
+      );
+      // What the bridge subscribes to and publishes: an ACL that refuses it answers with a reason code (MQTT 5).
+      const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
+      await link.subscribe(
+        topics.commandSubscriptions(
+          config.devices.map((d) => d.id),
+          config.request_api.enabled,
+        ),
+      );
+      await link.publishAndWait(topics.bridgeEvent, JSON.stringify({ type: 'check', data: {} }), { qos: 1 });
+      for (const refusal of link.refusals.values()) {
+        ok = false;
+        say(`mqtt: FAILED: the broker refused ${refusal}`);
+      }
     } catch (err) {
       ok = false;
       say(`mqtt: FAILED ${link.safeUrl}: ${errorText(err)}`);

@@ -159,6 +159,12 @@ export async function main(argv: string[]): Promise<number | undefined> {
     return 1;
   }
   onSignals(() => bridge.stop());
+  // Stopped by itself (another instance took over): say why and exit non-zero.
+  void bridge.done.then((err) => {
+    if (!err) return;
+    process.stderr.write(`nvr2mqtt: ${err.message}\n`);
+    process.exit(1);
+  });
   return undefined;
 }
 

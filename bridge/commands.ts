@@ -197,7 +197,8 @@ export class Commands {
   private failed(topic: string, target: Target & { h: DeviceRuntime }, err: unknown): void {
     const q = this.ctx.quoter;
     const e = err instanceof DeviceError ? { error_code: err.error_code, violations: q.redactDeep(err.violations) as never } : {};
-    const reason = q.redact(errorText(err));
+    // Aborted by the logout of a stopping bridge: it may or may not have reached the device.
+    const reason = `${this.ctx.stopping ? 'the bridge stopped before the device confirmed it: ' : ''}${q.redact(errorText(err))}`;
     this.ctx.log.warn(`command on ${topic} failed: ${reason}`);
     this.ctx.event('command_failed', { topic, device: target.h.device.id, reason, ...e });
     this.report('failed', target, reason);

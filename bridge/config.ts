@@ -166,6 +166,13 @@ const DeviceSchema = v.strictObject({
   snapshot_interval: v.optional(Duration(1000, 86_400_000)),
   /** Snapshot size such as 640x480, one the device's Snapshot Range offers; default the largest not above 1280x720. */
   snapshot_resolution: v.optional(v.pipe(v.string(), v.regex(/^\d+ ?x ?\d+$/, 'expected a resolution such as 1280x720'))),
+  /**
+   * The device's request budget, shared by polls, event checks, commands and the request API: requests a second
+   * at most (these devices answer `frequent_operation` and `device_busy` well below 20 a second)...
+   */
+  request_rate: v.optional(v.pipe(v.number('expected requests a second (a number)'), v.minValue(0.5), v.maxValue(50)), 8),
+  /** ...and how many may wait for their turn; past that, reads from outside are refused ("device busy"). */
+  request_queue: v.optional(v.pipe(v.number('expected a number of requests'), v.integer(), v.minValue(1), v.maxValue(1000)), 32),
 });
 
 /** Where devices with `events: push` send their alarms: an HTTP listener of the bridge. */
@@ -178,10 +185,30 @@ const PushSchema = v.strictObject({
   listen: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '0.0.0.0'),
 });
 
+/** A page name as the request API takes it: `AlarmConfig/Deterrence`. */
+const PageName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/, 'expected a page name such as "AlarmConfig/Deterrence"'),
+);
+
+/**
+ * `<base>/bridge/request/<op>`. `get` and `range` read any page; `set` writes only the pages the bridge itself
+ * publishes (the table's pages and the live page) unless the owner allows more here.
+ */
+const RequestApiSchema = v.strictObject({
+  /** false: the bridge does not listen to `bridge/request/+` at all. */
+  enabled: v.optional(v.boolean(), true),
+  /** Further pages `set` may write, by name (maintenance, network, user and developer-mode pages only this way). */
+  allow_pages: v.optional(v.array(PageName), []),
+  /** `set` may write any page, except maintenance, network, user and developer-mode pages (name those in allow_pages). */
+  allow_any_page: v.optional(v.boolean(), false),
+});
+
 export const ConfigSchema = v.strictObject({
   mqtt: v.optional(MqttSchema, {}),
   homeassistant: v.optional(HomeAssistantSchema, {}),
   push: v.optional(PushSchema),
+  request_api: v.optional(RequestApiSchema, {}),
   devices: v.pipe(v.array(DeviceSchema), v.minLength(1, 'at least one device is required')),
   log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
 });
@@ -228,6 +255,7 @@ export interface BridgeConfig {
   mqtt: MqttConfig;
   homeassistant: Parsed['homeassistant'];
   push?: Parsed['push'];
+  request_api: Parsed['request_api'];
   devices: DeviceConfig[];
   log_level: Parsed['log_level'];
 }
@@ -438,7 +466,17 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   });
   const { password: _mp, password_file: _mf, tls: _mt, ...mqttRest } = parsed.mqtt;
   const mqtt: MqttConfig = { ...mqttRest, password: secrets.mqtt.password, tls: secrets.mqtt.tls };
-  return { config: { mqtt, homeassistant: parsed.homeassistant, push: parsed.push, devices, log_level: parsed.log_level }, warnings };
+  return {
+    config: {
+      mqtt,
+      homeassistant: parsed.homeassistant,
+      push: parsed.push,
+      request_api: parsed.request_api,
+      devices,
+      log_level: parsed.log_level,
+    },
+    warnings,
+  };
 }
 
 const TLS_URL = /^(mqtts|tls|wss|https):/i;

@@ -10,6 +10,7 @@
  *
  * The probe client has a random id, a clean session and no will: it leaves no trace on the broker.
  */
+import { randomBytes } from 'node:crypto';
 import { channelFromSlug } from '../core';
 import type { BridgeConfig } from './config';
 import type { Logger } from './log';
@@ -27,13 +28,68 @@ export class InstanceConflict extends Error {
   constructor(
     readonly base: string,
     detail: string,
+    /** The retained bridge/state said so (a crashed instance may have left it): say how to clear it. */
+    fromState = true,
   ) {
     super(
       `another nvr2mqtt instance is running on base topic "${base}" (${detail}); stop it or choose another ` +
-        `mqtt.base_topic. If it is gone without having said so, clear the retained topic: ` +
-        `mosquitto_pub -r -n -t '${base}/bridge/state'`,
+        `mqtt.base_topic.${
+          fromState ? ` If it is gone without having said so, clear the retained topic: mosquitto_pub -r -n -t '${base}/bridge/state'` : ''
+        }`,
     );
     this.name = 'InstanceConflict';
+  }
+}
+
+/**
+ * The probe cannot see an instance started at the same moment. So on every connection each instance claims the base
+ * topic: it publishes its id, retained, on `<base>/bridge/instance`, and stays subscribed there. A claim by another
+ * instance seen after its own (live, or retained when it connects again after the broker dropped it because the other
+ * took over its client id) means the other acts from now on: this one stops, publishing nothing more. The newest
+ * claim wins, so two instances never take turns.
+ */
+export class InstanceGuard {
+  readonly id = randomBytes(8).toString('hex');
+  private claimed = false;
+  private lost = false;
+  private pinged?: { nonce: string; heard: () => void };
+
+  constructor(
+    private readonly link: MqttLink,
+    private readonly topics: Topics,
+    /** Another instance claimed the base topic after this one. */
+    private readonly onLost: () => void,
+  ) {}
+
+  /**
+   * On every connection, before anything else is published: true when this instance may act (then it has claimed the
+   * base topic). Subscribing sends the retained claim; a ping of our own, sent after, comes back behind it.
+   */
+  async claim(): Promise<boolean> {
+    const nonce = randomBytes(4).toString('hex');
+    const heard = new Promise<void>((resolve) => (this.pinged = { nonce, heard: resolve }));
+    await this.link.subscribe([this.topics.bridgeInstance], 1);
+    this.link.publish(this.topics.bridgeInstance, JSON.stringify({ ping: nonce }), { qos: 1 });
+    const timer = new Promise<void>((r) => setTimeout(r, 3000).unref());
+    await Promise.race([heard, timer]);
+    if (this.lost) return false;
+    this.claimed = true;
+    this.link.publish(this.topics.bridgeInstance, JSON.stringify({ instance: this.id, started: new Date().toISOString() }), {
+      qos: 1,
+      retain: true,
+    });
+    return true;
+  }
+
+  /** A message on `<base>/bridge/instance`. */
+  message(payload: Buffer): void {
+    const doc = parseObject(payload.toString('utf8'));
+    if (typeof doc?.ping === 'string' && doc.ping === this.pinged?.nonce) this.pinged.heard();
+    if (typeof doc?.instance !== 'string' || doc.instance === this.id || this.lost) return;
+    // Before our first claim, an older claim (a crashed or stopped instance, or one the probe saw offline) is no news.
+    if (!this.claimed) return;
+    this.lost = true;
+    this.onLost();
   }
 }
 

@@ -1,11 +1,19 @@
 /**
- * The bridge's MQTT connection (MQTT.js v5, protocol 3.1.1): last will `bridge/state` offline (retained,
- * QoS 1), automatic reconnect, QoS 1 subscriptions whose messages are acknowledged only after the bridge has
- * handled them (parsed, checked, queued), TLS per connection with a CA file or a pinned certificate
- * fingerprint. Nothing here changes process-wide TLS settings.
+ * The bridge's MQTT connection (MQTT.js v5): last will `bridge/state` offline (retained, QoS 1), automatic
+ * reconnect, QoS 1 subscriptions whose messages are acknowledged only after the bridge has handled them (parsed,
+ * checked, queued), TLS per connection with a CA file or a pinned certificate fingerprint. Nothing here changes
+ * process-wide TLS settings.
  *
  * A stable client id and a persistent session (`clean: false`) with QoS 1 subscriptions: while the bridge
  * reconnects, the broker keeps the commands sent to it and delivers them afterwards.
+ *
+ * MQTT 5 where the broker speaks it (3.1.1 otherwise: the embedded aedes), for what 3.1.1 cannot say:
+ * - subscriptions with "retain as published": a retained command queued for the session while the bridge was away
+ *   still carries its retain flag, and is refused like any retained command;
+ * - the broker's reason for ending the session: "session taken over" (0x8E) means another instance connected
+ *   with this client id; the link stops (`taken_over`) instead of taking it back;
+ * - reason codes on PUBACK and SUBACK: a publish or subscription the broker refuses (an ACL) is logged once per
+ *   topic as a warning and listed in `refusals` (`--check` reports them).
  *
  * Payloads are sent as given, never rewritten: secrets stay out by construction (nothing the bridge publishes
  * is built from a configured password).
@@ -13,7 +21,7 @@
 import { EventEmitter } from 'node:events';
 import { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
-import mqtt, { MqttClient, type IClientOptions, type IPublishPacket } from 'mqtt';
+import mqtt, { MqttClient, ReasonCodes, type IClientOptions, type IPublishPacket } from 'mqtt';
 import type { TlsMaterial } from './config';
 import { errorText, maskUrlCredentials, type Logger } from './log';
 
@@ -30,7 +38,15 @@ export interface MqttLinkOptions {
   /** Delay between reconnect attempts. Default 2000 ms. */
   reconnectPeriodMs?: number;
   keepaliveS?: number;
+  /** 5 (default: falls back to 3.1.1 when the broker refuses it) or 4 (3.1.1 only: the embedded broker). */
+  protocolVersion?: 4 | 5;
 }
+
+/** How long the broker keeps the persistent session (MQTT 5 needs it said; 3.1.1 keeps it forever): a week. */
+const SESSION_EXPIRY_S = 7 * 24 * 3600;
+
+/** MQTT 5 DISCONNECT reason: another client connected with this client id. */
+const SESSION_TAKEN_OVER = 0x8e;
 
 export interface PublishOptions {
   retain?: boolean;
@@ -115,11 +131,17 @@ export class MqttLink extends EventEmitter {
   private handler: MessageHandler = () => undefined;
   private closing = false;
   private lastErrorText = '';
+  private everConnected = false;
+  /** Topics whose publish or subscription the broker refused, with its reason (logged once each). */
+  readonly refusals = new Map<string, string>();
 
   constructor(private readonly opts: MqttLinkOptions) {
     super();
+    const v5 = (opts.protocolVersion ?? 5) === 5;
     const base: IClientOptions = {
-      protocolVersion: 4,
+      protocolVersion: v5 ? 5 : 4,
+      // MQTT 5 ends a session with its connection unless told to keep it.
+      properties: v5 && opts.clientId ? { sessionExpiryInterval: SESSION_EXPIRY_S } : undefined,
       // A persistent session needs a stable id; a random id gets a clean one (short-lived clients: --check, probes).
       clean: !opts.clientId,
       resubscribe: false, // the bridge subscribes itself on every connect
@@ -163,20 +185,40 @@ export class MqttLink extends EventEmitter {
       }
       done();
     };
+    this.client.on('disconnect', (packet) => {
+      if (packet.reasonCode !== SESSION_TAKEN_OVER || this.closing) return;
+      // Another instance connected with this client id. Taking the session back would only start a tug of war.
+      opts.log.error(`MQTT: the broker ended this session: another client connected with the same client id (session taken over)`);
+      this.closing = true;
+      this.client.end(true);
+      this.emit('taken_over');
+    });
     this.client.on('connect', (connack) => {
       // Commands and their confirmations are small packets: send them at once (no Nagle delay).
       (this.client.stream as { setNoDelay?: (v: boolean) => void } | undefined)?.setNoDelay?.(true);
       this.lastErrorText = '';
-      opts.log.info(`MQTT connected to ${this.safeUrl}`);
+      this.everConnected = true;
+      opts.log.info(`MQTT connected to ${this.safeUrl}${this.protocol === 5 ? '' : ' (MQTT 3.1.1)'}`);
       this.emit('connect', !!connack.sessionPresent);
     });
+    // Before the first connection there is nothing to lose (a refused MQTT 5 attempt, a broker not up yet).
     this.client.on('close', () => {
-      if (!this.closing) this.emit('disconnect');
+      if (!this.closing && this.everConnected) this.emit('disconnect');
     });
     this.client.on('offline', () => {
-      if (!this.closing) opts.log.warn(`MQTT connection to ${this.safeUrl} lost; reconnecting`);
+      if (!this.closing && this.everConnected) opts.log.warn(`MQTT connection to ${this.safeUrl} lost; reconnecting`);
     });
-    this.client.on('error', (err) => {
+    this.client.on('error', (err: Error & { code?: number }) => {
+      // A broker without MQTT 5 (CONNACK "unacceptable protocol version"): speak 3.1.1 to it.
+      if (this.protocol === 5 && !this.everConnected && (err.code === 1 || err.code === 132)) {
+        opts.log.info(`MQTT: ${this.safeUrl} does not speak MQTT 5; using 3.1.1`);
+        this.client.options.protocolVersion = 4;
+        delete this.client.options.properties;
+        // Read by MQTT.js right after this handler: it schedules the reconnect (with 3.1.1) itself, this once.
+        this.client.options.reconnectOnConnackError = true;
+        setImmediate(() => (this.client.options.reconnectOnConnackError = false));
+        return;
+      }
       const text = errorText(err);
       // One line per distinct problem: a broker that stays down must not flood the log.
       if (text !== this.lastErrorText) opts.log.error(`MQTT ${this.safeUrl}: ${text}`);
@@ -191,6 +233,19 @@ export class MqttLink extends EventEmitter {
 
   get connected(): boolean {
     return this.client.connected;
+  }
+
+  /** The protocol spoken: 5, or 4 (3.1.1) with a broker that does not speak MQTT 5. */
+  get protocol(): 4 | 5 {
+    return this.client.options.protocolVersion === 5 ? 5 : 4;
+  }
+
+  /** A PUBACK or SUBACK reason code of failure: logged once per topic, kept for `--check`. */
+  private refused(what: 'publishing on' | 'subscribing to', topic: string, code: number): void {
+    const text = `${ReasonCodes[code as keyof typeof ReasonCodes] || 'refused'} (reason code 0x${code.toString(16)})`;
+    if (this.refusals.has(topic)) return;
+    this.refusals.set(topic, `${what} ${topic}: ${text}`);
+    this.opts.log.warn(`MQTT: the broker refused ${what} ${topic}: ${text}; check its ACL for this user`);
   }
 
   onMessage(handler: MessageHandler): void {
@@ -223,7 +278,9 @@ export class MqttLink extends EventEmitter {
   publish(topic: string, payload: string | Buffer, opts: PublishOptions = {}): boolean {
     if (this.closing || (!this.client.connected && !(opts.queue && opts.qos === 1))) return false;
     this.client.publish(topic, payload, { qos: opts.qos ?? 0, retain: opts.retain ?? false }, (err) => {
-      if (err && !this.closing) this.opts.log.debug(`publish ${topic}: ${errorText(err)}`);
+      const code = (err as { code?: unknown } | undefined)?.code;
+      if (typeof code === 'number' && code >= 0x80) this.refused('publishing on', topic, code);
+      else if (err && !this.closing) this.opts.log.debug(`publish ${topic}: ${errorText(err)}`);
     });
     return true;
   }
@@ -233,17 +290,34 @@ export class MqttLink extends EventEmitter {
     if (!this.client.connected) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
-      this.client.publish(topic, payload, { qos: opts.qos ?? 1, retain: opts.retain ?? false }, () => {
+      this.client.publish(topic, payload, { qos: opts.qos ?? 1, retain: opts.retain ?? false }, (err) => {
+        const code = (err as { code?: unknown } | undefined)?.code;
+        if (typeof code === 'number' && code >= 0x80) this.refused('publishing on', topic, code);
         clearTimeout(timer);
         resolve();
       });
     });
   }
 
+  /**
+   * Subscribe (MQTT 5: retain as published, so that a retained message shows as one however it arrives). A filter the
+   * broker refuses (SUBACK reason code) is logged and listed in `refusals`; the others stand.
+   */
   subscribe(topics: string[], qos: 0 | 1 = 1): Promise<void> {
     return new Promise((resolve, reject) => {
       if (!topics.length) return resolve();
-      this.client.subscribe(topics, { qos }, (err) => (err ? reject(err) : resolve()));
+      this.client.subscribe(topics, { qos, rap: true }, (err, _granted, packet) => {
+        // The SUBACK's codes, in the order of the filters (one batch): 0x80 and above refuse that filter.
+        const codes = (packet as { granted?: unknown[] } | undefined)?.granted ?? [];
+        const refused = topics.filter((topic, i) => {
+          const code = codes[i];
+          if (typeof code !== 'number' || code < 0x80) return false;
+          this.refused('subscribing to', topic, code);
+          return true;
+        });
+        if (err && !refused.length) reject(err);
+        else resolve();
+      });
     });
   }
 

@@ -29,10 +29,19 @@ export interface PublisherOptions {
 /** `bridge/info` lists every device: at most one a second, however many devices change together (start-up). */
 const INFO_GAP_MS = 1_000;
 
+/**
+ * Alarm edges held while the broker is away (or before this connection's state is out), oldest first, with the times
+ * the device gave them: delivered after reconnecting, behind the state. Past this many the oldest are dropped (logged).
+ */
+export const EDGE_BUFFER = 1000;
+
 export class StatePublisher {
   private readonly cache = new ChangeCache();
   private infoTimer?: NodeJS.Timeout;
   private lastInfo = -Infinity;
+  private readonly heldEdges: Array<{ topic: string; payload: string }> = [];
+  /** Edges dropped from a full buffer since the last delivery. */
+  droppedEdges = 0;
   private statesReady = false;
   private closed = false;
   /** Messages published since start (all topics). */
@@ -132,10 +141,26 @@ export class StatePublisher {
     });
   }
 
-  /** An alarm edge on `<dev>/<ch>/event` (not retained; gated like state, after the channel's state). */
+  /** An alarm edge on `<dev>/<ch>/event` (not retained; gated like state, after the channel's state; held while away). */
   alarmEdge(rt: DeviceRuntime, channel: string, edge: AlarmEdge): void {
-    if (!this.statesReady || !rt.device.model.info) return;
-    this.send(this.opts.topics.event(rt.id, channelSlug(channel)), JSON.stringify(edge));
+    if (!rt.device.model.info) return;
+    const topic = this.opts.topics.event(rt.id, channelSlug(channel));
+    const payload = JSON.stringify(edge);
+    if (this.statesReady && !this.heldEdges.length && this.send(topic, payload)) return;
+    if (this.heldEdges.length >= EDGE_BUFFER) {
+      this.heldEdges.shift();
+      this.droppedEdges++;
+    }
+    this.heldEdges.push({ topic, payload });
+  }
+
+  /** After reconnecting, once the state is out: the edges held meanwhile, in order. */
+  releaseEdges(): void {
+    while (this.heldEdges.length && this.statesReady) {
+      const { topic, payload } = this.heldEdges[0];
+      if (!this.send(topic, payload)) return;
+      this.heldEdges.shift();
+    }
   }
 
   /** A device's state topics (or one channel's, or the device's own only); `force`: even when unchanged. */

@@ -12,6 +12,7 @@ import { MAX_PAYLOAD, parseObject, shownViolations } from './payload';
 import { Refusal, type BridgeContext } from './context';
 import { errorText } from './log';
 import type { Json } from './state';
+import { writeRefusal, type RequestApiConfig } from './request-permission';
 import { REQUEST_OPS } from './topics';
 
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
@@ -68,7 +69,10 @@ function checkMeta(data: Json, page: string, range: Json): string[] {
 }
 
 export class Requests {
-  constructor(private readonly ctx: BridgeContext) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly api: RequestApiConfig = { enabled: true, allow_pages: [], allow_any_page: false },
+  ) {}
 
   /** Identical reads in flight (device, op, page, data): a flood of the same request shares one device call. */
   private readonly reads = new Map<string, Promise<unknown>>();
@@ -154,11 +158,15 @@ export class Requests {
     if (msg.data !== undefined && !isPlainObject(msg.data))
       throw new Refusal('"data" must be a JSON object', { device: h.device.id, page });
     const data = (msg.data ?? {}) as Json;
+    const notAllowed = op === 'set' ? writeRefusal(page, this.api) : undefined;
+    if (notAllowed) throw new Refusal(notAllowed, { device: h.device.id, page });
     requireOnline(h, { page });
     const client = h.device.client;
     if (op === 'range' || op === 'get') {
       const key = `${h.id}\0${op}\0${page}\0${JSON.stringify(data)}`;
-      return this.shared(key, () => (op === 'range' ? client.range(page, data) : client.get(page, data)));
+      // After commands and polls in the device's budget: a flood of reads from outside waits, or is refused (device_busy).
+      const call = { priority: 'request' } as const;
+      return this.shared(key, () => (op === 'range' ? client.range(page, data, call) : client.get(page, data, call)));
     }
     // set: the whole payload is checked against the Range first; nothing is sent when it does not fit.
     if (!Object.keys(data).length) throw new Refusal('"data" is empty: nothing to set', { device: h.device.id, page });

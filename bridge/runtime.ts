@@ -81,6 +81,11 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
       },
       (online, err) => this.availability(online, err),
     );
+    // One successful answer (the event stream logging in again) means the device is back: poll now, not at the end of
+    // the poll backoff (up to 5 min). `?.`: unit tests' fake devices have no client.
+    this.device.client?.on?.('state', (state: string) => {
+      if (state === 'connected' && this.poller.isOnline === false) void this.poller.pollNow();
+    });
     // `?.`: unit tests build the runtime around a fake device without a model.
     if (cfg.events && this.device.model?.events) {
       this.events = new DeviceEvents(this.device, {

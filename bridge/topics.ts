@@ -25,6 +25,10 @@ export class Topics {
   get bridgeEvent(): string {
     return `${this.base}/bridge/event`;
   }
+  /** Which instance acts on this base topic (retained; see InstanceGuard in instance-probe.ts). */
+  get bridgeInstance(): string {
+    return `${this.base}/bridge/instance`;
+  }
   request(op: string): string {
     return `${this.base}/bridge/request/${op}`;
   }
@@ -83,7 +87,7 @@ export class Topics {
    * delivers a message once per matching subscription, and `<base>/+/+/get` would also match
    * `<base>/bridge/request/get`. So the channel-level `set` and `get` are subscribed per device.
    */
-  commandSubscriptions(devices: readonly string[]): string[] {
+  commandSubscriptions(devices: readonly string[], requests = true): string[] {
     const b = this.base;
     return [
       `${b}/+/set`,
@@ -91,8 +95,13 @@ export class Topics {
       `${b}/+/get`,
       `${b}/+/+/set/+`,
       ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`, `${b}/${d}/+/snapshot/get`]),
-      `${b}/bridge/request/+`,
+      ...(requests ? [this.requestSubscription] : []),
     ];
+  }
+
+  /** The request API's subscription (`request_api.enabled`). */
+  get requestSubscription(): string {
+    return `${this.base}/bridge/request/+`;
   }
 
   /** `<base>/<dev>/<ch>/snapshot/get`: the device and channel slug asked for a picture. */

@@ -21,7 +21,7 @@ import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
-import { Transport, type Priority, type TlsOptions } from './transport';
+import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
 import { validateAgainstRange } from './validate';
 
@@ -37,6 +37,11 @@ export interface ClientOptions {
   tls?: TlsOptions;
   /** Sockets to the device at most. Default 2 (devices refuse many connections). */
   maxConnections?: number;
+  /**
+   * Requests a second at most and how many may wait for their turn, shared by every call of this client (commands
+   * first, then polls, then `request` calls); past the queue a call fails with `device_busy`, not sent. Default: none.
+   */
+  budget?: RequestBudget;
   /** How long a Range answer is trusted for Set checks. Default 300000. */
   rangeTtlMs?: number;
   /** The model takes firmware files up to 200 MiB instead of 100 MiB. */
@@ -60,7 +65,7 @@ export interface InvokeOptions {
   skipRangeCheck?: boolean;
   /** Deadline of this call on the wire instead of `timeoutMs`. */
   timeoutMs?: number;
-  /** Queued 'command' calls leave before queued 'poll' calls. Default 'command'. */
+  /** Queued 'command' calls leave before queued 'poll' calls, and those before queued 'request' calls. Default 'command'. */
   priority?: Priority;
   /**
    * Identical concurrent reads (Range/Get, same path and data) share one device call; `fresh` starts a call of its
@@ -138,7 +143,7 @@ export class NvrClient extends EventEmitter {
     this.rangeTtlMs = nonNegative('rangeTtlMs', opts.rangeTtlMs, 300_000);
     this.largeCapacity = !!opts.largeCapacity;
     this.log = opts.log;
-    this.transport = new Transport({ url: opts.url, timeoutMs, maxConnections, tls: opts.tls });
+    this.transport = new Transport({ url: opts.url, timeoutMs, maxConnections, budget: opts.budget, tls: opts.tls });
     this.url = this.transport.baseUrl;
     this.username = opts.username;
     this.session = new Session(this.transport, {
@@ -226,12 +231,12 @@ export class NvrClient extends EventEmitter {
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
-  range(page: string, data?: object): Promise<Data> {
-    return this.invoke(this.operation(page, 'Range'), data) as Promise<Data>;
+  range(page: string, data?: object, opts?: InvokeOptions): Promise<Data> {
+    return this.invoke(this.operation(page, 'Range'), data, opts) as Promise<Data>;
   }
 
-  get(page: string, data?: object): Promise<Data> {
-    return this.invoke(this.operation(page, 'Get'), data) as Promise<Data>;
+  get(page: string, data?: object, opts?: InvokeOptions): Promise<Data> {
+    return this.invoke(this.operation(page, 'Get'), data, opts) as Promise<Data>;
   }
 
   /** Set any page, checked against the device's cached Range first (see {@link InvokeOptions.skipRangeCheck}). */

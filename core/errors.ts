@@ -17,7 +17,8 @@ export interface ChannelError {
 export interface Violation {
   /** Dotted path inside `data`, e.g. `channel_info.CH1.siren_time`. */
   path: string;
-  problem: 'unsupported' | 'read_only' | 'enum' | 'min' | 'max' | 'length' | 'size' | 'type' | 'channel';
+  /** `not_described`: the Range lists the field as a plain value (a setting of the page), not as a descriptor. */
+  problem: 'unsupported' | 'not_described' | 'read_only' | 'enum' | 'min' | 'max' | 'length' | 'size' | 'type' | 'channel';
   message: string;
 }
 

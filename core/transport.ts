@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createFetch } from 'ofetch';
 import { Pool } from 'undici';
+import { RequestGate, type Priority, type RequestBudget } from './budget';
 import { DeviceError } from './errors';
 import { PIN_MISMATCH, connector, type TlsOptions } from './tls';
 
@@ -20,6 +21,8 @@ export interface TransportOptions {
   queueTimeoutMs?: number;
   /** Sockets to the device at most (devices refuse many: `service_unavailable_error`). */
   maxConnections: number;
+  /** Requests a second at most and how many may wait (see RequestGate); default: no limit but the connections. */
+  budget?: RequestBudget;
   tls?: TlsOptions;
 }
 
@@ -44,7 +47,7 @@ export interface PostOptions {
   signal?: AbortSignal;
 }
 
-export type Priority = 'command' | 'poll';
+export type { Priority, RequestBudget } from './budget';
 
 /** Queue wait bound, as a multiple of the request deadline, when none is given. */
 const QUEUE_FACTOR = 4;
@@ -203,11 +206,8 @@ export class Transport {
   private readonly queueTimeoutMs?: number;
   /** Abort handles of the requests in flight: close aborts them. */
   private readonly inflight = new Set<Call>();
-  /** Requests on the wire at most (= sockets): the others wait here, before their headers are built. */
-  private readonly slots: number;
-  private active = 0;
-  /** Requests waiting for a connection, by priority: every queued command leaves before any queued poll. */
-  private readonly waiting: Record<Priority, Array<() => void>> = { command: [], poll: [] };
+  /** Requests on the wire at most (= sockets) and the budget: the others wait there, before their headers are built. */
+  private readonly gate: RequestGate;
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -224,8 +224,10 @@ export class Transport {
     this.baseUrl = url.origin + this.basePath;
     this.timeoutMs = opts.timeoutMs;
     this.queueTimeoutMs = opts.queueTimeoutMs;
+    const slots = Math.max(1, opts.maxConnections);
+    this.gate = new RequestGate(slots, opts.budget);
     this.pool = new Pool(url.origin, {
-      connections: (this.slots = Math.max(1, opts.maxConnections)),
+      connections: slots,
       pipelining: 1,
       keepAliveTimeout: 4_000,
       connect: connector(opts.tls),
@@ -263,13 +265,8 @@ export class Transport {
     let holding = false;
     try {
       if (call.why) throw new Error('not sent'); // mapped by failure() below
-      if (this.active < this.slots) {
-        this.active++;
-        holding = true;
-      } else {
-        await this.queue(call, opts.priority ?? 'command', queueTimeoutMs, abort);
-        holding = true;
-      }
+      if (!this.gate.tryEnter()) await this.queue(call, opts.priority ?? 'command', queueTimeoutMs, abort);
+      holding = true;
       if (this.closed || call.why) throw new Error('not sent');
       timer = setTimeout(abort, timeoutMs, 'timeout');
       const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
@@ -291,35 +288,54 @@ export class Transport {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(call);
-      if (holding) {
-        const next = this.waiting.command.shift() ?? this.waiting.poll.shift();
-        if (next) next();
-        else this.active--;
-      }
+      if (holding) this.gate.leave();
     }
   }
 
-  /** Wait for a free connection in the queue of `priority`; rejects when aborted or after `boundMs`. */
+  /**
+   * Wait for the turn of `priority` (a free connection, a token of the budget); rejects when aborted, after `boundMs`,
+   * or with `device_busy` when the budget's queue is full.
+   */
   private queue(call: Call, priority: Priority, boundMs: number, abort: (why: AbortWhy) => void): Promise<void> {
-    const line = this.waiting[priority];
     return new Promise<void>((resolve, reject) => {
-      const bound = setTimeout(abort, boundMs, 'queue_timeout');
-      const grant = () => {
+      // The turn may come at once (inside wait()): then no bound and no abort listener are set up.
+      let settled = false;
+      let bound: NodeJS.Timeout | undefined;
+      const done = () => {
+        settled = true;
         clearTimeout(bound);
         call.off('abort', leave);
-        resolve();
       };
       const leave = () => {
-        clearTimeout(bound);
-        line.splice(line.indexOf(grant), 1);
+        done();
+        cancel();
         reject(new Error('not sent'));
       };
-      line.push(grant);
+      let cancel: () => void;
+      try {
+        cancel = this.gate.wait(
+          priority,
+          () => {
+            done();
+            resolve();
+          },
+          (err) => {
+            done();
+            reject(err);
+          },
+        );
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      if (settled) return;
+      bound = setTimeout(abort, boundMs, 'queue_timeout');
       call.once('abort', leave);
     });
   }
 
   private failure(err: unknown, why: AbortWhy | undefined, timeoutMs: number): DeviceError {
+    if (!why && err instanceof DeviceError) return err; // refused by the budget, not sent
     if (why === 'timeout') return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `no answer within ${timeoutMs} ms` });
     if (why === 'queue_timeout') {
       return new DeviceError({
@@ -350,6 +366,7 @@ export class Transport {
     if (this.closed) return;
     this.closed = true;
     this.abortAll();
+    this.gate.close();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.pool.close(),

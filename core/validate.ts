@@ -65,8 +65,11 @@ function checkMembers(value: Map, members: Map): void {
       else if (depth >= 2 && isChannelId(stack[depth - 2]) && isDesc(members.status))
         report('unsupported', 'not available: the channel is offline (absent from Range)');
       else report('unsupported', `not supported by this device (absent from Range)${didYouMean(key, members)}`);
+    } else {
+      // A plain Range value (enable_export: true, default_timeout: 60, channel_max): what the page says about
+      // itself, not a field it takes. R1: only what Range describes may be sent.
+      report('not_described', `not settable: Range gives it as a plain value (${describe(d)}), not as a field descriptor`);
     }
-    // else: a plain Range value (channel_max, support_copy, ...): nothing to check against.
     depth--;
   }
 }
@@ -254,7 +257,7 @@ export function validateAgainstRange(payload: unknown, rangeData: Record<string,
 }
 
 /**
- * A copy of `payload` keeping only what a Set may carry: fields the Range lists and does not mark read-only
+ * A copy of `payload` keeping only what a Set may carry: fields the Range describes and does not mark read-only
  * (objects recursively), plus meta keys. Use it to send a Get block back (Deterrence Set) without tripping R1/R2.
  */
 export function writableSubset<T>(payload: T, rangeData: Record<string, unknown>, opts?: ValidateOptions): T {
@@ -268,8 +271,8 @@ export function writableSubset<T>(payload: T, rangeData: Record<string, unknown>
       }
       if (!Object.hasOwn(members, key)) continue;
       const d = members[key];
-      if (!isDesc(d)) res[key] = value[key];
-      else if (d.mode === 'r') continue;
+      // A plain Range value is no field (see checkMembers): never echoed back.
+      if (!isDesc(d) || d.mode === 'r') continue;
       else if (d.type === 'object' && isPlainObject(d.items) && isPlainObject(value[key])) res[key] = pick(value[key], d.items);
       else res[key] = value[key];
     }

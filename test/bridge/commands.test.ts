@@ -292,8 +292,10 @@ test('a retained command is not replayed when the bridge restarts', async ({ fx 
   const sim = fx.sims.get('nvr')!;
   const topic = `${fx.base}/nvr/ch1/set/siren_volume`;
   let since = fx.recorder.count;
-  await fx.recorder.publish(topic, '4', { retain: true }); // live delivery: executed once
-  await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 4, 3000, since);
+  await fx.recorder.publish(topic, '4', { retain: true });
+  // Live delivery: MQTT 5 (retain as published) shows the flag, so it is refused; 3.1.1 (aedes) cannot tell: executed.
+  if (fx.bridge.link.protocol === 5) await waitEvent(fx, 'command_refused', (d) => d.topic === topic, since, 3000);
+  else await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === 4, 3000, since);
   await fx.bridge.stop();
   sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1.siren_value = 6;
   const setsBefore = setsOf(sim).length;

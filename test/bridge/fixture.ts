@@ -27,6 +27,11 @@ export interface DeviceSpec {
   alarmClearAfter?: number | string;
   /** Config `alarm_code`. */
   alarmCode?: string;
+  /**
+   * Config `request_rate` / `request_queue`. Default 50 a second: the tests' 0.3 s polls alone would take more than
+   * the config's default budget, and requests from outside wait behind polls.
+   */
+  budget?: { rate: number; queue?: number };
 }
 
 export interface Fixture {
@@ -50,12 +55,16 @@ export interface FixtureOptions {
   bridge?: BridgeOptions;
   /** Use an embedded aedes even when MQTT_TEST_URL is set (broker restart tests). */
   embedded?: boolean;
+  /** Use this broker (a private Mosquitto: test/helpers/mosquitto.ts); the test stops it. */
+  brokerUrl?: string;
   label?: string;
   /** Do not wait for the devices' first state. */
   noWait?: boolean;
   mqttPassword?: string;
   /** Config `push` (devices with `events: push`). */
   push?: { address: string; port?: number; listen?: string };
+  /** Changes the parsed config before the bridge starts (settings beyond the devices'). */
+  tweak?: (config: BridgeConfig) => void;
 }
 
 /**
@@ -75,7 +84,15 @@ export function pollsSince(sim: Simulator, since: number): number {
 }
 
 export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
-  const broker = await startTestBroker({ embedded: opts.embedded });
+  const broker: TestBroker = opts.brokerUrl
+    ? {
+        url: opts.brokerUrl,
+        external: true,
+        port: Number(new URL(opts.brokerUrl).port),
+        stop: async () => undefined,
+        restart: () => Promise.reject(new Error('not restartable')),
+      }
+    : await startTestBroker({ embedded: opts.embedded });
   const { base, prefix } = uniqueTopics(opts.label);
   const specs = opts.devices ?? [{ id: 'nvr' }];
   const sims = new Map<string, Simulator>();
@@ -103,12 +120,15 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
           ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
           ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
           ...(d.alarmCode !== undefined ? { alarm_code: d.alarmCode } : {}),
+          request_rate: d.budget?.rate ?? 50,
+          ...(d.budget?.queue !== undefined ? { request_queue: d.budget.queue } : {}),
         })),
         log_level: 'debug',
       },
       { env: {} },
     ).config;
   const config = makeConfig(specs);
+  opts.tweak?.(config);
   const recorder = await Recorder.start(broker.url);
   const logs: string[] = [];
   const log = createLogger({ level: 'debug', sink: (level, line) => logs.push(`${level} ${line}`) });

@@ -193,10 +193,12 @@ test('a retained request is refused once per start, with its transaction, not ag
   try {
     const r = fx.recorder;
     const request = JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction: 'ret-1' });
-    // Sent while the bridge listens: a live message (the broker clears the retain flag), answered.
+    // Sent while the bridge listens: a live message. MQTT 5 (retain as published) shows the flag: refused; with 3.1.1
+    // (aedes) the broker clears it: answered.
     let since = r.count;
     await r.publish(`${fx.base}/bridge/request/get`, request, { retain: true });
-    assert.equal(json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'ret-1', 5000, since)).status, 'ok');
+    const live = json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'ret-1', 5000, since));
+    assert.equal(live.status, fx.bridge.link.protocol === 5 ? 'error' : 'ok');
     // A restart finds it retained: refused, with its transaction.
     await fx.bridge.stop();
     since = r.count;

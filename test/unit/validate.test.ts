@@ -255,8 +255,14 @@ test('metaKeys are skipped at the top level and inside channel blocks; without t
   );
 });
 
-test('plain Range values (channel_max, support_copy) accept any payload value', () => {
-  assert.equal(validateAgainstRange({ channel_max: 99, support_copy: 'whatever' }, ptzRange), []);
+test('plain Range values (channel_max, support_copy) are not fields: sending them is refused (issue 17)', () => {
+  assert.equal(
+    validateAgainstRange({ channel_max: 99, support_copy: 'whatever' }, ptzRange).map((v) => [v.path, v.problem]),
+    [
+      ['channel_max', 'not_described'],
+      ['support_copy', 'not_described'],
+    ],
+  );
 });
 
 test('every violation is returned, across channels, in payload order', () => {
@@ -316,7 +322,7 @@ test('validator state does not leak between calls (path stack, metaKeys)', () =>
   assert.equal([v.path, v.problem], ['page_type', 'unsupported']);
 });
 
-test('writableSubset keeps what a Set may carry: drops read-only and unsupported, keeps meta keys', () => {
+test('writableSubset keeps what a Set may carry: drops read-only, unsupported and plain Range values, keeps meta keys', () => {
   const got = {
     page_type: 'ChannelConfig',
     channel_info: {
@@ -326,9 +332,28 @@ test('writableSubset keeps what a Set may carry: drops read-only and unsupported
   };
   const opts = { metaKeys: ['page_type', 'chn_index'] };
   const out = writableSubset(got, voiceRange, opts);
-  assert.equal(out, { page_type: 'ChannelConfig', channel_info: { IP_CH6: { chn_index: 'IP_CH6', siren_switch: true } }, channel_max: 8 });
+  assert.equal(out, { page_type: 'ChannelConfig', channel_info: { IP_CH6: { chn_index: 'IP_CH6', siren_switch: true } } });
   assert.equal(validateAgainstRange(out, voiceRange, opts), []);
   assert.is.not(validateAgainstRange(got, voiceRange, opts).length, 0);
+});
+
+test('fields the Range lists as plain values (DeveloperMode enable_export: true, default_timeout: 60) are refused with the reason', () => {
+  const range = {
+    ssh_switch: { type: 'bool', mode: 'rw' },
+    enable_export: true,
+    default_timeout: 60,
+    export_days: { type: 'string', items: ['all', '1', '2'] },
+  };
+  const vs = validateAgainstRange({ ssh_switch: false, enable_export: true, default_timeout: 60 }, range);
+  assert.equal(
+    vs.map((x) => [x.path, x.problem]),
+    [
+      ['enable_export', 'not_described'],
+      ['default_timeout', 'not_described'],
+    ],
+  );
+  assert.match(vs[0].message, /plain value \(true\), not as a field descriptor/);
+  assert.equal(validateAgainstRange({ ssh_switch: false, export_days: 'all' }, range), []);
 });
 
 test.run();
