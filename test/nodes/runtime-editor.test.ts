@@ -187,7 +187,21 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     ctx.newDevice = await p.inputValue('#node-input-device');
     assert.ok(ctx.newDevice && ctx.newDevice !== 'dev1' && ctx.newDevice !== '_ADD_', ctx.newDevice);
     const wanted = ['CH1', 'CH2', 'IP_CH1', 'WIFI_CH1'];
-    const channels = await waitForOptions(p, '#node-input-channel', wanted);
+    // Exactly this device's channels: its list is a subset of the deployed device's (vendor numbering), so waiting for
+    // the wanted ids alone could read the other device's list before this one's answer replaced it.
+    await p
+      .waitForFunction(
+        (want) => {
+          const values = Array.from((globalThis as any).document.querySelectorAll('#node-input-channel option'))
+            .map((o: any) => o.value)
+            .filter(Boolean);
+          return values.join() === want.join();
+        },
+        wanted,
+        { timeout: 15_000 },
+      )
+      .catch(() => undefined);
+    const channels = await optionValues(p, '#node-input-channel');
     assert.equal(channels.filter(Boolean), wanted);
     await p.selectOption('#node-input-channel', 'IP_CH1');
   });
