@@ -89,6 +89,9 @@ interface Target {
 
 type PagePlan = Extract<Planned, { kind: 'page' }>;
 
+/** How long refusals are gathered before the states they concern are republished (see Commands.republish). */
+const SNAP_BACK_MS = 100;
+
 export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`, `<device>/live/<channel>/<field>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
@@ -101,6 +104,27 @@ export class Commands {
   /** Stopping: no switch-off timer fires any more. */
   close(): void {
     this.offTimers.clear();
+    clearTimeout(this.snapTimer);
+    this.snapBack.clear();
+  }
+
+  /**
+   * The states that refused or failed commands concern, republished once per device/channel after a short gather:
+   * a flood of refused commands costs one state message per channel, not one per command (a broker's queue for a
+   * slow subscriber would otherwise overflow and drop other messages, responses included).
+   */
+  private readonly snapBack = new Map<string, { h: DeviceRuntime; channel?: string }>();
+  private snapTimer?: NodeJS.Timeout;
+
+  private republish(h: DeviceRuntime, channel: string | undefined): void {
+    this.snapBack.set(`${h.id}/${channel ?? ''}`, { h, channel });
+    this.snapTimer ??= setTimeout(() => {
+      this.snapTimer = undefined;
+      const due = [...this.snapBack.values()];
+      this.snapBack.clear();
+      for (const t of due)
+        if (t.h.device.model.info) this.ctx.publishState(t.h, { force: true, channel: t.channel, deviceOnly: !t.channel });
+    }, SNAP_BACK_MS);
   }
 
   /** Reports a refusal; whatever its reason and details quote, no configured password leaves (redacted here). */
@@ -122,7 +146,7 @@ export class Commands {
     if (!h) return;
     const key = keys.length ? this.ctx.quoter.quote(keys.join(',')) : null;
     this.ctx.commandError(h.id, { event_type: type, key, channel: channel ?? null, reason: this.ctx.quoter.quote(reason, 512) });
-    if (h.device.model.info) this.ctx.publishState(h, { force: true, channel, deviceOnly: !channel });
+    this.republish(h, channel);
   }
 
   /** `set` and `get` topics. Never throws; every problem becomes an event. */
