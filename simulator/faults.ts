@@ -8,7 +8,17 @@
 
 import { Reply, failure } from './envelope';
 
-export const FAULT_KINDS = ['latency', 'late_answer', 'http500', 'html', 'truncated', 'reset', 'expire_session', 'device_busy', 'not_found'] as const;
+export const FAULT_KINDS = [
+  'latency',
+  'late_answer',
+  'http500',
+  'html',
+  'truncated',
+  'reset',
+  'expire_session',
+  'device_busy',
+  'not_found',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {

@@ -230,7 +230,10 @@ test('a transaction equal to a password (number or string) is withheld in the re
       assert.equal(json(a).status, 'ok');
       assert.equal(json(a).transaction, '(withheld: contains a configured password)');
     }
-    assert.ok(fx.logs.some((l) => l.startsWith('debug request get') && l.includes('transaction (withheld')), 'the debug line withholds it');
+    assert.ok(
+      fx.logs.some((l) => l.startsWith('debug request get') && l.includes('transaction (withheld')),
+      'the debug line withholds it',
+    );
   } finally {
     await fx.stop(); // no password in any MQTT message or log line (debug included)
   }

@@ -63,7 +63,11 @@ test('applied, answered after the deadline: update resolves with the read-back, 
   const d = voiceDevice({ answerAfterMs: 600 });
   const { c } = await setup({ handlers: d.handlers }, { timeoutMs: 300 });
   const late: DeviceError[] = [];
-  const after = await c.update('AlarmConfig/VoiceAlarm', { channel_info: { CH1: { siren_value: 8 } } }, { onAppliedLate: (e) => late.push(e) });
+  const after = await c.update(
+    'AlarmConfig/VoiceAlarm',
+    { channel_info: { CH1: { siren_value: 8 } } },
+    { onAppliedLate: (e) => late.push(e) },
+  );
   assert.equal((after.channel_info as Record<string, Record<string, unknown>>).CH1.siren_value, 8);
   assert.equal(late.length, 1);
   assert.equal(late[0].error_code, 'timeout');
@@ -94,7 +98,11 @@ test('a Set the device refused is not read back', async () => {
 
 test('leftUnanswered: a timeout on the wire, not a call that never left', () => {
   const onWire = new DeviceError({ kind: 'transport', error_code: 'timeout', reason: 'no answer within 10000 ms' });
-  const notSent = new DeviceError({ kind: 'transport', error_code: 'timeout', reason: 'not sent: no free connection to the device within 40000 ms' });
+  const notSent = new DeviceError({
+    kind: 'transport',
+    error_code: 'timeout',
+    reason: 'not sent: no free connection to the device within 40000 ms',
+  });
   assert.ok(leftUnanswered(onWire));
   assert.not.ok(leftUnanswered(notSent));
   assert.not.ok(leftUnanswered(new DeviceError({ kind: 'busy', error_code: 'device_busy', reason: 'device busy' })));

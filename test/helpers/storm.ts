@@ -42,7 +42,7 @@ export async function alarmStorm(o: {
   const active = new Map<string, boolean>(o.channels.map((c) => [c, false]));
   const total = Math.round(o.rate * o.seconds);
   const t0 = Date.now();
-  for (let i = 0; i < total; ) {
+  for (let i = 0; i < total;) {
     // Every edge due by now (timers are coarse: a tick raises what fell due since the last one).
     const due = Math.min(total, Math.floor(((Date.now() - t0) * o.rate) / 1000) + 1);
     for (; i < due; i++) {
