@@ -237,8 +237,9 @@ export class Commands {
     if (!keys.length) return;
     const key = this.ctx.quoter.quote(keys.join(','));
     const reason = `applied late: the device answered the Set after its deadline (${late.reason}); read back: applied`;
-    this.ctx.log.warn(`command on ${topic} ${reason}`);
-    this.ctx.event('command_applied_late', { topic, device: h.device.id, channel: channel ?? null, key, reason });
+    const shown = this.ctx.quoter.quote(topic, 256);
+    this.ctx.log.warn(`command on ${shown} ${reason}`);
+    this.ctx.event('command_applied_late', { topic: shown, device: h.device.id, channel: channel ?? null, key, reason });
   }
 
   private notConfirmed(topic: string, target: Target & { h: DeviceRuntime }, field: string, requested: unknown, reported: unknown): void {
