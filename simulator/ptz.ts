@@ -162,7 +162,13 @@ export interface PtzChannel {
 
 /** Fresh PTZ state: looking ahead, three named presets stored (slots 1-3), the rest empty as the vendor's sample. */
 function initial(): PtzChannel {
-  const presets: Preset[] = Array.from({ length: SLOTS }, (_, i) => ({ name: `point ${i + 1}`, add: false, pan: 0, tilt: 0, zoom: ZOOM.min }));
+  const presets: Preset[] = Array.from({ length: SLOTS }, (_, i) => ({
+    name: `point ${i + 1}`,
+    add: false,
+    pan: 0,
+    tilt: 0,
+    zoom: ZOOM.min,
+  }));
   Object.assign(presets[0], { name: 'Gate', add: true, pan: 30, tilt: 10, zoom: 10 });
   Object.assign(presets[1], { name: 'Driveway', add: true, pan: 120, tilt: 5, zoom: 1 });
   Object.assign(presets[2], { name: 'Garden', add: true, pan: 250, tilt: 20, zoom: 40 });
@@ -278,7 +284,13 @@ export class PtzHub {
       s.moving = undefined;
       if (cmd === 'Ptz_Cmd_CallPreset' && p.add) Object.assign(s, { pan: p.pan, tilt: p.tilt, zoom: p.zoom });
       if (cmd === 'Ptz_Cmd_AddPreset')
-        Object.assign(p, { add: true, pan: s.pan, tilt: s.tilt, zoom: s.zoom, name: (data.preset_point_name as string | undefined) ?? p.name });
+        Object.assign(p, {
+          add: true,
+          pan: s.pan,
+          tilt: s.tilt,
+          zoom: s.zoom,
+          name: (data.preset_point_name as string | undefined) ?? p.name,
+        });
       if (cmd === 'Ptz_Cmd_ClearPreset') Object.assign(p, { add: false, name: `point ${data.preset_point_no as number}` });
     }
     return [];
@@ -292,7 +304,8 @@ function judgeControl(d: Record<string, unknown>, maxSpeed: number): string[] {
   const problems: string[] = [];
   const unknown = Object.keys(d).filter((k) => !TABLE2.has(k));
   if (unknown.length) problems.push(`${unknown.join(', ')}: not a PTZ member`);
-  if (typeof d.cmd !== 'string' || !CMD_SET.has(d.cmd)) problems.push(`cmd: must be one of the PTZ commands (got ${JSON.stringify(d.cmd)})`);
+  if (typeof d.cmd !== 'string' || !CMD_SET.has(d.cmd))
+    problems.push(`cmd: must be one of the PTZ commands (got ${JSON.stringify(d.cmd)})`);
   if (d.state !== undefined && d.state !== 'Start' && d.state !== 'Stop') problems.push('state: must be "Start" or "Stop"');
   if (d.speed !== undefined && (!isInt(d.speed) || d.speed < 0 || d.speed > maxSpeed))
     problems.push(`speed: must be an integer 0-${maxSpeed} (got ${JSON.stringify(d.speed)})`);
@@ -319,7 +332,8 @@ function judgeGet(d: Record<string, unknown>): string[] {
   const problems: string[] = [];
   if (d.disable_ManualHumanTrace !== undefined && typeof d.disable_ManualHumanTrace !== 'boolean')
     problems.push('disable_ManualHumanTrace: must be a bool');
-  if (d.current_cruise_mode !== undefined && typeof d.current_cruise_mode !== 'string') problems.push('current_cruise_mode: must be a string');
+  if (d.current_cruise_mode !== undefined && typeof d.current_cruise_mode !== 'string')
+    problems.push('current_cruise_mode: must be a string');
   for (const k of ['zoom_step', 'focus_step'])
     if (d[k] !== undefined && !STEPS.includes(d[k] as number)) problems.push(`${k}: must be one of ${STEPS.join(', ')}`);
   return problems;

@@ -405,7 +405,16 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
   {
     page: 'PreviewChannel > PTZ > Control (sample 2, focus+ released)',
     path: '/API/PreviewChannel/PTZ/Control',
-    data: { channel: 'CH2', cmd: 'Ptz_Cmd_FocusAdd', state: 'Stop', speed: 50, zoom_step: 5, zoom_slider: 2, focus_step: 1, focus_slider: 126 },
+    data: {
+      channel: 'CH2',
+      cmd: 'Ptz_Cmd_FocusAdd',
+      state: 'Stop',
+      speed: 50,
+      zoom_step: 5,
+      zoom_slider: 2,
+      focus_step: 1,
+      focus_slider: 126,
+    },
     channelAs: { CH2: 'IP_CH1' },
   },
   {
@@ -502,3 +511,29 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
     },
   },
 ];
+
+/**
+ * PreviewChannel > PTZ > Get, response sample: every member as the page writes it (255 slots `point N`, none stored,
+ * no capability member); slots 1 and 4 stored here, 4 without a name, to show a camera with presets.
+ */
+export const ptzGetSample = (stored: Readonly<Record<number, string>> = {}) => ({
+  channel: 'CH1',
+  preset_point: new Array<number>(255).fill(0),
+  belt_times_use: 0,
+  preset_point_obj: Array.from({ length: 255 }, (_, i) => ({
+    no: i + 1,
+    name: stored[i + 1] ?? `point ${i + 1}`,
+    add: stored[i + 1] !== undefined,
+  })),
+  watch_mode_time: 20,
+  watch_mode_mode: 'Mode_Default_Cruise',
+  watch_mode_num: 0,
+  line_scan_area: false,
+  line_scan_speed: 'low',
+  trace_interval: 20,
+  trace_number: 0,
+  trace_preset_point: [[], [], [], []],
+  pattern_scan_number_isset: [true, false, false, false],
+  pattern_scan_number: 0,
+  current_cruise_mode: 'No_Cruise',
+});
