@@ -96,7 +96,7 @@ test('refused before anything is sent: a channel without PTZ, a preset not store
   ] as const) {
     const r = await exchange('c1', { payload });
     assert.ok(r.caught, `refused: ${JSON.stringify(payload)}`);
-    assert.match(r.caught!.error.message, reason);
+    assert.match(r.caught.error.message, reason);
   }
   assert.equal(controls(ctx, since), [], 'no Control sent');
 });
