@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { AnswerMemo } from './answer-memo';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
-import { isPlainObject } from './json';
+import { deepFreeze, isPlainObject } from './json';
 import { KeyedQueue, SharedCalls } from './concurrency';
 import { eventStream, type DeviceEvent, type EventStreamOptions } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
@@ -256,7 +256,9 @@ export class NvrClient extends EventEmitter {
       if (Date.now() - hit.at < this.rangeTtlMs) return hit.error ? Promise.reject(hit.error) : Promise.resolve(hit.value!);
     }
     const pending = this.range(name).then(
-      (value) => {
+      (answer) => {
+        // Frozen: shared by every reader, its repeated descriptors shared with the other devices' (deepFreeze).
+        const value = deepFreeze(answer);
         this.ranges.set(name, { at: Date.now(), value });
         return value;
       },
