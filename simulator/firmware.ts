@@ -161,7 +161,10 @@ export class SimFirmware {
     const upgrade_token = randomBytes(16).toString('hex');
     this.tokens.set(upgrade_token, { session: session.id, file_size: file_size as number, head: upgrade_head as number[] });
     this.lastToken.set(session.id, upgrade_token);
-    return success({ upgrade_token, upgrade_timeout: UPGRADE_TIMEOUT, resume_timeout: RESUME_TIMEOUT }, { 'X-Upgrade-Token': upgrade_token });
+    return success(
+      { upgrade_token, upgrade_timeout: UPGRADE_TIMEOUT, resume_timeout: RESUME_TIMEOUT },
+      { 'X-Upgrade-Token': upgrade_token },
+    );
   }
 
   /** The raw file of a local upgrade: its size, its first 3 KB (all a device needs to judge it here). */
