@@ -72,7 +72,11 @@ export interface BridgeOptions {
   onPicture?: (device: string, channel: string, bytes: number) => void;
   /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
   broker?: { host?: string; port?: number };
-  /** Devices in their first poll (login, Ranges, first reads) at once at most. Default 16. */
+  /**
+   * Devices in their first poll (login, Ranges, first reads) at once at most. Default 64: each device's first poll
+   * (about 30 requests on 16 channels) is paced by its own request budget (8 a second: about 3 s), so 16 at once
+   * published 200 recorders in 37 s and 64 in 15 s on this machine, for the same CPU.
+   */
   startConcurrency?: number;
 }
 
@@ -137,7 +141,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
       : undefined;
   const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
-  const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 16));
+  const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 64));
   const runtimes = deviceRuntimes(config, log, opts, { startGate, push });
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   const cameras = new Map<string, DeviceCameras>();
