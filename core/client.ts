@@ -408,8 +408,8 @@ export class NvrClient extends EventEmitter {
    * is sent, token, upload with `X-Upgrade-Token`; resolves when the device accepted the file.
    */
   upgradeFirmware(input: LocalUpgradeInput): Promise<{ file_name: string; file_size: number }> {
-    const sender = {
-      invoke: this.invoke.bind(this) as UploadSender['invoke'],
+    const sender: UploadSender = {
+      invoke: (op, data, opts) => this.invoke(op, data, opts),
       upload: (path: string, body: () => Uint8Array | NodeJS.ReadableStream, headers: Record<string, string>, timeoutMs: number) =>
         this.session.exchange(path, undefined, {
           page: 'Maintenance/SystemUpgrade',

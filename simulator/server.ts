@@ -83,7 +83,7 @@ async function upload(front: Front, req: IncomingMessage, route: Route, entry: L
   if (gated) return gated;
   const c = front.auth.check(req, false);
   if (!c.ok) return failure(c.status, c.code, c.reason);
-  return up.handle(req, c.session!, size, head);
+  return up.handle(req, c.session, size, head);
 }
 
 async function handle(front: Front, req: IncomingMessage, res: ServerResponse, entry: LogEntry): Promise<Reply | undefined> {
