@@ -405,11 +405,13 @@ function deviceEvents(
       publisher.state(rt);
     });
     rt.device.on('event', (type: string, data: Record<string, unknown>) => publisher.event(type, data));
-    // Device events: published at once (state first, then the edge), without waiting for a poll.
+    // Device events: published at once (state first, then the edge), without waiting for a poll; in a storm a channel's
+    // state at most every EVENT_STATE_GAP_MS, each edge at once.
     rt.on('events', (change) => {
       if (publisher.isClosed) return;
       if (change.structure) discovery.update(rt.device);
-      publisher.state(rt, change.channel ? { channel: change.channel } : {});
+      if (change.channel) publisher.eventState(rt, change.channel);
+      else publisher.state(rt);
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
       // The start of an alarm (not its end, not a repeat while it lasts) takes the channel's picture.
       if (change.channel && change.edge?.active) camera.take(change.channel);

@@ -23,4 +23,5 @@ export * from './update';
 export * from './alarm-outputs';
 export * from './disarm';
 export * from './event-push';
+export * from './late';
 export * from './ptz-control';
