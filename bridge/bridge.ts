@@ -29,12 +29,17 @@ import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
 import { PushListener } from './push-listener';
 import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
+import { DeviceFirmware, FIRMWARE_KEY, firmwareComponent } from './firmware';
 import { StartGate } from './start-gate';
 import { Requests } from './requests';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
 import { Topics } from './topics';
 
 export interface BridgeOptions {
+  /** On-demand firmware checks closer than this share the last answer (default 10 s; tests 0). */
+  firmwareCheckGapMs?: number;
+  /** Between Progress reads of a firmware install (default 2000 ms). */
+  firmwareProgressMs?: number;
   /** A logger, or a sink receiving every line; default: stdout/stderr at config.log_level. */
   log?: Logger | LogSink;
   /** Called for every message the bridge publishes (demo output, tests). */
@@ -151,8 +156,11 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       const info = ptz.get(device.id)?.info(ch);
       return info ? { ...camera, ...ptzComponents(topics, device.id, slug, node, info) } : camera;
     },
+    deviceExtras: (device, node) =>
+      firmware.get(device.id)?.known ? { [FIRMWARE_KEY]: firmwareComponent(topics, device.id, node) } : undefined,
   });
   const ptz = new Map<string, DevicePtz>();
+  const firmware = new Map<string, DeviceFirmware>();
   for (const rt of runtimes.values()) {
     cameras.set(
       rt.id,
@@ -166,6 +174,22 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
           if (!publisher.isClosed && rt.device.model.info) discovery.update(rt.device);
         },
         onPicture: (ch, bytes) => opts.onPicture?.(rt.id, ch, bytes),
+      }),
+    );
+    const fwInterval = rt.cfg.firmware_check_interval;
+    firmware.set(
+      rt.id,
+      new DeviceFirmware(rt.device, {
+        link,
+        topics,
+        log: log.child(rt.id),
+        checkMs: fwInterval === false ? undefined : fwInterval,
+        scheduled: fwInterval !== false,
+        onDemandGapMs: opts.firmwareCheckGapMs,
+        progressMs: opts.firmwareProgressMs,
+        onChange: () => {
+          if (!publisher.isClosed && rt.device.model.info) discovery.update(rt.device);
+        },
       }),
     );
     ptz.set(
@@ -184,8 +208,12 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const work = new CommandWork(opts.stopTimeoutMs ?? (opts.deviceTimeoutMs ?? 10_000) + 2000);
   const ctx = bridgeContext({ topics, link, log, runtimes, publisher, discovery, work, quoter });
   const commands = new Commands(ctx, {
-    owns: isPtzKey,
+    owns: (key) => isPtzKey(key) || key === FIRMWARE_KEY,
     plan: (h, channel, key, raw) => {
+      if (key === FIRMWARE_KEY) {
+        if (channel) throw new Refusal(`${key} is a device key: use the <device>/set/${key} topic`, { key });
+        return firmware.get(h.id)!.plan(raw);
+      }
       if (!channel || !isPtzKey(key)) throw new Refusal(`${key} is a channel key: use the <device>/<channel>/set/${key} topic`, { key });
       return ptz.get(h.id)!.plan(channel, key, raw);
     },
@@ -239,10 +267,11 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         await work.settled(1000);
       },
     },
-    deviceEvents(runtimes, publisher, discovery, cameras, ptz),
+    deviceEvents(runtimes, publisher, discovery, cameras, ptz, firmware),
     devicePolls(runtimes),
     { stop: () => cameras.forEach((c) => c.stop()) },
     { stop: () => ptz.forEach((p) => p.stop()) },
+    { stop: () => firmware.forEach((f) => f.stop()) },
     { stop: () => commands.close() },
     announcer,
     messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter, guard }),
@@ -350,6 +379,7 @@ function deviceEvents(
   discovery: Discovery,
   cameras: ReadonlyMap<string, DeviceCameras>,
   ptz: ReadonlyMap<string, DevicePtz>,
+  firmware: ReadonlyMap<string, DeviceFirmware>,
 ): Part {
   const wire = (rt: DeviceRuntime) => {
     rt.on('availability', (online, err) => {
@@ -366,6 +396,9 @@ function deviceEvents(
         void camera.load().then(() => camera.start());
         const p = ptz.get(rt.id)!;
         void p.load().then(() => p.start());
+        const fw = firmware.get(rt.id)!;
+        fw.start();
+        fw.publish();
         discovery.update(rt.device);
         publisher.info();
       }

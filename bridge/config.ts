@@ -165,6 +165,11 @@ const DeviceSchema = v.strictObject({
   alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
   /** A picture of every camera this often (parsed to milliseconds); absent: pictures only on alarms and on demand. */
   snapshot_interval: v.optional(Duration(1000, 86_400_000)),
+  /**
+   * How often the device's own online firmware check runs (parsed to milliseconds; at least 1 h, default 6 h);
+   * `false`: never on a schedule (still on demand: `set/firmware` `check`).
+   */
+  firmware_check_interval: v.optional(v.union([v.literal(false), Duration(3_600_000, 7 * 86_400_000)]), 6 * 3600),
   /** Snapshot size such as 640x480, one the device's Snapshot Range offers; default the largest not above 1280x720. */
   snapshot_resolution: v.optional(v.pipe(v.string(), v.regex(/^\d+ ?x ?\d+$/, 'expected a resolution such as 1280x720'))),
   /**

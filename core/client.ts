@@ -25,6 +25,16 @@ import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeT
 import { Session, type LogFn, type SessionState } from './session';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
+import {
+  checkFirmware,
+  runLocalUpgrade,
+  runOnlineUpgrade,
+  type FirmwareProgress,
+  type FirmwareVersions,
+  type LocalUpgradeInput,
+  type OnlineUpgradeOptions,
+  type UploadSender,
+} from './firmware';
 import { validateAgainstRange } from './validate';
 
 export interface ClientOptions {
@@ -386,6 +396,35 @@ export class NvrClient extends EventEmitter {
   async upgradeToken(input: UpgradeTokenInput): Promise<UpgradeTokenResponse> {
     const prepared = await prepareUpgrade({ file: input.file, file_name: input.file_name }, { largeCapacity: this.largeCapacity });
     return this.invoke(upgradeTokenOp, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
+  }
+
+  /** Installed firmware (SystemInfo) and what the device's own online check (`FtpUpgrade/Check`) finds. */
+  async checkFirmware(): Promise<FirmwareVersions> {
+    const { firmware } = await this.identity();
+    return checkFirmware(this, firmware);
+  }
+
+  /** The device's online upgrade of what its check found, followed to the end (the device then reboots). */
+  onlineUpgrade(opts: OnlineUpgradeOptions = {}): Promise<FirmwareProgress> {
+    return runOnlineUpgrade(this, { signal: this.session.closedSignal, ...opts });
+  }
+
+  /**
+   * The whole local upgrade from a file path or a buffer: limits and secondary authentication checked before anything
+   * is sent, token, upload with `X-Upgrade-Token`; resolves when the device accepted the file.
+   */
+  upgradeFirmware(input: LocalUpgradeInput): Promise<{ file_name: string; file_size: number }> {
+    const sender: UploadSender = {
+      invoke: (op, data, opts) => this.invoke(op, data, opts),
+      upload: (path: string, body: () => Uint8Array | NodeJS.ReadableStream, headers: Record<string, string>, timeoutMs: number) =>
+        this.session.exchange(path, undefined, {
+          page: 'Maintenance/SystemUpgrade',
+          operation: 'Upgrade',
+          upload: { body, headers },
+          timeoutMs,
+        }),
+    };
+    return runLocalUpgrade(sender, input, { largeCapacity: this.largeCapacity });
   }
 
   /** Device events from `/API/Event/Check`, at most one call per `intervalMs` (default 1 s); ends on abort or close. */

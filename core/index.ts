@@ -12,6 +12,7 @@ export * from './validate';
 export * from './channels';
 export * from './ptz';
 export * from './upgrade';
+export * from './firmware';
 export * from './pages';
 export * from './page';
 export * from './channel-model';

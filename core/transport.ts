@@ -45,6 +45,11 @@ export interface PostOptions {
   /** Queued commands leave before queued polls (a slow device still confirms commands). Default 'command'. */
   priority?: Priority;
   signal?: AbortSignal;
+  /**
+   * Raw data sent as the body instead of `body` as JSON (a firmware file, `application/octet-stream`); a function is
+   * called when the request leaves (a file stream is opened only then).
+   */
+  rawBody?: () => Uint8Array | NodeJS.ReadableStream;
 }
 
 export type { Priority, RequestBudget } from './budget';
@@ -91,7 +96,7 @@ export class WireHeaders {
 
 interface WireInit {
   method?: string;
-  body?: string;
+  body?: string | Uint8Array | NodeJS.ReadableStream;
   headers?: WireHeaders;
   /** The device's pool; every URL it is given starts with `origin` (no URL parsing per request). */
   dispatcher: Pool;
@@ -104,7 +109,7 @@ async function wireFetch(url: string, init: WireInit) {
   const res = await init.dispatcher.request({
     path: url.slice(init.origin.length),
     method: (init.method ?? 'GET') as 'POST',
-    body: init.body,
+    body: init.body as string,
     headers: init.headers?.toRecord(),
     signal: init.signal,
   });
@@ -270,10 +275,11 @@ export class Transport {
       if (this.closed || call.why) throw new Error('not sent');
       timer = setTimeout(abort, timeoutMs, 'timeout');
       const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
+      const rawBody = opts.rawBody?.();
       const res = await $fetch.raw(this.baseUrl + path, {
         method: 'POST',
-        body: JSON.stringify(body),
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: rawBody ?? JSON.stringify(body),
+        headers: { 'content-type': rawBody ? 'application/octet-stream' : 'application/json', accept: 'application/json', ...headers },
         responseType: 'text',
         ignoreResponseError: true,
         retry: 0,

@@ -15,6 +15,7 @@ import { EventPush, type PushSent } from './event-push';
 import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { ptzOf, type PtzChannel } from './ptz';
 import { FaultSpec, Faults } from './faults';
+import { SimFirmware } from './firmware';
 import { LogEntry, RequestLog } from './log';
 import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
@@ -84,6 +85,10 @@ export interface SimulatorOptions {
   ptzIndexForm?: 'int' | 'hex';
   /** Upgrade file size limit 200 MiB instead of 100 MiB. */
   largeCapacity?: boolean;
+  /** Online upgrade: time of each of its 12 progress steps (default 200 ms). */
+  upgradeStepMs?: number;
+  /** How long a reboot (after an upgrade) keeps the device away, answering `device_reboot` (default 3000 ms). */
+  rebootMs?: number;
   /** Entries kept in `log` (default 1000; older ones are dropped). */
   logLimit?: number;
   tls?: { key: string | Buffer; cert: string | Buffer };
@@ -130,6 +135,12 @@ export interface Simulator {
   ptz(channel: string): PtzChannel;
   /** The user stores (a name) or clears (undefined) a preset on the device itself. */
   setPtzPreset(channel: string, no: number, name?: string): void;
+  /**
+   * Firmware: `installed` (SystemInfo `software_version`), `publish(version)` puts a newer version on the upgrade
+   * server (the next FtpUpgrade/Check finds it), `installs` lists the versions installed, `busy` while an upgrade or
+   * reboot runs, `reboot(ms?)` drops every session and answers `device_reboot` meanwhile (firmware.ts).
+   */
+  firmware: Pick<SimFirmware, 'installed' | 'publish' | 'installs' | 'busy' | 'rebooting' | 'reboot'>;
   /**
    * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page
    * `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1.floodlight_switch`, manual alarm outputs
@@ -191,6 +202,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     quiet: opts.quiet ?? true,
     sleeps,
   };
+  const firmware = new SimFirmware(device, () => auth!, { stepMs: opts.upgradeStepMs, rebootMs: opts.rebootMs });
+  front.gate = () => firmware.gate();
   const listener = requestListener(front);
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
@@ -227,6 +240,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     channelParamForm: opts.channelParamForm ?? (profile.legacy ? 'array' : 'wrapped'),
     disarming: opts.disarming ?? !profile.legacy,
     linkageManage: opts.linkageManage ?? true,
+    firmware,
     mac: macText,
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
     // Beyond 2^53: a client reading it as a JS number loses the last digits.
@@ -278,6 +292,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       if (!device.channel(channel)?.ptz) throw new Error(`setPtzPreset: ${channel} has no PTZ`);
       ptzOf(device).setPreset(channel, no, name);
     },
+    firmware,
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,
@@ -293,6 +308,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     stop() {
       stopped ??= (async () => {
         activity.stop();
+        firmware.stop();
         events.stop(); // held Event/Check requests get their keep-alive answer
         for (const wake of [...sleeps]) wake();
         await new Promise((r) => setImmediate(r)); // let those answers be written

@@ -19,6 +19,8 @@ export interface Front {
   quiet: boolean;
   /** Sleeps that stop() cuts short. */
   sleeps: Set<() => void>;
+  /** An answer for every request instead of its route's (a rebooting device: `device_reboot`). */
+  gate?: () => Reply | undefined;
 }
 
 const MAX_BODY = 4 << 20; // a siren file of 512 KiB base64 fits with room to spare
@@ -59,6 +61,31 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
+/** A raw upload: its size and first `headBytes` bytes, without keeping the rest. */
+function readRaw(req: IncomingMessage, headBytes: number): Promise<{ size: number; head: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const head = Buffer.alloc(headBytes);
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      if (size < headBytes) c.copy(head, size, 0, Math.min(c.length, headBytes - size));
+      size += c.length;
+    });
+    req.on('end', () => resolve({ size, head: head.subarray(0, Math.min(size, headBytes)) }));
+    req.on('error', reject);
+  });
+}
+
+async function upload(front: Front, req: IncomingMessage, route: Route, entry: LogEntry): Promise<Reply> {
+  const up = route.upload!;
+  const { size, head } = await readRaw(req, up.headBytes);
+  entry.data = { bytes: size };
+  const gated = front.gate?.();
+  if (gated) return gated;
+  const c = front.auth.check(req, false);
+  if (!c.ok) return failure(c.status, c.code, c.reason);
+  return up.handle(req, c.session, size, head);
+}
+
 /** How long the answer waits once the request was carried out (`late_answer` faults). */
 interface Late {
   ms: number;
@@ -70,6 +97,8 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
     req.resume();
     return failure(405, 'method_not_allowed', `Method ${req.method} not allowed: use POST`, { Allow: 'POST' });
   }
+  const rawRoute = front.routes.get(entry.path);
+  if (rawRoute?.upload) return upload(front, req, rawRoute, entry);
   const text = await readBody(req);
   let body: unknown;
   let parsed = false;
@@ -97,6 +126,9 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
     if (fault === 'expire_session') front.auth.sessionOf(req)!.expired = true;
     else return FAULT_REPLIES[fault];
   }
+
+  const gated = front.gate?.();
+  if (gated) return gated;
 
   // HTTP authentication is answered before the body is judged, as web servers do: a Digest client such as
   // `curl --digest` sends its first Login without a body and waits for the challenge.

@@ -1,6 +1,7 @@
 import type { OperationDef } from '../operation';
 import type { PageDef } from '../page';
 import { systemUpgradePage } from './upgrade-token';
+import { onlineUpgradePage } from './online-upgrade';
 import { mainStreamPage } from './main-stream';
 import { ptzLinkagePage } from './ptz-linkage';
 import { crossCountingPage } from './cross-counting';
@@ -34,6 +35,7 @@ export {
   isChannelMarker,
 } from './common';
 export * from './upgrade-token';
+export * from './online-upgrade';
 export * from './main-stream';
 export * from './ptz-linkage';
 export * from './cross-counting';
@@ -77,6 +79,7 @@ export const pages: readonly PageDef[] = [
   snapshotPage,
   streamUrlPage,
   systemUpgradePage,
+  onlineUpgradePage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

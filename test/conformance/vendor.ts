@@ -510,6 +510,28 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
       why: "the page's own Range and table give siren_value 1-10; the sample's 62 is outside it (vendor-facts f: ignore)",
     },
   },
+  { page: 'Maintenance > FtpUpgrade > Check', path: '/API/Maintenance/FtpUpgrade/Check', data: {} },
+  { page: 'Maintenance > FtpUpgrade > Progress', path: '/API/Maintenance/FtpUpgrade/Progress', data: {} },
+  {
+    page: 'Maintenance > FtpUpgrade > Upgrade',
+    path: '/API/Maintenance/FtpUpgrade/Upgrade',
+    data: {},
+    refused: {
+      error_code: 'no_need_upgrade',
+      reason: /No newer firmware found/,
+      why: 'the sample alone, with no Check before it that found a newer version: nothing to install (Upgrade group of the common codes)',
+    },
+  },
+  {
+    page: 'Maintenance > SystemUpgrade > Upgrade',
+    path: '/API/Maintenance/SystemUpgrade/Upgrade',
+    data: {},
+    refused: {
+      error_code: 'token_invalid',
+      reason: /Upgrade token invalid or missing/,
+      why: 'the body is the file ("File data"); the sample sends an envelope without asking for a token first (SystemUpgrade/Token)',
+    },
+  },
 ];
 
 /**

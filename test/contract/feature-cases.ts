@@ -35,6 +35,11 @@ const ONLINE_NVR = ALL_NVR.filter((c) => c !== 'IP_CH2' && c !== 'IP_CH3');
 /** Requests the device may refuse in the per-variant suite: the old firmware has no Disarming page (404). */
 export function expectedRefusals({ legacy, nvr }: Ctx): Array<[string, number, string]> {
   return [
+    // Firmware cases: the online upgrade with nothing newer found, the upload of a file that is no firmware image.
+    ...([
+      ['/API/Maintenance/FtpUpgrade/Upgrade', 400, 'no_need_upgrade'],
+      ['/API/Maintenance/SystemUpgrade/Upgrade', 400, 'file_error'],
+    ] as const),
     // Old firmware: Range (its case) and Get (the disarmState probe, once: the client remembers the page it found).
     ...(legacy
       ? ([

@@ -417,6 +417,7 @@ test('registry: every page of the contract with its operations and paths', () =>
     'Login/ChannelInfo',
     'Login/DeviceInfo',
     'Maintenance/DeveloperMode',
+    'Maintenance/FtpUpgrade',
     'Maintenance/SystemUpgrade',
     'Preview/StreamUrl',
     'PreviewChannel/Floodlight2AudioAlarm',
