@@ -29,7 +29,7 @@ import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
 import { PushListener } from './push-listener';
 import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
-import { DeviceFirmware, FIRMWARE_KEY, firmwareComponent } from './firmware';
+import { DeviceFirmware, FIRMWARE_COMPONENT, FIRMWARE_KEY, firmwareComponent } from './firmware';
 import { StartGate } from './start-gate';
 import { Requests } from './requests';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
@@ -157,7 +157,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       return info ? { ...camera, ...ptzComponents(topics, device.id, slug, node, info) } : camera;
     },
     deviceExtras: (device, node) =>
-      firmware.get(device.id)?.known ? { [FIRMWARE_KEY]: firmwareComponent(topics, device.id, node) } : undefined,
+      firmware.get(device.id)?.known ? { [FIRMWARE_COMPONENT]: firmwareComponent(topics, device.id, node) } : undefined,
   });
   const ptz = new Map<string, DevicePtz>();
   const firmware = new Map<string, DeviceFirmware>();

@@ -107,6 +107,7 @@ const PLATFORMS = new Set([
   'siren',
   'switch',
   'text',
+  'update',
 ]);
 const ALARM_FEATURES = new Set(['arm_home', 'arm_away', 'arm_night', 'arm_vacation', 'arm_custom_bypass', 'trigger']);
 const BINARY_SENSOR_CLASSES = new Set([
@@ -236,6 +237,12 @@ export function componentProblems(id: string, raw: Json): string[] {
       if (!Array.isArray(c.event_types) || !c.event_types.length || !c.event_types.every((t: unknown) => typeof t === 'string'))
         bad('event_types must be a non-empty list of text');
       if (c.entity_category === 'config') bad('an event cannot be in the config category');
+      break;
+    case 'update':
+      // homeassistant/components/mqtt/update.py: device_class firmware or none; installing needs a command topic.
+      if (c.device_class !== undefined && c.device_class !== null && c.device_class !== 'firmware') bad(`device_class ${c.device_class}`);
+      if (c.payload_install !== undefined && c.command_topic === undefined) bad('payload_install without command_topic');
+      if (c.state_topic === undefined && c.latest_version_topic === undefined) bad('no state_topic: the installed version is never known');
       break;
     case 'select':
       if (!Array.isArray(c.options) || !c.options.length || !c.options.every((o: unknown) => typeof o === 'string'))
