@@ -345,11 +345,13 @@ function deviceEvents(
     // Device events: published at once (state first, then the edge), without waiting for a poll.
     rt.on('events', (change) => {
       if (publisher.isClosed) return;
+      // A picture that came alone: the channel's latest alarm picture, nothing else changed.
+      if (change.channel && change.picture && !change.edge) return camera.alarm(change.channel, undefined, undefined, change.picture);
       if (change.structure) discovery.update(rt.device);
       publisher.state(rt, change.channel ? { channel: change.channel } : {});
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
-      // The start of an alarm (not its end, not a repeat while it lasts) takes the channel's picture.
-      if (change.channel && change.edge?.active) camera.take(change.channel);
+      // The start of an alarm (not its end, not a repeat while it lasts): its picture, sent with it or read.
+      if (change.channel && change.edge?.active) camera.alarm(change.channel, change.edge.type, change.edge.time, change.picture);
     });
   };
   return { start: () => runtimes.forEach(wire) };

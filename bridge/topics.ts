@@ -55,6 +55,18 @@ export class Topics {
   snapshotGet(device: string, slug: string): string {
     return `${this.snapshot(device, slug)}/get`;
   }
+  /** The picture of a channel's latest alarm start (JPEG bytes, retained; the "Last alarm" image entity). */
+  alarmPicture(device: string, slug: string): string {
+    return `${this.state(device, slug)}/alarm_picture`;
+  }
+  /** What the latest alarm picture shows: `{type, time, source, target?}` (retained JSON; the image entity's attributes). */
+  alarmPictureAttributes(device: string, slug: string): string {
+    return `${this.alarmPicture(device, slug)}/attributes`;
+  }
+  /** The detected object cut out of the latest AI alarm picture (JPEG bytes, retained). */
+  alarmPictureObject(device: string, slug: string): string {
+    return `${this.alarmPicture(device, slug)}/object`;
+  }
   /** A channel's stream addresses without credentials (retained JSON; the camera entity's attributes). */
   streams(device: string, slug: string): string {
     return `${this.state(device, slug)}/streams`;

@@ -82,6 +82,7 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     'heartbeat-timeout',
     'event-hold',
     'alarm-every',
+    'alarm-pictures',
     'channel-param',
     'channel-numbering',
     'tls-key',
