@@ -205,6 +205,7 @@ export function eventsOf(data: unknown): DeviceEvent[] {
       active: true,
       ...(at !== undefined ? { time: at } : {}),
       ...(start?.subtype !== undefined ? { subtype: start.subtype } : {}),
+      picture,
     };
     out.splice(start ? out.indexOf(start) + 1 : out.length, 0, vehicle);
   }

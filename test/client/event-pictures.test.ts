@@ -156,7 +156,7 @@ test('ai_snap_picture, C1.3 SnapedObjInfo of a vehicle: the picture with its ala
   assert.equal(names(events[0].picture?.jpeg), 'drive', 'the AI picture (with its object) wins over the plain one');
   assert.equal(names(events[0].picture?.object), 'car');
   assert.is(events[1].time, '2024-03-09T21:04:05+01:00');
-  assert.is(events[1].picture, undefined, 'the picture goes once, with the alarm that brought it');
+  assert.is(events[1].picture, events[0].picture, 'the vehicle start shows the same picture');
 });
 
 test('PlateInfo and FaceInfo (arrays, as devices send them): plate and face crops; a lone picture is a picture event', () => {
