@@ -19,7 +19,7 @@ import { cameraComponents, DeviceCameras } from './cameras';
 import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker';
 import { Commands } from './commands';
 import { configSecrets, type BridgeConfig } from './config';
-import type { BridgeContext } from './context';
+import { Refusal, type BridgeContext } from './context';
 import type { DeviceOptions } from './device';
 import { Discovery } from './discovery';
 import { InstanceConflict, InstanceGuard, probeInstance } from './instance-probe';
@@ -28,6 +28,7 @@ import { clientIdFor, MqttLink } from './mqtt';
 import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
 import { PushListener } from './push-listener';
+import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
 import { StartGate } from './start-gate';
 import { Requests } from './requests';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
@@ -141,9 +142,13 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     enabled: config.homeassistant.enabled,
     log: log.child('discovery'),
     publish: (topic, payload) => publisher.send(topic, payload, { retain: true }),
-    channelExtras: (device, ch, slug, node) =>
-      cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined,
+    channelExtras: (device, ch, slug, node) => {
+      const camera = cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined;
+      const info = ptz.get(device.id)?.info(ch);
+      return info ? { ...camera, ...ptzComponents(topics, device.id, slug, node, info) } : camera;
+    },
   });
+  const ptz = new Map<string, DevicePtz>();
   for (const rt of runtimes.values()) {
     cameras.set(
       rt.id,
@@ -159,11 +164,28 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         onPicture: (ch, bytes) => opts.onPicture?.(rt.id, ch, bytes),
       }),
     );
+    ptz.set(
+      rt.id,
+      new DevicePtz(rt.device, {
+        link,
+        topics,
+        log: log.child(rt.id),
+        onChange: () => {
+          if (!publisher.isClosed && rt.device.model.info) discovery.update(rt.device);
+        },
+      }),
+    );
   }
   // As long as a device may take to answer: a slow Set accepted before SIGTERM is applied and confirmed.
   const work = new CommandWork(opts.stopTimeoutMs ?? (opts.deviceTimeoutMs ?? 10_000) + 2000);
   const ctx = bridgeContext({ topics, link, log, runtimes, publisher, discovery, work, quoter });
-  const commands = new Commands(ctx);
+  const commands = new Commands(ctx, {
+    owns: isPtzKey,
+    plan: (h, channel, key, raw) => {
+      if (!channel || !isPtzKey(key)) throw new Refusal(`${key} is a channel key: use the <device>/<channel>/set/${key} topic`, { key });
+      return ptz.get(h.id)!.plan(channel, key, raw);
+    },
+  });
   const requests = new Requests(ctx, config.request_api);
   // Another instance on this base topic acts from now on (it claimed the base topic after this one, or took over the
   // MQTT session): this one stops at once without a word on MQTT (bridge/state is the other's), finishing only what it
@@ -213,9 +235,10 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         await work.settled(1000);
       },
     },
-    deviceEvents(runtimes, publisher, discovery, cameras),
+    deviceEvents(runtimes, publisher, discovery, cameras, ptz),
     devicePolls(runtimes),
     { stop: () => cameras.forEach((c) => c.stop()) },
+    { stop: () => ptz.forEach((p) => p.stop()) },
     { stop: () => commands.close() },
     announcer,
     messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter, guard }),
@@ -322,6 +345,7 @@ function deviceEvents(
   publisher: StatePublisher,
   discovery: Discovery,
   cameras: ReadonlyMap<string, DeviceCameras>,
+  ptz: ReadonlyMap<string, DevicePtz>,
 ): Part {
   const wire = (rt: DeviceRuntime) => {
     rt.on('availability', (online, err) => {
@@ -336,6 +360,8 @@ function deviceEvents(
       // Entities depend on Range, channels and markers only: rebuilt when those changed.
       if (change.structure) {
         void camera.load().then(() => camera.start());
+        const p = ptz.get(rt.id)!;
+        void p.load().then(() => p.start());
         discovery.update(rt.device);
         publisher.info();
       }

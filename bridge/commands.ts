@@ -92,6 +92,15 @@ type PagePlan = Extract<Planned, { kind: 'page' }>;
 /** How long refusals are gathered before the states they concern are republished (see Commands.republish). */
 const SNAP_BACK_MS = 100;
 
+/**
+ * Command keys a part owns outside the table (PTZ: `set/ptz`, `set/ptz_preset`): `plan` checks the value now (throws
+ * a Refusal, nothing sent) and returns the work; the work may still refuse (a Refusal) or fail.
+ */
+export interface KeyedCommands {
+  owns(key: string): boolean;
+  plan(h: DeviceRuntime, channel: string | undefined, key: string, raw: unknown): () => Promise<void>;
+}
+
 export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`, `<device>/live/<channel>/<field>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
@@ -99,7 +108,10 @@ export class Commands {
   /** Switches (sirens) switched on with a duration: the timer that switches each off again, by `<device>/<channel>/<control>`. */
   private readonly offTimers = new SwitchOffTimers();
 
-  constructor(private readonly ctx: BridgeContext) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly keyed?: KeyedCommands,
+  ) {}
 
   /** Stopping: no switch-off timer fires any more. */
   close(): void {
@@ -185,10 +197,21 @@ export class Commands {
       if (!keys.length) throw new Refusal('nothing to set (empty object)');
       const level: Level = channel ? 'channel' : 'device';
       // Every key is checked before anything is written: one bad key refuses the whole command.
-      const planned = keys.map((key) => {
+      const owned: Array<[string, () => Promise<void>]> = [];
+      const planned = keys.flatMap((key) => {
         target.keys = [key];
-        return checkKey(h, level, channel, key, input[key], this.ctx.quoter);
+        if (this.keyed?.owns(key)) {
+          owned.push([key, this.keyed.plan(h, channel, key, input[key])]);
+          return [];
+        }
+        return [checkKey(h, level, channel, key, input[key], this.ctx.quoter)];
       });
+      for (const [key, work] of owned) {
+        const t = { h, channel, keys: [key] };
+        void this.ctx.track(
+          work().catch((err: unknown) => (err instanceof Refusal ? this.refuse(topic, err, t) : this.failed(topic, t, err))),
+        );
+      }
       const byPage = new Map<string, PagePlan[]>();
       const live: LivePlan = { change: {} };
       /** The command key of each live field (`brightness` came as `floodlight_brightness` or the light's JSON). */

@@ -21,6 +21,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isChannelId } from '../core/channels';
 import { isPlainObject } from '../core/json';
+import { parsePageName } from '../core/pages';
 import { LOG_LEVELS } from './log';
 
 /** `10`, `10s`, `2m`, `500ms`, `1h`, or seconds as a number; to milliseconds (NaN when not a duration). */
@@ -185,10 +186,11 @@ const PushSchema = v.strictObject({
   listen: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '0.0.0.0'),
 });
 
-/** A page name as the request API takes it: `AlarmConfig/Deterrence`. */
+/** A page name as the request API takes it (any spelling core's page-name rule accepts), kept as `AlarmConfig/Deterrence`. */
 const PageName = v.pipe(
   v.string(),
-  v.regex(/^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/, 'expected a page name such as "AlarmConfig/Deterrence"'),
+  v.check((s) => parsePageName(s) !== undefined, 'expected a page name such as "AlarmConfig/Deterrence"'),
+  v.transform((s) => parsePageName(s)!),
 );
 
 /**

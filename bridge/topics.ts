@@ -67,6 +67,10 @@ export class Topics {
   alarmPictureObject(device: string, slug: string): string {
     return `${this.alarmPicture(device, slug)}/object`;
   }
+  /** What a PTZ camera offers: stored presets, the preset last called, moves, speed bounds (retained JSON). */
+  ptz(device: string, slug: string): string {
+    return `${this.state(device, slug)}/ptz`;
+  }
   /** A channel's stream addresses without credentials (retained JSON; the camera entity's attributes). */
   streams(device: string, slug: string): string {
     return `${this.state(device, slug)}/streams`;

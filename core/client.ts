@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { AnswerMemo } from './answer-memo';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
-import { isPlainObject } from './json';
+import { deepFreeze, isPlainObject } from './json';
 import { KeyedQueue, SharedCalls } from './concurrency';
 import { eventStream, type DeviceEvent, type EventStreamOptions } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
@@ -13,6 +13,7 @@ import { channelList, readChannelModel, type ChannelModel, type ChannelState } f
 import { DISARM_MEMBER, readDisarm, type DisarmPage, type DisarmState } from './disarm';
 import { readIdentity, type DeviceIdentity } from './identity';
 import { readLive, writeLive, type LiveChange, type LiveState } from './live';
+import { planPtz, PtzMotion, ptzSpeedRange, readPtz, type PtzDone, type PtzInfo } from './ptz-control';
 import { readSnapshot, readStreamUrls, type Snapshot, type StreamUrls } from './media';
 import { addressingOf, definePage, type PageDef } from './page';
 import { META_KEYS, findOperation, findPage, pageName } from './pages';
@@ -130,6 +131,8 @@ export class NvrClient extends EventEmitter {
   private disarmVia?: DisarmPage;
   /** Writes queued by page (or live channel), so that none undoes another. */
   private readonly writes = new KeyedQueue();
+  /** PTZ commands: one at a time per channel, a running move ended by the next. */
+  private readonly ptzMotion = new PtzMotion(this);
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
 
@@ -253,7 +256,9 @@ export class NvrClient extends EventEmitter {
       if (Date.now() - hit.at < this.rangeTtlMs) return hit.error ? Promise.reject(hit.error) : Promise.resolve(hit.value!);
     }
     const pending = this.range(name).then(
-      (value) => {
+      (answer) => {
+        // Frozen: shared by every reader, its repeated descriptors shared with the other devices' (deepFreeze).
+        const value = deepFreeze(answer);
         this.ranges.set(name, { at: Date.now(), value });
         return value;
       },
@@ -382,8 +387,25 @@ export class NvrClient extends EventEmitter {
     return eventStream(this.session, { ...opts, log: this.log });
   }
 
-  /** Log out (best effort, bounded), stop the heartbeat, abort calls in flight, close the sockets. */
+  /**
+   * A PTZ channel's offer (`PreviewChannel/PTZ/Get`): stored presets, moves, speed bounds. `channelSlots`: how many
+   * channel slots the device lists (one: a camera, speed 0-10; more: a recorder, 0-100).
+   */
+  ptzInfo(channel: string, channelSlots: number, opts: { priority?: 'poll' | 'command' } = {}): Promise<PtzInfo> {
+    return readPtz(this, channel, ptzSpeedRange(channelSlots), opts);
+  }
+
+  /**
+   * A PTZ command (`{preset}`, `{move, duration?, speed?}`, `{stop: true}`) checked against `info` (refused before
+   * anything is sent) and carried out: a preset called, or a move's Start, its duration, its Stop.
+   */
+  async ptz(info: PtzInfo, command: unknown): Promise<PtzDone> {
+    return this.ptzMotion.run(info.channel, planPtz(info, command));
+  }
+
+  /** Log out (best effort, bounded), stop the heartbeat, abort calls in flight, close the sockets. Running PTZ moves are stopped first. */
   async close(): Promise<void> {
+    await this.ptzMotion.stopAll();
     await this.session.close();
     this.ranges.clear();
   }

@@ -14,6 +14,7 @@ import { AiAlarmForm, AlarmRequest, AlarmType } from './alarms';
 import type { AiPictureForm, AlarmPictures } from './pictures';
 import { EventPush, type PushSent } from './event-push';
 import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
+import { ptzOf, type PtzChannel } from './ptz';
 import { FaultSpec, Faults } from './faults';
 import { LogEntry, RequestLog } from './log';
 import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
@@ -31,6 +32,7 @@ export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
 export type { AlarmPictures, AiPictureForm } from './pictures';
 export { labelledJpeg } from './pictures';
 export type { DiskAlarm } from './activity';
+export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
 export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
 
@@ -134,6 +136,10 @@ export interface Simulator {
   setOnline(channel: string, online: boolean): void;
   /** The user renames a camera on the recorder (ChannelInfo `channel_name`). */
   renameChannel(channel: string, name: string): void;
+  /** Where a PTZ camera looks now, what runs, its preset slots (1-255 at index 0-254). Throws for a channel without PTZ. */
+  ptz(channel: string): PtzChannel;
+  /** The user stores (a name) or clears (undefined) a preset on the device itself. */
+  setPtzPreset(channel: string, no: number, name?: string): void;
   /**
    * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page
    * `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1.floodlight_switch`, manual alarm outputs
@@ -279,6 +285,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     setOnline: (channel, online) => device.setOnline(channel, online),
     paths: [...front.routes.keys()],
     renameChannel: (channel, name) => device.rename(channel, name),
+    ptz(channel) {
+      if (!device.channel(channel)?.ptz) throw new Error(`ptz: ${channel} has no PTZ`);
+      return ptzOf(device).state(channel);
+    },
+    setPtzPreset(channel, no, name) {
+      if (!device.channel(channel)?.ptz) throw new Error(`setPtzPreset: ${channel} has no PTZ`);
+      ptzOf(device).setPreset(channel, no, name);
+    },
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,

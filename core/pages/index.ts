@@ -17,6 +17,7 @@ import { deviceInfoPage } from './device-info';
 import { disarmingPage } from './disarming';
 import { livePage } from './live';
 import { manualAlarmPage } from './manual-alarm';
+import { ptzPage } from './ptz';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
 
@@ -49,6 +50,7 @@ export * from './device-info';
 export * from './disarming';
 export * from './live';
 export * from './manual-alarm';
+export * from './ptz';
 export * from './snapshot';
 export * from './stream-url';
 export type { PageDef, PageInfo, WriteRule } from '../page';
@@ -61,6 +63,7 @@ export const pages: readonly PageDef[] = [
   linkageManagePage,
   livePage,
   manualAlarmPage,
+  ptzPage,
   audioPage,
   mainStreamPage,
   ptzLinkagePage,

@@ -421,6 +421,7 @@ test('registry: every page of the contract with its operations and paths', () =>
     'Preview/StreamUrl',
     'PreviewChannel/Floodlight2AudioAlarm',
     'PreviewChannel/ManualAlarm',
+    'PreviewChannel/PTZ',
     'Snapshot',
     'StreamConfig/MainStream',
     'SystemInfo/Base',
