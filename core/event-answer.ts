@@ -141,7 +141,15 @@ function channelEvents(
     if (!type || reported.has(key)) continue;
     reported.add(key);
     const picture = int.alarm_val && int.take_alarm_snap !== undefined ? snaps.get(int.take_alarm_snap) : undefined;
-    out.push({ kind: 'alarm', channel: a.channel, type, active: int.alarm_val, ...at, subtype: int.int_subtype, ...(picture ? { picture } : {}) });
+    out.push({
+      kind: 'alarm',
+      channel: a.channel,
+      type,
+      active: int.alarm_val,
+      ...at,
+      subtype: int.int_subtype,
+      ...(picture ? { picture } : {}),
+    });
   }
   // The entry's picture goes with its first alarm start that has none yet.
   const snap = a.take_alarm_snap !== undefined ? snaps.get(a.take_alarm_snap) : undefined;
@@ -236,7 +244,14 @@ export class VehicleTracker {
       const by = this.on.get(e.channel);
       if (by !== undefined && by !== e.subtype) continue;
       this.on.delete(e.channel);
-      out.push({ kind: 'alarm', channel: e.channel, type: 'motor_vehicle', active: false, ...(e.time !== undefined ? { time: e.time } : {}), subtype: e.subtype });
+      out.push({
+        kind: 'alarm',
+        channel: e.channel,
+        type: 'motor_vehicle',
+        active: false,
+        ...(e.time !== undefined ? { time: e.time } : {}),
+        subtype: e.subtype,
+      });
     }
     return out;
   }

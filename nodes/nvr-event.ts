@@ -106,13 +106,20 @@ export = function (RED: RED) {
     let order: Promise<void> = Promise.resolve();
     let closed = false;
     node.on('close', () => (closed = true));
+    // Sends in the device's order: a message whose picture is read waits, and those after it wait behind it.
+    const enqueue = (next: () => NodeMessage | Promise<NodeMessage>) => {
+      order = order
+        .then(next)
+        .then((m) => {
+          if (!closed) node.send(m);
+        })
+        .catch((err: unknown) => node.error(err));
+    };
     const send = (e: AlarmEvent) => {
       const msg = eventMessage(deviceName, e);
-      if (!attach || !e.active) return (order = order.then(() => (closed ? undefined : node.send(msg))));
-      if (e.picture) {
-        const p = e.picture;
-        return (order = order.then(() => (closed ? undefined : node.send(withPicture(msg, p.jpeg, p.source, p.object, p.target)))));
-      }
+      const p = e.picture;
+      if (!attach || !e.active) return enqueue(() => msg);
+      if (p) return enqueue(() => withPicture(msg, p.jpeg, p.source, p.object, p.target));
       const read = reads.read(String(def.device), binding.client, e.channel).then(
         (jpeg) => withPicture(msg, jpeg, 'snapshot'),
         (err: unknown) => {
@@ -120,7 +127,7 @@ export = function (RED: RED) {
           return msg;
         },
       );
-      order = order.then(() => read).then((m) => (closed ? undefined : node.send(m)));
+      enqueue(() => read);
     };
     device.events.subscribe(node.id, {
       event(e) {

@@ -105,8 +105,7 @@ function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean; 
         if (key === 'aipushpic') {
           classes.add('int');
           aiPictures = true;
-        }
-        else if (v === 'all') ALL_CLASSES.forEach((c) => classes.add(c));
+        } else if (v === 'all') ALL_CLASSES.forEach((c) => classes.add(c));
         else classes.add(v);
       }
     }

@@ -69,11 +69,32 @@ export function aiPicture(p: PictureSpec, form: AiPictureForm): Obj | undefined 
   const times = { StartTime: seconds, EndTime: seconds + 2 };
   if (p.subtype === 'fd') {
     return {
-      FaceInfo: { Id: 0, SnapId: p.id, Type: 0, ...times, Chn: 0, StrChn: p.channel, Score: 90, Image2: scene('face'), Image4: scene('scene') },
+      FaceInfo: {
+        Id: 0,
+        SnapId: p.id,
+        Type: 0,
+        ...times,
+        Chn: 0,
+        StrChn: p.channel,
+        Score: 90,
+        Image2: scene('face'),
+        Image4: scene('scene'),
+      },
     };
   }
   if (p.subtype === 'lpd') {
-    return { PlateInfo: { Id: 'AB123CD', SnapId: p.id, Type: 0, StrChn: p.channel, ...times, Chn: 0, PlateImg: scene('plate'), BgImg: scene('scene') } };
+    return {
+      PlateInfo: {
+        Id: 'AB123CD',
+        SnapId: p.id,
+        Type: 0,
+        StrChn: p.channel,
+        ...times,
+        Chn: 0,
+        PlateImg: scene('plate'),
+        BgImg: scene('scene'),
+      },
+    };
   }
   const types = p.subtype !== undefined ? OBJECT_TYPES[p.subtype] : undefined;
   if (!types) return undefined;
@@ -94,6 +115,14 @@ export function aiPicture(p: PictureSpec, form: AiPictureForm): Obj | undefined 
     };
   }
   return {
-    SnapedObjInfo: { Chn: 0, StrChn: p.channel, ...times, SnapId: p.id, Type, ObjectImage: scene(`object ${label}`), Background: scene(`scene ${label}`) },
+    SnapedObjInfo: {
+      Chn: 0,
+      StrChn: p.channel,
+      ...times,
+      SnapId: p.id,
+      Type,
+      ObjectImage: scene(`object ${label}`),
+      Background: scene(`scene ${label}`),
+    },
   };
 }

@@ -17,7 +17,11 @@ const test = suite('bridge: alarm pictures sent with the alarm');
 type Pic = { topic: string; payload: Buffer; retain: boolean };
 const ctx: { fx: Fixture; pics: Pic[]; sub: mqtt.MqttClient } = {} as never;
 
-const requests = (fx: Fixture, id: string, path: string, since = 0) => fx.sims.get(id)!.log.slice(since).filter((e) => e.path === path);
+const requests = (fx: Fixture, id: string, path: string, since = 0) =>
+  fx.sims
+    .get(id)!
+    .log.slice(since)
+    .filter((e) => e.path === path);
 const comment = (b: Buffer) => b.toString('latin1');
 
 test.before(async () => {
@@ -83,7 +87,12 @@ test('an alarm that brought its picture: published as sent (retained), attribute
   await late.endAsync();
   assert.ok(retained.retain && retained.payload.equals(pic.payload));
   await until(() => ctx.pics.slice(from).some((p) => p.topic === `${fx.base}/pics/ch2/snapshot`), 'the camera picture', 5000);
-  assert.ok(ctx.pics.slice(from).find((p) => p.topic === `${fx.base}/pics/ch2/snapshot`)!.payload.equals(pic.payload));
+  assert.ok(
+    ctx.pics
+      .slice(from)
+      .find((p) => p.topic === `${fx.base}/pics/ch2/snapshot`)!
+      .payload.equals(pic.payload),
+  );
   // The state came first: the edge is on MQTT before the picture.
   const edge = fx.recorder.messages.slice(at).findIndex((m) => m.topic === `${fx.base}/pics/ch2/event`);
   const attrIdx = fx.recorder.messages.slice(at).findIndex((m) => m.topic === `${fx.base}/pics/ch2/alarm_picture/attributes`);
@@ -113,14 +122,22 @@ test('a vehicle in the AI picture: the scene with the object cut-out, the Vehicl
   assert.equal(cfg.cmps.motor_vehicle.p, 'binary_sensor');
   assert.equal(cfg.cmps.motor_vehicle.name, 'Vehicle');
   const info = json(await fx.recorder.waitTopic(`${fx.base}/pics/ch1/alarm_picture/attributes`, () => true, 5000, at));
-  assert.deepEqual([info.type, info.source, info.target], ['vehicle', 'ai', 'vehicle'], 'one picture for both starts, named by the alarm that brought it');
+  assert.deepEqual(
+    [info.type, info.source, info.target],
+    ['vehicle', 'ai', 'vehicle'],
+    'one picture for both starts, named by the alarm that brought it',
+  );
   await until(() => ctx.pics.slice(from).some((p) => p.topic === `${fx.base}/pics/ch1/alarm_picture/object`), 'the object', 5000);
   const scene = ctx.pics.slice(from).find((p) => p.topic === `${fx.base}/pics/ch1/alarm_picture`)!;
   const object = ctx.pics.slice(from).find((p) => p.topic === `${fx.base}/pics/ch1/alarm_picture/object`)!;
   assert.match(comment(scene.payload), /scene vehicle 2/);
   assert.match(comment(object.payload), /object vehicle 2/);
   await settle(fx);
-  assert.equal(ctx.pics.slice(from).filter((p) => p.topic === `${fx.base}/pics/ch1/alarm_picture`).length, 1, 'one alarm picture per start');
+  assert.equal(
+    ctx.pics.slice(from).filter((p) => p.topic === `${fx.base}/pics/ch1/alarm_picture`).length,
+    1,
+    'one alarm picture per start',
+  );
   sim.raiseAlarm({ channel: 'CH1', type: 'vehicle', active: false });
   await fx.recorder.waitTopic(`${fx.base}/pics/ch1`, (j) => j.vehicle === false && j.motor_vehicle === false, 5000, at);
   assert.equal(requests(fx, 'pics', '/API/Snapshot/Get', since).length, 0);
@@ -165,7 +182,12 @@ test('a device that sends no pictures: the alarm picture is read once (source sn
   const info = json(await fx.recorder.waitTopic(`${fx.base}/plain/ch1/alarm_picture/attributes`, () => true, 5000, at));
   assert.deepEqual([info.type, info.source], ['motion', 'snapshot']);
   await until(() => ctx.pics.slice(from).some((p) => p.topic === `${fx.base}/plain/ch1/alarm_picture`), 'the picture', 5000);
-  assert.ok(ctx.pics.slice(from).find((p) => p.topic === `${fx.base}/plain/ch1/alarm_picture`)!.payload.equals(SNAPSHOT_JPEG));
+  assert.ok(
+    ctx.pics
+      .slice(from)
+      .find((p) => p.topic === `${fx.base}/plain/ch1/alarm_picture`)!
+      .payload.equals(SNAPSHOT_JPEG),
+  );
   await settle(fx);
   assert.equal(requests(fx, 'plain', '/API/Snapshot/Get', since).length, 1);
   sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });

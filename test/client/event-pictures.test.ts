@@ -65,7 +65,12 @@ test('alarm_snap_data (table 15, "chnnel"): the picture goes with the alarm star
 
 test('take_alarm_snap inside int_alarm (as devices send it with AI alarms) also matches', () => {
   const answer = {
-    alarm_list: [{ time: '2024-03-09T21:04:05Z+01:00', channel_alarm: [{ channel: 'CH1', int_alarm: { alarm_val: true, int_subtype: 'lcd', take_alarm_snap: 5 } }] }],
+    alarm_list: [
+      {
+        time: '2024-03-09T21:04:05Z+01:00',
+        channel_alarm: [{ channel: 'CH1', int_alarm: { alarm_val: true, int_subtype: 'lcd', take_alarm_snap: 5 } }],
+      },
+    ],
     alarm_snap_data: [{ channel: 'CH1', img_id: 5, img_encode: 'base64', img_format: 'image/jpeg', img_data: b64('line') }],
   };
   const [e] = alarms(eventsOf(answer));
@@ -87,7 +92,13 @@ test('a picture that is not a base64 JPEG, of another format or encoding, or wit
       },
     ],
     alarm_snap_data: [
-      { chnnel: 'CH1', img_id: 1, img_encode: 'base64', img_format: 'image/jpeg', img_data: Buffer.from('not a picture').toString('base64') },
+      {
+        chnnel: 'CH1',
+        img_id: 1,
+        img_encode: 'base64',
+        img_format: 'image/jpeg',
+        img_data: Buffer.from('not a picture').toString('base64'),
+      },
       { chnnel: 'CH2', img_id: 2, img_encode: 'hex', img_format: 'image/jpeg', img_data: b64('x') },
       { chnnel: 'CH3', img_id: 3, img_encode: 'base64', img_format: 'image/png', img_data: b64('x') },
       { chnnel: 'CH4', img_encode: 'base64', img_format: 'image/jpeg', img_data: b64('x') },
@@ -109,7 +120,9 @@ test('a picture that is not a base64 JPEG, of another format or encoding, or wit
 
 test('ai_snap_picture, first set (table 16, flat): scene and object crop go with the AI alarm start of its channel', () => {
   const answer = {
-    alarm_list: [{ time: '2024-03-09T21:04:05Z+01:00', channel_alarm: [{ channel: 'CH2', int_alarm: { alarm_val: true, int_subtype: 'pd' } }] }],
+    alarm_list: [
+      { time: '2024-03-09T21:04:05Z+01:00', channel_alarm: [{ channel: 'CH2', int_alarm: { alarm_val: true, int_subtype: 'pd' } }] },
+    ],
     ai_snap_picture: {
       Chn: 1,
       strChn: 'CH2',
@@ -142,7 +155,16 @@ test('ai_snap_picture, C1.3 SnapedObjInfo of a vehicle: the picture with its ala
     ],
     alarm_snap_data: [{ chnnel: 'CH1', img_id: 9, img_encode: 'base64', img_format: 'image/jpeg', img_data: b64('plain') }],
     ai_snap_picture: {
-      SnapedObjInfo: { Chn: 0, StrChn: 'CH1', StartTime: 1710014645, EndTime: 1710014650, SnapId: 12, Type: 2, ObjectImage: b64('car'), Background: b64('drive') },
+      SnapedObjInfo: {
+        Chn: 0,
+        StrChn: 'CH1',
+        StartTime: 1710014645,
+        EndTime: 1710014650,
+        SnapId: 12,
+        Type: 2,
+        ObjectImage: b64('car'),
+        Background: b64('drive'),
+      },
     },
   };
   const events = alarms(eventsOf(answer));
@@ -164,14 +186,27 @@ test('PlateInfo and FaceInfo (arrays, as devices send them): plate and face crop
     time: '03/09/202421:04:05',
     heat_alarm: 'HeatAlarm',
     ai_snap_picture: {
-      PlateInfo: [{ Id: 'AB123CD', SnapId: 3, Type: 0, StrChn: 'CH4', Chn: 3, PlateImg: b64('plate'), BgImg: b64('street'), ImageAllInfo: 'GAAAAA==' }],
+      PlateInfo: [
+        {
+          Id: 'AB123CD',
+          SnapId: 3,
+          Type: 0,
+          StrChn: 'CH4',
+          Chn: 3,
+          PlateImg: b64('plate'),
+          BgImg: b64('street'),
+          ImageAllInfo: 'GAAAAA==',
+        },
+      ],
       FaceInfo: [{ Id: 1, SnapId: 4, Type: 0, StrChn: 'CH5', Chn: 4, Image2: b64('face'), Image4: b64('hall') }],
       SnapedObjInfo: [],
     },
   };
   const events = eventsOf(answer);
   assert.equal(
-    events.map((e) => (e.kind === 'picture' ? [e.channel, e.picture.target, names(e.picture.jpeg), names(e.picture.object), e.time] : e.kind)),
+    events.map((e) =>
+      e.kind === 'picture' ? [e.channel, e.picture.target, names(e.picture.jpeg), names(e.picture.object), e.time] : e.kind,
+    ),
     [
       ['CH4', 'plate', 'street', 'plate', '2024-03-09T21:04:05'],
       ['CH5', 'face', 'hall', 'face', '2024-03-09T21:04:05'],
@@ -188,7 +223,18 @@ test('Type (o.1): 0 face, 1/3/5/11/14/17 human, 2/4/6/12/15/18 vehicle, 7-9/13/1
   const human = [1, 3, 5, 11, 14, 17];
   const non = [7, 8, 9, 13, 16, 19];
   for (let t = 0; t <= 19; t++) {
-    const want = t === 0 ? 'face' : t === 10 ? 'plate' : vehicle.includes(t) ? 'vehicle' : human.includes(t) ? 'human' : non.includes(t) ? 'non_vehicle' : '?';
+    const want =
+      t === 0
+        ? 'face'
+        : t === 10
+          ? 'plate'
+          : vehicle.includes(t)
+            ? 'vehicle'
+            : human.includes(t)
+              ? 'human'
+              : non.includes(t)
+                ? 'non_vehicle'
+                : '?';
     assert.is(pictureTarget(t), want, `Type ${t}`);
   }
   assert.is(pictureTarget(20), undefined);

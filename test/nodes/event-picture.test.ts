@@ -15,10 +15,23 @@ useSimulator(test, { alarmPictures: 'both' });
 
 const label = (b: Buffer) => b.toString('latin1');
 
-test('alarm starts carry the picture the device sent (no Snapshot/Get); ends and nodes without the option carry none', async ({ sim, password }) => {
+test('alarm starts carry the picture the device sent (no Snapshot/Get); ends and nodes without the option carry none', async ({
+  sim,
+  password,
+}) => {
   await load(
     flowWith(sim!.url, [
-      { id: 'pic', type: 'nvr-event', name: '', device: DEV, channels: 'CH1', types: [], startOnly: false, picture: true, wires: [['outPic']] },
+      {
+        id: 'pic',
+        type: 'nvr-event',
+        name: '',
+        device: DEV,
+        channels: 'CH1',
+        types: [],
+        startOnly: false,
+        picture: true,
+        wires: [['outPic']],
+      },
       { id: 'plain', type: 'nvr-event', name: '', device: DEV, channels: 'CH1', types: [], startOnly: false, wires: [['outPlain']] },
       { id: 'outPic', type: 'helper' },
       { id: 'outPlain', type: 'helper' },

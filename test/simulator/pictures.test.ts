@@ -93,7 +93,18 @@ test('face and plate pictures; the first set flat form; both pictures together',
   sim.raiseAlarm({ channel: 'CH1', type: 'intrusion', active: true, target: 'vehicle' });
   const d = await ai();
   const flat = d.ai_snap_picture;
-  assert.equal(Object.keys(flat), ['Chn', 'strChn', 'Chn_alias', 'StartTime', 'EndTime', 'SnapId', 'Type', 'ImageAllInfo', 'ObjectImage', 'backGround']);
+  assert.equal(Object.keys(flat), [
+    'Chn',
+    'strChn',
+    'Chn_alias',
+    'StartTime',
+    'EndTime',
+    'SnapId',
+    'Type',
+    'ImageAllInfo',
+    'ObjectImage',
+    'backGround',
+  ]);
   assert.equal([flat.strChn, flat.Type], ['CH1', 4], 'PID vehicle');
   assert.is(d.alarm_snap_data.length, 1);
   assert.is(d.alarm_list[0].channel_alarm[0].take_alarm_snap, d.alarm_snap_data[0].img_id);
