@@ -10,7 +10,7 @@
  *    channel), the devices in a child process (bench/farm.ts) so that the bridge is measured alone: heap used (after
  *    a GC where `--expose-gc` allows one) and RSS once every channel's camera is announced, and again after one alarm
  *    picture per device. The bridge holds no picture: each is published and dropped (pictures held: 0 bytes; what
- *    stays is the last alarm's type and time per channel). BENCH_CAMERA_MEMORY=0 skips this part.
+ *    stays is the last alarm's type and time per channel). BENCH_CAMERA_MEMORY=0 skips this part, =only runs it alone.
  * The simulator's picture is a 1x1 JPEG: the picture bytes are its size, a real camera's are larger.
  */
 import { randomBytes } from 'node:crypto';
@@ -30,10 +30,10 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
+async function until(cond: () => boolean, timeoutMs: number, what = 'a condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
 }
@@ -46,7 +46,7 @@ function heapNow(): number {
 
 /** Part 4: memory of the bridge with 100 x 16 cameras announced, before and after one alarm picture per device. */
 async function cameraMemory(): Promise<Record<string, number>> {
-  const devices = 100;
+  const devices = Number(process.env.BENCH_CAMERA_MEMORY_DEVICES ?? 100);
   const channels = 16;
   const password = randomBytes(12).toString('base64url');
   const farm = await Farm.start({ devices, channels, password, broker: !process.env.BENCH_MQTT_URL });
@@ -75,13 +75,19 @@ async function cameraMemory(): Promise<Record<string, number>> {
     );
     bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }), discoveryCleanupWindowMs: 500 });
     const t0 = Date.now();
-    await until(() => streams.size >= devices * channels, 180_000);
-    const announcedMs = Date.now() - t0;
+    // Every device's cameras (the channels its Snapshot Range lists: online ones), then no new one for 5 s.
+    const perDevice = () => new Set([...streams].map((t) => t.split('/')[1])).size;
+    await until(() => perDevice() >= devices, 60_000 + devices * 1200, 'stream addresses of every device');
+    for (let size = -1; size !== streams.size;) {
+      size = streams.size;
+      await sleep(5000);
+    }
+    const announcedMs = Date.now() - t0 - 5000;
     await sleep(5000); // discovery with the cameras settles
     const heapAnnounced = heapNow();
     const rssAnnounced = process.memoryUsage().rss;
     for (let i = 0; i < devices; i++) await farm.alarm(i, 'CH1', true);
-    await until(() => alarmPictures.size >= devices, 60_000);
+    await until(() => alarmPictures.size >= devices, 60_000, 'an alarm picture of every device');
     await sleep(2000);
     const heapPictures = heapNow();
     const rssPictures = process.memoryUsage().rss;
@@ -89,13 +95,14 @@ async function cameraMemory(): Promise<Record<string, number>> {
     return {
       memory_devices: devices,
       memory_channels_per_device: channels,
+      memory_cameras_announced: streams.size,
       memory_cameras_announced_ms: announcedMs,
       memory_gc_forced: (globalThis as { gc?: unknown }).gc ? 1 : 0,
       memory_heap_before_bridge_mb: mb(heap0),
       memory_heap_cameras_announced_mb: mb(heapAnnounced),
       memory_rss_cameras_announced_mb: mb(rssAnnounced),
-      memory_heap_after_100_alarm_pictures_mb: mb(heapPictures),
-      memory_rss_after_100_alarm_pictures_mb: mb(rssPictures),
+      memory_heap_after_one_alarm_picture_per_device_mb: mb(heapPictures),
+      memory_rss_after_one_alarm_picture_per_device_mb: mb(rssPictures),
       memory_pictures_held_bytes: 0,
     };
   } finally {
@@ -107,7 +114,7 @@ async function cameraMemory(): Promise<Record<string, number>> {
 }
 
 export async function benchCameras(): Promise<Record<string, number>> {
-  const figures = await benchCameraPictures();
+  const figures = process.env.BENCH_CAMERA_MEMORY === 'only' ? {} : await benchCameraPictures();
   return process.env.BENCH_CAMERA_MEMORY === '0' ? figures : { ...figures, ...(await cameraMemory()) };
 }
 
