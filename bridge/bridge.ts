@@ -67,7 +67,11 @@ export interface BridgeOptions {
   onPicture?: (device: string, channel: string, bytes: number) => void;
   /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
   broker?: { host?: string; port?: number };
-  /** Devices in their first poll (login, Ranges, first reads) at once at most. Default 16. */
+  /**
+   * Devices in their first poll (login, Ranges, first reads) at once at most. Default 64: each device's first poll
+   * (about 30 requests on 16 channels) is paced by its own request budget (8 a second: about 3 s), so 16 at once
+   * published 200 recorders in 37 s and 64 in 15 s on this machine, for the same CPU.
+   */
   startConcurrency?: number;
 }
 
@@ -132,7 +136,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
       : undefined;
   const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
-  const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 16));
+  const startGate = new StartGate(Math.max(1, opts.startConcurrency ?? 64));
   const runtimes = deviceRuntimes(config, log, opts, { startGate, push });
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   const cameras = new Map<string, DeviceCameras>();
@@ -368,13 +372,15 @@ function deviceEvents(
       publisher.state(rt);
     });
     rt.device.on('event', (type: string, data: Record<string, unknown>) => publisher.event(type, data));
-    // Device events: published at once (state first, then the edge), without waiting for a poll.
+    // Device events: published at once (state first, then the edge), without waiting for a poll; in a storm a channel's
+    // state at most every EVENT_STATE_GAP_MS, each edge at once.
     rt.on('events', (change) => {
       if (publisher.isClosed) return;
       // A picture that came alone: the channel's latest alarm picture, nothing else changed.
       if (change.channel && change.picture && !change.edge) return camera.alarm(change.channel, undefined, undefined, change.picture);
       if (change.structure) discovery.update(rt.device);
-      publisher.state(rt, change.channel ? { channel: change.channel } : {});
+      if (change.channel) publisher.eventState(rt, change.channel);
+      else publisher.state(rt);
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
       // The start of an alarm (not its end, not a repeat while it lasts): its picture, sent with it or read.
       if (change.channel && change.edge?.active) camera.alarm(change.channel, change.edge.type, change.edge.time, change.picture);

@@ -251,6 +251,20 @@ export class Commands {
     this.report('failed', target, reason);
   }
 
+  /**
+   * The device answered the Set after the request deadline, yet its read-back holds what was asked: the command is
+   * confirmed (its state published as usual, no `command_error`), and `command_applied_late` says that the device is
+   * slower than the timeout.
+   */
+  private appliedLate(topic: string, h: DeviceRuntime, channel: string | undefined, keys: readonly string[], late: DeviceError): void {
+    if (!keys.length) return;
+    const key = this.ctx.quoter.quote(keys.join(','));
+    const reason = `applied late: the device answered the Set after its deadline (${late.reason}); read back: applied`;
+    const shown = this.ctx.quoter.quote(topic, 256);
+    this.ctx.log.warn(`command on ${shown} ${reason}`);
+    this.ctx.event('command_applied_late', { topic: shown, device: h.device.id, channel: channel ?? null, key, reason });
+  }
+
   private notConfirmed(topic: string, target: Target & { h: DeviceRuntime }, field: string, requested: unknown, reported: unknown): void {
     this.ctx.event('command_not_confirmed', { topic, device: target.h.device.id, field, requested, reported: reported ?? null });
     const shown = (x: unknown) => (x === undefined ? 'nothing' : JSON.stringify(x));
@@ -280,11 +294,14 @@ export class Commands {
     const claim = this.claim(changes.map(fieldKey));
     const isLatest = (c: Change) => claim.isLatest(fieldKey(c));
     try {
-      const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
+      const { readBack, late } = await h.device.writes.enqueue(page, { kind: 'changes', changes });
+      const applied: string[] = [];
       for (const { change: c, row } of plans) {
         const got = readBackValue(readBack, c);
         if (got !== c.value && isLatest(c)) this.notConfirmed(topic, { h, channel, keys: [row.key] }, changeField(c), c.value, got);
+        else if (got === c.value) applied.push(row.key);
       }
+      if (late) this.appliedLate(topic, h, channel, applied, late);
     } catch (err) {
       this.failed(topic, { h, channel, keys: plans.map((p) => p.row.key) }, err);
     } finally {
@@ -311,8 +328,10 @@ export class Commands {
     const timerKey = (control: string) => `${h.id}/${channel}/${control}`;
     // Any later command on a switch of the channel replaces its pending switch-off.
     for (const k of fields) this.offTimers.cancel(timerKey(k));
+    let late: DeviceError | undefined;
     try {
-      const state = await h.device.writeLive(channel, plan.change);
+      const state = await h.device.writeLive(channel, plan.change, { onAppliedLate: (err) => (late = err) });
+      if (late) this.appliedLate(topic, h, channel, [...new Set(fields.map((k) => keys.get(k) ?? k))], late);
       for (const k of fields) {
         if (state[k] !== plan.change[k] && isLatest(k))
           this.notConfirmed(topic, { h, channel, keys: [keys.get(k) ?? k] }, `live.${channel}.${k}`, plan.change[k], state[k]);
@@ -337,9 +356,11 @@ export class Commands {
   }
 
   private async disarm(topic: string, h: DeviceRuntime, value: boolean): Promise<void> {
+    let late: DeviceError | undefined;
     try {
-      const got = await h.device.writeDisarmed(value);
+      const got = await h.device.writeDisarmed(value, { onAppliedLate: (err) => (late = err) });
       if (got !== value) this.notConfirmed(topic, { h, keys: ['disarmed'] }, 'disarmed', value, got);
+      else if (late) this.appliedLate(topic, h, undefined, ['disarmed'], late);
     } catch (err) {
       this.failed(topic, { h, keys: ['disarmed'] }, err);
     }

@@ -5,6 +5,7 @@ import { AnswerMemo } from './answer-memo';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
 import { deepFreeze, isPlainObject } from './json';
+import { sendThenReadBack, type LateOptions } from './late';
 import { KeyedQueue, SharedCalls } from './concurrency';
 import { eventStream, type DeviceEvent, type EventStreamOptions } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
@@ -80,7 +81,7 @@ export interface InvokeOptions {
   reuse?: boolean;
 }
 
-export interface UpdateOptions {
+export interface UpdateOptions extends LateOptions {
   /** Send without checking the changed paths against the Range (devices without a Range for the page). */
   skipRangeCheck?: boolean;
   timeoutMs?: number;
@@ -229,8 +230,13 @@ export class NvrClient extends EventEmitter {
     let range: Data | undefined;
     if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, metaKeys);
     const data = buildSet(def, current, diff, range, [...META_KEYS, ...metaKeys]);
-    await this.invoke(setOp, data, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
-    return this.invoke(get, addressing.top, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
+    // A Set answered too late counts when the page read back holds every changed value (core/late.ts).
+    return sendThenReadBack(
+      () => this.invoke(setOp, data, { skipRangeCheck: true, timeoutMs: opts.timeoutMs }),
+      () => this.invoke(get, addressing.top, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>,
+      (after) => Object.keys(changedPaths(after, diff)).length === 0,
+      opts,
+    );
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
@@ -322,8 +328,8 @@ export class NvrClient extends EventEmitter {
    * fields and the parts the channel has (R2) before anything is sent; sent with the Get object, the change and
    * `operation_type`; read back.
    */
-  setLive(channel: string, change: LiveChange): Promise<LiveState> {
-    return this.writes.run(`live ${channel}`, () => writeLive(this, channel, change));
+  setLive(channel: string, change: LiveChange, opts: LateOptions = {}): Promise<LiveState> {
+    return this.writes.run(`live ${channel}`, () => writeLive(this, channel, change, opts));
   }
 
   /**
@@ -342,7 +348,7 @@ export class NvrClient extends EventEmitter {
   }
 
   /** Disarm (true) or arm (false) through whichever page the device has, via {@link update}; read back. */
-  async setDisarmed(disarmed: boolean): Promise<DisarmState> {
+  async setDisarmed(disarmed: boolean, opts: LateOptions = {}): Promise<DisarmState> {
     if (typeof disarmed !== 'boolean') {
       throw new DeviceError({
         kind: 'invalid_request',
@@ -351,7 +357,7 @@ export class NvrClient extends EventEmitter {
       });
     }
     const { page } = await this.disarmState();
-    const after = await this.update(page, { [DISARM_MEMBER[page]]: disarmed });
+    const after = await this.update(page, { [DISARM_MEMBER[page]]: disarmed }, opts);
     const v = after[DISARM_MEMBER[page]];
     return typeof v === 'boolean' ? { page, disarmed: v } : { page };
   }

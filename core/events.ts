@@ -43,6 +43,13 @@ export interface EventStreamOptions {
 
 export const EVENT_PATH = '/API/Event/Check';
 export const MIN_EVENT_INTERVAL_MS = 100;
+/**
+ * After an answer that carried alarms the next check comes this soon (or at `intervalMs`, when shorter): the device
+ * may hold more than one answer gives (the simulator gives at most 64 entries), and in an alarm storm checks once a
+ * second fall behind until the device's ring of events overruns and edges are lost. An answer with nothing new
+ * (the keep-alive) waits the whole interval again, so an idle device sees no more checks than before.
+ */
+export const BUSY_EVENT_INTERVAL_MS = 250;
 const CTX = { page: 'Event', operation: 'Check', envelope: 'any', priority: 'poll' } as const;
 /** The subscription every call carries (vendor sample: all events; no AI picture pushes). */
 export const EVENT_SUBSCRIPTION = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } } as const;
@@ -138,10 +145,13 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
   let cursor: Cursor | undefined;
   let cursorGeneration = -1;
   let lastStart = -Infinity;
+  /** The last answer carried alarms: more may be waiting. */
+  let busy = false;
+  const busyInterval = Math.min(intervalMs, BUSY_EVENT_INTERVAL_MS);
   const { checkNow } = opts;
   const vehicles = new VehicleTracker();
   const nextCheck = () => {
-    const due = lastStart + Math.max(intervalMs, backoff);
+    const due = lastStart + Math.max(busy ? busyInterval : intervalMs, backoff);
     // After errors the backoff holds, pushes or not.
     return checkNow && !backoff ? checkNow.until(due, lastStart + MIN_EVENT_INTERVAL_MS, stop) : waitUntil(due, stop);
   };
@@ -159,6 +169,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
       });
     } catch (err) {
       if (stop.aborted) return;
+      busy = false;
       if (!(err instanceof DeviceError)) throw err;
       if (err.error_code === 'closed') return;
       if (FATAL_KINDS.has(err.kind)) throw err;
@@ -180,7 +191,9 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     if (!next && !stale) log?.('debug', 'events: answer without reader_id; subscribing again');
     cursor = next;
     cursorGeneration = session.generation;
-    for (const event of vehicles.apply(eventsOf(data))) {
+    const events = vehicles.apply(eventsOf(data));
+    busy = events.length > 0;
+    for (const event of events) {
       if (stop.aborted) return;
       if (event.kind === 'alarm' && types && !types.has(event.type)) continue;
       yield event;

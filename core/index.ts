@@ -22,4 +22,5 @@ export * from './update';
 export * from './alarm-outputs';
 export * from './disarm';
 export * from './event-push';
+export * from './late';
 export * from './ptz-control';

@@ -341,7 +341,7 @@ export class Transport {
       return new DeviceError({
         kind: 'transport',
         error_code: 'timeout',
-        reason: `not sent: no free connection to the device within ${timeoutMs} ms`,
+        reason: `${NOT_SENT} no free connection to the device within ${timeoutMs} ms`,
       });
     }
     if (why === 'closed' || this.closed) return closedError();
@@ -382,6 +382,16 @@ export class Transport {
     return this.closed;
   }
 }
+
+/**
+ * The request left and its deadline passed without an answer: the device may still have acted on it (a Set applied,
+ * its answer late). Not so for a call that never left (no free connection, refused by the budget).
+ */
+export function leftUnanswered(err: unknown): err is DeviceError {
+  return err instanceof DeviceError && err.kind === 'transport' && err.error_code === 'timeout' && !err.reason.startsWith(NOT_SENT);
+}
+
+const NOT_SENT = 'not sent:';
 
 export function closedError(): DeviceError {
   return new DeviceError({ kind: 'transport', error_code: 'closed', reason: 'client closed' });

@@ -1,7 +1,7 @@
 /**
  * HTTP front of the simulator: method and envelope checks, faults, session checks, routing, logging.
  * Order per request: method -> body -> faults (latency, then one fault kind) -> Login challenge -> JSON envelope ->
- * route (404) -> session -> handler.
+ * route (404) -> session -> handler -> the answer (after a `late_answer` fault's wait: carried out, answered late).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Auth } from './auth';
@@ -59,7 +59,12 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-async function handle(front: Front, req: IncomingMessage, res: ServerResponse, entry: LogEntry): Promise<Reply | undefined> {
+/** How long the answer waits once the request was carried out (`late_answer` faults). */
+interface Late {
+  ms: number;
+}
+
+async function handle(front: Front, req: IncomingMessage, res: ServerResponse, entry: LogEntry, late: Late): Promise<Reply | undefined> {
   if (req.method !== 'POST') {
     entry.method = req.method;
     req.resume();
@@ -80,8 +85,9 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
   entry.data = redact(data ?? (parsed && isPlainObject(body) ? body : undefined));
 
   const sessionCall = () => entry.path !== LOGIN && front.auth.sessionOf(req) !== undefined;
-  const { latencyMs, fault } = front.faults.take(entry.path, sessionCall);
+  const { latencyMs, lateMs, fault } = front.faults.take(entry.path, sessionCall);
   if (latencyMs > 0) await sleep(front, latencyMs);
+  late.ms = lateMs;
   if (fault) {
     entry.fault = fault;
     if (fault === 'reset') {
@@ -125,13 +131,15 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
 export function requestListener(front: Front) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const entry: LogEntry = { time: Date.now(), path: (req.url ?? '/').split('?')[0], data: undefined, status: 0 };
-    void handle(front, req, res, entry)
+    const late: Late = { ms: 0 };
+    void handle(front, req, res, entry, late)
       .catch((err: unknown): Reply => {
         // A simulator bug: make it visible, answer like a device would.
         console.error(`simulator: ${entry.path}: ${err instanceof Error ? err.stack : String(err)}`);
         return failure(500, 'service_unavailable_error', 'Internal simulator error');
       })
-      .then((reply) => {
+      .then(async (reply) => {
+        if (late.ms > 0) await sleep(front, late.ms);
         if (reply) {
           entry.status = reply.status;
           if (reply.error_code) entry.error_code = reply.error_code;
