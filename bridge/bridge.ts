@@ -409,12 +409,14 @@ function deviceEvents(
     // state at most every EVENT_STATE_GAP_MS, each edge at once.
     rt.on('events', (change) => {
       if (publisher.isClosed) return;
+      // A picture that came alone: the channel's latest alarm picture, nothing else changed.
+      if (change.channel && change.picture && !change.edge) return camera.alarm(change.channel, undefined, undefined, change.picture);
       if (change.structure) discovery.update(rt.device);
       if (change.channel) publisher.eventState(rt, change.channel);
       else publisher.state(rt);
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
-      // The start of an alarm (not its end, not a repeat while it lasts) takes the channel's picture.
-      if (change.channel && change.edge?.active) camera.take(change.channel);
+      // The start of an alarm (not its end, not a repeat while it lasts): its picture, sent with it or read.
+      if (change.channel && change.edge?.active) camera.alarm(change.channel, change.edge.type, change.edge.time, change.picture);
     });
   };
   return { start: () => runtimes.forEach(wire) };

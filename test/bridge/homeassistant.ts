@@ -100,6 +100,7 @@ const PLATFORMS = new Set([
   'button',
   'camera',
   'event',
+  'image',
   'light',
   'number',
   'select',
@@ -190,7 +191,8 @@ export function componentProblems(id: string, raw: Json): string[] {
   const readOnly = platform === 'sensor' || platform === 'binary_sensor';
   if (readOnly && c.entity_category === 'config') bad(`a ${platform} cannot be in the config category`);
   if (readOnly && c.state_topic === undefined) bad('state_topic is required');
-  if (!readOnly && platform !== 'event' && platform !== 'camera' && c.command_topic === undefined) bad('command_topic is required');
+  if (!readOnly && platform !== 'event' && platform !== 'camera' && platform !== 'image' && c.command_topic === undefined)
+    bad('command_topic is required');
   const numericClass = (unit: unknown) => {
     if (c.device_class === undefined) return;
     const units = NUMERIC_CLASS_UNITS[c.device_class];
@@ -223,6 +225,15 @@ export function componentProblems(id: string, raw: Json): string[] {
     }
     case 'sensor':
       numericClass(c.unit_of_measurement);
+      break;
+    case 'image':
+      // image.py: exactly one of image_topic (raw bytes unless image_encoding b64) and url_topic; content_type a MIME type.
+      if ((c.image_topic === undefined) === (c.url_topic === undefined)) bad('exactly one of image_topic and url_topic');
+      if (c.image_topic !== undefined && !validSubscribeTopic(c.image_topic)) bad('image_topic is not a valid topic');
+      if (c.content_type !== undefined && !/^image\/[a-z0-9.+-]+$/.test(String(c.content_type))) bad(`content_type ${c.content_type}`);
+      if (c.image_encoding !== undefined && c.image_encoding !== 'b64') bad(`image_encoding ${c.image_encoding}`);
+      if (c.json_attributes_topic !== undefined && !validSubscribeTopic(c.json_attributes_topic))
+        bad('json_attributes_topic is not a valid topic');
       break;
     case 'camera':
       // camera.py: the picture's topic is required; raw bytes unless image_encoding says b64.
