@@ -19,6 +19,7 @@ import { livePage } from './live';
 import { manualAlarmPage } from './manual-alarm';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
+import { imageControlPage, motionPage, pirPage, recordConfigPage, videoCoverPage } from './channel-settings';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
 export {
@@ -51,6 +52,7 @@ export * from './live';
 export * from './manual-alarm';
 export * from './snapshot';
 export * from './stream-url';
+export * from './channel-settings';
 export type { PageDef, PageInfo, WriteRule } from '../page';
 
 /** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
@@ -74,6 +76,11 @@ export const pages: readonly PageDef[] = [
   snapshotPage,
   streamUrlPage,
   systemUpgradePage,
+  imageControlPage,
+  motionPage,
+  pirPage,
+  recordConfigPage,
+  videoCoverPage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

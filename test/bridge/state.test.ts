@@ -52,6 +52,16 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
     disarmed: true, // listed in the Disarming page's disarming_channel
     audio_in_volume: 50,
     audio_out_volume: 50,
+    // Image control, detection, recording, privacy (CH1 has a floodlight: no IR LED setting).
+    day_night: 'AutoMode',
+    motion_detection: false,
+    motion_sensitivity: 4,
+    motion_email: false,
+    pir_detection: false,
+    pir_sensitivity: 3,
+    pir_email: false,
+    recording: true,
+    privacy_mask: false,
   });
   const ch3 = json(r.last(`${fx.base}/nvr/ch3`));
   assert.equal(ch3.floodlight_on_alarm, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');
