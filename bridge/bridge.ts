@@ -29,6 +29,7 @@ import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
 import { PushListener } from './push-listener';
 import { StartGate } from './start-gate';
+import { StorageReader } from './storage';
 import { Requests } from './requests';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
 import { Topics } from './topics';
@@ -215,6 +216,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     },
     deviceEvents(runtimes, publisher, discovery, cameras),
     devicePolls(runtimes),
+    deviceStorage(runtimes, log),
     { stop: () => cameras.forEach((c) => c.stop()) },
     { stop: () => commands.close() },
     announcer,
@@ -314,6 +316,16 @@ function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part {
     },
     stop: () => Promise.all([...runtimes.values()].map((rt) => rt.stop())).then(() => undefined),
   };
+}
+
+/** The disks of every device, each on its own slow schedule while the device is online (storage.ts). */
+function deviceStorage(runtimes: ReadonlyMap<string, DeviceRuntime>, log: Logger): Part {
+  const readers = [...runtimes.values()].map((rt) => {
+    const reader = new StorageReader(rt.device, { intervalMs: rt.cfg.storage_interval, log: log.child(rt.id) });
+    rt.on('availability', (online) => (online ? reader.online() : reader.offline()));
+    return reader;
+  });
+  return { stop: () => Promise.all(readers.map((r) => r.stop())).then(() => undefined) };
 }
 
 /** What a device's runtime reports goes out: availability, state, discovery when its structure changed, events. */

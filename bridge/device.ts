@@ -23,6 +23,7 @@ import {
   type Invoker,
   type LiveChange,
   type LiveState,
+  type Storage,
 } from '../core';
 import type { DeviceConfig } from './config';
 import { emptyEventValues } from './event-state';
@@ -485,6 +486,17 @@ export class Device extends EventEmitter {
     this.model = { ...this.model, gets, disarmPage: s.page };
     this.emit('update', { structure: this.structureChanged() });
     return s.disarmed;
+  }
+
+  /** The disks as last read (storage.ts): published with the device's state; entities follow the disks. */
+  applyStorage(storage: Storage): void {
+    const prev = this.model.storage;
+    if (sameJson(prev, storage)) return;
+    const shape = (s?: Storage) => JSON.stringify(s?.disks.map((d) => [d.id, d.type, d.status !== undefined]) ?? null);
+    this.model = { ...this.model, storage };
+    this.emit('update', {
+      structure: shape(prev) !== shape(storage) || (prev?.overwrite === undefined) !== (storage.overwrite === undefined),
+    });
   }
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */

@@ -22,3 +22,4 @@ export * from './update';
 export * from './alarm-outputs';
 export * from './disarm';
 export * from './event-push';
+export * from './storage';

@@ -19,6 +19,7 @@ import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } fro
 import { buildRoutes } from './routes';
 import { Front, requestListener } from './server';
 import type { SimState } from './state';
+import { setDiskStatus } from './storage';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -30,6 +31,7 @@ export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
 export type { DiskAlarm } from './activity';
 export { ALARMS, allowedAlarms } from './alarms';
 export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
+export { DISK_PAGE } from './storage';
 
 export interface SimulatorOptions {
   /** 0 (default): an ephemeral port. */
@@ -85,6 +87,8 @@ export interface SimulatorOptions {
   /** Entries kept in `log` (default 1000; older ones are dropped). */
   logLimit?: number;
   tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Status of the first disk (`StorageConfig/Disk`), e.g. `HddError` for a failing disk; `none`: no disk at all. */
+  diskStatus?: string;
   /** Default true. false: print one line per request (the CLI does). */
   quiet?: boolean;
 }
@@ -161,6 +165,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     channelNumbering: opts.channelNumbering,
   });
   const device = new Device(profile);
+  if (opts.diskStatus) setDiskStatus(device.state, opts.diskStatus);
   const hold = opts.eventHold ?? opts.eventHoldMs !== undefined;
   const events: EventHub = new EventHub({
     holdMs: hold ? (opts.eventHoldMs ?? 30_000) : 0,

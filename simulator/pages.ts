@@ -7,6 +7,7 @@ import { DAYS } from './days';
 import { RangeMap, isPlainObject, obj } from './descriptors';
 import { IO_RANGE, MOTION_RANGE, PIR_RANGE } from './alarm-ranges';
 import { IMAGE_CONTROL_RANGE, RECORD_RANGE, VIDEO_COVER_RANGE } from './care-ranges';
+import { DISK_SIM_PAGE } from './storage';
 import { NOT_CONFIGURED_GET, NOT_SUPPORT_GET, Obj, Op, SimPage } from './page-def';
 import type { ChannelSpec, Profile } from './profiles';
 import {
@@ -219,6 +220,7 @@ export const PAGES: readonly SimPage[] = [
   },
   { page: 'RecordConfig', ops: ALL, range: RECORD_RANGE, get: { omit: ['copy_ch', 'manual_record'] } },
   { page: 'ChannelConfig/VideoCover', ops: ALL, range: VIDEO_COVER_RANGE, get: {} },
+  DISK_SIM_PAGE,
 ];
 
 export const PAGE_BY_NAME: ReadonlyMap<string, SimPage> = new Map(PAGES.map((p) => [p.page, p]));

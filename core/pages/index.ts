@@ -19,6 +19,7 @@ import { livePage } from './live';
 import { manualAlarmPage } from './manual-alarm';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
+import { diskPage } from './storage';
 import { imageControlPage, motionPage, pirPage, recordConfigPage, videoCoverPage } from './channel-settings';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
@@ -53,6 +54,7 @@ export * from './manual-alarm';
 export * from './snapshot';
 export * from './stream-url';
 export * from './channel-settings';
+export * from './storage';
 export type { PageDef, PageInfo, WriteRule } from '../page';
 
 /** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
@@ -81,6 +83,7 @@ export const pages: readonly PageDef[] = [
   pirPage,
   recordConfigPage,
   videoCoverPage,
+  diskPage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

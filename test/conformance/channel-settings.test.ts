@@ -1,9 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { diskProblem, readStorage } from '../../core';
 import { clientRig, rejection } from '../client/harness';
 import * as V from './vendor';
 
-/** Image control, motion and record pages: core against the vendor's answer shapes, exact request bodies. */
+/** Image control, motion and disk pages: core against the vendor's answer shapes, exact request bodies. */
 
 const test = suite('conformance: channel settings pages');
 const { setup, closeAll } = clientRig('Ch4nnel-pw');
@@ -87,6 +88,33 @@ test('Motion: Range and Get ask with page_type AlarmConfig (the vendor samples);
   assert.is(get.channel_info.CH1.send_email, false);
   assert.equal(dev.bodies('/API/AlarmConfig/Motion/Range'), [{ page_type: 'AlarmConfig' }]);
   assert.equal(dev.bodies('/API/AlarmConfig/Motion/Get'), [{ page_type: 'AlarmConfig' }]);
+});
+
+test("Storage: the vendor's Disk Get read as disks (MB, seconds, used = total - free); a full disk is a problem only without overwrite", async () => {
+  let answer: Data = V.diskGet;
+  const { dev, c } = await setup({ handlers: { '/API/StorageConfig/Disk/Get': () => answer } });
+  const s = await readStorage(c);
+  assert.equal(s, {
+    overwrite: 'Auto',
+    disks: [
+      {
+        id: 1,
+        type: 'Normal',
+        model: 'TOSHIBA MQ01ABD050V',
+        status: 'Full',
+        totalMb: 476940,
+        freeMb: 0,
+        usedMb: 476940,
+        timeLeftS: 0,
+        problem: false,
+      },
+    ],
+  });
+  assert.equal(dev.bodies('/API/StorageConfig/Disk/Get'), [{}]);
+  answer = { ...V.diskGet, over_write: 'Off' };
+  assert.is((await readStorage(c)).disks[0].problem, true);
+  for (const status of ['NoHdd', 'Unformat', 'HddError', 'Broken']) assert.ok(diskProblem(status, 'Auto'), status);
+  for (const status of ['Normal', 'Full', 'ReadOnly', 'Rebuilding']) assert.not.ok(diskProblem(status, 'Auto'), status);
 });
 
 test.run();

@@ -481,6 +481,14 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
     channelAs: { CH4: 'CH1', CH18: 'IP_CH1' },
     note: 'two channels in one call as the sample sends them, with the detection members of the PIR Get sample (region_setting, mbrow, mbcol left out)',
   },
+  { page: 'Storage > Disk > Range', path: '/API/StorageConfig/Disk/Range', data: {} },
+  { page: 'Storage > Disk > Get', path: '/API/StorageConfig/Disk/Get', data: {} },
+  {
+    page: 'Storage > Disk > Set',
+    path: '/API/StorageConfig/Disk/Set',
+    data: { ...diskGetSample(), diskArr: [] },
+    note: "the Get sample sent back with the UI's diskArr (vendor-facts-more j); the simulator's NVR holds the sample's disk",
+  },
   { page: 'Channel > Image Control > Range', path: '/API/ChannelConfig/ImageControl/Range', data: {} },
   { page: 'Channel > Image Control > Get', path: '/API/ChannelConfig/ImageControl/Get', data: {} },
   {
@@ -612,27 +620,30 @@ export const imageControlGet = {
 };
 
 /** Storage > Disk > Get (vendor sample). */
-export const diskGet = {
-  disk_info: [
-    {
-      id: 1,
-      display_id: 1,
-      model: 'TOSHIBA MQ01ABD050V',
-      serial_no: 'Z68ES299S',
-      firmware: 'AX0U1Q',
-      device_type: 'Normal',
-      status: 'Full',
-      total_size: 476940,
-      free_size: 0,
-      total_time: 724487,
-      free_time: 0,
-      format_enable: true,
-      delete_enable: false,
-      disk_type: 'ReadAndWriteDisk',
-    },
-  ],
-  NasMaxCount: 1,
-  over_write: 'Auto',
-  hdd_format_type: 'AllHddData',
-  support_format: true,
-};
+export const diskGet = diskGetSample();
+function diskGetSample() {
+  return {
+    disk_info: [
+      {
+        id: 1,
+        display_id: 1,
+        model: 'TOSHIBA MQ01ABD050V',
+        serial_no: 'Z68ES299S',
+        firmware: 'AX0U1Q',
+        device_type: 'Normal',
+        status: 'Full',
+        total_size: 476940,
+        free_size: 0,
+        total_time: 724487,
+        free_time: 0,
+        format_enable: true,
+        delete_enable: false,
+        disk_type: 'ReadAndWriteDisk',
+      },
+    ],
+    NasMaxCount: 1,
+    over_write: 'Auto',
+    hdd_format_type: 'AllHddData',
+    support_format: true,
+  };
+}
