@@ -31,6 +31,7 @@ import { PushListener } from './push-listener';
 import { StartGate } from './start-gate';
 import { StorageReader } from './storage';
 import { Requests } from './requests';
+import { Restarts } from './restart';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
 import { Topics } from './topics';
 
@@ -142,8 +143,21 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     enabled: config.homeassistant.enabled,
     log: log.child('discovery'),
     publish: (topic, payload) => publisher.send(topic, payload, { retain: true }),
-    channelExtras: (device, ch, slug, node) =>
-      cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined,
+    channelExtras: (device, ch, slug, node) => ({
+      ...(cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : {}),
+      ...restarts.channelComponents(device, ch, node),
+    }),
+    deviceExtras: (device, node) => restarts.deviceComponents(device, node),
+  });
+  const restarts = new Restarts({
+    topics,
+    runtimes,
+    log: log.child('restart'),
+    quoter,
+    event: (type, data) => publisher.event(type, data),
+    onChange: (device) => {
+      if (!publisher.isClosed && device.model.info) discovery.update(device);
+    },
   });
   for (const rt of runtimes.values()) {
     cameras.set(
@@ -217,10 +231,11 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     deviceEvents(runtimes, publisher, discovery, cameras),
     devicePolls(runtimes),
     deviceStorage(runtimes, log),
+    { start: () => runtimes.forEach((rt) => rt.on('availability', (online) => online && void restarts.learn(rt))) },
     { stop: () => cameras.forEach((c) => c.stop()) },
     { stop: () => commands.close() },
     announcer,
-    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter, guard }),
+    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter, guard, restarts }),
     { stop: () => work.refuse() },
   ];
   for (const part of parts) part.start?.();
@@ -381,6 +396,7 @@ function messageRouter(
     cameras: ReadonlyMap<string, DeviceCameras>;
     quoter: Quoter;
     guard: InstanceGuard;
+    restarts: Restarts;
   },
 ): Part {
   return {
@@ -392,6 +408,7 @@ function messageRouter(
           if (!to.work.stopping) to.announcer.homeAssistantStatus(payload);
           return;
         }
+        if (to.restarts.handle(topic, !!packet.retain)) return;
         const shot = topics.parseSnapshotGet(topic);
         if (shot) {
           const channel = channelFromSlug(shot.slug);

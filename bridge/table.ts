@@ -401,6 +401,19 @@ export function isReadOnlyRow(row: Row): boolean {
   return row.source.kind === 'identity' || row.source.kind === 'online' || row.platform === 'sensor' || row.platform === 'binary_sensor';
 }
 
+/**
+ * Pages of settings users change from Home Assistant (where the bridge sees the write) and rarely on the device
+ * itself: a poll reads ONE of them in turn (every page of them within a few polls), not all, so that the idle cost
+ * stays at a request or so per poll. Commands always read the page fresh before writing.
+ */
+export const SETTINGS_PAGES: ReadonlySet<string> = new Set([
+  IMAGE_CONTROL,
+  'AlarmConfig/Motion',
+  'AlarmConfig/PIR',
+  'RecordConfig',
+  'ChannelConfig/VideoCover',
+]);
+
 /** Configuration pages the bridge polls (Range and Get): every page a row reads. */
 export const POLLED_PAGES: readonly string[] = [...new Set(TABLE.filter(isConfigRow).map((r) => r.source.page))];
 

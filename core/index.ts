@@ -23,3 +23,4 @@ export * from './alarm-outputs';
 export * from './disarm';
 export * from './event-push';
 export * from './storage';
+export * from './reboot';

@@ -20,6 +20,7 @@ import { buildRoutes } from './routes';
 import { Front, requestListener } from './server';
 import type { SimState } from './state';
 import { setDiskStatus } from './storage';
+import { Maintenance } from './maintenance';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -89,6 +90,8 @@ export interface SimulatorOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Status of the first disk (`StorageConfig/Disk`), e.g. `HddError` for a failing disk; `none`: no disk at all. */
   diskStatus?: string;
+  /** How long a reboot (Maintenance/DeviceReboot, or a camera's through IPCReboot) lasts. Default 3000 ms. */
+  rebootMs?: number;
   /** Default true. false: print one line per request (the CLI does). */
   quiet?: boolean;
 }
@@ -124,6 +127,8 @@ export interface Simulator {
   raiseDiskAlarm(d: DiskAlarm): void;
   /** The device changes its live light/siren itself (an alarm reaction): state and a `Floodlight_AudioAlarm` event. */
   setLive(channel: string, change: Record<string, unknown>): void;
+  /** Reboots done through Maintenance/DeviceReboot. */
+  readonly reboots: number;
   /** Connect or disconnect an IP_CH channel (Offline) or the Wi-Fi battery camera (Sleep). */
   setOnline(channel: string, online: boolean): void;
   /** The user renames a camera on the recorder (ChannelInfo `channel_name`). */
@@ -236,6 +241,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     host,
   );
   for (const [path, route] of push.routes()) front.routes.set(path, route);
+  const maintenance = new Maintenance({
+    device,
+    password: opts.password,
+    rebootMs: opts.rebootMs ?? 3000,
+    dropSessions: () => front.auth.expireAll(),
+  });
+  for (const [path, route] of maintenance.routes()) front.routes.set(path, route);
+  front.rebooting = () => maintenance.rebooting();
   activity.onRaise = (a) => push.alarm(a);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
 
@@ -267,6 +280,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       activity.liveChanged(ch.id);
     },
     setOnline: (channel, online) => device.setOnline(channel, online),
+    get reboots() {
+      return maintenance.reboots;
+    },
     paths: [...front.routes.keys()],
     renameChannel: (channel, name) => device.rename(channel, name),
     pushes: push.sent,
@@ -284,6 +300,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     stop() {
       stopped ??= (async () => {
         activity.stop();
+        maintenance.stop();
         events.stop(); // held Event/Check requests get their keep-alive answer
         for (const wake of [...sleeps]) wake();
         await new Promise((r) => setImmediate(r)); // let those answers be written

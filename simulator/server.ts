@@ -19,6 +19,8 @@ export interface Front {
   quiet: boolean;
   /** Sleeps that stop() cuts short. */
   sleeps: Set<() => void>;
+  /** While the device reboots: the answer every request gets (maintenance.ts). */
+  rebooting?: () => Reply | undefined;
 }
 
 const MAX_BODY = 4 << 20; // a siren file of 512 KiB base64 fits with room to spare
@@ -79,6 +81,9 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
   const data = parsed && isPlainObject(body) && isPlainObject(body.data) ? body.data : undefined;
   entry.data = redact(data ?? (parsed && isPlainObject(body) ? body : undefined));
 
+  // A rebooting device answers nothing but `device_reboot` (vendor: login included).
+  const rebooting = front.rebooting?.();
+  if (rebooting) return rebooting;
   const sessionCall = () => entry.path !== LOGIN && front.auth.sessionOf(req) !== undefined;
   const { latencyMs, fault } = front.faults.take(entry.path, sessionCall);
   if (latencyMs > 0) await sleep(front, latencyMs);

@@ -20,6 +20,7 @@ import { manualAlarmPage } from './manual-alarm';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
 import { diskPage } from './storage';
+import { deviceRebootPage, ipcRebootPage, transKeyPage } from './reboot';
 import { imageControlPage, motionPage, pirPage, recordConfigPage, videoCoverPage } from './channel-settings';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
@@ -55,6 +56,7 @@ export * from './snapshot';
 export * from './stream-url';
 export * from './channel-settings';
 export * from './storage';
+export * from './reboot';
 export type { PageDef, PageInfo, WriteRule } from '../page';
 
 /** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
@@ -84,6 +86,9 @@ export const pages: readonly PageDef[] = [
   recordConfigPage,
   videoCoverPage,
   diskPage,
+  transKeyPage,
+  deviceRebootPage,
+  ipcRebootPage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

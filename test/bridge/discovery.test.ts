@@ -269,7 +269,11 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA, ...CARE, ...PIR].sort(),
     'WIFI_CH1: no floodlight, no audio, no image control',
   );
-  assert.deepEqual(keys('ip_ch2'), ['online'], 'IP_CH2 is offline: Range lists nothing for it');
+  assert.deepEqual(
+    keys('ip_ch2'),
+    ['online', 'restart'],
+    'IP_CH2 is offline: Range lists nothing for it (but the NVR lists the IPC it would restart)',
+  );
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
   assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);
   assert.equal(sw.payload_on, 'ON');

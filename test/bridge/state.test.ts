@@ -22,19 +22,24 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
   // The recorder disarms through AlarmConfig/Disarming: its actions, not LinkageManage's linkages. (Its disks, read on
   // their own schedule, are storage.test.ts's.)
   const storage = (k: string) => k.startsWith('disk_') || k === 'overwrite';
-  assert.deepEqual(Object.keys(dev).filter((k) => !storage(k)).sort(), [
-    'disarm_alarm_out',
-    'disarm_buzzer',
-    'disarm_event_push_platform',
-    'disarm_full_screen',
-    'disarm_mobile_push',
-    'disarm_send_email',
-    'disarm_show_message',
-    'disarm_voice_prompts',
-    'disarmed',
-    'firmware',
-    'model',
-  ]);
+  assert.deepEqual(
+    Object.keys(dev)
+      .filter((k) => !storage(k))
+      .sort(),
+    [
+      'disarm_alarm_out',
+      'disarm_buzzer',
+      'disarm_event_push_platform',
+      'disarm_full_screen',
+      'disarm_mobile_push',
+      'disarm_send_email',
+      'disarm_show_message',
+      'disarm_voice_prompts',
+      'disarmed',
+      'firmware',
+      'model',
+    ],
+  );
   assert.equal(dev.model, 'N7508');
   const ch1 = json(r.last(`${fx.base}/nvr/ch1`));
   assert.deepEqual(ch1, {

@@ -481,6 +481,35 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
     channelAs: { CH4: 'CH1', CH18: 'IP_CH1' },
     note: 'two channels in one call as the sample sends them, with the detection members of the PIR Get sample (region_setting, mbrow, mbcol left out)',
   },
+  { page: 'Login > TransKey > Get', path: '/API/Login/TransKey/Get', data: { type: ['base_salt', 'base_x_public'] } },
+  { page: 'Maintenance > TransKey > Get', path: '/API/Maintenance/TransKey/Get', data: { type: ['base_salt', 'base_x_public'] } },
+  {
+    page: 'Maintenance > Reboot > Set',
+    path: '/API/Maintenance/DeviceReboot/Set',
+    data: { cipher: '0bjEvTI4Lr8jsytAHx8bSXPNk7cuvIFYGCQjIUH2S/sVPnNQO', seq: 0 },
+    refused: {
+      error_code: 'current_pwd_error',
+      reason: /secondary authentication failed/,
+      why: "the flat shape is taken; the sample's cipher and seq were built from another device's salt (test/simulator/reboot.test.ts sends both shapes with a valid cipher)",
+    },
+  },
+  { page: 'IPCMaintenance > Reboot > Range', path: '/API/IPCMaintaint/IPCReboot/Range', data: {} },
+  { page: 'IPCMaintenance > Reboot > Get', path: '/API/IPCMaintaint/IPCReboot/Get', data: {} },
+  {
+    page: 'IPCMaintenance > Reboot > Set (C1.3)',
+    path: '/API/IPCMaintaint/IPCReboot/Set',
+    data: {
+      password: '1111qqqq',
+      channel_info: { CH1: { reboot_switch: true } },
+      base_secondary_authentication: { seq: 1, cipher: 'r8zCQd+EQpuhKY2bKSZhEK/mkpeEzTRVlgDwiepew8k=' },
+    },
+    channelAs: { CH1: 'IP_CH1' },
+    refused: {
+      error_code: 'current_pwd_error',
+      reason: /secondary authentication failed/,
+      why: "the shape is taken (the sample's request line names IPCReset: sent to the reboot page it documents); its cipher and password are another device's",
+    },
+  },
   { page: 'Storage > Disk > Range', path: '/API/StorageConfig/Disk/Range', data: {} },
   { page: 'Storage > Disk > Get', path: '/API/StorageConfig/Disk/Get', data: {} },
   {
