@@ -92,6 +92,15 @@ type PagePlan = Extract<Planned, { kind: 'page' }>;
 /** How long refusals are gathered before the states they concern are republished (see Commands.republish). */
 const SNAP_BACK_MS = 100;
 
+/**
+ * Command keys a part owns outside the table (PTZ: `set/ptz`, `set/ptz_preset`): `plan` checks the value now (throws
+ * a Refusal, nothing sent) and returns the work; the work may still refuse (a Refusal) or fail.
+ */
+export interface KeyedCommands {
+  owns(key: string): boolean;
+  plan(h: DeviceRuntime, channel: string | undefined, key: string, raw: unknown): () => Promise<void>;
+}
+
 export class Commands {
   /** Latest command per written field (`<device>/<page>/<path>`, `<device>/live/<channel>/<field>`): only its outcome is reported. */
   private readonly latest = new Map<string, number>();
@@ -99,7 +108,10 @@ export class Commands {
   /** Switches (sirens) switched on with a duration: the timer that switches each off again, by `<device>/<channel>/<control>`. */
   private readonly offTimers = new SwitchOffTimers();
 
-  constructor(private readonly ctx: BridgeContext) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly keyed?: KeyedCommands,
+  ) {}
 
   /** Stopping: no switch-off timer fires any more. */
   close(): void {
@@ -185,10 +197,21 @@ export class Commands {
       if (!keys.length) throw new Refusal('nothing to set (empty object)');
       const level: Level = channel ? 'channel' : 'device';
       // Every key is checked before anything is written: one bad key refuses the whole command.
-      const planned = keys.map((key) => {
+      const owned: Array<[string, () => Promise<void>]> = [];
+      const planned = keys.flatMap((key) => {
         target.keys = [key];
-        return checkKey(h, level, channel, key, input[key], this.ctx.quoter);
+        if (this.keyed?.owns(key)) {
+          owned.push([key, this.keyed.plan(h, channel, key, input[key])]);
+          return [];
+        }
+        return [checkKey(h, level, channel, key, input[key], this.ctx.quoter)];
       });
+      for (const [key, work] of owned) {
+        const t = { h, channel, keys: [key] };
+        void this.ctx.track(
+          work().catch((err: unknown) => (err instanceof Refusal ? this.refuse(topic, err, t) : this.failed(topic, t, err))),
+        );
+      }
       const byPage = new Map<string, PagePlan[]>();
       const live: LivePlan = { change: {} };
       /** The command key of each live field (`brightness` came as `floodlight_brightness` or the light's JSON). */
@@ -228,6 +251,20 @@ export class Commands {
     this.report('failed', target, reason);
   }
 
+  /**
+   * The device answered the Set after the request deadline, yet its read-back holds what was asked: the command is
+   * confirmed (its state published as usual, no `command_error`), and `command_applied_late` says that the device is
+   * slower than the timeout.
+   */
+  private appliedLate(topic: string, h: DeviceRuntime, channel: string | undefined, keys: readonly string[], late: DeviceError): void {
+    if (!keys.length) return;
+    const key = this.ctx.quoter.quote(keys.join(','));
+    const reason = `applied late: the device answered the Set after its deadline (${late.reason}); read back: applied`;
+    const shown = this.ctx.quoter.quote(topic, 256);
+    this.ctx.log.warn(`command on ${shown} ${reason}`);
+    this.ctx.event('command_applied_late', { topic: shown, device: h.device.id, channel: channel ?? null, key, reason });
+  }
+
   private notConfirmed(topic: string, target: Target & { h: DeviceRuntime }, field: string, requested: unknown, reported: unknown): void {
     this.ctx.event('command_not_confirmed', { topic, device: target.h.device.id, field, requested, reported: reported ?? null });
     const shown = (x: unknown) => (x === undefined ? 'nothing' : JSON.stringify(x));
@@ -257,11 +294,14 @@ export class Commands {
     const claim = this.claim(changes.map(fieldKey));
     const isLatest = (c: Change) => claim.isLatest(fieldKey(c));
     try {
-      const readBack = await h.device.writes.enqueue(page, { kind: 'changes', changes });
+      const { readBack, late } = await h.device.writes.enqueue(page, { kind: 'changes', changes });
+      const applied: string[] = [];
       for (const { change: c, row } of plans) {
         const got = readBackValue(readBack, c);
         if (got !== c.value && isLatest(c)) this.notConfirmed(topic, { h, channel, keys: [row.key] }, changeField(c), c.value, got);
+        else if (got === c.value) applied.push(row.key);
       }
+      if (late) this.appliedLate(topic, h, channel, applied, late);
     } catch (err) {
       this.failed(topic, { h, channel, keys: plans.map((p) => p.row.key) }, err);
     } finally {
@@ -288,8 +328,10 @@ export class Commands {
     const timerKey = (control: string) => `${h.id}/${channel}/${control}`;
     // Any later command on a switch of the channel replaces its pending switch-off.
     for (const k of fields) this.offTimers.cancel(timerKey(k));
+    let late: DeviceError | undefined;
     try {
-      const state = await h.device.writeLive(channel, plan.change);
+      const state = await h.device.writeLive(channel, plan.change, { onAppliedLate: (err) => (late = err) });
+      if (late) this.appliedLate(topic, h, channel, [...new Set(fields.map((k) => keys.get(k) ?? k))], late);
       for (const k of fields) {
         if (state[k] !== plan.change[k] && isLatest(k))
           this.notConfirmed(topic, { h, channel, keys: [keys.get(k) ?? k] }, `live.${channel}.${k}`, plan.change[k], state[k]);
@@ -314,9 +356,11 @@ export class Commands {
   }
 
   private async disarm(topic: string, h: DeviceRuntime, value: boolean): Promise<void> {
+    let late: DeviceError | undefined;
     try {
-      const got = await h.device.writeDisarmed(value);
+      const got = await h.device.writeDisarmed(value, { onAppliedLate: (err) => (late = err) });
       if (got !== value) this.notConfirmed(topic, { h, keys: ['disarmed'] }, 'disarmed', value, got);
+      else if (late) this.appliedLate(topic, h, undefined, ['disarmed'], late);
     } catch (err) {
       this.failed(topic, { h, keys: ['disarmed'] }, err);
     }

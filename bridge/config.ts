@@ -21,6 +21,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isChannelId } from '../core/channels';
 import { isPlainObject } from '../core/json';
+import { parsePageName } from '../core/pages';
 import { LOG_LEVELS } from './log';
 
 /** `10`, `10s`, `2m`, `500ms`, `1h`, or seconds as a number; to milliseconds (NaN when not a duration). */
@@ -166,6 +167,11 @@ const DeviceSchema = v.strictObject({
   storage_interval: v.optional(Duration(60_000, 86_400_000), 600),
   /** A picture of every camera this often (parsed to milliseconds); absent: pictures only on alarms and on demand. */
   snapshot_interval: v.optional(Duration(1000, 86_400_000)),
+  /**
+   * How often the device's own online firmware check runs (parsed to milliseconds; at least 1 h, default 6 h);
+   * `false`: never on a schedule (still on demand: `set/firmware` `check`).
+   */
+  firmware_check_interval: v.optional(v.union([v.literal(false), Duration(3_600_000, 7 * 86_400_000)]), 6 * 3600),
   /** Snapshot size such as 640x480, one the device's Snapshot Range offers; default the largest not above 1280x720. */
   snapshot_resolution: v.optional(v.pipe(v.string(), v.regex(/^\d+ ?x ?\d+$/, 'expected a resolution such as 1280x720'))),
   /**
@@ -187,10 +193,11 @@ const PushSchema = v.strictObject({
   listen: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '0.0.0.0'),
 });
 
-/** A page name as the request API takes it: `AlarmConfig/Deterrence`. */
+/** A page name as the request API takes it (any spelling core's page-name rule accepts), kept as `AlarmConfig/Deterrence`. */
 const PageName = v.pipe(
   v.string(),
-  v.regex(/^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*){0,4}$/, 'expected a page name such as "AlarmConfig/Deterrence"'),
+  v.check((s) => parsePageName(s) !== undefined, 'expected a page name such as "AlarmConfig/Deterrence"'),
+  v.transform((s) => parsePageName(s)!),
 );
 
 /**

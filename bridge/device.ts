@@ -21,6 +21,7 @@ import {
   type ClientOptions,
   type DisarmPage,
   type Invoker,
+  type LateOptions,
   type LiveChange,
   type LiveState,
   type Storage,
@@ -32,7 +33,7 @@ import { errorText, type Logger } from './log';
 import { sameChannelList, sameJson, structureSignature } from './model-compare';
 import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
 import { POLLED_PAGES, polledPages, SETTINGS_PAGES } from './table';
-import { mergeChanges, WriteQueue, type Job } from './write-queue';
+import { mergeChanges, WriteQueue, type Job, type Written } from './write-queue';
 
 export interface DeviceOptions {
   log: Logger;
@@ -394,9 +395,10 @@ export class Device extends EventEmitter {
   }
 
   /** Write executor of the page queue: merged changes through `client.update()`, a raw Set as given; read back. */
-  private async writePage(page: string, batch: Job[]): Promise<Json> {
+  private async writePage(page: string, batch: Job[]): Promise<Written> {
     this.log.debug(`write ${page}: ${batch.length} queued change(s)`);
     let readBack: Json;
+    let late: DeviceError | undefined;
     if (batch.length === 1 && batch[0].kind === 'raw') {
       await this.client.set(page, batch[0].data);
       this.bump(page);
@@ -404,13 +406,13 @@ export class Device extends EventEmitter {
         readBack = (await this.readFresh(page)) ?? {};
       } catch (err) {
         if (POLLED_PAGES.includes(page)) throw err;
-        return {}; // a page without Get: the Set was accepted, nothing to read back
+        return { readBack: {} }; // a page without Get: the Set was accepted, nothing to read back
       }
     } else {
       const changes = batch.flatMap((j) => (j.kind === 'changes' ? j.changes : []));
       // A membership applies to the list the device holds now, read here inside the queue (not the last poll's).
       const current = changes.some((c) => c.member !== undefined) ? await this.readFresh(page) : undefined;
-      readBack = await this.client.update(page, mergeChanges(changes, current));
+      readBack = await this.client.update(page, mergeChanges(changes, current), { onAppliedLate: (err) => (late = err) });
       this.bump(page);
     }
     if (POLLED_PAGES.includes(page)) {
@@ -419,7 +421,7 @@ export class Device extends EventEmitter {
       this.model = { ...this.model, gets };
       this.emit('update', { structure: this.structureChanged() });
     }
-    return readBack;
+    return { readBack, late };
   }
 
   /** The page's Get from the device now (not coalesced with a poll's read); undefined for a page without Get. */
@@ -433,10 +435,10 @@ export class Device extends EventEmitter {
    * live writes of the channel are pending (Home Assistant's light sends its brightness, then ON), the read-back
    * is kept in the model but published only with the last one's: a burst of commands shows once, as confirmed.
    */
-  async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
+  async writeLive(channel: string, change: LiveChange, opts: LateOptions = {}): Promise<LiveState> {
     this.liveWrites.set(channel, (this.liveWrites.get(channel) ?? 0) + 1);
     try {
-      const state = await this.client.setLive(channel, change);
+      const state = await this.client.setLive(channel, change, opts);
       this.liveConfirmedAt.set(channel, performance.now());
       this.applyLive(channel, state, (this.liveWrites.get(channel) ?? 0) > 1);
       return state;
@@ -510,8 +512,8 @@ export class Device extends EventEmitter {
   }
 
   /** Disarm (true) or arm (false) through the page the device has; the value read back lands in the model. */
-  async writeDisarmed(disarmed: boolean): Promise<boolean | undefined> {
-    const s = await this.client.setDisarmed(disarmed);
+  async writeDisarmed(disarmed: boolean, opts: LateOptions = {}): Promise<boolean | undefined> {
+    const s = await this.client.setDisarmed(disarmed, opts);
     this.bump(s.page);
     const gets = new Map(this.model.gets);
     const data = { ...(gets.get(s.page) ?? {}) };

@@ -191,7 +191,7 @@ export interface DiscoveryOptions {
   log: Logger;
   /** Components a channel has beyond the table and its events (the camera and its snapshot button). */
   channelExtras?: (device: Device, channel: string, slug: string, node: string) => Json | undefined;
-  /** Components the recorder has beyond the table and its events (restart button). */
+  /** Components the recorder has beyond the table and its events (its firmware `update` entity, restart button). */
   deviceExtras?: (device: Device, node: string) => Json | undefined;
 }
 
@@ -331,7 +331,7 @@ export class Discovery {
     if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
     deviceCmps[COMMAND_ERROR_KEY] = commandErrorComponent(topics.commandError(device.id), `${node}_${COMMAND_ERROR_KEY}`);
     if (model.storage) Object.assign(deviceCmps, storageComponents(model.storage, deviceTopic, node));
-    Object.assign(deviceCmps, this.opts.deviceExtras?.(device, node) ?? {});
+    Object.assign(deviceCmps, this.opts.deviceExtras?.(device, node));
     for (const ch of channels) {
       const slug = channelSlug(ch);
       const key = `${device.id}/${ch}`;

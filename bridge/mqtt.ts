@@ -149,6 +149,8 @@ export class MqttLink extends EventEmitter {
       connectTimeout: 10_000,
       keepalive: opts.keepaliveS ?? 30,
       queueQoSZero: false,
+      // Packet ids written as they come, not from MQTT.js's table of 65,536 two-byte buffers (about 7 MB of heap).
+      writeCache: false,
       clientId: opts.clientId ?? `nvr2mqtt_${Math.random().toString(16).slice(2, 10)}`,
       username: opts.username,
       password: opts.password,

@@ -35,6 +35,13 @@ const INFO_GAP_MS = 1_000;
  */
 export const EDGE_BUFFER = 1000;
 
+/**
+ * A channel's state after a device event goes out at once, then at most once per this gap while its events keep
+ * coming (the latest state at the end of the gap): in an alarm storm (100 a second) the state costs a few messages a
+ * second, not one per edge. Edges are never coalesced: each goes out at once.
+ */
+export const EVENT_STATE_GAP_MS = 250;
+
 export class StatePublisher {
   private readonly cache = new ChangeCache();
   private infoTimer?: NodeJS.Timeout;
@@ -44,6 +51,8 @@ export class StatePublisher {
   droppedEdges = 0;
   private statesReady = false;
   private closed = false;
+  /** Per `<device>/<channel>`: when its state last went out for an event, and the publish due at the end of the gap. */
+  private readonly eventStates = new Map<string, { at: number; timer?: NodeJS.Timeout }>();
   /** Messages published since start (all topics). */
   count = 0;
 
@@ -64,6 +73,8 @@ export class StatePublisher {
   close(): void {
     this.closed = true;
     clearTimeout(this.infoTimer);
+    for (const e of this.eventStates.values()) clearTimeout(e.timer);
+    this.eventStates.clear();
   }
 
   get isClosed(): boolean {
@@ -161,6 +172,23 @@ export class StatePublisher {
       if (!this.send(topic, payload)) return;
       this.heldEdges.shift();
     }
+  }
+
+  /** A channel's state after a device event: at once, or at the end of its gap (EVENT_STATE_GAP_MS) during a storm. */
+  eventState(rt: DeviceRuntime, channel: string): void {
+    const key = `${rt.id}/${channel}`;
+    const now = performance.now();
+    const e = this.eventStates.get(key) ?? { at: -Infinity };
+    this.eventStates.set(key, e);
+    if (e.timer) return; // the publish at the end of the gap takes the state as it is then
+    const wait = e.at + EVENT_STATE_GAP_MS - now;
+    const go = () => {
+      e.timer = undefined;
+      e.at = performance.now();
+      this.state(rt, { channel });
+    };
+    if (wait <= 0) go();
+    else e.timer = setTimeout(go, wait);
   }
 
   /** A device's state topics (or one channel's, or the device's own only); `force`: even when unchanged. */

@@ -38,9 +38,16 @@ function topLevelOf(payload: Buffer): Json | undefined {
   }
 }
 
+/**
+ * The request's transaction as answered and logged: quoted like any text the user typed, a number too (a transaction
+ * 12345678 is a password 12345678 typed by mistake as much as the string is), which then comes back as the quoter's
+ * withheld text instead.
+ */
 function transactionOf(msg: Json | undefined, q: Quoter): string | number | undefined {
   const t = msg?.transaction;
-  return typeof t === 'string' ? q.quote(t, 128) : typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+  if (typeof t === 'string') return q.quote(t, 128);
+  if (typeof t !== 'number' || !Number.isFinite(t)) return undefined;
+  return q.hasSecret(String(t)) ? q.quote(String(t)) : t;
 }
 
 /**
@@ -191,7 +198,7 @@ export class Requests {
         violations: shown,
       });
     }
-    return h.device.writes.enqueue(page, { kind: 'raw', data });
+    return (await h.device.writes.enqueue(page, { kind: 'raw', data })).readBack;
   }
 
   private async refresh(msg: Json): Promise<unknown> {

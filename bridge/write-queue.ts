@@ -4,6 +4,7 @@
  * together (siren on CH1, siren volume on CH2) both take effect: nothing is lost, nothing is optimistic.
  * A raw Set (request API) is a write of its own, in arrival order.
  */
+import type { DeviceError } from '../core';
 import { isPlainObject } from '../core/json';
 import { valueAt, type Json } from './state';
 
@@ -20,12 +21,21 @@ export interface Change {
 
 export type Job = { kind: 'changes'; changes: Change[] } | { kind: 'raw'; data: Json };
 
-/** Runs one write: a batch of merged change jobs, or one raw job. Returns the read-back page. */
-export type WriteExecutor = (page: string, batch: Job[]) => Promise<Json>;
+/**
+ * What a write came to: the page read back; `late`, the timeout its Set outlived when the device answered too late
+ * but the read-back showed it applied (core/late.ts).
+ */
+export interface Written {
+  readBack: Json;
+  late?: DeviceError;
+}
+
+/** Runs one write: a batch of merged change jobs, or one raw job. */
+export type WriteExecutor = (page: string, batch: Job[]) => Promise<Written>;
 
 interface Waiter {
   job: Job;
-  resolve: (readBack: Json) => void;
+  resolve: (written: Written) => void;
   reject: (err: unknown) => void;
 }
 
@@ -36,14 +46,14 @@ export class WriteQueue {
   constructor(private readonly exec: WriteExecutor) {}
 
   /** Queue a write on `page`; resolves with the read-back `data` once the device confirmed it. */
-  enqueue(page: string, job: Job): Promise<Json> {
+  enqueue(page: string, job: Job): Promise<Written> {
     if (this.closed) return Promise.reject(new Error('bridge stopping'));
     let q = this.queues.get(page);
     if (!q) {
       q = { waiting: [], running: false };
       this.queues.set(page, q);
     }
-    const promise = new Promise<Json>((resolve, reject) => q.waiting.push({ job, resolve, reject }));
+    const promise = new Promise<Written>((resolve, reject) => q.waiting.push({ job, resolve, reject }));
     if (!q.running) void this.drain(page, q);
     return promise;
   }
@@ -69,11 +79,11 @@ export class WriteQueue {
         if (q.waiting[0].job.kind === 'raw') batch.push(q.waiting.shift()!);
         else while (q.waiting.length && q.waiting[0].job.kind === 'changes') batch.push(q.waiting.shift()!);
         try {
-          const readBack = await this.exec(
+          const written = await this.exec(
             page,
             batch.map((w) => w.job),
           );
-          for (const w of batch) w.resolve(readBack);
+          for (const w of batch) w.resolve(written);
         } catch (err) {
           for (const w of batch) w.reject(err);
         }

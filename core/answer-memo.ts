@@ -2,12 +2,16 @@
  * The last answer of each repeated read. A poller asks every device the same few Gets every second and the
  * answers rarely change; an answer whose text equals the previous one's is then neither parsed nor validated
  * again, and its reader gets the previous (frozen) object, so "did anything change?" is an identity check.
- * Only the text and the validated object are kept (the object is what the poller keeps anyway).
+ * Only a digest of the text and the validated object are kept (the object is what the poller keeps anyway).
  */
+import { createHash } from 'node:crypto';
 import { deepFreeze } from './json';
 
+/** 20 bytes stand for an answer of a few KB (a recorder's answers held as text cost about 21 KB a device). */
+const digestOf = (text: string) => createHash('sha1').update(text).digest('base64');
+
 interface Remembered {
-  text: string;
+  digest: string;
   /** Parsed `data` until validated, then the validated answer, frozen: every reader of the answer shares it. */
   value: unknown;
   validated: boolean;
@@ -19,9 +23,10 @@ export class AnswerMemo {
   /** `data` of the answer `text` to the read `key`, or the remembered answer when the text is unchanged. */
   parse(key: string, text: string, parse: () => unknown): unknown {
     const hit = this.last.get(key);
-    if (hit?.text === text) return hit.value;
+    const digest = digestOf(text);
+    if (hit?.digest === digest) return hit.value;
     const value = parse(); // a failure answer throws: only successful answers are remembered
-    this.last.set(key, { text, value, validated: false });
+    this.last.set(key, { digest, value, validated: false });
     return value;
   }
 

@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import { AnswerMemo } from './answer-memo';
 import { describeIssues } from './envelope';
 import { DeviceError } from './errors';
-import { isPlainObject } from './json';
+import { deepFreeze, isPlainObject } from './json';
+import { sendThenReadBack, type LateOptions } from './late';
 import { KeyedQueue, SharedCalls } from './concurrency';
 import { eventStream, type DeviceEvent, type EventStreamOptions } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
@@ -13,6 +14,7 @@ import { channelList, readChannelModel, type ChannelModel, type ChannelState } f
 import { DISARM_MEMBER, readDisarm, type DisarmPage, type DisarmState } from './disarm';
 import { readIdentity, type DeviceIdentity } from './identity';
 import { readLive, writeLive, type LiveChange, type LiveState } from './live';
+import { planPtz, PtzMotion, ptzSpeedRange, readPtz, type PtzDone, type PtzInfo } from './ptz-control';
 import { readSnapshot, readStreamUrls, type Snapshot, type StreamUrls } from './media';
 import { addressingOf, definePage, type PageDef } from './page';
 import { META_KEYS, findOperation, findPage, pageName } from './pages';
@@ -24,6 +26,16 @@ import { Session, type LogFn, type SessionState } from './session';
 import { rebootCamera, rebootDevice } from './reboot';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
+import {
+  checkFirmware,
+  runLocalUpgrade,
+  runOnlineUpgrade,
+  type FirmwareProgress,
+  type FirmwareVersions,
+  type LocalUpgradeInput,
+  type OnlineUpgradeOptions,
+  type UploadSender,
+} from './firmware';
 import { validateAgainstRange } from './validate';
 
 export interface ClientOptions {
@@ -80,7 +92,7 @@ export interface InvokeOptions {
   reuse?: boolean;
 }
 
-export interface UpdateOptions {
+export interface UpdateOptions extends LateOptions {
   /** Send without checking the changed paths against the Range (devices without a Range for the page). */
   skipRangeCheck?: boolean;
   timeoutMs?: number;
@@ -131,6 +143,8 @@ export class NvrClient extends EventEmitter {
   private disarmVia?: DisarmPage;
   /** Writes queued by page (or live channel), so that none undoes another. */
   private readonly writes = new KeyedQueue();
+  /** PTZ commands: one at a time per channel, a running move ended by the next. */
+  private readonly ptzMotion = new PtzMotion(this);
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
 
@@ -241,8 +255,13 @@ export class NvrClient extends EventEmitter {
     let range: Data | undefined;
     if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, metaKeys);
     const data = buildSet(def, current, diff, range, [...META_KEYS, ...metaKeys]);
-    await this.invoke(setOp, data, { skipRangeCheck: true, timeoutMs: opts.timeoutMs });
-    return this.invoke(get, addressing.top, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>;
+    // A Set answered too late counts when the page read back holds every changed value (core/late.ts).
+    return sendThenReadBack(
+      () => this.invoke(setOp, data, { skipRangeCheck: true, timeoutMs: opts.timeoutMs }),
+      () => this.invoke(get, addressing.top, { timeoutMs: opts.timeoutMs, fresh: true }) as Promise<Data>,
+      (after) => Object.keys(changedPaths(after, diff)).length === 0,
+      opts,
+    );
   }
 
   /** Range of any page, e.g. `range('AlarmConfig/Deterrence')`; typed pages are validated by their schema. */
@@ -268,7 +287,9 @@ export class NvrClient extends EventEmitter {
       if (Date.now() - hit.at < this.rangeTtlMs) return hit.error ? Promise.reject(hit.error) : Promise.resolve(hit.value!);
     }
     const pending = this.range(name).then(
-      (value) => {
+      (answer) => {
+        // Frozen: shared by every reader, its repeated descriptors shared with the other devices' (deepFreeze).
+        const value = deepFreeze(answer);
         this.ranges.set(name, { at: Date.now(), value });
         return value;
       },
@@ -332,8 +353,8 @@ export class NvrClient extends EventEmitter {
    * fields and the parts the channel has (R2) before anything is sent; sent with the Get object, the change and
    * `operation_type`; read back.
    */
-  setLive(channel: string, change: LiveChange): Promise<LiveState> {
-    return this.writes.run(`live ${channel}`, () => writeLive(this, channel, change));
+  setLive(channel: string, change: LiveChange, opts: LateOptions = {}): Promise<LiveState> {
+    return this.writes.run(`live ${channel}`, () => writeLive(this, channel, change, opts));
   }
 
   /**
@@ -352,7 +373,7 @@ export class NvrClient extends EventEmitter {
   }
 
   /** Disarm (true) or arm (false) through whichever page the device has, via {@link update}; read back. */
-  async setDisarmed(disarmed: boolean): Promise<DisarmState> {
+  async setDisarmed(disarmed: boolean, opts: LateOptions = {}): Promise<DisarmState> {
     if (typeof disarmed !== 'boolean') {
       throw new DeviceError({
         kind: 'invalid_request',
@@ -361,7 +382,7 @@ export class NvrClient extends EventEmitter {
       });
     }
     const { page } = await this.disarmState();
-    const after = await this.update(page, { [DISARM_MEMBER[page]]: disarmed });
+    const after = await this.update(page, { [DISARM_MEMBER[page]]: disarmed }, opts);
     const v = after[DISARM_MEMBER[page]];
     return typeof v === 'boolean' ? { page, disarmed: v } : { page };
   }
@@ -392,13 +413,59 @@ export class NvrClient extends EventEmitter {
     return this.invoke(upgradeTokenOp, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
   }
 
+  /** Installed firmware (SystemInfo) and what the device's own online check (`FtpUpgrade/Check`) finds. */
+  async checkFirmware(): Promise<FirmwareVersions> {
+    const { firmware } = await this.identity();
+    return checkFirmware(this, firmware);
+  }
+
+  /** The device's online upgrade of what its check found, followed to the end (the device then reboots). */
+  onlineUpgrade(opts: OnlineUpgradeOptions = {}): Promise<FirmwareProgress> {
+    return runOnlineUpgrade(this, { signal: this.session.closedSignal, ...opts });
+  }
+
+  /**
+   * The whole local upgrade from a file path or a buffer: limits and secondary authentication checked before anything
+   * is sent, token, upload with `X-Upgrade-Token`; resolves when the device accepted the file.
+   */
+  upgradeFirmware(input: LocalUpgradeInput): Promise<{ file_name: string; file_size: number }> {
+    const sender: UploadSender = {
+      invoke: (op, data, opts) => this.invoke(op, data, opts),
+      upload: (path: string, body: () => Uint8Array | NodeJS.ReadableStream, headers: Record<string, string>, timeoutMs: number) =>
+        this.session.exchange(path, undefined, {
+          page: 'Maintenance/SystemUpgrade',
+          operation: 'Upgrade',
+          upload: { body, headers },
+          timeoutMs,
+        }),
+    };
+    return runLocalUpgrade(sender, input, { largeCapacity: this.largeCapacity });
+  }
+
   /** Device events from `/API/Event/Check`, at most one call per `intervalMs` (default 1 s); ends on abort or close. */
   events(opts: Omit<EventStreamOptions, 'log'> = {}): AsyncIterable<DeviceEvent> {
     return eventStream(this.session, { ...opts, log: this.log });
   }
 
-  /** Log out (best effort, bounded), stop the heartbeat, abort calls in flight, close the sockets. */
+  /**
+   * A PTZ channel's offer (`PreviewChannel/PTZ/Get`): stored presets, moves, speed bounds. `channelSlots`: how many
+   * channel slots the device lists (one: a camera, speed 0-10; more: a recorder, 0-100).
+   */
+  ptzInfo(channel: string, channelSlots: number, opts: { priority?: 'poll' | 'command' } = {}): Promise<PtzInfo> {
+    return readPtz(this, channel, ptzSpeedRange(channelSlots), opts);
+  }
+
+  /**
+   * A PTZ command (`{preset}`, `{move, duration?, speed?}`, `{stop: true}`) checked against `info` (refused before
+   * anything is sent) and carried out: a preset called, or a move's Start, its duration, its Stop.
+   */
+  async ptz(info: PtzInfo, command: unknown): Promise<PtzDone> {
+    return this.ptzMotion.run(info.channel, planPtz(info, command));
+  }
+
+  /** Log out (best effort, bounded), stop the heartbeat, abort calls in flight, close the sockets. Running PTZ moves are stopped first. */
   async close(): Promise<void> {
+    await this.ptzMotion.stopAll();
     await this.session.close();
     this.ranges.clear();
   }

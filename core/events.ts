@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AlarmType } from './alarm-types';
 import { DeviceError } from './errors';
-import { cursorOf, eventsOf, type Cursor, type DeviceEvent } from './event-answer';
+import { cursorOf, eventsOf, VehicleTracker, type Cursor, type DeviceEvent } from './event-answer';
 import type { LogFn, Session } from './session';
 
-export { cursorOf, eventsOf, normalizeTime, type Cursor, type DeviceEvent } from './event-answer';
+export { cursorOf, eventsOf, normalizeTime, VehicleTracker, type Cursor, type DeviceEvent } from './event-answer';
+export { aiPictures, alarmSnaps, jpegOf, pictureTarget, type AiPicture, type AlarmPicture, type PictureTarget } from './event-pictures';
 
 /**
  * Device events from `/API/Event/Check` (vendor facts d). The device answers at once (alarms, or the
@@ -25,6 +26,12 @@ export interface EventStreamOptions {
   /** Backoff after a failure: starts here (at least `intervalMs`), doubles, capped at `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * Also subscribe to the AI pictures (`{"aipushpic":["all"]}`, vendor facts o.2): AI alarms then carry their
+   * picture (scene and object), and vehicles are reported (`motor_vehicle`). Pictures of ordinary alarms
+   * (`alarm_snap_data`) come as the device sends them either way. Default false.
+   */
+  pictures?: boolean;
   /** Called after every Event/Check the device answered (keep-alives too): the stream works. */
   onAnswer?: () => void;
   /** Called when a check failed and the stream keeps trying: the error and when the next check goes out (epoch ms). */
@@ -36,18 +43,31 @@ export interface EventStreamOptions {
 
 export const EVENT_PATH = '/API/Event/Check';
 export const MIN_EVENT_INTERVAL_MS = 100;
+/**
+ * After an answer that carried alarms the next check comes this soon (or at `intervalMs`, when shorter): the device
+ * may hold more than one answer gives (the simulator gives at most 64 entries), and in an alarm storm checks once a
+ * second fall behind until the device's ring of events overruns and edges are lost. An answer with nothing new
+ * (the keep-alive) waits the whole interval again, so an idle device sees no more checks than before.
+ */
+export const BUSY_EVENT_INTERVAL_MS = 250;
 const CTX = { page: 'Event', operation: 'Check', envelope: 'any', priority: 'poll' } as const;
 /** The subscription every call carries (vendor sample: all events; no AI picture pushes). */
 export const EVENT_SUBSCRIPTION = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } } as const;
+/** The same with the AI pictures (vendor table 1.2: `aipushpic` takes `all` only). */
+export const PICTURE_SUBSCRIPTION = {
+  plus_eventchk: 'eventAiPushPic',
+  ext_data: { subscribe_type: [{ event: ['all'] }, { aipushpic: ['all'] }] },
+} as const;
 /** Answers that mean: the subscription is gone, subscribe again. */
 const RESUBSCRIBE_CODES = new Set(['readerID_invalid', 'position_invalid']);
 /** Errors after which polling cannot help: the stream ends with the error. */
 const FATAL_KINDS = new Set<DeviceError['kind']>(['lockout', 'unsupported', 'invalid_request']);
 
 /** The request `data` of the next call: the subscription, plus the cursor once there is one. */
-export function eventCheckRequest(cursor: Cursor | undefined): Record<string, unknown> {
-  if (!cursor) return { ...EVENT_SUBSCRIPTION };
-  return { ...EVENT_SUBSCRIPTION, reader_id: cursor.reader_id, sequence: cursor.sequence ?? null, lap_number: cursor.lap_number ?? null };
+export function eventCheckRequest(cursor: Cursor | undefined, pictures = false): Record<string, unknown> {
+  const sub = pictures ? PICTURE_SUBSCRIPTION : EVENT_SUBSCRIPTION;
+  if (!cursor) return { ...sub };
+  return { ...sub, reader_id: cursor.reader_id, sequence: cursor.sequence ?? null, lap_number: cursor.lap_number ?? null };
 }
 
 function badOption(reason: string): DeviceError {
@@ -125,9 +145,13 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
   let cursor: Cursor | undefined;
   let cursorGeneration = -1;
   let lastStart = -Infinity;
+  /** The last answer carried alarms: more may be waiting. */
+  let busy = false;
+  const busyInterval = Math.min(intervalMs, BUSY_EVENT_INTERVAL_MS);
   const { checkNow } = opts;
+  const vehicles = new VehicleTracker();
   const nextCheck = () => {
-    const due = lastStart + Math.max(intervalMs, backoff);
+    const due = lastStart + Math.max(busy ? busyInterval : intervalMs, backoff);
     // After errors the backoff holds, pushes or not.
     return checkNow && !backoff ? checkNow.until(due, lastStart + MIN_EVENT_INTERVAL_MS, stop) : waitUntil(due, stop);
   };
@@ -138,13 +162,14 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     const polled = cursor !== undefined;
     let data: unknown;
     try {
-      data = await session.exchange(EVENT_PATH, eventCheckRequest(cursor), {
+      data = await session.exchange(EVENT_PATH, eventCheckRequest(cursor, opts.pictures), {
         ...CTX,
         timeoutMs: opts.pollTimeoutMs ?? 40_000,
         signal: stop,
       });
     } catch (err) {
       if (stop.aborted) return;
+      busy = false;
       if (!(err instanceof DeviceError)) throw err;
       if (err.error_code === 'closed') return;
       if (FATAL_KINDS.has(err.kind)) throw err;
@@ -166,7 +191,9 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     if (!next && !stale) log?.('debug', 'events: answer without reader_id; subscribing again');
     cursor = next;
     cursorGeneration = session.generation;
-    for (const event of eventsOf(data)) {
+    const events = vehicles.apply(eventsOf(data));
+    busy = events.length > 0;
+    for (const event of events) {
       if (stop.aborted) return;
       if (event.kind === 'alarm' && types && !types.has(event.type)) continue;
       yield event;

@@ -1,6 +1,7 @@
 import { requireChannel } from './channels';
 import { DeviceError, type Violation } from './errors';
 import { isPlainObject } from './json';
+import { sendThenReadBack, type LateOptions } from './late';
 import type { Invoker } from './operation';
 import { liveGet, liveSet, type LiveAnswer, type LiveSetRequest, type OperationType, type ValueRange } from './pages/live';
 import { nearestField } from './validate';
@@ -123,8 +124,11 @@ export async function readLive(c: Invoker, channel: string, fresh = false): Prom
   return liveState(channel, await c.invoke(liveGet, { channel, command_flag: false }, { fresh }));
 }
 
-/** Read, check, Set with `operation_type`, read back (see {@link planLiveSet}). */
-export async function writeLive(c: Invoker, channel: string, change: LiveChange): Promise<LiveState> {
+/**
+ * Read, check, Set with `operation_type`, read back (see {@link planLiveSet}); a Set answered too late counts when
+ * the read-back holds every value asked for (core/late.ts).
+ */
+export async function writeLive(c: Invoker, channel: string, change: LiveChange, opts: LateOptions = {}): Promise<LiveState> {
   const where = { page: liveSet.page, operation: 'Set' };
   requireChannel(channel, where);
   if (!isPlainObject(change)) throw refused(where, [{ path: '', problem: 'type', message: 'the change must be an object' }]);
@@ -132,6 +136,12 @@ export async function writeLive(c: Invoker, channel: string, change: LiveChange)
   const plan = planLiveSet(channel, current, change);
   if (plan.violations.length) throw refused(where, plan.violations);
   if (!plan.data) return liveState(channel, current);
-  await c.invoke(liveSet, plan.data, { skipRangeCheck: true });
-  return readLive(c, channel, true);
+  const data = plan.data;
+  const asked = Object.entries(change).filter(([, v]) => v !== undefined);
+  return sendThenReadBack(
+    () => c.invoke(liveSet, data, { skipRangeCheck: true }),
+    () => readLive(c, channel, true),
+    (after) => asked.every(([k, v]) => (after as unknown as Record<string, unknown>)[k] === v),
+    opts,
+  );
 }

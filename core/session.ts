@@ -42,6 +42,8 @@ export interface ExchangeOptions extends AnswerContext {
   signal?: AbortSignal;
   /** A read asked again and again: an answer identical to the previous one is not parsed again. */
   memo?: { answers: AnswerMemo; key: string };
+  /** Raw data as the body instead of the `{version, data}` envelope, with extra request headers (a firmware upload). */
+  upload?: { body: () => Uint8Array | NodeJS.ReadableStream; headers: Record<string, string> };
 }
 
 export { LOGIN_PATH } from './login';
@@ -129,7 +131,8 @@ export class Session {
       return await this.send(path, data, opts);
     } catch (err) {
       if (!(err instanceof DeviceError) || this.closed) throw err;
-      if (RELOGIN_CODES.has(err.error_code)) {
+      // An upload's token belongs to the session it was asked in: never sent again after a new login.
+      if (RELOGIN_CODES.has(err.error_code) && !opts.upload) {
         this.log('info', `session lost (${err.error_code}): logging in again`);
         await this.relogin(generation, err);
         return await this.send(path, data, opts);
@@ -249,8 +252,10 @@ export class Session {
   private async send(path: string, data: unknown, opts: ExchangeOptions): Promise<unknown> {
     let res: WireResponse;
     try {
-      res = await this.transport.post(path, envelope(data), {
-        headers: () => this.headers(),
+      const { upload } = opts;
+      res = await this.transport.post(path, upload ? undefined : envelope(data), {
+        headers: () => this.headers(upload?.headers),
+        rawBody: upload?.body,
         timeoutMs: opts.timeoutMs,
         priority: opts.priority,
         signal: opts.signal,

@@ -45,6 +45,11 @@ export interface PostOptions {
   /** Queued commands leave before queued polls (a slow device still confirms commands). Default 'command'. */
   priority?: Priority;
   signal?: AbortSignal;
+  /**
+   * Raw data sent as the body instead of `body` as JSON (a firmware file, `application/octet-stream`); a function is
+   * called when the request leaves (a file stream is opened only then).
+   */
+  rawBody?: () => Uint8Array | NodeJS.ReadableStream;
 }
 
 export type { Priority, RequestBudget } from './budget';
@@ -91,7 +96,7 @@ export class WireHeaders {
 
 interface WireInit {
   method?: string;
-  body?: string;
+  body?: string | Uint8Array | NodeJS.ReadableStream;
   headers?: WireHeaders;
   /** The device's pool; every URL it is given starts with `origin` (no URL parsing per request). */
   dispatcher: Pool;
@@ -104,7 +109,7 @@ async function wireFetch(url: string, init: WireInit) {
   const res = await init.dispatcher.request({
     path: url.slice(init.origin.length),
     method: (init.method ?? 'GET') as 'POST',
-    body: init.body,
+    body: init.body as string,
     headers: init.headers?.toRecord(),
     signal: init.signal,
   });
@@ -270,10 +275,11 @@ export class Transport {
       if (this.closed || call.why) throw new Error('not sent');
       timer = setTimeout(abort, timeoutMs, 'timeout');
       const headers = typeof opts.headers === 'function' ? opts.headers() : opts.headers;
+      const rawBody = opts.rawBody?.();
       const res = await $fetch.raw(this.baseUrl + path, {
         method: 'POST',
-        body: JSON.stringify(body),
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: rawBody ?? JSON.stringify(body),
+        headers: { 'content-type': rawBody ? 'application/octet-stream' : 'application/json', accept: 'application/json', ...headers },
         responseType: 'text',
         ignoreResponseError: true,
         retry: 0,
@@ -341,7 +347,7 @@ export class Transport {
       return new DeviceError({
         kind: 'transport',
         error_code: 'timeout',
-        reason: `not sent: no free connection to the device within ${timeoutMs} ms`,
+        reason: `${NOT_SENT} no free connection to the device within ${timeoutMs} ms`,
       });
     }
     if (why === 'closed' || this.closed) return closedError();
@@ -382,6 +388,16 @@ export class Transport {
     return this.closed;
   }
 }
+
+/**
+ * The request left and its deadline passed without an answer: the device may still have acted on it (a Set applied,
+ * its answer late). Not so for a call that never left (no free connection, refused by the budget).
+ */
+export function leftUnanswered(err: unknown): err is DeviceError {
+  return err instanceof DeviceError && err.kind === 'transport' && err.error_code === 'timeout' && !err.reason.startsWith(NOT_SENT);
+}
+
+const NOT_SENT = 'not sent:';
 
 export function closedError(): DeviceError {
   return new DeviceError({ kind: 'transport', error_code: 'closed', reason: 'client closed' });

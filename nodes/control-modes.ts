@@ -3,6 +3,7 @@ import type { NvrClient } from '../core/client';
 import type { DeviceError } from '../core/errors';
 import { LIVE_CONTROLS, LIVE_SWITCHES, type LiveHardware, type LiveSetting, type LiveSwitch } from '../core/live';
 import { isPlainObject } from '../core/json';
+import { hasPtzAbility, PTZ_MOVES } from '../core/ptz-control';
 import { MAX_DURATION_S } from '../core/switch-off';
 import { switchValue } from '../core/words';
 import { invalidRequest } from './errors';
@@ -14,13 +15,17 @@ import { nodeQuoter } from './secrets';
  * setting, label); the node (nvr-control.ts) reads the message, finds the row, checks the target and calls `run`.
  */
 
-export type ControlMode = LiveSwitch | 'alarmOutput' | 'disarm';
+export type ControlMode = LiveSwitch | 'alarmOutput' | 'disarm' | 'ptz';
 
 /** A switch command after parsing: on/off plus the optional settings the mode accepts. */
 export interface Command extends Partial<Record<LiveSetting, number>> {
   on: boolean;
   /** Seconds until the part is switched off again (0 or absent: stays on). */
   duration?: number;
+  /** PTZ mode: core's command object (`{preset}`, `{move, duration?, speed?}`, `{stop: true}`), checked by core. */
+  ptz?: unknown;
+  /** PTZ mode: the device's channel slots (one: a camera, speed 0-10). */
+  slots?: number;
 }
 
 /** The node's own settings, used where the payload does not give them. */
@@ -32,9 +37,13 @@ export interface ControlDefaults {
 
 type Setting = LiveSetting | 'duration';
 
+/** What a channel mode needs of the camera: a live part's hardware, or PTZ (its `Ptz` ability). */
+type ChannelPart = LiveHardware | 'ptz';
+const hasPart = (ch: ChannelModel, part: ChannelPart) => (part === 'ptz' ? hasPtzAbility(ch) : ch.hardware[part]);
+
 interface ModeRow {
   /** What the target is: a channel with this hardware, an alarm output name, or the whole recorder. */
-  target: { kind: 'channel'; hardware: LiveHardware; label: string } | { kind: 'output' } | { kind: 'device' };
+  target: { kind: 'channel'; hardware: ChannelPart; label: string } | { kind: 'output' } | { kind: 'device' };
   /** Settings a payload object (or the node) may give besides `on`. */
   settings: readonly Setting[];
   /** Words that mean on / off besides true / false (disarm: "disarm" / "arm"); absent: core's ON/OFF words. */
@@ -67,6 +76,11 @@ export const CONTROL_MODES: Readonly<Record<ControlMode, ModeRow>> = {
       const outputs = await client.setManualAlarm({ [output]: cmd.on });
       return { output, on: outputs[output] };
     },
+  },
+  ptz: {
+    target: { kind: 'channel', hardware: 'ptz', label: 'PTZ' },
+    settings: [],
+    run: async (client, channel, cmd) => client.ptz(await client.ptzInfo(channel, cmd.slots ?? 0), cmd.ptz),
   },
   disarm: {
     target: { kind: 'device' },
@@ -112,6 +126,7 @@ function onOff(mode: ControlMode, value: unknown, where: string): boolean {
  * `{on, brightness?, volume?, duration?}` (the settings the mode has); the node's settings fill the gaps.
  */
 export function parseCommand(mode: ControlMode, payload: unknown, defaults: ControlDefaults): Command {
+  if (mode === 'ptz') return { on: true, ptz: ptzCommand(payload) };
   const row = CONTROL_MODES[mode];
   const cmd: Command = { on: false };
   const given: Partial<Record<Setting, unknown>> = {};
@@ -147,6 +162,19 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
 }
 
 /**
+ * PTZ mode's `msg.payload`: core's command object as it is (core checks it), or a word: a move (`left`, `zoom_in`),
+ * `stop`, a preset's name; a number: a preset.
+ */
+function ptzCommand(payload: unknown): unknown {
+  if (typeof payload === 'number') return { preset: payload };
+  if (typeof payload !== 'string') return payload;
+  const word = payload.trim().toLowerCase();
+  if (word === 'stop') return { stop: true };
+  if (Object.hasOwn(PTZ_MOVES, word)) return { move: word };
+  return { preset: payload };
+}
+
+/**
  * Refuses a channel that lacks the mode's hardware, before anything is sent: the device's channel
  * model says which parts each channel has.
  */
@@ -157,10 +185,10 @@ export function checkChannel(mode: ControlMode, channel: string, model: readonly
   if (!ch || !ch.configured) {
     return invalidRequest('unknown_channel', `${channel} is not a configured channel of this device`);
   }
-  if (ch.hardware[target.hardware]) return undefined;
+  if (hasPart(ch, target.hardware)) return undefined;
   // An offline camera lists no abilities: say it is offline rather than that it lacks the part.
   if (!ch.online) return invalidRequest('channel_offline', `${channel} is ${ch.status}; nothing was sent`);
-  const has = CHANNEL_PARTS.filter((m) => ch.hardware[m.hardware]).map((m) => m.label);
+  const has = CHANNEL_PARTS.filter((m) => hasPart(ch, m.hardware)).map((m) => m.label);
   return invalidRequest(
     'no_hardware',
     `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}; nothing was sent`,
@@ -170,7 +198,7 @@ export function checkChannel(mode: ControlMode, channel: string, model: readonly
 /** Channels the editor offers for a mode: those whose hardware has the part. */
 export function channelsFor(mode: ControlMode, model: readonly ChannelModel[]): ChannelModel[] {
   const { target } = CONTROL_MODES[mode];
-  return target.kind === 'channel' ? model.filter((c) => c.configured && c.hardware[target.hardware]) : [];
+  return target.kind === 'channel' ? model.filter((c) => c.configured && hasPart(c, target.hardware)) : [];
 }
 
 /**

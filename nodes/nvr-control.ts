@@ -81,7 +81,8 @@ export = function (RED: RED) {
       try {
         const state = await CONTROL_MODES[m].run(binding!.client, target, cmd);
         // The state read back is what the part is now: nvr-event nodes of the device report it (dashboards follow).
-        if (CONTROL_MODES[m].target.kind === 'channel') device?.live?.update({ ...(state as LiveState), channel: target }, 'read-back');
+        if (CONTROL_MODES[m].target.kind === 'channel' && m !== 'ptz')
+          device?.live?.update({ ...(state as LiveState), channel: target }, 'read-back');
         return state;
       } catch (e) {
         throw e instanceof DeviceError ? humanRefusal(e) : e;
@@ -114,6 +115,7 @@ export = function (RED: RED) {
         const refused =
           checkChannel(mode, target, await channelModels!()) && checkChannel(mode, target, await channelModels!(RECHECK_AGE_MS));
         if (refused) throw refused;
+        cmd.slots = (await channelModels!()).length;
       }
       // A later command for the same target cancels a pending switch-off, whatever it asks.
       timers.cancel(target);

@@ -32,8 +32,10 @@ function secondaryAuth(auth: unknown): { seq: number; cipher: string } | undefin
 }
 
 /**
- * `nvr-upgrade`: checks a firmware file against the device limits and requests an upgrade token.
- * Nothing reaches the device unless name and size are within the limits.
+ * `nvr-upgrade`: mode `upgrade` (the default of new nodes) does the whole local upgrade from a path or a Buffer:
+ * limits and `msg.auth` checked (nothing sent otherwise), token, upload of the file with `X-Upgrade-Token`; each step
+ * is shown on the node's status and listed in `msg.steps`; the device's answer is the only signal. Mode `token`
+ * (nodes saved before the mode existed) only checks the file and requests the token.
  */
 export = function (RED: RED) {
   function NvrUpgradeNode(this: RedNode, def: NodeDef) {
@@ -45,9 +47,31 @@ export = function (RED: RED) {
     });
     const largeCapacity = def.large_capacity === true || def.large_capacity === 'true';
 
+    const wholeUpgrade = def.mode === 'upgrade';
+
+    const upgrade = async (msg: NodeMessage) => {
+      const input = firmwareInput(msg, def.file);
+      const auth = secondaryAuth(msg.auth);
+      if (!auth)
+        throw invalidRequest('bad_auth', 'msg.auth {seq, cipher} is required: the device asks for secondary authentication', where);
+      const steps: Array<Record<string, unknown>> = [];
+      const STATUS = { checked: 'checked', token: 'uploading', uploading: 'uploading', done: 'installed' } as const;
+      const done = await binding!.client.upgradeFirmware({
+        ...input,
+        auth,
+        onStep: (step, detail) => {
+          steps.push({ step, at: new Date().toISOString(), ...detail });
+          if (!closed) node.status(upgradeStatus(STATUS[step]));
+        },
+      });
+      msg.steps = steps;
+      return { ...done, accepted: true };
+    };
+
     const handle = async (msg: NodeMessage) => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', where);
       node.status(upgradeStatus('reading'));
+      if (wholeUpgrade) return upgrade(msg);
       const input = firmwareInput(msg, def.file);
       const prepared = await prepareUpgrade(input, { largeCapacity });
       node.status(upgradeStatus('validating'));
@@ -69,10 +93,10 @@ export = function (RED: RED) {
         .then(
           (payload) => {
             if (closed) return done();
-            node.status(upgradeStatus('done'));
+            node.status(upgradeStatus(wholeUpgrade ? 'installed' : 'done'));
             msg.payload = payload;
             msg.page = PAGE;
-            msg.operation = OPERATION;
+            msg.operation = wholeUpgrade ? 'Upgrade' : OPERATION;
             send(msg);
             done();
           },

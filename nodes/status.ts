@@ -69,7 +69,7 @@ export function connectionStatus(state: ConnectionState, err?: DeviceError, retr
   return { ...base, text: shortReason(err) + (retryAt ? `; retry ${clockTime(retryAt)}` : '') };
 }
 
-export type UpgradeStep = 'reading' | 'validating' | 'requesting' | 'done' | 'failed';
+export type UpgradeStep = 'reading' | 'validating' | 'requesting' | 'done' | 'failed' | 'checked' | 'uploading' | 'installed';
 
 /** Progress of nvr-upgrade, shown instead of the connection while a request runs. */
 const UPGRADE_FILL: Record<UpgradeStep, NodeStatus> = {
@@ -77,6 +77,9 @@ const UPGRADE_FILL: Record<UpgradeStep, NodeStatus> = {
   validating: { fill: 'blue', shape: 'ring' },
   requesting: { fill: 'yellow', shape: 'ring' },
   done: { fill: 'green', shape: 'dot' },
+  checked: { fill: 'blue', shape: 'ring' },
+  uploading: { fill: 'yellow', shape: 'dot' },
+  installed: { fill: 'green', shape: 'dot' },
   failed: { fill: 'red', shape: 'ring' },
 };
 

@@ -1,6 +1,6 @@
 /**
  * Endpoints that are not configuration pages, in the vendor's shapes: channel list (`channel_param`), device and
- * system information, Event/Check, live light/siren, manual alarm outputs, snapshot and RTSP addresses.
+ * system information, Event/Check, live light/siren, manual alarm outputs, snapshot and RTSP addresses, PTZ (ptz.ts).
  */
 import type { Activity } from './activity';
 import type { Device } from './device';
@@ -9,6 +9,7 @@ import { Reply, failure, paramError, success } from './envelope';
 import { LIVE_PAGE, MANUAL_ALARM_PAGE, judgeLiveSet, liveChannel, liveView, manualAlarmOutputs, volumeAdjustable } from './live';
 import type { Ctx, Route } from './route';
 import type { ChannelSpec } from './profiles';
+import { ptzRoutes } from './ptz';
 
 export interface DeviceServices {
   device: Device;
@@ -233,5 +234,6 @@ export function deviceRoutes(s: DeviceServices): Array<[string, Route]> {
     ],
     ['/API/Snapshot/Get', r(({ data }) => snapshotGet(s, data))],
     ['/API/Preview/StreamUrl/Get', r((ctx) => streamUrl(s, ctx))],
+    ...ptzRoutes(s.device),
   ];
 }

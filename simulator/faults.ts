@@ -1,18 +1,30 @@
 /**
  * Fault injection for tests. A fault matches every request (or those whose path equals or contains `path`, or
  * matches the RegExp) until it has fired `times` times (unlimited when absent) or clearFaults() is called.
- * Latency faults add up and delay the normal answer; of the other kinds the first matching one shapes the answer.
+ * Latency faults add up and delay the normal answer; `late_answer` faults add up too and delay the answer after the
+ * request was carried out (a device that applies a Set, then answers after the client's deadline); of the other kinds
+ * the first matching one shapes the answer.
  */
 
 import { Reply, failure } from './envelope';
 
-export const FAULT_KINDS = ['latency', 'http500', 'html', 'truncated', 'reset', 'expire_session', 'device_busy', 'not_found'] as const;
+export const FAULT_KINDS = [
+  'latency',
+  'late_answer',
+  'http500',
+  'html',
+  'truncated',
+  'reset',
+  'expire_session',
+  'device_busy',
+  'not_found',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   path?: string | RegExp;
   kind: FaultKind;
-  /** latency: delay in milliseconds. */
+  /** latency, late_answer: delay in milliseconds. */
   ms?: number;
   times?: number;
 }
@@ -47,7 +59,8 @@ export class Faults {
   add(f: FaultSpec): void {
     if (!(FAULT_KINDS as readonly string[]).includes(f.kind))
       throw new Error(`unknown fault kind ${JSON.stringify(f.kind)} (one of ${FAULT_KINDS.join(', ')})`);
-    if (f.kind === 'latency' && !(typeof f.ms === 'number' && f.ms >= 0)) throw new Error('a latency fault needs ms >= 0');
+    if ((f.kind === 'latency' || f.kind === 'late_answer') && !(typeof f.ms === 'number' && f.ms >= 0))
+      throw new Error(`a ${f.kind} fault needs ms >= 0`);
     if (f.times !== undefined && !(Number.isInteger(f.times) && f.times > 0)) throw new Error('times must be a positive integer');
     this.armed.push({ ...f, left: f.times ?? Infinity });
   }
@@ -64,14 +77,18 @@ export class Faults {
   }
 
   /** Consumes the faults that apply to one request. `sessionCall`: expire_session only hits calls with a session. */
-  take(path: string, sessionCall: () => boolean): { latencyMs: number; fault?: FaultKind } {
-    if (this.armed.length === 0) return { latencyMs: 0 };
+  take(path: string, sessionCall: () => boolean): { latencyMs: number; lateMs: number; fault?: FaultKind } {
+    if (this.armed.length === 0) return { latencyMs: 0, lateMs: 0 };
     let latencyMs = 0;
+    let lateMs = 0;
     let fault: FaultKind | undefined;
     for (const f of this.armed) {
       if (!Faults.matches(f, path)) continue;
       if (f.kind === 'latency') {
         latencyMs += f.ms ?? 0;
+        f.left--;
+      } else if (f.kind === 'late_answer') {
+        lateMs += f.ms ?? 0;
         f.left--;
       } else if (fault === undefined && (f.kind !== 'expire_session' || sessionCall())) {
         fault = f.kind;
@@ -79,6 +96,6 @@ export class Faults {
       }
     }
     this.armed = this.armed.filter((f) => f.left > 0);
-    return { latencyMs, fault };
+    return { latencyMs, lateMs, fault };
   }
 }

@@ -11,9 +11,12 @@ import { Device } from './device';
 import { EventHub, eventTime } from './events';
 import { Activity, DiskAlarm } from './activity';
 import { AiAlarmForm, AlarmRequest, AlarmType } from './alarms';
+import type { AiPictureForm, AlarmPictures } from './pictures';
 import { EventPush, type PushSent } from './event-push';
 import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
+import { ptzOf, type PtzChannel } from './ptz';
 import { FaultSpec, Faults } from './faults';
+import { SimFirmware } from './firmware';
 import { LogEntry, RequestLog } from './log';
 import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
@@ -29,7 +32,10 @@ export type { ProfileName, ChannelSpec, ChannelNumbering } from './profiles';
 export type { SimState, PageState } from './state';
 export type { DigestAlgorithm } from './auth';
 export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
+export type { AlarmPictures, AiPictureForm } from './pictures';
+export { labelledJpeg } from './pictures';
 export type { DiskAlarm } from './activity';
+export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
 export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
 export { DISK_PAGE } from './storage';
@@ -69,6 +75,13 @@ export interface SimulatorOptions {
   linkageManage?: boolean;
   /** AI alarms in Event/Check as `int_alarm` (default), `alarm_state` or both. */
   aiAlarmForm?: AiAlarmForm;
+  /**
+   * Pictures alarm starts carry in Event/Check (pictures.ts): `snap` the alarm's picture (`alarm_snap_data` +
+   * `take_alarm_snap`), `ai` the AI picture (`ai_snap_picture`, to readers subscribed with `aipushpic`), `both`.
+   * Default `none`. `aiPictureForm`: C1.3 `wrapped` (default) or the first set's `flat` form.
+   */
+  alarmPictures?: AlarmPictures;
+  aiPictureForm?: AiPictureForm;
   /** Old firmware: CSRF token in the login body (`data.token`) instead of the header; no rotation. */
   tokenInBody?: boolean;
   /** Challenge offered first (default MD5; 'SHA-256' offers SHA-256, then MD5). */
@@ -85,13 +98,18 @@ export interface SimulatorOptions {
   ptzIndexForm?: 'int' | 'hex';
   /** Upgrade file size limit 200 MiB instead of 100 MiB. */
   largeCapacity?: boolean;
+  /** Online upgrade: time of each of its 12 progress steps (default 200 ms). */
+  upgradeStepMs?: number;
+  /**
+   * How long a reboot (after an upgrade, Maintenance/DeviceReboot, a camera's through IPCReboot) keeps the device
+   * away, answering `device_reboot` (default 3000 ms).
+   */
+  rebootMs?: number;
   /** Entries kept in `log` (default 1000; older ones are dropped). */
   logLimit?: number;
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Status of the first disk (`StorageConfig/Disk`), e.g. `HddError` for a failing disk; `none`: no disk at all. */
   diskStatus?: string;
-  /** How long a reboot (Maintenance/DeviceReboot, or a camera's through IPCReboot) lasts. Default 3000 ms. */
-  rebootMs?: number;
   /** Default true. false: print one line per request (the CLI does). */
   quiet?: boolean;
 }
@@ -133,6 +151,16 @@ export interface Simulator {
   setOnline(channel: string, online: boolean): void;
   /** The user renames a camera on the recorder (ChannelInfo `channel_name`). */
   renameChannel(channel: string, name: string): void;
+  /** Where a PTZ camera looks now, what runs, its preset slots (1-255 at index 0-254). Throws for a channel without PTZ. */
+  ptz(channel: string): PtzChannel;
+  /** The user stores (a name) or clears (undefined) a preset on the device itself. */
+  setPtzPreset(channel: string, no: number, name?: string): void;
+  /**
+   * Firmware: `installed` (SystemInfo `software_version`), `publish(version)` puts a newer version on the upgrade
+   * server (the next FtpUpgrade/Check finds it), `installs` lists the versions installed, `busy` while an upgrade or
+   * reboot runs, `reboot(ms?)` drops every session and answers `device_reboot` meanwhile (firmware.ts).
+   */
+  firmware: Pick<SimFirmware, 'installed' | 'publish' | 'installs' | 'busy' | 'rebooting' | 'reboot'>;
   /**
    * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page
    * `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1.floodlight_switch`, manual alarm outputs
@@ -178,6 +206,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     time: eventTime(profile.legacy),
   });
   const activity: Activity = new Activity(device, events, opts.aiAlarmForm ?? 'int_alarm', profile.name === 'ipc' ? 'IPC' : 'NVR');
+  if (opts.alarmPictures !== undefined) {
+    if (!['none', 'snap', 'ai', 'both'].includes(opts.alarmPictures)) throw new Error('alarmPictures must be none, snap, ai or both');
+    activity.pictures = opts.alarmPictures;
+  }
+  if (opts.aiPictureForm !== undefined) activity.aiPictureForm = opts.aiPictureForm === 'flat' ? 'flat' : 'wrapped';
   const faults = new Faults();
   const log = new RequestLog(opts.logLimit ?? 1000);
   const sleeps = new Set<() => void>();
@@ -195,6 +228,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     quiet: opts.quiet ?? true,
     sleeps,
   };
+  const firmware = new SimFirmware(device, () => auth!, { stepMs: opts.upgradeStepMs, rebootMs: opts.rebootMs });
+  front.gate = () => firmware.gate();
   const listener = requestListener(front);
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
@@ -231,6 +266,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     channelParamForm: opts.channelParamForm ?? (profile.legacy ? 'array' : 'wrapped'),
     disarming: opts.disarming ?? !profile.legacy,
     linkageManage: opts.linkageManage ?? true,
+    firmware,
     mac: macText,
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
     // Beyond 2^53: a client reading it as a JS number loses the last digits.
@@ -245,10 +281,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     device,
     password: opts.password,
     rebootMs: opts.rebootMs ?? 3000,
-    dropSessions: () => front.auth.expireAll(),
+    reboot: () => firmware.reboot(),
   });
   for (const [path, route] of maintenance.routes()) front.routes.set(path, route);
-  front.rebooting = () => maintenance.rebooting();
   activity.onRaise = (a) => push.alarm(a);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
 
@@ -285,6 +320,15 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     },
     paths: [...front.routes.keys()],
     renameChannel: (channel, name) => device.rename(channel, name),
+    ptz(channel) {
+      if (!device.channel(channel)?.ptz) throw new Error(`ptz: ${channel} has no PTZ`);
+      return ptzOf(device).state(channel);
+    },
+    setPtzPreset(channel, no, name) {
+      if (!device.channel(channel)?.ptz) throw new Error(`setPtzPreset: ${channel} has no PTZ`);
+      ptzOf(device).setPreset(channel, no, name);
+    },
+    firmware,
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,
@@ -301,6 +345,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       stopped ??= (async () => {
         activity.stop();
         maintenance.stop();
+        firmware.stop();
         events.stop(); // held Event/Check requests get their keep-alive answer
         for (const wake of [...sleeps]) wake();
         await new Promise((r) => setImmediate(r)); // let those answers be written

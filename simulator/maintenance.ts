@@ -24,13 +24,11 @@ export interface MaintenanceOptions {
   password: string;
   /** How long a reboot lasts (device and cameras). */
   rebootMs: number;
-  /** Ends every session (the device forgets them on a reboot). */
-  dropSessions: () => void;
+  /** The device's reboot: sessions dropped, `device_reboot` answered for `rebootMs` (firmware.ts, shared). */
+  reboot: () => void;
 }
 
 export class Maintenance {
-  /** While a reboot lasts: every request is answered `device_reboot`. */
-  rebootingUntil = 0;
   /** Reboots done (tests, figures). */
   reboots = 0;
   private nextSeq = 1;
@@ -38,11 +36,6 @@ export class Maintenance {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly o: MaintenanceOptions) {}
-
-  /** The answer every request gets while the device reboots; undefined when it runs. */
-  rebooting(): Reply | undefined {
-    return Date.now() < this.rebootingUntil ? failure(400, 'device_reboot', 'The device is rebooting') : undefined;
-  }
 
   stop(): void {
     for (const t of this.timers) clearTimeout(t);
@@ -105,8 +98,7 @@ export class Maintenance {
     // The answer goes out first; then the device is gone for a while.
     this.later(0, () => {
       this.reboots++;
-      this.rebootingUntil = Date.now() + this.o.rebootMs;
-      this.o.dropSessions();
+      this.o.reboot();
     });
     return success({});
   }

@@ -17,4 +17,9 @@ export interface Route {
   /** 'none': no session needed (login, logout); 'session': cookie + CSRF; 'heartbeat': the same, counts as heartbeat. */
   auth: 'none' | 'session' | 'heartbeat';
   handler(ctx: Ctx): Reply | Promise<Reply>;
+  /**
+   * A route whose body is raw data (a firmware file), not a JSON envelope: the front counts its bytes and keeps the
+   * first `headBytes`, and calls this instead of `handler` (which then answers nothing).
+   */
+  upload?: { headBytes: number; handle(req: IncomingMessage, session: Session, size: number, head: Buffer): Reply };
 }

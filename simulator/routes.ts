@@ -1,11 +1,11 @@
 /**
  * Routing table: request path -> handler. Configuration pages come from the one page list (pages.ts); login,
- * heartbeat, upgrade token and event settings are written out; device-routes.ts has the rest.
+ * heartbeat and event settings are written out, firmware.ts has the upgrade pages; device-routes.ts has the rest.
  */
-import { randomBytes } from 'node:crypto';
 import type { Auth } from './auth';
 import type { Device } from './device';
 import { DeviceServices, deviceRoutes } from './device-routes';
+import { type SimFirmware, UPGRADE_HEAD_SIZE as HEAD, UPLOAD_PATH } from './firmware';
 import type { Ctx, Route } from './route';
 import type { SimPage } from './page-def';
 import { PAGES } from './pages';
@@ -21,11 +21,11 @@ export interface Services extends DeviceServices {
   tokenInBody: boolean;
   /** `LinkageConfig/LinkageManage` served (not in the vendor's pages; some firmwares have it). */
   linkageManage: boolean;
+  /** Local and online upgrade, the reboot window (firmware.ts). */
+  firmware: SimFirmware;
 }
 
-const MIB = 1 << 20;
-export const UPGRADE_HEAD_SIZE = 3 * 1024;
-export const UPGRADE_TIMEOUT = 600;
+export { UPGRADE_HEAD_SIZE, UPGRADE_TIMEOUT } from './firmware';
 
 function rotated(s: Services, ctx: Ctx) {
   const token = ctx.session ? s.auth.rotate(ctx.session) : undefined;
@@ -119,38 +119,6 @@ function login(s: Services, ctx: Ctx): Reply {
   return success(s.tokenInBody ? { token } : {}, headers);
 }
 
-/** Upgrade token (spec 2.1), judged field by field. */
-function upgradeToken(s: Services, data: Record<string, unknown>): Reply {
-  const problems: string[] = [];
-  const allowed = new Set(['file_name', 'file_size', 'upgrade_head', 'base_secondary_authentication']);
-  for (const key of Object.keys(data)) if (!allowed.has(key)) problems.push(`${key}: unsupported field`);
-  const { file_name, file_size, upgrade_head, base_secondary_authentication: auth } = data;
-  if (typeof file_name !== 'string') problems.push('file_name: must be a string');
-  else {
-    const length = [...file_name].length;
-    if (length > 256) problems.push(`file_name: length ${length} characters is above 256`);
-  }
-  const maxSize = (s.device.profile.largeCapacity ? 200 : 100) * MIB;
-  if (typeof file_size !== 'number' || !Number.isInteger(file_size) || file_size < 0)
-    problems.push('file_size: must be a non-negative integer');
-  else if (file_size > maxSize) problems.push(`file_size: ${file_size} is above the maximum ${maxSize}`);
-  if (!Array.isArray(upgrade_head)) problems.push('upgrade_head: must be an array');
-  else if (upgrade_head.length !== UPGRADE_HEAD_SIZE)
-    problems.push(`upgrade_head: array size ${upgrade_head.length}, must be exactly ${UPGRADE_HEAD_SIZE}`);
-  else {
-    const bad = upgrade_head.findIndex((b) => !Number.isInteger(b) || b < 0 || b > 255);
-    if (bad !== -1) problems.push(`upgrade_head.${bad}: must be an integer 0-255`);
-  }
-  if (!isPlainObject(auth)) problems.push('base_secondary_authentication: required object {seq, cipher}');
-  else {
-    if (!Number.isInteger(auth.seq)) problems.push('base_secondary_authentication.seq: must be an integer');
-    if (typeof auth.cipher !== 'string' || auth.cipher === '')
-      problems.push('base_secondary_authentication.cipher: must be a non-empty string');
-  }
-  if (problems.length) return paramError(problems.join('; '));
-  return success({ upgrade_token: randomBytes(16).toString('hex'), upgrade_timeout: UPGRADE_TIMEOUT });
-}
-
 /** Event settings Range (spec 2.10): request `channel`, `abilities` (or `ability`), `oper_type`. */
 function eventSettings(s: Services, data: Record<string, unknown>): Reply {
   const { device } = s;
@@ -198,7 +166,12 @@ export function buildRoutes(s: Services): Map<string, Route> {
       return success({}, rotated(s, ctx));
     },
   });
-  routes.set('/API/Maintenance/SystemUpgrade/Token', { auth: 'session', handler: ({ data }) => upgradeToken(s, data) });
+  for (const [path, r] of s.firmware.routes()) routes.set(path, r);
+  routes.set(UPLOAD_PATH, {
+    auth: 'session',
+    handler: () => paramError('upload route'),
+    upload: { headBytes: HEAD, handle: (req, session, size, head) => s.firmware.upload(session, req, size, head) },
+  });
   routes.set('/API/Event/SettingConfig/Range', { auth: 'session', handler: ({ data }) => eventSettings(s, data) });
   return routes;
 }

@@ -1,7 +1,7 @@
 /**
  * HTTP front of the simulator: method and envelope checks, faults, session checks, routing, logging.
  * Order per request: method -> body -> faults (latency, then one fault kind) -> Login challenge -> JSON envelope ->
- * route (404) -> session -> handler.
+ * route (404) -> session -> handler -> the answer (after a `late_answer` fault's wait: carried out, answered late).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Auth } from './auth';
@@ -19,8 +19,8 @@ export interface Front {
   quiet: boolean;
   /** Sleeps that stop() cuts short. */
   sleeps: Set<() => void>;
-  /** While the device reboots: the answer every request gets (maintenance.ts). */
-  rebooting?: () => Reply | undefined;
+  /** An answer for every request instead of its route's (a rebooting device: `device_reboot`). */
+  gate?: () => Reply | undefined;
 }
 
 const MAX_BODY = 4 << 20; // a siren file of 512 KiB base64 fits with room to spare
@@ -61,12 +61,44 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-async function handle(front: Front, req: IncomingMessage, res: ServerResponse, entry: LogEntry): Promise<Reply | undefined> {
+/** A raw upload: its size and first `headBytes` bytes, without keeping the rest. */
+function readRaw(req: IncomingMessage, headBytes: number): Promise<{ size: number; head: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const head = Buffer.alloc(headBytes);
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      if (size < headBytes) c.copy(head, size, 0, Math.min(c.length, headBytes - size));
+      size += c.length;
+    });
+    req.on('end', () => resolve({ size, head: head.subarray(0, Math.min(size, headBytes)) }));
+    req.on('error', reject);
+  });
+}
+
+async function upload(front: Front, req: IncomingMessage, route: Route, entry: LogEntry): Promise<Reply> {
+  const up = route.upload!;
+  const { size, head } = await readRaw(req, up.headBytes);
+  entry.data = { bytes: size };
+  const gated = front.gate?.();
+  if (gated) return gated;
+  const c = front.auth.check(req, false);
+  if (!c.ok) return failure(c.status, c.code, c.reason);
+  return up.handle(req, c.session, size, head);
+}
+
+/** How long the answer waits once the request was carried out (`late_answer` faults). */
+interface Late {
+  ms: number;
+}
+
+async function handle(front: Front, req: IncomingMessage, res: ServerResponse, entry: LogEntry, late: Late): Promise<Reply | undefined> {
   if (req.method !== 'POST') {
     entry.method = req.method;
     req.resume();
     return failure(405, 'method_not_allowed', `Method ${req.method} not allowed: use POST`, { Allow: 'POST' });
   }
+  const rawRoute = front.routes.get(entry.path);
+  if (rawRoute?.upload) return upload(front, req, rawRoute, entry);
   const text = await readBody(req);
   let body: unknown;
   let parsed = false;
@@ -81,12 +113,10 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
   const data = parsed && isPlainObject(body) && isPlainObject(body.data) ? body.data : undefined;
   entry.data = redact(data ?? (parsed && isPlainObject(body) ? body : undefined));
 
-  // A rebooting device answers nothing but `device_reboot` (vendor: login included).
-  const rebooting = front.rebooting?.();
-  if (rebooting) return rebooting;
   const sessionCall = () => entry.path !== LOGIN && front.auth.sessionOf(req) !== undefined;
-  const { latencyMs, fault } = front.faults.take(entry.path, sessionCall);
+  const { latencyMs, lateMs, fault } = front.faults.take(entry.path, sessionCall);
   if (latencyMs > 0) await sleep(front, latencyMs);
+  late.ms = lateMs;
   if (fault) {
     entry.fault = fault;
     if (fault === 'reset') {
@@ -96,6 +126,9 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
     if (fault === 'expire_session') front.auth.sessionOf(req)!.expired = true;
     else return FAULT_REPLIES[fault];
   }
+
+  const gated = front.gate?.();
+  if (gated) return gated;
 
   // HTTP authentication is answered before the body is judged, as web servers do: a Digest client such as
   // `curl --digest` sends its first Login without a body and waits for the challenge.
@@ -130,13 +163,15 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse, e
 export function requestListener(front: Front) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const entry: LogEntry = { time: Date.now(), path: (req.url ?? '/').split('?')[0], data: undefined, status: 0 };
-    void handle(front, req, res, entry)
+    const late: Late = { ms: 0 };
+    void handle(front, req, res, entry, late)
       .catch((err: unknown): Reply => {
         // A simulator bug: make it visible, answer like a device would.
         console.error(`simulator: ${entry.path}: ${err instanceof Error ? err.stack : String(err)}`);
         return failure(500, 'service_unavailable_error', 'Internal simulator error');
       })
-      .then((reply) => {
+      .then(async (reply) => {
+        if (late.ms > 0) await sleep(front, late.ms);
         if (reply) {
           entry.status = reply.status;
           if (reply.error_code) entry.error_code = reply.error_code;

@@ -1,6 +1,7 @@
 import type { OperationDef } from '../operation';
 import type { PageDef } from '../page';
 import { systemUpgradePage } from './upgrade-token';
+import { onlineUpgradePage } from './online-upgrade';
 import { mainStreamPage } from './main-stream';
 import { ptzLinkagePage } from './ptz-linkage';
 import { crossCountingPage } from './cross-counting';
@@ -17,6 +18,7 @@ import { deviceInfoPage } from './device-info';
 import { disarmingPage } from './disarming';
 import { livePage } from './live';
 import { manualAlarmPage } from './manual-alarm';
+import { ptzPage } from './ptz';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
 import { diskPage } from './storage';
@@ -36,6 +38,7 @@ export {
   isChannelMarker,
 } from './common';
 export * from './upgrade-token';
+export * from './online-upgrade';
 export * from './main-stream';
 export * from './ptz-linkage';
 export * from './cross-counting';
@@ -52,6 +55,7 @@ export * from './device-info';
 export * from './disarming';
 export * from './live';
 export * from './manual-alarm';
+export * from './ptz';
 export * from './snapshot';
 export * from './stream-url';
 export * from './channel-settings';
@@ -67,6 +71,7 @@ export const pages: readonly PageDef[] = [
   linkageManagePage,
   livePage,
   manualAlarmPage,
+  ptzPage,
   audioPage,
   mainStreamPage,
   ptzLinkagePage,
@@ -89,6 +94,7 @@ export const pages: readonly PageDef[] = [
   transKeyPage,
   deviceRebootPage,
   ipcRebootPage,
+  onlineUpgradePage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

@@ -40,6 +40,8 @@ export const UpgradeTokenResponse = v.looseObject({
   upgrade_token: v.string(),
   // Spec range 0-3600 (unit not shown); not enforced on the answer: an unexpected value is still usable.
   upgrade_timeout: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  // Newer pages: an upload broken off may continue within this time (0-3600); the token also comes as X-Upgrade-Token.
+  resume_timeout: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type UpgradeTokenResponse = v.InferOutput<typeof UpgradeTokenResponse>;
 
@@ -51,9 +53,24 @@ export const upgradeToken = defineOperation({
   description: 'Request an upgrade token for a firmware file (name, size, first 3 KB).',
 });
 
+/** Request header that carries the token with the file (newer vendor pages; the token answer carries it too). */
+export const UPGRADE_TOKEN_HEADER = 'X-Upgrade-Token';
+
+/**
+ * The upload: the body is the raw file (not an envelope), the token in `X-Upgrade-Token`; the answer `{}` is the only
+ * signal (no progress page for a local upload). `request` is empty: nothing but the file goes.
+ */
+export const upgradeUpload = defineOperation({
+  page: 'Maintenance/SystemUpgrade',
+  operation: 'Upgrade',
+  request: v.object({}),
+  response: v.looseObject({}),
+  description: 'Upload a firmware file with its upgrade token (raw body, X-Upgrade-Token header).',
+});
+
 export const systemUpgradePage = definePage({
   name: 'Maintenance/SystemUpgrade',
   title: 'System upgrade',
-  operations: { Token: upgradeToken },
+  operations: { Token: upgradeToken, Upgrade: upgradeUpload },
   readOnly: true,
 });

@@ -74,7 +74,7 @@ function fakeDevice(o: { ignore?: (page: string, change: Change) => boolean; fir
         for (const k of c.path.slice(0, -1)) node = node[k] as Json;
         node[c.path[c.path.length - 1]] = c.value;
       }
-      return clone(stored);
+      return { readBack: clone(stored) };
     }),
     async writeLive(channel: string, change: LiveChange): Promise<LiveState> {
       // Applied at once; the read-back comes 50 ms later and shows whatever the live page holds by then.

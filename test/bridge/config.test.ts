@@ -67,6 +67,23 @@ test('events: bad values are refused by path, a faster check than 0.5 s too (it 
   );
 });
 
+test('request_api.allow_pages: page names as core spells them (a pasted /API/ path too), anything else refused by path', () => {
+  const { config } = parseConfig(
+    { devices: [dev], request_api: { allow_pages: ['/API/Maintenance/DeveloperMode/', 'NetworkConfig/Ftp'] } },
+    { env: {} },
+  );
+  assert.deepEqual(config.request_api.allow_pages, ['Maintenance/DeveloperMode', 'NetworkConfig/Ftp']);
+  const bad = problems({ devices: [dev], request_api: { allow_pages: ['Maintenance/../Users', 42] } });
+  assert.ok(
+    bad.some((p) => p.startsWith('request_api.allow_pages[0]') && /page name/.test(p)),
+    bad.join('\n'),
+  );
+  assert.ok(
+    bad.some((p) => p.startsWith('request_api.allow_pages[1]')),
+    bad.join('\n'),
+  );
+});
+
 test('durations', () => {
   assert.equal(parseDuration(5), 5000);
   assert.equal(parseDuration('5s'), 5000);

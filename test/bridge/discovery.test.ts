@@ -92,8 +92,8 @@ test('device-based discovery: one device per recorder and per channel, origin, a
     for (const [id, c] of Object.entries(cfg.cmps as Json)) {
       assert.ok(c.p, `${topic} ${id}: platform`);
       assert.ok(c.unique_id, `${topic} ${id}: unique_id`);
-      // A camera reads its picture's `topic`, a button only commands.
-      assert.ok((c.state_topic ?? c.topic ?? c.command_topic)?.startsWith(`${fx.base}/`), `${topic} ${id}: state_topic`);
+      // A camera reads its picture's `topic`, an image its `image_topic`, a button only commands.
+      assert.ok((c.state_topic ?? c.topic ?? c.image_topic ?? c.command_topic)?.startsWith(`${fx.base}/`), `${topic} ${id}: state_topic`);
     }
   }
   const recorder = all.get(topicOf(fx, 'nvr'))!;
@@ -225,7 +225,7 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const SIREN = ['siren_on_alarm', 'siren_duration', 'siren_volume', 'siren_tone'];
   const AUDIO = ['audio_in_volume', 'audio_out_volume'];
   // Live entities (light, siren, red/blue light) only where the channel's live page has the part.
-  const CAMERA = ['camera', 'snapshot'];
+  const CAMERA = ['camera', 'last_alarm', 'snapshot'];
   // Channel settings: day/night (IR LEDs where the camera has no white light), motion (PIR where it has the sensor),
   // recording, privacy mask; a Wi-Fi battery camera has no image control or privacy mask page.
   const MOTION = ['motion_detection', 'motion_sensitivity', 'motion_email'];

@@ -215,6 +215,30 @@ test('500 distinct request/get: the device gets its budget, the rest hear "devic
   }
 });
 
+test('a transaction equal to a password (number or string) is withheld in the response and never logged, debug level too', async () => {
+  const password = String(70_000_000 + Math.floor(Math.random() * 9_999_999));
+  const fx = await setup({ label: 'txpw', devices: [{ id: 'nvr', poll: 30, password }] });
+  try {
+    const r = fx.recorder;
+    const since = r.count;
+    for (const transaction of [Number(password), password]) {
+      await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction }));
+    }
+    await until(() => r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/response/get`).length === 2, 'both answers');
+    const answers = r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/response/get`);
+    for (const a of answers) {
+      assert.equal(json(a).status, 'ok');
+      assert.equal(json(a).transaction, '(withheld: contains a configured password)');
+    }
+    assert.ok(
+      fx.logs.some((l) => l.startsWith('debug request get') && l.includes('transaction (withheld')),
+      'the debug line withholds it',
+    );
+  } finally {
+    await fx.stop(); // no password in any MQTT message or log line (debug included)
+  }
+});
+
 test('alarm edges while the broker is away are delivered after it is back, in order, with their own times', async () => {
   // Order made certain: the edges reach the bridge while the broker is down, and the recorder subscribes again
   // before the bridge's next reconnect attempt (2 s apart).

@@ -402,6 +402,48 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
     path: '/API/PreviewChannel/ManualAlarm/Set',
     data: { 'Local->1': true, 'Local->2': true, 'IP_CH1->1': true },
   },
+  {
+    page: 'PreviewChannel > PTZ > Get',
+    path: '/API/PreviewChannel/PTZ/Get',
+    data: { channel: 'CH1', disable_ManualHumanTrace: false, current_cruise_mode: 'Mode_Default_Cruise', zoom_step: 5, focus_step: 5 },
+    channelAs: { CH1: 'IP_CH1' },
+    note: 'the PTZ camera of the default NVR is IP_CH1',
+  },
+  {
+    page: 'PreviewChannel > PTZ > Control (sample 1, refresh)',
+    path: '/API/PreviewChannel/PTZ/Control',
+    data: { channel: 'CH2', cmd: 'Ptz_Btn_Refresh', speed: 50, zoom_step: 5, zoom_slider: 1, focus_step: 1, focus_slider: 180 },
+    channelAs: { CH2: 'IP_CH1' },
+    note: 'speed 50 is a DVR/NVR speed (0-100): sent to the NVR, whose PTZ camera is IP_CH1',
+  },
+  {
+    page: 'PreviewChannel > PTZ > Control (sample 2, focus+ released)',
+    path: '/API/PreviewChannel/PTZ/Control',
+    data: {
+      channel: 'CH2',
+      cmd: 'Ptz_Cmd_FocusAdd',
+      state: 'Stop',
+      speed: 50,
+      zoom_step: 5,
+      zoom_slider: 2,
+      focus_step: 1,
+      focus_slider: 126,
+    },
+    channelAs: { CH2: 'IP_CH1' },
+  },
+  {
+    page: 'PreviewChannel > PTZ > Control (sample 3, auto focus)',
+    path: '/API/PreviewChannel/PTZ/Control',
+    data: { channel: 'CH2', cmd: 'Ptz_Btn_AutoFocus', speed: 50, zoom_step: 5, zoom_slider: 2, focus_step: 1, focus_slider: 127 },
+    channelAs: { CH2: 'IP_CH1' },
+  },
+  {
+    page: 'PreviewChannel > PTZ > Control > Progress',
+    path: '/API/PreviewChannel/PTZ/Control/Progress',
+    data: { channel: 'CH1' },
+    device: { profile: 'ipc' },
+    note: 'sent to the IPC, whose one channel CH1 has PTZ',
+  },
   { page: 'Alarm > Disarming > Range', path: '/API/AlarmConfig/Disarming/Range', data: {} },
   { page: 'Alarm > Disarming > Get (C1.3)', path: '/API/AlarmConfig/Disarming/Get', data: {} },
   {
@@ -603,6 +645,28 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
       why: "the page's own Range and table give siren_value 1-10; the sample's 62 is outside it (vendor-facts f: ignore)",
     },
   },
+  { page: 'Maintenance > FtpUpgrade > Check', path: '/API/Maintenance/FtpUpgrade/Check', data: {} },
+  { page: 'Maintenance > FtpUpgrade > Progress', path: '/API/Maintenance/FtpUpgrade/Progress', data: {} },
+  {
+    page: 'Maintenance > FtpUpgrade > Upgrade',
+    path: '/API/Maintenance/FtpUpgrade/Upgrade',
+    data: {},
+    refused: {
+      error_code: 'no_need_upgrade',
+      reason: /No newer firmware found/,
+      why: 'the sample alone, with no Check before it that found a newer version: nothing to install (Upgrade group of the common codes)',
+    },
+  },
+  {
+    page: 'Maintenance > SystemUpgrade > Upgrade',
+    path: '/API/Maintenance/SystemUpgrade/Upgrade',
+    data: {},
+    refused: {
+      error_code: 'token_invalid',
+      reason: /Upgrade token invalid or missing/,
+      why: 'the body is the file ("File data"); the sample sends an envelope without asking for a token first (SystemUpgrade/Token)',
+    },
+  },
 ];
 
 /** Channel > Image Control > Get (vendor sample, offline channels shortened to two): CH14 legacy, CH15 full colour. */
@@ -676,3 +740,29 @@ function diskGetSample() {
     support_format: true,
   };
 }
+
+/**
+ * PreviewChannel > PTZ > Get, response sample: every member as the page writes it (255 slots `point N`, none stored,
+ * no capability member); slots 1 and 4 stored here, 4 without a name, to show a camera with presets.
+ */
+export const ptzGetSample = (stored: Readonly<Record<number, string>> = {}) => ({
+  channel: 'CH1',
+  preset_point: new Array<number>(255).fill(0),
+  belt_times_use: 0,
+  preset_point_obj: Array.from({ length: 255 }, (_, i) => ({
+    no: i + 1,
+    name: stored[i + 1] ?? `point ${i + 1}`,
+    add: stored[i + 1] !== undefined,
+  })),
+  watch_mode_time: 20,
+  watch_mode_mode: 'Mode_Default_Cruise',
+  watch_mode_num: 0,
+  line_scan_area: false,
+  line_scan_speed: 'low',
+  trace_interval: 20,
+  trace_number: 0,
+  trace_preset_point: [[], [], [], []],
+  pattern_scan_number_isset: [true, false, false, false],
+  pattern_scan_number: 0,
+  current_cruise_mode: 'No_Cruise',
+});

@@ -15,6 +15,8 @@ import {
   liveSet,
   manualAlarmGet,
   manualAlarmSet,
+  ptzControl,
+  ptzGet,
   snapshotGet,
   snapshotRange,
   streamUrlGet,
@@ -33,6 +35,11 @@ const ONLINE_NVR = ALL_NVR.filter((c) => c !== 'IP_CH2' && c !== 'IP_CH3');
 /** Requests the device may refuse in the per-variant suite: the old firmware has no Disarming page (404). */
 export function expectedRefusals({ legacy, nvr }: Ctx): Array<[string, number, string]> {
   return [
+    // Firmware cases: the online upgrade with nothing newer found, the upload of a file that is no firmware image.
+    ...([
+      ['/API/Maintenance/FtpUpgrade/Upgrade', 400, 'no_need_upgrade'],
+      ['/API/Maintenance/SystemUpgrade/Upgrade', 400, 'file_error'],
+    ] as const),
     // Old firmware: Range (its case) and Get (the disarmState probe, once: the client remembers the page it found).
     ...(legacy
       ? ([
@@ -248,6 +255,46 @@ export const FEATURE_CASES: Case[] = [
       assert.match(err.message, /Local->9/);
       assert.is(entries(sim, `${MANUAL}/Set`).length, sets, 'nothing sent');
       assert.is((await client.setManualAlarm({ [out]: false }))[out], false);
+    },
+  },
+  {
+    op: ptzGet,
+    async run({ client, sim, nvr }) {
+      // The PTZ camera: IP_CH1 of the NVR, CH1 of the IPC; the simulator stores presets 1-3.
+      const ch = nvr ? 'IP_CH1' : 'CH1';
+      const info = await client.ptzInfo(ch, sim.profile.channels.length);
+      assert.equal(info.presets, [
+        { no: 1, name: 'Gate' },
+        { no: 2, name: 'Driveway' },
+        { no: 3, name: 'Garden' },
+      ]);
+      assert.ok(info.moves.includes('left') && info.moves.includes('zoom_in'));
+      assert.equal(info.speed, nvr ? { min: 0, max: 100 } : { min: 0, max: 10 });
+      assert.equal(lastOk(sim, '/API/PreviewChannel/PTZ/Get'), { channel: ch });
+    },
+  },
+  {
+    op: ptzControl,
+    async run({ client, sim, nvr }) {
+      const ch = nvr ? 'IP_CH1' : 'CH1';
+      const info = await client.ptzInfo(ch, sim.profile.channels.length);
+      await client.ptz(info, { preset: 'Garden' });
+      assert.equal(lastOk(sim, '/API/PreviewChannel/PTZ/Control'), { channel: ch, cmd: 'Ptz_Cmd_CallPreset', preset_point_no: 3 });
+      assert.is(sim.ptz(ch).pan, 250);
+      await client.ptz(info, { move: 'right', duration: 0.2, speed: info.speed.max });
+      assert.equal(
+        entries(sim, '/API/PreviewChannel/PTZ/Control')
+          .slice(-2)
+          .map((e) => e.data),
+        [
+          { channel: ch, cmd: 'Ptz_Cmd_Right', state: 'Start', speed: info.speed.max },
+          { channel: ch, cmd: 'Ptz_Cmd_Right', state: 'Stop', speed: info.speed.max },
+        ],
+      );
+      assert.ok(sim.ptz(ch).pan > 255 && sim.ptz(ch).moving === undefined, `pan ${sim.ptz(ch).pan}`);
+      const sent = entries(sim, '/API/PreviewChannel/PTZ/Control').length;
+      await rejection(client.ptz(info, { move: 'right', speed: info.speed.max + 1 }));
+      assert.is(entries(sim, '/API/PreviewChannel/PTZ/Control').length, sent, 'nothing sent');
     },
   },
   {

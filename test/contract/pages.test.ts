@@ -42,6 +42,10 @@ import {
   shellSwitchKey,
   systemInfoGet,
   upgradeToken,
+  upgradeUpload,
+  firmwareCheck,
+  firmwareOnlineUpgrade,
+  firmwareProgress,
   voiceAlarmGet,
   voiceAlarmRange,
   voiceAlarmSet,
@@ -553,6 +557,45 @@ const PAGE_CASES: Case[] = [
       const viaHelper = await client.upgradeToken({ file, file_name: 'N7508_V8.2.5.sw', auth });
       assert.is(viaHelper.upgrade_timeout, 600);
       assert.equal(lastOk(sim, '/API/Maintenance/SystemUpgrade/Token').upgrade_head, head);
+    },
+  },
+  {
+    op: firmwareCheck,
+    async run({ client, sim }) {
+      const v = await client.checkFirmware();
+      assert.equal(v, { installed: sim.firmware.installed, latest: sim.firmware.installed, available: false });
+      assert.equal(lastOk(sim, '/API/Maintenance/FtpUpgrade/Check'), {});
+    },
+  },
+  {
+    op: firmwareOnlineUpgrade,
+    async run({ client }) {
+      // Nothing newer found: the device refuses, nothing is installed (no reboot in the middle of the contract).
+      const err = await client.invoke(firmwareOnlineUpgrade, {}).then(
+        () => undefined,
+        (e: unknown) => e as { error_code?: string },
+      );
+      assert.is(err?.error_code, 'no_need_upgrade');
+    },
+  },
+  {
+    op: firmwareProgress,
+    async run({ client }) {
+      const p = await client.invoke(firmwareProgress, {});
+      assert.type(p.upgrade_percent, 'number');
+      assert.type(p.upgrade_state, 'string');
+    },
+  },
+  {
+    op: upgradeUpload,
+    async run({ client, sim }) {
+      // The whole local upgrade of a file that is no firmware image: token, upload, the device's refusal.
+      const err = await client.upgradeFirmware({ file: Buffer.alloc(4096, 1), file_name: 'x.sw', auth: { seq: 1, cipher: 'c' } }).then(
+        () => undefined,
+        (e: unknown) => e as { error_code?: string },
+      );
+      assert.is(err?.error_code, 'file_error');
+      assert.equal(sim.log.filter((e) => e.path === '/API/Maintenance/SystemUpgrade/Upgrade').at(-1)?.data, { bytes: 4096 });
     },
   },
 ];

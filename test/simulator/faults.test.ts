@@ -31,6 +31,20 @@ test('latency delays the normal answer', async () => {
   assert.ok(Date.now() - t < 150, 'times: 1 -> only once');
 });
 
+test('late_answer: the Set is carried out at once, its answer comes later', async () => {
+  sim.fault({ kind: 'late_answer', ms: 300, path: '/Set', times: 1 });
+  const t = Date.now();
+  const pending = c.post('/API/AlarmConfig/Deterrence/Set', {
+    page_type: 'ChannelConfig',
+    channel_info: { CH1: { flood_light_switch: true } },
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.is((sim.state['AlarmConfig/Deterrence'].channel_info as any).CH1.flood_light_switch, true, 'applied before the answer');
+  const res = await pending;
+  assert.is(res.status, 200);
+  assert.ok(Date.now() - t >= 290, 'answered late');
+});
+
 test('http500: HTTP 500 with an HTML body', async () => {
   sim.fault({ kind: 'http500', times: 1 });
   const res = await c.post(GET, DATA);

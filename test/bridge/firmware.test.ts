@@ -1,0 +1,96 @@
+/**
+ * Firmware through the bridge, against a real broker and the simulator: the recorder's HA `update` entity, its state
+ * on `<dev>/firmware` (installed from SystemInfo, latest from the device's own online check), `set/firmware` `check`
+ * on demand and `install` with progress to the end; refusals (nothing newer, an alarm active, a bad word) on
+ * bridge/event with no upgrade request sent.
+ */
+import * as assert from 'node:assert/strict';
+import { suite } from 'uvu';
+import { json, settle, setup, waitEvent, type Fixture } from './fixture';
+
+const test = suite('bridge: firmware');
+const ctx: { fx: Fixture } = {} as never;
+const CHECK = '/API/Maintenance/FtpUpgrade/Check';
+const UPGRADE = '/API/Maintenance/FtpUpgrade/Upgrade';
+
+test.before(async () => {
+  ctx.fx = await setup({
+    label: 'firmware',
+    devices: [{ id: 'nvr', poll: 0.3, sim: { upgradeStepMs: 30, rebootMs: 400 } }],
+    bridge: { firmwareProgressMs: 20, firmwareCheckGapMs: 0 },
+  });
+});
+test.after(() => ctx.fx.stop());
+
+const sim = () => ctx.fx.sims.get('nvr')!;
+const count = (path: string, since = 0) =>
+  sim()
+    .log.slice(since)
+    .filter((e) => e.path === path).length;
+const state = (pred: (j: Record<string, any>) => boolean, since = 0) =>
+  ctx.fx.recorder.waitTopic(`${ctx.fx.base}/nvr/firmware`, pred, 5000, since).then((m) => json(m) as Record<string, any>);
+
+async function refused(payload: string, reason: RegExp) {
+  const { fx } = ctx;
+  const rec = fx.recorder.count;
+  const since = sim().log.length;
+  const topic = `${fx.base}/nvr/set/firmware`;
+  await fx.recorder.publish(topic, payload);
+  const data = await waitEvent(fx, 'command_refused', (d) => d.topic === topic, rec, 5000);
+  assert.match(String(data.reason), reason);
+  await settle(fx);
+  assert.equal(count(UPGRADE, since), 0, 'no upgrade sent');
+}
+
+test('the recorder has an update entity; state: installed = latest until the check finds more; one check at start', async () => {
+  const { fx } = ctx;
+  const m = await fx.recorder.waitTopic(
+    `${fx.prefix}/device/${fx.base}_nvr/config`,
+    (j) => !!(j.cmps as Record<string, unknown> | undefined)?.firmware_update,
+    5000,
+  );
+  const c = (json(m) as any).cmps.firmware_update;
+  assert.equal(c.p, 'update');
+  assert.equal(c.state_topic, `${fx.base}/nvr/firmware`);
+  assert.equal(c.command_topic, `${fx.base}/nvr/set/firmware`);
+  assert.equal(c.payload_install, 'install');
+  const s = await state((j) => !!j.installed_version);
+  assert.equal(s.installed_version, sim().firmware.installed);
+  assert.equal(s.latest_version, s.installed_version);
+  assert.equal(s.in_progress, false);
+  assert.equal(count(CHECK), 1);
+});
+
+test('install with nothing newer, a bad word: refused, nothing sent', async () => {
+  await refused('install', /no newer firmware found/);
+  await refused('flash', /send "install" or "check"/);
+});
+
+test('check on demand finds the published version; install refused while an alarm is active', async () => {
+  const { fx } = ctx;
+  sim().firmware.publish('V9.9.9-20260101');
+  const rec = fx.recorder.count;
+  const since = sim().log.length;
+  await fx.recorder.publish(`${fx.base}/nvr/set/firmware`, 'check');
+  const s = await state((j) => j.latest_version === 'V9.9.9-20260101', rec);
+  assert.equal(s.installed_version, sim().firmware.installed);
+  assert.equal(count(CHECK, since), 1);
+  sim().raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+  await new Promise((r) => setTimeout(r, 1500));
+  await refused('install', /refused while an alarm is active/);
+  sim().raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
+});
+
+test('install: in_progress with update_percentage rising, then done; the device installed it', async () => {
+  const { fx } = ctx;
+  await new Promise((r) => setTimeout(r, 1500));
+  const rec = fx.recorder.count;
+  await fx.recorder.publish(`${fx.base}/nvr/set/firmware`, 'install');
+  const mid = await state((j) => j.in_progress === true && j.update_percentage > 0 && j.update_percentage < 100, rec);
+  assert.equal(mid.latest_version, 'V9.9.9-20260101');
+  await state((j) => j.in_progress === false, fx.recorder.count - 1);
+  assert.deepEqual(sim().firmware.installs, ['V9.9.9-20260101']);
+  assert.equal(count(UPGRADE), 1);
+});
+
+test.run();

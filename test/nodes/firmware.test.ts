@@ -1,0 +1,107 @@
+/**
+ * nvr-upgrade in mode `upgrade`: the whole local upgrade from a Buffer or a path (token, then the file with
+ * X-Upgrade-Token), each step in the status and in msg.steps; refusals at the Catch node with nothing sent (no auth,
+ * too big) or with the device's answer (a file that is no firmware image).
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Simulator } from '../../simulator';
+import {
+  credentials,
+  DEV,
+  exchange,
+  flowWith,
+  load,
+  newPassword,
+  paths,
+  statusesOf,
+  waitFor,
+  type FlowNode,
+  useSimulator,
+  type SimulatorContext,
+} from './harness';
+
+interface Ctx extends SimulatorContext {
+  dir?: string;
+}
+const test = suite<Ctx>('nodes: nvr-upgrade whole upgrade', { password: newPassword() });
+const TOKEN = '/API/Maintenance/SystemUpgrade/Token';
+const UPLOAD = '/API/Maintenance/SystemUpgrade/Upgrade';
+const AUTH = { seq: 1, cipher: 'from-the-device-tools' };
+
+function flow(sim: Simulator, props: Record<string, unknown> = {}): FlowNode[] {
+  return flowWith(sim.url, [
+    { id: 'u1', type: 'nvr-upgrade', name: '', device: DEV, file: '', mode: 'upgrade', wires: [['out']], ...props },
+    { id: 'out', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: ['u1'], uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ]);
+}
+const image = (version: string, size = 16 * 1024) => {
+  const b = Buffer.alloc(size, 0x5a);
+  b.write(`SIMFW:${version}\n`, 0, 'latin1');
+  return b;
+};
+
+useSimulator(test, { rebootMs: 200 });
+test.before(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'nvr2mqtt-fw-nodes-'));
+});
+test.after(async (ctx) => {
+  if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
+});
+
+test('a Buffer: token, upload, accepted; steps in msg.steps and the status', async ({ sim, password }) => {
+  await load(flow(sim!), credentials(password));
+  const r = await exchange('u1', { payload: image('9.7.0'), file_name: 'fw.sw', auth: AUTH });
+  assert.ok(r.out, JSON.stringify(r.caught?.error));
+  assert.equal(r.out.payload, { file_name: 'fw.sw', file_size: 16 * 1024, accepted: true });
+  assert.is(r.out.operation, 'Upgrade');
+  assert.equal(
+    r.out.steps.map((s: { step: string }) => s.step),
+    ['checked', 'token', 'uploading', 'done'],
+  );
+  assert.equal(
+    paths(sim!).filter((p) => p === TOKEN || p === UPLOAD),
+    [TOKEN, UPLOAD],
+  );
+  const texts = statusesOf('u1').map((s) => s.text);
+  assert.ok(texts.includes('uploading file') && texts.at(-1)!.startsWith('file accepted'), JSON.stringify(texts));
+  await waitFor(() => sim!.firmware.installs.includes('9.7.0'), 'installed');
+});
+
+test('a path from the file property', async ({ sim, password, dir }) => {
+  await waitFor(() => !sim!.firmware.busy, 'device back');
+  const file = join(dir!, 'fw_9.8.0.sw');
+  await writeFile(file, image('9.8.0'));
+  await load(flow(sim!, { file }), credentials(password));
+  const r = await exchange('u1', { payload: 1, auth: AUTH });
+  assert.ok(r.out, JSON.stringify(r.caught?.error));
+  assert.is(r.out.payload.file_name, 'fw_9.8.0.sw');
+  await waitFor(() => sim!.firmware.installs.includes('9.8.0'), 'installed');
+});
+
+test('refused with nothing sent: no auth, too big', async ({ sim, password }) => {
+  await waitFor(() => !sim!.firmware.busy, 'device back');
+  await load(flow(sim!), credentials(password));
+  await waitFor(() => statusesOf('u1').some((s) => s.fill === 'green'), 'connected');
+  sim!.clearLog();
+  const noAuth = await exchange('u1', { payload: image('9.9.0') });
+  assert.is(noAuth.caught?.error.code, 'bad_auth');
+  const big = await exchange('u1', { payload: Buffer.alloc((100 << 20) + 1), auth: AUTH });
+  assert.is(big.caught?.error.code, 'invalid_firmware');
+  assert.equal(paths(sim!), [], 'nothing sent');
+});
+
+test("a file that is no firmware image: the device's answer at the Catch node", async ({ sim, password }) => {
+  await waitFor(() => !sim!.firmware.busy, 'device back');
+  await load(flow(sim!), credentials(password));
+  const r = await exchange('u1', { payload: Buffer.alloc(8192, 0x41), auth: AUTH });
+  assert.ok(r.caught, 'refused');
+  assert.is(r.caught.error.code, 'file_error');
+});
+
+test.run();
