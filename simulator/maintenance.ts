@@ -63,7 +63,7 @@ export class Maintenance {
     const types = data.type;
     if (!Array.isArray(types) || !types.every((t) => t === 'base_salt' || t === 'base_x_public'))
       return paramError('type: must be an array of "base_salt", "base_x_public"');
-    const list = types.map((type) => {
+    const list = (types as Array<'base_salt' | 'base_x_public'>).map((type) => {
       const seq = this.nextSeq++;
       // Keys carry a leading 0 before the base64 (vendor samples).
       const key = `0${randomBytes(type === 'base_salt' ? 24 : 32).toString('base64')}`;

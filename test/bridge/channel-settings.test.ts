@@ -115,7 +115,7 @@ test('refused: a value outside Range or not offered, and a key the channel does 
     const topic = `${fx.base}/nvr/${t}`;
     await fx.recorder.publish(topic, payload);
     const data = await waitEvent(fx, 'command_refused', (d) => d.topic === topic, since);
-    assert.match(String(data.reason), reason, `${t} ${payload}: ${data.reason}`);
+    assert.match(String(data.reason), reason, `${t} ${payload}: ${String(data.reason)}`);
   }
   assert.equal(setsOf(sim).length, sets, 'no Set reached the device');
   assert.equal(json(fx.recorder.last(`${fx.base}/nvr/ch3`)).motion_sensitivity, 7, 'state unchanged');

@@ -50,10 +50,10 @@ test('Image control: the vendor Get parses (legacy, full colour, offline); a day
       },
     },
   });
-  const get = (await c.get('ChannelConfig/ImageControl')) as Data;
-  assert.equal(get.channel_info.CH15.FullColorMode, { white_light: 'Auto', image_sensitivity: 1 });
-  const after = (await c.update('ChannelConfig/ImageControl', { channel_info: { CH14: { ir_cut_mode: 'ColorMode' } } })) as Data;
-  assert.is(after.channel_info.CH14.ir_cut_mode, 'ColorMode');
+  const get = await c.get('ChannelConfig/ImageControl');
+  assert.equal((get.channel_info as Data).CH15.FullColorMode, { white_light: 'Auto', image_sensitivity: 1 });
+  const after = await c.update('ChannelConfig/ImageControl', { channel_info: { CH14: { ir_cut_mode: 'ColorMode' } } });
+  assert.is((after.channel_info as Data).CH14.ir_cut_mode, 'ColorMode');
   const [set] = dev.bodies(`${IC}/Set`) as Data[];
   assert.equal(Object.keys(set.channel_info), ['CH14'], 'only the touched channel');
   const block = set.channel_info.CH14;
@@ -84,8 +84,8 @@ test('Motion: Range and Get ask with page_type AlarmConfig (the vendor samples);
     },
   });
   await c.range('AlarmConfig/Motion');
-  const get = (await c.get('AlarmConfig/Motion')) as Data;
-  assert.is(get.channel_info.CH1.send_email, false);
+  const get = await c.get('AlarmConfig/Motion');
+  assert.is((get.channel_info as Data).CH1.send_email, false);
   assert.equal(dev.bodies('/API/AlarmConfig/Motion/Range'), [{ page_type: 'AlarmConfig' }]);
   assert.equal(dev.bodies('/API/AlarmConfig/Motion/Get'), [{ page_type: 'AlarmConfig' }]);
 });
