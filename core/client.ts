@@ -23,6 +23,7 @@ import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
+import { rebootCamera, rebootDevice } from './reboot';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
 import {
@@ -182,6 +183,20 @@ export class NvrClient extends EventEmitter {
   /** When logins held after a refusal (lock-out) go out again (epoch ms); undefined when none is held. */
   get loginHeldUntil(): number | undefined {
     return this.session.loginHeldUntil;
+  }
+
+  /**
+   * Restart the device (Maintenance/DeviceReboot with secondary authentication). Its sessions end: this client drops
+   * its own and logs in once when the device is back (the next call does).
+   */
+  async restart(): Promise<void> {
+    await this.session.withPassword((password) => rebootDevice(this, password));
+    this.session.restarting();
+  }
+
+  /** Restart a camera behind an NVR (IPCMaintaint/IPCReboot); refused without sending where the NVR does not list it. */
+  restartCamera(channel: string): Promise<string | undefined> {
+    return this.session.withPassword((password) => rebootCamera(this, password, channel));
   }
 
   /** Log in now (calls log in lazily anyway); clears a lock-out. Use it to test a connection. */

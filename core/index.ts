@@ -23,5 +23,7 @@ export * from './update';
 export * from './alarm-outputs';
 export * from './disarm';
 export * from './event-push';
+export * from './storage';
+export * from './reboot';
 export * from './late';
 export * from './ptz-control';

@@ -21,6 +21,9 @@ import { manualAlarmPage } from './manual-alarm';
 import { ptzPage } from './ptz';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
+import { diskPage } from './storage';
+import { deviceRebootPage, ipcRebootPage, transKeyPage } from './reboot';
+import { imageControlPage, motionPage, pirPage, recordConfigPage, videoCoverPage } from './channel-settings';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
 export {
@@ -55,6 +58,9 @@ export * from './manual-alarm';
 export * from './ptz';
 export * from './snapshot';
 export * from './stream-url';
+export * from './channel-settings';
+export * from './storage';
+export * from './reboot';
 export type { PageDef, PageInfo, WriteRule } from '../page';
 
 /** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
@@ -79,6 +85,15 @@ export const pages: readonly PageDef[] = [
   snapshotPage,
   streamUrlPage,
   systemUpgradePage,
+  imageControlPage,
+  motionPage,
+  pirPage,
+  recordConfigPage,
+  videoCoverPage,
+  diskPage,
+  transKeyPage,
+  deviceRebootPage,
+  ipcRebootPage,
   onlineUpgradePage,
 ];
 
