@@ -58,7 +58,7 @@ export function firmwareComponent(topics: Topics, device: string, node: string):
 }
 
 /** Any alarm active on the recorder (Event/Check): an upgrade would reboot it in the middle. */
-function alarmActive(device: Device): boolean {
+export function alarmActive(device: Device): boolean {
   for (const types of device.model.events?.active.values() ?? []) if (types.size) return true;
   return false;
 }

@@ -21,6 +21,7 @@ import { META_KEYS, findOperation, findPage, pageName } from './pages';
 import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
+import { secondaryAuthentication, type SecondaryAuth } from './secondary-auth';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
@@ -131,6 +132,8 @@ export class NvrClient extends EventEmitter {
   private readonly session: Session;
   private readonly rangeTtlMs: number;
   private readonly largeCapacity: boolean;
+  /** Kept for secondary authentication only (a private field: never enumerated, logged or serialized). */
+  readonly #password: string;
   private readonly log?: LogFn;
   private readonly ranges = new Map<string, { at: number; value?: Data; error?: DeviceError; pending?: Promise<Data> }>();
   private readonly generic = new Map<string, OperationDef>();
@@ -160,6 +163,7 @@ export class NvrClient extends EventEmitter {
     this.transport = new Transport({ url: opts.url, timeoutMs, maxConnections, budget: opts.budget, tls: opts.tls });
     this.url = this.transport.baseUrl;
     this.username = opts.username;
+    this.#password = opts.password;
     this.session = new Session(this.transport, {
       username: opts.username,
       password: opts.password,
@@ -396,6 +400,11 @@ export class NvrClient extends EventEmitter {
   async upgradeToken(input: UpgradeTokenInput): Promise<UpgradeTokenResponse> {
     const prepared = await prepareUpgrade({ file: input.file, file_name: input.file_name }, { largeCapacity: this.largeCapacity });
     return this.invoke(upgradeTokenOp, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
+  }
+
+  /** `base_secondary_authentication` from the configured password and a fresh salt of the device (TransKey/Get). */
+  secondaryAuthentication(): Promise<SecondaryAuth> {
+    return secondaryAuthentication(this, this.#password);
   }
 
   /** Installed firmware (SystemInfo) and what the device's own online check (`FtpUpgrade/Check`) finds. */

@@ -13,6 +13,7 @@ export * from './channels';
 export * from './ptz';
 export * from './upgrade';
 export * from './firmware';
+export * from './secondary-auth';
 export * from './pages';
 export * from './page';
 export * from './channel-model';

@@ -2,6 +2,7 @@ import type { OperationDef } from '../operation';
 import type { PageDef } from '../page';
 import { systemUpgradePage } from './upgrade-token';
 import { onlineUpgradePage } from './online-upgrade';
+import { transKeyPage } from './trans-key';
 import { mainStreamPage } from './main-stream';
 import { ptzLinkagePage } from './ptz-linkage';
 import { crossCountingPage } from './cross-counting';
@@ -80,6 +81,7 @@ export const pages: readonly PageDef[] = [
   streamUrlPage,
   systemUpgradePage,
   onlineUpgradePage,
+  transKeyPage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

@@ -510,6 +510,11 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
       why: "the page's own Range and table give siren_value 1-10; the sample's 62 is outside it (vendor-facts f: ignore)",
     },
   },
+  {
+    page: 'Maintenance > TransKey > Get',
+    path: '/API/Maintenance/TransKey/Get',
+    data: { type: ['base_salt', 'base_x_public'] },
+  },
   { page: 'Maintenance > FtpUpgrade > Check', path: '/API/Maintenance/FtpUpgrade/Check', data: {} },
   { page: 'Maintenance > FtpUpgrade > Progress', path: '/API/Maintenance/FtpUpgrade/Progress', data: {} },
   {

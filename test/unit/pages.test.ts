@@ -419,6 +419,7 @@ test('registry: every page of the contract with its operations and paths', () =>
     'Maintenance/DeveloperMode',
     'Maintenance/FtpUpgrade',
     'Maintenance/SystemUpgrade',
+    'Maintenance/TransKey',
     'Preview/StreamUrl',
     'PreviewChannel/Floodlight2AudioAlarm',
     'PreviewChannel/ManualAlarm',
