@@ -29,7 +29,7 @@ import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
 import { PushListener } from './push-listener';
 import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
-import { DeviceFirmware, FIRMWARE_KEY, firmwareComponent } from './firmware';
+import { cameraFirmwareComponent, DeviceFirmware, FIRMWARE_KEY, firmwareComponent } from './firmware';
 import { StartGate } from './start-gate';
 import { Requests } from './requests';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
@@ -154,7 +154,11 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     channelExtras: (device, ch, slug, node) => {
       const camera = cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined;
       const info = ptz.get(device.id)?.info(ch);
-      return info ? { ...camera, ...ptzComponents(topics, device.id, slug, node, info) } : camera;
+      const fw = firmware.get(device.id)?.cameraKnown(ch)
+        ? { [FIRMWARE_KEY]: cameraFirmwareComponent(topics, device.id, slug, node) }
+        : undefined;
+      const all = { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : undefined), ...fw };
+      return Object.keys(all).length ? all : undefined;
     },
     deviceExtras: (device, node) =>
       firmware.get(device.id)?.known ? { [FIRMWARE_KEY]: firmwareComponent(topics, device.id, node) } : undefined,

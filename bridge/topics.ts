@@ -55,9 +55,9 @@ export class Topics {
   snapshotGet(device: string, slug: string): string {
     return `${this.snapshot(device, slug)}/get`;
   }
-  /** Firmware of a recorder: installed and latest version, upgrade progress (retained JSON; bridge/firmware.ts). */
-  firmware(device: string): string {
-    return `${this.state(device)}/firmware`;
+  /** Firmware of a recorder (or of the camera on a channel): installed and latest version, upgrade progress (retained JSON; bridge/firmware.ts). */
+  firmware(device: string, slug?: string): string {
+    return `${this.state(device, slug)}/firmware`;
   }
   /** What a PTZ camera offers: stored presets, the preset last called, moves, speed bounds (retained JSON). */
   ptz(device: string, slug: string): string {

@@ -16,6 +16,7 @@ import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { ptzOf, type PtzChannel } from './ptz';
 import { FaultSpec, Faults } from './faults';
 import { SimFirmware } from './firmware';
+import { SimIpcFirmware } from './ipc-firmware';
 import { LogEntry, RequestLog } from './log';
 import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
@@ -141,6 +142,8 @@ export interface Simulator {
    * reboot runs, `reboot(ms?)` drops every session and answers `device_reboot` meanwhile (firmware.ts).
    */
   firmware: Pick<SimFirmware, 'installed' | 'publish' | 'installs' | 'busy' | 'rebooting' | 'reboot'>;
+  /** Firmware of the cameras behind an NVR (IPCUpgrade/Get): `version(ch)`, `setIpcVersion(ch, v)`. */
+  ipcFirmware: Pick<SimIpcFirmware, 'version' | 'setIpcVersion'>;
   /**
    * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page
    * `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1.floodlight_switch`, manual alarm outputs
@@ -204,6 +207,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   };
   const firmware = new SimFirmware(device, () => auth!, { stepMs: opts.upgradeStepMs, rebootMs: opts.rebootMs });
   front.gate = () => firmware.gate();
+  const ipcFirmware = new SimIpcFirmware(device);
   const listener = requestListener(front);
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
@@ -241,6 +245,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     disarming: opts.disarming ?? !profile.legacy,
     linkageManage: opts.linkageManage ?? true,
     firmware,
+    ipcFirmware,
     mac: macText,
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
     // Beyond 2^53: a client reading it as a JS number loses the last digits.
@@ -293,6 +298,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       ptzOf(device).setPreset(channel, no, name);
     },
     firmware,
+    ipcFirmware,
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,

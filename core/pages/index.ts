@@ -3,6 +3,7 @@ import type { PageDef } from '../page';
 import { systemUpgradePage } from './upgrade-token';
 import { onlineUpgradePage } from './online-upgrade';
 import { transKeyPage } from './trans-key';
+import { ipcUpgradePage } from './ipc-upgrade';
 import { mainStreamPage } from './main-stream';
 import { ptzLinkagePage } from './ptz-linkage';
 import { crossCountingPage } from './cross-counting';
@@ -37,6 +38,8 @@ export {
 } from './common';
 export * from './upgrade-token';
 export * from './online-upgrade';
+export * from './ipc-upgrade';
+export * from './trans-key';
 export * from './main-stream';
 export * from './ptz-linkage';
 export * from './cross-counting';
@@ -82,6 +85,7 @@ export const pages: readonly PageDef[] = [
   systemUpgradePage,
   onlineUpgradePage,
   transKeyPage,
+  ipcUpgradePage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

@@ -126,7 +126,8 @@ test('addon/config.yaml: same version as the package, needs the MQTT service, ev
   const schema = addon.schema as Record<string, any>;
   const every: Record<string, unknown> = {};
   for (const [key, type] of Object.entries(schema)) {
-    if (Array.isArray(type)) every[key] = [Object.fromEntries(Object.entries(type[0] as object).map(([k, t]) => [k, sample(t as string | string[])]))];
+    if (Array.isArray(type))
+      every[key] = [Object.fromEntries(Object.entries(type[0] as object).map(([k, t]) => [k, sample(t as string | string[])]))];
     else if (typeof type === 'object')
       every[key] = Object.fromEntries(Object.entries(type as object).map(([k, t]) => [k, sample(t as string | string[])]));
     else every[key] = sample(type as string);

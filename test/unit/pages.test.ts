@@ -412,6 +412,7 @@ test('registry: every page of the contract with its operations and paths', () =>
     'AlarmConfig/PTZLinkage',
     'AlarmConfig/VoiceAlarm',
     'DeviceConfig/Audio',
+    'IPCMaintaint/IPCUpgrade',
     'Event/SettingConfig',
     'LinkageConfig/LinkageManage',
     'Login/ChannelInfo',
