@@ -5,7 +5,12 @@
  *    BENCH_CAMERA_IDLE_SECONDS (default 30), with all device requests per minute beside them;
  * 2. alarm raised at the simulator -> its picture on MQTT, p50/p95, and the bytes on MQTT per alarm (start and
  *    end: state, edge, picture), BENCH_CAMERA_ALARMS alarms (default 10);
- * 3. a storm of 100 alarm starts and ends per second on one channel for 3 s: pictures taken.
+ * 3. a storm of 100 alarm starts and ends per second on one channel for 3 s: pictures taken;
+ * 4. memory of 100 devices x 16 channels with cameras announced (camera, Snapshot button and "Last alarm" image per
+ *    channel), the devices in a child process (bench/farm.ts) so that the bridge is measured alone: heap used (after
+ *    a GC where `--expose-gc` allows one) and RSS once every channel's camera is announced, and again after one alarm
+ *    picture per device. The bridge holds no picture: each is published and dropped (pictures held: 0 bytes; what
+ *    stays is the last alarm's type and time per channel). BENCH_CAMERA_MEMORY=0 skips this part, =only runs it alone.
  * The simulator's picture is a 1x1 JPEG: the picture bytes are its size, a real camera's are larger.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,6 +22,7 @@ import { parseConfig } from '../bridge/config';
 import { createLogger } from '../bridge/log';
 import { startSimulator } from '../simulator';
 import { clearRetained } from '../test/helpers/mqtt-broker';
+import { Farm } from './farm';
 
 function percentile(xs: number[], p: number): number {
   if (!xs.length) return NaN;
@@ -24,15 +30,95 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
+async function until(cond: () => boolean, timeoutMs: number, what = 'a condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
 }
 
+const mb = (bytes: number) => Math.round((bytes / (1 << 20)) * 10) / 10;
+function heapNow(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Part 4: memory of the bridge with 100 x 16 cameras announced, before and after one alarm picture per device. */
+async function cameraMemory(): Promise<Record<string, number>> {
+  const devices = Number(process.env.BENCH_CAMERA_MEMORY_DEVICES ?? 100);
+  const channels = 16;
+  const password = randomBytes(12).toString('base64url');
+  const farm = await Farm.start({ devices, channels, password, broker: !process.env.BENCH_MQTT_URL });
+  const brokerUrl = process.env.BENCH_MQTT_URL ?? farm.broker!;
+  const base = `nvr2mqtt_cmem_${randomBytes(3).toString('hex')}`;
+  const prefix = `ha_cmem_${randomBytes(3).toString('hex')}`;
+  const sub = await mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0 });
+  const streams = new Set<string>();
+  const alarmPictures = new Set<string>();
+  sub.on('message', (topic) => {
+    if (topic.endsWith('/streams')) streams.add(topic);
+    else if (topic.endsWith('/alarm_picture')) alarmPictures.add(topic);
+  });
+  await sub.subscribeAsync([`${base}/+/+/streams`, `${base}/+/+/alarm_picture`], { qos: 0 });
+  const heap0 = heapNow();
+  let bridge: Bridge | undefined;
+  try {
+    const { config } = parseConfig(
+      {
+        mqtt: { url: brokerUrl, base_topic: base },
+        homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+        devices: farm.urls.map((url, i) => ({ id: `d${i}`, url, username: 'admin', password, poll_interval: 15 })),
+        log_level: 'error',
+      },
+      { env: {} },
+    );
+    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }), discoveryCleanupWindowMs: 500 });
+    const t0 = Date.now();
+    // Every device's cameras (the channels its Snapshot Range lists: online ones), then no new one for 5 s.
+    const perDevice = () => new Set([...streams].map((t) => t.split('/')[1])).size;
+    await until(() => perDevice() >= devices, 60_000 + devices * 1200, 'stream addresses of every device');
+    for (let size = -1; size !== streams.size;) {
+      size = streams.size;
+      await sleep(5000);
+    }
+    const announcedMs = Date.now() - t0 - 5000;
+    await sleep(5000); // discovery with the cameras settles
+    const heapAnnounced = heapNow();
+    const rssAnnounced = process.memoryUsage().rss;
+    for (let i = 0; i < devices; i++) await farm.alarm(i, 'CH1', true);
+    await until(() => alarmPictures.size >= devices, 60_000, 'an alarm picture of every device');
+    await sleep(2000);
+    const heapPictures = heapNow();
+    const rssPictures = process.memoryUsage().rss;
+    for (let i = 0; i < devices; i++) await farm.alarm(i, 'CH1', false);
+    return {
+      memory_devices: devices,
+      memory_channels_per_device: channels,
+      memory_cameras_announced: streams.size,
+      memory_cameras_announced_ms: announcedMs,
+      memory_gc_forced: (globalThis as { gc?: unknown }).gc ? 1 : 0,
+      memory_heap_before_bridge_mb: mb(heap0),
+      memory_heap_cameras_announced_mb: mb(heapAnnounced),
+      memory_rss_cameras_announced_mb: mb(rssAnnounced),
+      memory_heap_after_one_alarm_picture_per_device_mb: mb(heapPictures),
+      memory_rss_after_one_alarm_picture_per_device_mb: mb(rssPictures),
+      memory_pictures_held_bytes: 0,
+    };
+  } finally {
+    await bridge?.stop();
+    await sub.endAsync();
+    if (process.env.BENCH_MQTT_URL) await clearRetained(brokerUrl, [base, prefix]);
+    await farm.stop();
+  }
+}
+
 export async function benchCameras(): Promise<Record<string, number>> {
+  const figures = process.env.BENCH_CAMERA_MEMORY === 'only' ? {} : await benchCameraPictures();
+  return process.env.BENCH_CAMERA_MEMORY === '0' ? figures : { ...figures, ...(await cameraMemory()) };
+}
+
+async function benchCameraPictures(): Promise<Record<string, number>> {
   const idleSeconds = Number(process.env.BENCH_CAMERA_IDLE_SECONDS ?? 30);
   const alarms = Number(process.env.BENCH_CAMERA_ALARMS ?? 10);
   const password = randomBytes(12).toString('base64url');

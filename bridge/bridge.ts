@@ -29,7 +29,7 @@ import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
 import { PushListener } from './push-listener';
 import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
-import { cameraFirmwareComponent, DeviceFirmware, FIRMWARE_KEY, firmwareComponent } from './firmware';
+import { cameraFirmwareComponent, DeviceFirmware, FIRMWARE_COMPONENT, FIRMWARE_KEY, firmwareComponent } from './firmware';
 import { StartGate } from './start-gate';
 import { Requests } from './requests';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
@@ -155,13 +155,13 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       const camera = cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined;
       const info = ptz.get(device.id)?.info(ch);
       const fw = firmware.get(device.id)?.cameraKnown(ch)
-        ? { [FIRMWARE_KEY]: cameraFirmwareComponent(topics, device.id, slug, node) }
+        ? { [FIRMWARE_COMPONENT]: cameraFirmwareComponent(topics, device.id, slug, node) }
         : undefined;
       const all = { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : undefined), ...fw };
       return Object.keys(all).length ? all : undefined;
     },
     deviceExtras: (device, node) =>
-      firmware.get(device.id)?.known ? { [FIRMWARE_KEY]: firmwareComponent(topics, device.id, node) } : undefined,
+      firmware.get(device.id)?.known ? { [FIRMWARE_COMPONENT]: firmwareComponent(topics, device.id, node) } : undefined,
   });
   const ptz = new Map<string, DevicePtz>();
   const firmware = new Map<string, DeviceFirmware>();
@@ -413,12 +413,14 @@ function deviceEvents(
     // state at most every EVENT_STATE_GAP_MS, each edge at once.
     rt.on('events', (change) => {
       if (publisher.isClosed) return;
+      // A picture that came alone: the channel's latest alarm picture, nothing else changed.
+      if (change.channel && change.picture && !change.edge) return camera.alarm(change.channel, undefined, undefined, change.picture);
       if (change.structure) discovery.update(rt.device);
       if (change.channel) publisher.eventState(rt, change.channel);
       else publisher.state(rt);
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
-      // The start of an alarm (not its end, not a repeat while it lasts) takes the channel's picture.
-      if (change.channel && change.edge?.active) camera.take(change.channel);
+      // The start of an alarm (not its end, not a repeat while it lasts): its picture, sent with it or read.
+      if (change.channel && change.edge?.active) camera.alarm(change.channel, change.edge.type, change.edge.time, change.picture);
     });
   };
   return { start: () => runtimes.forEach(wire) };

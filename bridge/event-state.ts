@@ -8,7 +8,7 @@
  * (`{kind:'live'}`) are not kept here: `events.ts` hands them to `Device.applyLive`, so `model.live` is the one
  * place live state lives.
  */
-import type { AlarmType, DeviceEvent } from '../core';
+import type { AlarmPicture, AlarmType, DeviceEvent } from '../core';
 
 /** Event-derived values of one device, kept in its model (`DeviceModel.events`); replaced on every change. */
 export interface EventValues {
@@ -40,6 +40,8 @@ export interface EventChange {
   edge?: AlarmEdge;
   /** An alarm key the channel was not known to raise: its entity appears (discovery changes). */
   structure?: boolean;
+  /** The picture the device sent with this alarm start, or alone (then without an edge). */
+  picture?: AlarmPicture;
 }
 
 export interface EventStateOptions {
@@ -59,7 +61,7 @@ export class EventState {
   constructor(private readonly o: EventStateOptions) {}
 
   /** Applies one alarm or disk event; the change to publish, or undefined when nothing changed. */
-  apply(e: Exclude<DeviceEvent, { kind: 'live' }>): EventChange | undefined {
+  apply(e: Exclude<DeviceEvent, { kind: 'live' | 'picture' }>): EventChange | undefined {
     switch (e.kind) {
       case 'alarm':
         return this.alarm(e.channel, e.type, e.active, e.time);

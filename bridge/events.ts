@@ -93,8 +93,13 @@ export class DeviceEvents {
       await this.device.reportedLive(channel, { floodlight, brightness, siren, volume });
       return;
     }
+    // A picture that came alone (an AI picture after its alarm): the channel's latest alarm picture.
+    if (e.kind === 'picture') return this.o.onChange({ channel: e.channel, picture: e.picture });
     const change = this.state.apply(e);
-    if (change) this.o.onChange(change);
+    if (!change) return;
+    // The start of an alarm carries its picture on to the cameras (no second request for it).
+    if (e.kind === 'alarm' && e.picture && change.edge?.active) change.picture = e.picture;
+    this.o.onChange(change);
   }
 
   /** Point the device's push at the listener; false when it cannot be had (then checks are paced as without push). */
@@ -142,7 +147,8 @@ export class DeviceEvents {
     if (this.o.push && !(await this.claimPush(this.o.push))) intervalMs = Math.min(intervalMs, NO_PUSH_INTERVAL_MS);
     while (!signal.aborted) {
       try {
-        for await (const e of this.device.client.events({ intervalMs, signal, checkNow: this.checkNow })) await this.apply(e);
+        const events = this.device.client.events({ intervalMs, signal, checkNow: this.checkNow, pictures: true });
+        for await (const e of events) await this.apply(e);
         return; // aborted, or the client closed
       } catch (err) {
         if (signal.aborted) return;

@@ -26,6 +26,8 @@ import type { Json } from './state';
 import type { Topics } from './topics';
 
 export const FIRMWARE_KEY = 'firmware';
+/** The update entity's id on the recorder's device (`firmware` is the diagnostic version sensor's). */
+export const FIRMWARE_COMPONENT = 'firmware_update';
 export const DEFAULT_CHECK_MS = 6 * 3600_000;
 export const MIN_CHECK_MS = 3600_000;
 /** On-demand checks closer than this share the last answer (default). */
@@ -52,7 +54,7 @@ export function firmwareComponent(topics: Topics, device: string, node: string):
   return {
     p: 'update',
     name: 'Firmware',
-    unique_id: `${node}_firmware`,
+    unique_id: `${node}_${FIRMWARE_COMPONENT}`,
     device_class: 'firmware',
     entity_category: 'config',
     state_topic: topics.firmware(device),
@@ -66,7 +68,7 @@ export function cameraFirmwareComponent(topics: Topics, device: string, slug: st
   return {
     p: 'update',
     name: 'Firmware',
-    unique_id: `${node}_firmware`,
+    unique_id: `${node}_${FIRMWARE_COMPONENT}`,
     device_class: 'firmware',
     entity_category: 'diagnostic',
     state_topic: topics.firmware(device, slug),

@@ -285,7 +285,8 @@ export const TABLE: readonly Row[] = [
     level: 'device',
     source: { kind: 'identity', field: 'firmware' },
     platform: 'sensor',
-    name: 'Firmware',
+    // "Firmware" is the update entity's name (Settings > Updates), where the firmware is installed from.
+    name: 'Firmware version',
     category: 'diagnostic',
     icon: 'mdi:chip',
     advanced: true,

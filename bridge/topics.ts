@@ -59,6 +59,18 @@ export class Topics {
   firmware(device: string, slug?: string): string {
     return `${this.state(device, slug)}/firmware`;
   }
+  /** The picture of a channel's latest alarm start (JPEG bytes, retained; the "Last alarm" image entity). */
+  alarmPicture(device: string, slug: string): string {
+    return `${this.state(device, slug)}/alarm_picture`;
+  }
+  /** What the latest alarm picture shows: `{type, time, source, target?}` (retained JSON; the image entity's attributes). */
+  alarmPictureAttributes(device: string, slug: string): string {
+    return `${this.alarmPicture(device, slug)}/attributes`;
+  }
+  /** The detected object cut out of the latest AI alarm picture (JPEG bytes, retained). */
+  alarmPictureObject(device: string, slug: string): string {
+    return `${this.alarmPicture(device, slug)}/object`;
+  }
   /** What a PTZ camera offers: stored presets, the preset last called, moves, speed bounds (retained JSON). */
   ptz(device: string, slug: string): string {
     return `${this.state(device, slug)}/ptz`;

@@ -75,7 +75,7 @@ export class UpgradeRequests {
         file_name: basename(typeof msg.file === 'string' ? msg.file : file),
         auth: () => client.secondaryAuthentication(),
         onStep: (step, detail) => {
-          if (step !== 'done') progress(step, detail as Json);
+          if (step !== 'done') progress(step, detail);
         },
       });
       this.ctx.log.info(`firmware ${this.ctx.quoter.quote(done.file_name)} accepted by ${device} (it installs and reboots)`);

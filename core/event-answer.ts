@@ -1,23 +1,32 @@
 import * as v from 'valibot';
 import { alarmTypeOfMember, alarmTypeOfSubtype, type AlarmType } from './alarm-types';
+import { aiPictures, alarmSnaps, type AlarmPicture } from './event-pictures';
 
 /**
  * Reading one `/API/Event/Check` answer (vendor facts d) into typed events. Tolerant by field: a member
  * of the wrong type is dropped, never the whole answer. Keep-alives (`heat_alarm`) and status-only
  * members (`record_flag`, `camera_connect_status`, ...) produce no event.
+ *
+ * Pictures (event-pictures.ts): an alarm start whose entry names a picture (`take_alarm_snap` = an `img_id` of
+ * `alarm_snap_data`) carries it as `picture`; an AI picture (`ai_snap_picture`) goes with the AI alarm start of its
+ * channel in the same answer, or, without one, comes as a `picture` event of its own. An AI picture of a vehicle
+ * also reports the `motor_vehicle` alarm (its end: the end of the AI alarm it came with, see {@link VehicleTracker}).
  */
 
 export type DeviceEvent =
-  | { kind: 'alarm'; channel: string; type: AlarmType; active: boolean; time?: string; subtype?: string }
+  | { kind: 'alarm'; channel: string; type: AlarmType; active: boolean; time?: string; subtype?: string; picture?: AlarmPicture }
+  | { kind: 'picture'; channel: string; picture: AlarmPicture; time?: string }
   | { kind: 'live'; channel: string; floodlight?: boolean; brightness?: number; siren?: boolean; volume?: number }
   | { kind: 'disk'; ok: boolean; info?: string; time?: string };
 
 /** Optional, and dropped (undefined) when the device sends it in another type. */
 const opt = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
-const IntAlarm = v.looseObject({ alarm_val: v.boolean(), int_subtype: v.string() });
+const IntAlarm = v.looseObject({ alarm_val: v.boolean(), int_subtype: v.string(), take_alarm_snap: opt(v.number()) });
 
 const ChannelAlarm = v.looseObject({
   channel: v.string(),
+  /** The `img_id` of this alarm's picture in `alarm_snap_data` (vendor table 5). */
+  take_alarm_snap: opt(v.number()),
   motion_alarm: opt(v.boolean()),
   pir_alarm: opt(v.boolean()),
   io_alarm: opt(v.boolean()),
@@ -55,6 +64,8 @@ const Answer = v.looseObject({
   /** Single-level form of some answers (vendor table 2 lists them beside `alarm_list`). */
   channel_alarm: opt(v.array(v.unknown())),
   system_alarm: opt(v.array(v.unknown())),
+  alarm_snap_data: opt(v.array(v.unknown())),
+  ai_snap_picture: opt(v.unknown()),
 });
 
 export type Cursor = { reader_id: number; sequence?: number; lap_number?: number | null };
@@ -100,7 +111,11 @@ export function cursorOf(data: unknown, previous?: Cursor): Cursor | undefined {
   };
 }
 
-function channelEvents(a: v.InferOutput<typeof ChannelAlarm>, time: string | undefined): DeviceEvent[] {
+function channelEvents(
+  a: v.InferOutput<typeof ChannelAlarm>,
+  time: string | undefined,
+  snaps: ReadonlyMap<number, AlarmPicture>,
+): DeviceEvent[] {
   const out: DeviceEvent[] = [];
   const at = time === undefined ? {} : { time };
   for (const [member, value] of Object.entries(a)) {
@@ -125,8 +140,21 @@ function channelEvents(a: v.InferOutput<typeof ChannelAlarm>, time: string | und
     const key = `${int.int_subtype}:${int.alarm_val}`;
     if (!type || reported.has(key)) continue;
     reported.add(key);
-    out.push({ kind: 'alarm', channel: a.channel, type, active: int.alarm_val, ...at, subtype: int.int_subtype });
+    const picture = int.alarm_val && int.take_alarm_snap !== undefined ? snaps.get(int.take_alarm_snap) : undefined;
+    out.push({
+      kind: 'alarm',
+      channel: a.channel,
+      type,
+      active: int.alarm_val,
+      ...at,
+      subtype: int.int_subtype,
+      ...(picture ? { picture } : {}),
+    });
   }
+  // The entry's picture goes with its first alarm start that has none yet.
+  const snap = a.take_alarm_snap !== undefined ? snaps.get(a.take_alarm_snap) : undefined;
+  const start = snap && out.find((e) => e.kind === 'alarm' && e.active && !e.picture);
+  if (start && start.kind === 'alarm') start.picture = snap;
   const live = a.Floodlight_AudioAlarm;
   if (live) {
     const state = {
@@ -156,6 +184,7 @@ export function eventsOf(data: unknown): DeviceEvent[] {
   if (!r.success) return [];
   const answer = r.output;
   const out: DeviceEvent[] = [];
+  const snaps = alarmSnaps(answer.alarm_snap_data);
   const groups = [
     ...items(AlarmItem, answer.alarm_list),
     { time: answer.time, channel_alarm: answer.channel_alarm, system_alarm: answer.system_alarm },
@@ -164,7 +193,66 @@ export function eventsOf(data: unknown): DeviceEvent[] {
     const time = g.time ?? answer.time;
     const iso = time === undefined ? undefined : normalizeTime(time);
     out.push(...diskEvents(g.system_alarm, iso));
-    for (const a of items(ChannelAlarm, g.channel_alarm)) out.push(...channelEvents(a, iso));
+    for (const a of items(ChannelAlarm, g.channel_alarm)) out.push(...channelEvents(a, iso, snaps));
+  }
+  const time = answer.time === undefined ? undefined : normalizeTime(answer.time);
+  for (const { channel, picture } of aiPictures(answer.ai_snap_picture)) {
+    // The AI alarm start of the same channel in this answer (its last one: the picture follows the alarm).
+    let start: Extract<DeviceEvent, { kind: 'alarm' }> | undefined;
+    for (const e of out) {
+      if (e.kind === 'alarm' && e.active && e.channel === channel && e.subtype !== undefined && e.picture?.source !== 'ai') start = e;
+    }
+    if (start) start.picture = picture;
+    else out.push({ kind: 'picture', channel, picture, ...(time !== undefined ? { time } : {}) });
+    if (picture.target !== 'vehicle') continue;
+    const at = start?.time ?? time;
+    const vehicle: DeviceEvent = {
+      kind: 'alarm',
+      channel,
+      type: 'motor_vehicle',
+      active: true,
+      ...(at !== undefined ? { time: at } : {}),
+      ...(start?.subtype !== undefined ? { subtype: start.subtype } : {}),
+      picture,
+    };
+    out.splice(start ? out.indexOf(start) + 1 : out.length, 0, vehicle);
   }
   return out;
+}
+
+/**
+ * The end of `motor_vehicle`: the device reports a vehicle only in an AI picture, which has no end of its own. The
+ * vehicle alarm of a channel ends with the AI alarm its picture came with (same `int_subtype`), or, for a picture
+ * that came alone, with the end of any AI alarm of the channel. One per event stream (it remembers what is on).
+ */
+export class VehicleTracker {
+  /** Channel -> the `int_subtype` whose end ends its vehicle alarm (undefined: any). */
+  private readonly on = new Map<string, string | undefined>();
+
+  /** `events` with the vehicle ends they imply added after the AI alarm ends. */
+  apply(events: DeviceEvent[]): DeviceEvent[] {
+    const out: DeviceEvent[] = [];
+    for (const e of events) {
+      out.push(e);
+      if (e.kind !== 'alarm') continue;
+      if (e.type === 'motor_vehicle') {
+        if (e.active) this.on.set(e.channel, e.subtype);
+        else this.on.delete(e.channel);
+        continue;
+      }
+      if (e.active || e.subtype === undefined || !this.on.has(e.channel)) continue;
+      const by = this.on.get(e.channel);
+      if (by !== undefined && by !== e.subtype) continue;
+      this.on.delete(e.channel);
+      out.push({
+        kind: 'alarm',
+        channel: e.channel,
+        type: 'motor_vehicle',
+        active: false,
+        ...(e.time !== undefined ? { time: e.time } : {}),
+        subtype: e.subtype,
+      });
+    }
+    return out;
+  }
 }

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AlarmType } from './alarm-types';
 import { DeviceError } from './errors';
-import { cursorOf, eventsOf, type Cursor, type DeviceEvent } from './event-answer';
+import { cursorOf, eventsOf, VehicleTracker, type Cursor, type DeviceEvent } from './event-answer';
 import type { LogFn, Session } from './session';
 
-export { cursorOf, eventsOf, normalizeTime, type Cursor, type DeviceEvent } from './event-answer';
+export { cursorOf, eventsOf, normalizeTime, VehicleTracker, type Cursor, type DeviceEvent } from './event-answer';
+export { aiPictures, alarmSnaps, jpegOf, pictureTarget, type AiPicture, type AlarmPicture, type PictureTarget } from './event-pictures';
 
 /**
  * Device events from `/API/Event/Check` (vendor facts d). The device answers at once (alarms, or the
@@ -25,6 +26,12 @@ export interface EventStreamOptions {
   /** Backoff after a failure: starts here (at least `intervalMs`), doubles, capped at `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * Also subscribe to the AI pictures (`{"aipushpic":["all"]}`, vendor facts o.2): AI alarms then carry their
+   * picture (scene and object), and vehicles are reported (`motor_vehicle`). Pictures of ordinary alarms
+   * (`alarm_snap_data`) come as the device sends them either way. Default false.
+   */
+  pictures?: boolean;
   /** Called after every Event/Check the device answered (keep-alives too): the stream works. */
   onAnswer?: () => void;
   /** Called when a check failed and the stream keeps trying: the error and when the next check goes out (epoch ms). */
@@ -46,15 +53,21 @@ export const BUSY_EVENT_INTERVAL_MS = 250;
 const CTX = { page: 'Event', operation: 'Check', envelope: 'any', priority: 'poll' } as const;
 /** The subscription every call carries (vendor sample: all events; no AI picture pushes). */
 export const EVENT_SUBSCRIPTION = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } } as const;
+/** The same with the AI pictures (vendor table 1.2: `aipushpic` takes `all` only). */
+export const PICTURE_SUBSCRIPTION = {
+  plus_eventchk: 'eventAiPushPic',
+  ext_data: { subscribe_type: [{ event: ['all'] }, { aipushpic: ['all'] }] },
+} as const;
 /** Answers that mean: the subscription is gone, subscribe again. */
 const RESUBSCRIBE_CODES = new Set(['readerID_invalid', 'position_invalid']);
 /** Errors after which polling cannot help: the stream ends with the error. */
 const FATAL_KINDS = new Set<DeviceError['kind']>(['lockout', 'unsupported', 'invalid_request']);
 
 /** The request `data` of the next call: the subscription, plus the cursor once there is one. */
-export function eventCheckRequest(cursor: Cursor | undefined): Record<string, unknown> {
-  if (!cursor) return { ...EVENT_SUBSCRIPTION };
-  return { ...EVENT_SUBSCRIPTION, reader_id: cursor.reader_id, sequence: cursor.sequence ?? null, lap_number: cursor.lap_number ?? null };
+export function eventCheckRequest(cursor: Cursor | undefined, pictures = false): Record<string, unknown> {
+  const sub = pictures ? PICTURE_SUBSCRIPTION : EVENT_SUBSCRIPTION;
+  if (!cursor) return { ...sub };
+  return { ...sub, reader_id: cursor.reader_id, sequence: cursor.sequence ?? null, lap_number: cursor.lap_number ?? null };
 }
 
 function badOption(reason: string): DeviceError {
@@ -136,6 +149,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
   let busy = false;
   const busyInterval = Math.min(intervalMs, BUSY_EVENT_INTERVAL_MS);
   const { checkNow } = opts;
+  const vehicles = new VehicleTracker();
   const nextCheck = () => {
     const due = lastStart + Math.max(busy ? busyInterval : intervalMs, backoff);
     // After errors the backoff holds, pushes or not.
@@ -148,7 +162,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     const polled = cursor !== undefined;
     let data: unknown;
     try {
-      data = await session.exchange(EVENT_PATH, eventCheckRequest(cursor), {
+      data = await session.exchange(EVENT_PATH, eventCheckRequest(cursor, opts.pictures), {
         ...CTX,
         timeoutMs: opts.pollTimeoutMs ?? 40_000,
         signal: stop,
@@ -177,7 +191,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
     if (!next && !stale) log?.('debug', 'events: answer without reader_id; subscribing again');
     cursor = next;
     cursorGeneration = session.generation;
-    const events = eventsOf(data);
+    const events = vehicles.apply(eventsOf(data));
     busy = events.length > 0;
     for (const event of events) {
       if (stop.aborted) return;

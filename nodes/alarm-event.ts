@@ -1,4 +1,4 @@
-import type { DeviceEvent } from '../core/events';
+import type { AlarmPicture, DeviceEvent } from '../core/events';
 
 /**
  * What an `nvr-event` message carries about one alarm. `type` is one of the alarm type keys of the
@@ -10,6 +10,8 @@ export interface AlarmEvent {
   active: boolean;
   /** Device time when the device names one, else the time it arrived (ISO 8601). */
   time: string;
+  /** The picture the device sent with the alarm's start (Event/Check `alarm_snap_data` / `ai_snap_picture`). */
+  picture?: AlarmPicture;
 }
 
 /** Alarm type keys the editor offers as filters: core's alarm type table, in its order. */
@@ -21,7 +23,9 @@ export { ALARM_TYPE_KEYS } from '../core/alarm-types';
  */
 export function alarmEventOf(event: DeviceEvent, now: () => Date = () => new Date()): AlarmEvent | undefined {
   if (event.kind !== 'alarm') return undefined;
-  return { channel: event.channel, type: event.type, active: event.active, time: event.time || now().toISOString() };
+  const e: AlarmEvent = { channel: event.channel, type: event.type, active: event.active, time: event.time || now().toISOString() };
+  if (event.picture) e.picture = event.picture;
+  return e;
 }
 
 /** Which alarms an `nvr-event` node passes on (empty lists mean all). */

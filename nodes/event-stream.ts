@@ -102,7 +102,8 @@ export class SharedEventStream {
           const err = asDeviceError(e, { page: 'Event', operation: 'Check' });
           this.each((s) => s.failed(err, Math.max(nextCheckAt, client.loginHeldUntil ?? 0)));
         };
-        for await (const raw of client.events({ signal, onAnswer: answered, onFailure: lost })) {
+        // With the AI pictures: an nvr-event node may attach the alarm's picture (they come only with AI alarm starts).
+        for await (const raw of client.events({ signal, onAnswer: answered, onFailure: lost, pictures: true })) {
           if (signal.aborted) return;
           const e = alarmEventOf(raw);
           if (e) this.each((s) => s.event(e));

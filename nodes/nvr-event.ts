@@ -1,3 +1,4 @@
+import type { NvrClient } from '../core/client';
 import type { DeviceError } from '../core/errors';
 import { filterOf, passes, type AlarmEvent } from './alarm-event';
 import { bindDevice, type DeviceNode } from './bind-device';
@@ -12,6 +13,42 @@ function eventMessage(device: string, e: AlarmEvent): NodeMessage {
     // `state` repeats `active` for flows written for version 1 of this node.
     payload: { device, channel: e.channel, type: e.type, active: e.active, time: e.time, state: e.active },
   };
+}
+
+/**
+ * Pictures read for alarm starts that came without one: one read per device at a time, and nodes (or starts) that
+ * ask for the same channel while it is read or waiting share it. Keyed by the config node.
+ */
+class PictureReads {
+  private readonly chain = new Map<string, Promise<unknown>>();
+  private readonly pending = new Map<string, Promise<Buffer>>();
+
+  read(device: string, client: NvrClient, channel: string): Promise<Buffer> {
+    const key = `${device}\u0000${channel}`;
+    const shared = this.pending.get(key);
+    if (shared) return shared;
+    const before = this.chain.get(device) ?? Promise.resolve();
+    const p = before
+      .then(() => client.snapshot(channel))
+      .then((shot) => shot.jpeg)
+      .finally(() => {
+        if (this.pending.get(key) === p) this.pending.delete(key);
+        if (this.chain.get(device) === settled) this.chain.delete(device);
+      });
+    const settled = p.catch(() => undefined);
+    this.pending.set(key, p);
+    this.chain.set(device, settled);
+    return p;
+  }
+}
+
+/** `msg.picture` (JPEG Buffer), `msg.object` (the AI object cut-out) and `msg.pictureSource` of an alarm start. */
+function withPicture(msg: NodeMessage, jpeg: Buffer, source: string, object?: Buffer, target?: string): NodeMessage {
+  msg.picture = jpeg;
+  msg.pictureSource = source;
+  if (object) msg.object = object;
+  if (target) msg.pictureTarget = target;
+  return msg;
 }
 
 /**
@@ -44,6 +81,7 @@ function retryError(err: DeviceError, retry: Date): DeviceError {
  * once per failure streak (Catch node), its status saying when the next try is.
  */
 export = function (RED: RED) {
+  const reads = new PictureReads();
   function NvrEventNode(this: RedNode, def: NodeDef) {
     RED.nodes.createNode(this, def);
     const node = this;
@@ -62,9 +100,38 @@ export = function (RED: RED) {
       node.on('close', () => device.live.unlisten(node.id));
     }
     let reported: string | undefined;
+    // "Attach picture": alarm starts carry the device's picture, or one read for them (then they wait for it; the
+    // messages of this node stay in the device's order).
+    const attach = def.picture === true || def.picture === 'true';
+    let order: Promise<void> = Promise.resolve();
+    let closed = false;
+    node.on('close', () => (closed = true));
+    // Sends in the device's order: a message whose picture is read waits, and those after it wait behind it.
+    const enqueue = (next: () => NodeMessage | Promise<NodeMessage>) => {
+      order = order
+        .then(next)
+        .then((m) => {
+          if (!closed) node.send(m);
+        })
+        .catch((err: unknown) => node.error(err));
+    };
+    const send = (e: AlarmEvent) => {
+      const msg = eventMessage(deviceName, e);
+      const p = e.picture;
+      if (!attach || !e.active) return enqueue(() => msg);
+      if (p) return enqueue(() => withPicture(msg, p.jpeg, p.source, p.object, p.target));
+      const read = reads.read(String(def.device), binding.client, e.channel).then(
+        (jpeg) => withPicture(msg, jpeg, 'snapshot'),
+        (err: unknown) => {
+          msg.pictureError = forDone(err, { page: 'Snapshot', operation: 'Get' }).message;
+          return msg;
+        },
+      );
+      enqueue(() => read);
+    };
     device.events.subscribe(node.id, {
       event(e) {
-        if (passes(filter, e)) node.send(eventMessage(deviceName, e));
+        if (passes(filter, e)) send(e);
       },
       failed(e, retryAt) {
         const err = forDone(e, { page: 'Event', operation: 'Check' });

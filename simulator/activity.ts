@@ -7,6 +7,7 @@ import { AiAlarmForm, AlarmRequest, AlarmType, allowedAlarms, channelAlarmEntry,
 import type { Device } from './device';
 import type { EventHub, Obj } from './events';
 import { LIVE_PAGE, liveEventMember } from './live';
+import { aiPicture, snapItem, type AiPictureForm, type AlarmPictures, type PictureSpec } from './pictures';
 
 export interface DiskAlarm {
   ok: boolean;
@@ -20,6 +21,10 @@ export class Activity {
   /** `${channel}|${type}` -> the channel entry of the alarm active now. */
   private readonly active = new Map<string, Obj>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private pictureId = 700;
+  /** Which pictures alarm starts carry (pictures.ts), and the form of AI pictures. */
+  pictures: AlarmPictures = 'none';
+  aiPictureForm: AiPictureForm = 'wrapped';
 
   constructor(
     private readonly device: Device,
@@ -43,7 +48,9 @@ export class Activity {
     const key = `${ch.id}|${a.type}`;
     if (a.active) this.active.set(key, entry);
     else this.active.delete(key);
-    this.events.push(eventClassOf(a.type), { channel_alarm: [entry] });
+    const now = new Date();
+    const pictures = a.active && a.type !== 'video_loss' ? this.picturesOf(ch.id, a, entry, now) : undefined;
+    this.events.push(eventClassOf(a.type), { channel_alarm: [entry] }, now, pictures);
     this.onRaise?.(a);
     this.react(ch.id);
   }
@@ -68,6 +75,24 @@ export class Activity {
     if (!Object.keys(want).some((k) => live[k] !== want[k])) return;
     Object.assign(live, want);
     this.liveChanged(id);
+  }
+
+  /** The pictures of an alarm start, as the device is set to attach them; `entry` gets the picture id. */
+  private picturesOf(channel: string, a: AlarmRequest, entry: Obj, now: Date): { snap?: Obj; ai?: Obj } | undefined {
+    if (a.target !== undefined && !['human', 'vehicle', 'non_vehicle'].includes(a.target))
+      throw new Error('raiseAlarm: target must be human, vehicle or non_vehicle');
+    if (this.pictures === 'none') return undefined;
+    const id = ++this.pictureId;
+    const int = (entry.int_alarm ?? (entry.alarm_state as Obj[] | undefined)?.[0]) as Obj | undefined;
+    const subtype = typeof int?.int_subtype === 'string' ? int.int_subtype : undefined;
+    const spec: PictureSpec = { channel, alias: channel, id, label: subtype ?? a.type, subtype, target: a.target, now };
+    const out: { snap?: Obj; ai?: Obj } = {};
+    if (this.pictures !== 'ai') {
+      out.snap = snapItem(spec);
+      entry.take_alarm_snap = id;
+    }
+    if (this.pictures !== 'snap') out.ai = aiPicture(spec, this.aiPictureForm);
+    return out.snap || out.ai ? out : undefined;
   }
 
   raiseDisk(d: DiskAlarm): void {

@@ -63,6 +63,8 @@ export interface AlarmRequest {
   active: boolean;
   /** AI alarms: the `int_subtype` to send when the type has several (intrusion: pid | intrusion; sound: sound | rsd). */
   subtype?: string;
+  /** AI pictures (person/vehicle, intrusion, line crossing, region alarms): what the picture shows. Default: vehicle for `vehicle` (pd_vd), else human. */
+  target?: 'human' | 'vehicle' | 'non_vehicle';
 }
 
 /** How AI alarms are written: `int_alarm` object (default), `alarm_state` array, or both. */

@@ -20,6 +20,7 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
   --heartbeat-timeout <s> calls fail with no_heartbeat after <s> seconds without a heartbeat (default: off)
   --event-hold <s>        hold Event/Check calls with nothing to report up to <s> seconds (default: answer at once)
   --alarm-every <s>       demo: a random alarm a channel can raise every <s> seconds, ending a few seconds later
+  --alarm-pictures none|snap|ai|both   pictures alarm starts carry in Event/Check (default none)
   --channel-param array|wrapped   ChannelInfo channel_param form (default wrapped; array on 8.2.3 and older)
   --no-disarming          no AlarmConfig/Disarming page
   --no-linkage-manage     no LinkageConfig/LinkageManage page
@@ -81,6 +82,7 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     'heartbeat-timeout',
     'event-hold',
     'alarm-every',
+    'alarm-pictures',
     'channel-param',
     'channel-numbering',
     'tls-key',
@@ -131,6 +133,10 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     throw new Error('--channel-numbering must be vendor or slot');
   if (numbering) opts.channelNumbering = numbering;
   if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']) };
+  const pictures = values['alarm-pictures'];
+  if (pictures !== undefined && !['none', 'snap', 'ai', 'both'].includes(pictures))
+    throw new Error('--alarm-pictures must be none, snap, ai or both');
+  if (pictures) opts.alarmPictures = pictures as SimulatorOptions['alarmPictures'];
   const alarm = num('alarm-every');
   if (alarm) opts.alarmEveryMs = alarm * 1000;
   return { opts, help: flags.has('--help') || flags.has('-h') };

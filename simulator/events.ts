@@ -5,6 +5,10 @@
  * since (`alarm_list:[{time, channel_alarm:[...], system_alarm:[...]}]`) or the keep-alive `heat_alarm:"HeatAlarm"`.
  * With `holdMs > 0` a call with nothing to report is held up to that long (the long poll of some firmwares).
  * Entries sit in a ring of RING; a position is (lap_number, sequence) = divmod(absolute index, RING).
+ * An entry may carry pictures (pictures.ts): its `alarm_snap_data` item goes into the answer's `alarm_snap_data`
+ * (not for a reader subscribed with `snap_resolution: "no_snapshot"`: its entries lose `take_alarm_snap`), its AI
+ * picture into `ai_snap_picture` for readers subscribed with `aipushpic`, one per answer (an answer ends before
+ * the second entry with an AI picture; the next answer starts there).
  */
 import type { EventClass } from './alarms';
 import { isPlainObject } from './descriptors';
@@ -15,6 +19,13 @@ export type Obj = Record<string, unknown>;
 export interface RingEntry {
   item: { time: string; channel_alarm?: Obj[]; system_alarm?: Obj[] };
   cls: EventClass | 'system';
+  /** The picture of the alarm (`alarm_snap_data` item) and its AI picture (`ai_snap_picture` member). */
+  pictures?: EntryPictures;
+}
+
+export interface EntryPictures {
+  snap?: Obj;
+  ai?: Obj;
 }
 
 export interface EventAnswer {
@@ -30,6 +41,10 @@ interface Reader {
   /** Subscribed classes; 'status' and 'system' entries are always sent. */
   classes: ReadonlySet<string>;
   recordFlags: boolean;
+  /** `snap_resolution` is not `no_snapshot`: alarm pictures are sent. */
+  snapshots: boolean;
+  /** Subscribed with `aipushpic`: AI pictures are sent. */
+  aiPictures: boolean;
   /** Last lap answered: used when a client sends `lap_number: null` (vendor sample). */
   lap: number;
 }
@@ -59,12 +74,14 @@ export interface EventHubOptions {
 const fail = (error_code: string, reason: string): EventAnswer => ({ status: 400, error_code, reason });
 
 /** Subscribed classes from `ext_data`, or a message naming what is wrong. */
-function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean } | string {
+function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean; snapshots: boolean; aiPictures: boolean } | string {
   if (data.plus_eventchk !== undefined && data.plus_eventchk !== 'eventAiPushPic') return 'plus_eventchk: must be "eventAiPushPic"';
   for (const k of ['subscribe_record_sign', 'subscribe_intelligence']) {
     if (data[k] !== undefined && typeof data[k] !== 'boolean') return `${k}: must be a bool`;
   }
   const classes = new Set<string>();
+  let aiPictures = false;
+  let snapshots = true;
   const ext = data.ext_data;
   let types: unknown[] | undefined;
   if (ext !== undefined) {
@@ -74,6 +91,7 @@ function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean }
     const res = ext.snap_resolution;
     if (res !== undefined && !['640x480', '1280x720', 'no_snapshot'].includes(res as string))
       return 'ext_data.snap_resolution: must be 640x480, 1280x720 or no_snapshot';
+    snapshots = res !== 'no_snapshot';
   }
   for (const [i, t] of (types ?? []).entries()) {
     if (!isPlainObject(t)) return `ext_data.subscribe_type.${i}: must be an object`;
@@ -84,8 +102,10 @@ function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean }
       const bad: unknown = values.find((v: unknown) => !allowed.includes(v as string));
       if (bad !== undefined) return `ext_data.subscribe_type.${i}.${key}: ${JSON.stringify(bad)} is not one of ${allowed.join(', ')}`;
       for (const v of values as string[]) {
-        if (key === 'aipushpic') classes.add('int');
-        else if (v === 'all') ALL_CLASSES.forEach((c) => classes.add(c));
+        if (key === 'aipushpic') {
+          classes.add('int');
+          aiPictures = true;
+        } else if (v === 'all') ALL_CLASSES.forEach((c) => classes.add(c));
         else classes.add(v);
       }
     }
@@ -94,7 +114,7 @@ function subscription(data: Obj): { classes: Set<string>; recordFlags: boolean }
   if (data.subscribe_intelligence === false) classes.delete('int');
   classes.add('status');
   classes.add('system');
-  return { classes, recordFlags: data.subscribe_record_sign !== false };
+  return { classes, recordFlags: data.subscribe_record_sign !== false, snapshots, aiPictures };
 }
 
 const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
@@ -121,16 +141,29 @@ export class EventHub {
   }
 
   private answer(reader: Reader, position: number): EventAnswer {
-    const end = Math.min(this.total, position + MAX_ITEMS_PER_ANSWER);
+    let end = Math.min(this.total, position + MAX_ITEMS_PER_ANSWER);
     const alarm_list: Obj[] = [];
+    const snaps: Obj[] = [];
+    let ai: Obj | undefined;
     for (let i = position; i < end; i++) {
       const e = this.ring[i % RING];
       if (!reader.classes.has(e.cls)) continue;
-      alarm_list.push(reader.recordFlags ? e.item : withoutRecordFlags(e.item));
+      const aiHere = reader.aiPictures ? e.pictures?.ai : undefined;
+      if (aiHere && ai) {
+        end = i; // one AI picture per answer: this entry opens the next one
+        break;
+      }
+      ai ??= aiHere;
+      let item = reader.recordFlags ? e.item : withoutRecordFlags(e.item);
+      if (e.pictures?.snap && reader.snapshots) snaps.push(e.pictures.snap);
+      else if (e.pictures?.snap) item = withoutPictureIds(item);
+      alarm_list.push(item);
     }
     const data = this.cursor(reader, end);
     if (alarm_list.length) data.alarm_list = alarm_list;
     else data.heat_alarm = 'HeatAlarm';
+    if (snaps.length) data.alarm_snap_data = snaps;
+    if (ai) data.ai_snap_picture = ai;
     return { status: 200, data };
   }
 
@@ -187,8 +220,8 @@ export class EventHub {
   }
 
   /** Append one alarm_list item; held readers are answered (a synchronous burst reaches them in one answer). */
-  push(cls: RingEntry['cls'], part: { channel_alarm?: Obj[]; system_alarm?: Obj[] }, now = new Date()): void {
-    this.ring[this.total % RING] = { cls, item: { time: this.o.time(now), ...part } };
+  push(cls: RingEntry['cls'], part: { channel_alarm?: Obj[]; system_alarm?: Obj[] }, now = new Date(), pictures?: EntryPictures): void {
+    this.ring[this.total % RING] = { cls, item: { time: this.o.time(now), ...part }, ...(pictures ? { pictures } : {}) };
     this.total++;
     if (this.flushQueued) return;
     this.flushQueued = true;
@@ -212,6 +245,19 @@ function withoutRecordFlags(item: RingEntry['item']): RingEntry['item'] {
     channel_alarm: item.channel_alarm.map((e) => {
       if (!('record_flag' in e)) return e;
       const { record_flag: _, ...rest } = e;
+      return rest;
+    }),
+  };
+}
+
+/** An item without its picture ids (`take_alarm_snap`): the reader asked for no pictures. */
+function withoutPictureIds(item: RingEntry['item']): RingEntry['item'] {
+  if (!item.channel_alarm) return item;
+  return {
+    ...item,
+    channel_alarm: item.channel_alarm.map((e) => {
+      if (!('take_alarm_snap' in e)) return e;
+      const { take_alarm_snap: _, ...rest } = e;
       return rest;
     }),
   };

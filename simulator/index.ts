@@ -11,6 +11,7 @@ import { Device } from './device';
 import { EventHub, eventTime } from './events';
 import { Activity, DiskAlarm } from './activity';
 import { AiAlarmForm, AlarmRequest, AlarmType } from './alarms';
+import type { AiPictureForm, AlarmPictures } from './pictures';
 import { EventPush, type PushSent } from './event-push';
 import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { ptzOf, type PtzChannel } from './ptz';
@@ -30,6 +31,8 @@ export type { ProfileName, ChannelSpec, ChannelNumbering } from './profiles';
 export type { SimState, PageState } from './state';
 export type { DigestAlgorithm } from './auth';
 export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
+export type { AlarmPictures, AiPictureForm } from './pictures';
+export { labelledJpeg } from './pictures';
 export type { DiskAlarm } from './activity';
 export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
@@ -70,6 +73,13 @@ export interface SimulatorOptions {
   linkageManage?: boolean;
   /** AI alarms in Event/Check as `int_alarm` (default), `alarm_state` or both. */
   aiAlarmForm?: AiAlarmForm;
+  /**
+   * Pictures alarm starts carry in Event/Check (pictures.ts): `snap` the alarm's picture (`alarm_snap_data` +
+   * `take_alarm_snap`), `ai` the AI picture (`ai_snap_picture`, to readers subscribed with `aipushpic`), `both`.
+   * Default `none`. `aiPictureForm`: C1.3 `wrapped` (default) or the first set's `flat` form.
+   */
+  alarmPictures?: AlarmPictures;
+  aiPictureForm?: AiPictureForm;
   /** Old firmware: CSRF token in the login body (`data.token`) instead of the header; no rotation. */
   tokenInBody?: boolean;
   /** Challenge offered first (default MD5; 'SHA-256' offers SHA-256, then MD5). */
@@ -188,6 +198,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     time: eventTime(profile.legacy),
   });
   const activity: Activity = new Activity(device, events, opts.aiAlarmForm ?? 'int_alarm', profile.name === 'ipc' ? 'IPC' : 'NVR');
+  if (opts.alarmPictures !== undefined) {
+    if (!['none', 'snap', 'ai', 'both'].includes(opts.alarmPictures)) throw new Error('alarmPictures must be none, snap, ai or both');
+    activity.pictures = opts.alarmPictures;
+  }
+  if (opts.aiPictureForm !== undefined) activity.aiPictureForm = opts.aiPictureForm === 'flat' ? 'flat' : 'wrapped';
   const faults = new Faults();
   const log = new RequestLog(opts.logLimit ?? 1000);
   const sleeps = new Set<() => void>();

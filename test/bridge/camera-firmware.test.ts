@@ -33,8 +33,8 @@ const cmpsOf = (slug: string) =>
 
 test('each IP camera reporting a version has an update entity on its channel device; analog channels have none', async () => {
   const { fx } = ctx;
-  await fx.recorder.waitTopic(`${fx.prefix}/device/${fx.base}_nvr_ip_ch1/config`, (j) => !!(j.cmps as Cmps).firmware, 5000);
-  const c = (await cmpsOf('ip_ch1')).firmware;
+  await fx.recorder.waitTopic(`${fx.prefix}/device/${fx.base}_nvr_ip_ch1/config`, (j) => !!(j.cmps as Cmps).firmware_update, 5000);
+  const c = (await cmpsOf('ip_ch1')).firmware_update;
   assert.equal(c.p, 'update');
   assert.equal(c.device_class, 'firmware');
   assert.equal(c.state_topic, `${fx.base}/nvr/ip_ch1/firmware`);
@@ -43,7 +43,7 @@ test('each IP camera reporting a version has an update entity on its channel dev
   assert.equal(s.installed_version, sim().ipcFirmware.version('IP_CH1'));
   assert.equal(s.latest_version, s.installed_version);
   assert.equal(s.in_progress, false);
-  assert.equal((await cmpsOf('ch1')).firmware, undefined, 'an analog channel has no camera firmware');
+  assert.equal((await cmpsOf('ch1')).firmware_update, undefined, 'an analog channel has no camera firmware');
 });
 
 test('check re-reads the cameras: a new version is published; a camera gone offline keeps its entity', async () => {
@@ -64,7 +64,7 @@ test('check re-reads the cameras: a new version is published; a camera gone offl
       .some((e) => e.path === GET),
   );
   await settle(fx);
-  assert.ok((await cmpsOf('ip_ch1')).firmware, 'still there');
+  assert.ok((await cmpsOf('ip_ch1')).firmware_update, 'still there');
   sim().setOnline('IP_CH1', true);
 });
 

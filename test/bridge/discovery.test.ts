@@ -92,8 +92,8 @@ test('device-based discovery: one device per recorder and per channel, origin, a
     for (const [id, c] of Object.entries(cfg.cmps as Json)) {
       assert.ok(c.p, `${topic} ${id}: platform`);
       assert.ok(c.unique_id, `${topic} ${id}: unique_id`);
-      // A camera reads its picture's `topic`, a button only commands.
-      assert.ok((c.state_topic ?? c.topic ?? c.command_topic)?.startsWith(`${fx.base}/`), `${topic} ${id}: state_topic`);
+      // A camera reads its picture's `topic`, an image its `image_topic`, a button only commands.
+      assert.ok((c.state_topic ?? c.topic ?? c.image_topic ?? c.command_topic)?.startsWith(`${fx.base}/`), `${topic} ${id}: state_topic`);
     }
   }
   const recorder = all.get(topicOf(fx, 'nvr'))!;
@@ -225,7 +225,7 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const SIREN = ['siren_on_alarm', 'siren_duration', 'siren_volume', 'siren_tone'];
   const AUDIO = ['audio_in_volume', 'audio_out_volume'];
   // Live entities (light, siren, red/blue light) only where the channel's live page has the part.
-  const CAMERA = ['camera', 'snapshot'];
+  const CAMERA = ['camera', 'last_alarm', 'snapshot'];
   assert.deepEqual(
     keys('ch1'),
     ['online', 'floodlight', 'siren', 'red_blue_light', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO, ...CAMERA].sort(),
@@ -237,7 +237,11 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed', ...CAMERA].sort(),
     'CH2: no audio, no red/blue light',
   );
-  assert.deepEqual(keys('wifi_ch1'), ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA].sort(), 'WIFI_CH1: no floodlight, no audio');
+  assert.deepEqual(
+    keys('wifi_ch1'),
+    ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA, 'firmware_update'].sort(),
+    'WIFI_CH1: no floodlight, no audio',
+  );
   assert.deepEqual(keys('ip_ch2'), ['online'], 'IP_CH2 is offline: Range lists nothing for it');
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
   assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);

@@ -46,10 +46,10 @@ test('the recorder has an update entity; state: installed = latest until the che
   const { fx } = ctx;
   const m = await fx.recorder.waitTopic(
     `${fx.prefix}/device/${fx.base}_nvr/config`,
-    (j) => !!(j.cmps as Record<string, unknown> | undefined)?.firmware,
+    (j) => !!(j.cmps as Record<string, unknown> | undefined)?.firmware_update,
     5000,
   );
-  const c = (json(m) as any).cmps.firmware;
+  const c = (json(m) as any).cmps.firmware_update;
   assert.equal(c.p, 'update');
   assert.equal(c.state_topic, `${fx.base}/nvr/firmware`);
   assert.equal(c.command_topic, `${fx.base}/nvr/set/firmware`);

@@ -100,6 +100,7 @@ const PLATFORMS = new Set([
   'button',
   'camera',
   'event',
+  'image',
   'light',
   'number',
   'select',
@@ -107,6 +108,7 @@ const PLATFORMS = new Set([
   'siren',
   'switch',
   'text',
+  'update',
 ]);
 const ALARM_FEATURES = new Set(['arm_home', 'arm_away', 'arm_night', 'arm_vacation', 'arm_custom_bypass', 'trigger']);
 const BINARY_SENSOR_CLASSES = new Set([
@@ -189,7 +191,9 @@ export function componentProblems(id: string, raw: Json): string[] {
   const readOnly = platform === 'sensor' || platform === 'binary_sensor';
   if (readOnly && c.entity_category === 'config') bad(`a ${platform} cannot be in the config category`);
   if (readOnly && c.state_topic === undefined) bad('state_topic is required');
-  if (!readOnly && platform !== 'event' && platform !== 'camera' && c.command_topic === undefined) bad('command_topic is required');
+  // An update entity without a command topic has no Install (homeassistant/components/mqtt/update.py: optional).
+  const noCommand = ['event', 'camera', 'image', 'update'];
+  if (!readOnly && !noCommand.includes(platform) && c.command_topic === undefined) bad('command_topic is required');
   const numericClass = (unit: unknown) => {
     if (c.device_class === undefined) return;
     const units = NUMERIC_CLASS_UNITS[c.device_class];
@@ -223,6 +227,15 @@ export function componentProblems(id: string, raw: Json): string[] {
     case 'sensor':
       numericClass(c.unit_of_measurement);
       break;
+    case 'image':
+      // image.py: exactly one of image_topic (raw bytes unless image_encoding b64) and url_topic; content_type a MIME type.
+      if ((c.image_topic === undefined) === (c.url_topic === undefined)) bad('exactly one of image_topic and url_topic');
+      if (c.image_topic !== undefined && !validSubscribeTopic(c.image_topic)) bad('image_topic is not a valid topic');
+      if (c.content_type !== undefined && !/^image\/[a-z0-9.+-]+$/.test(String(c.content_type))) bad(`content_type ${c.content_type}`);
+      if (c.image_encoding !== undefined && c.image_encoding !== 'b64') bad(`image_encoding ${c.image_encoding}`);
+      if (c.json_attributes_topic !== undefined && !validSubscribeTopic(c.json_attributes_topic))
+        bad('json_attributes_topic is not a valid topic');
+      break;
     case 'camera':
       // camera.py: the picture's topic is required; raw bytes unless image_encoding says b64.
       if (!validSubscribeTopic(c.topic)) bad('topic is required (the picture)');
@@ -236,6 +249,12 @@ export function componentProblems(id: string, raw: Json): string[] {
       if (!Array.isArray(c.event_types) || !c.event_types.length || !c.event_types.every((t: unknown) => typeof t === 'string'))
         bad('event_types must be a non-empty list of text');
       if (c.entity_category === 'config') bad('an event cannot be in the config category');
+      break;
+    case 'update':
+      // homeassistant/components/mqtt/update.py: device_class firmware or none; installing needs a command topic.
+      if (c.device_class !== undefined && c.device_class !== null && c.device_class !== 'firmware') bad(`device_class ${c.device_class}`);
+      if (c.payload_install !== undefined && c.command_topic === undefined) bad('payload_install without command_topic');
+      if (c.state_topic === undefined && c.latest_version_topic === undefined) bad('no state_topic: the installed version is never known');
       break;
     case 'select':
       if (!Array.isArray(c.options) || !c.options.length || !c.options.every((o: unknown) => typeof o === 'string'))

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import nvrSnapshot from '../../nodes/nvr-snapshot';
 import { helper, NODES, newPassword, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
 
 const root = join(__dirname, '..', '..', '..');
@@ -16,6 +17,7 @@ const EXPECTED = [
   'dashboard-switch-floodlight',
   'disarm-on-arrival',
   'motion-at-night-floodlight',
+  'motion-at-night-picture',
   'react-to-alarm-events',
   'read-deterrence-state',
   'request-upgrade-token',
@@ -39,7 +41,8 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-get': REQUEST_PROPS,
   'nvr-set': REQUEST_PROPS,
   'nvr-upgrade': ['name', 'device', 'file', 'large_capacity'],
-  'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly', 'live'],
+  'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly', 'live', 'picture'],
+  'nvr-snapshot': ['name', 'device', 'channel', 'resolution'],
   'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
 };
 const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g']);
@@ -117,7 +120,7 @@ async function loadExample(ctx: Ctx, name: string, patch: (n: any) => void = () 
     }
     patch(n);
   }
-  await helper.load([...NODES, ...Object.values(CORE_NODES)], flow, { [dev]: { username: 'admin', password: ctx.password } });
+  await helper.load([...NODES, nvrSnapshot, ...Object.values(CORE_NODES)], flow, { [dev]: { username: 'admin', password: ctx.password } });
 }
 
 test("read-deterrence-state: the inject fires once and the debug node gets CH1's floodlight block", async (ctx) => {
@@ -277,6 +280,47 @@ test("motion-at-night-floodlight: the night filter, then motion switches that ch
   const off = await first(['ex6.d', 'ex6.errd'], 3000);
   assert.is(off.cause, 'duration');
   assert.is(liveOf(ctx, 'IP_CH1').floodlight_switch, false);
+});
+
+test('motion-at-night-picture: the alarm with its picture to the debug node and a file; nvr-snapshot saves CH1 now', async (ctx) => {
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-ex8-'));
+  after.push(() => rmSync(dir, { recursive: true, force: true }));
+  const flow = readExample('motion-at-night-picture');
+  assert.is(flow.find((n) => n.id === 'ex8.e').picture, true);
+  assert.is(flow.find((n) => n.id === 'ex8.night').func, readExample('motion-at-night-floodlight').find((n) => n.id === 'ex6.night').func);
+  await loadExample(ctx, 'motion-at-night-picture', (n) => {
+    if (n.id === 'ex8.night') n.func = 'return msg;'; // always night, for the test
+    if (n.id === 'ex8.file') n.filename = join(dir, 'alarm.jpg');
+    if (n.id === 'ex8.snapfile') n.filename = join(dir, 'ch1.jpg');
+  });
+  await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
+  const got = first(['ex8.d']);
+  ctx.sim!.raiseAlarm({ channel: 'IP_CH1', type: 'motion', active: true });
+  const msg = await got;
+  assert.is(msg.event.channel, 'IP_CH1');
+  assert.is(msg.event.type, 'motion');
+  assert.ok(Buffer.isBuffer(msg.payload) && msg.payload[0] === 0xff && msg.payload[1] === 0xd8, 'a JPEG');
+  assert.is(msg.pictureSource, 'snapshot', 'this simulator sends no pictures: one read for the alarm');
+  await waitFor(() => {
+    try {
+      return readFileSync(join(dir, 'alarm.jpg')).equals(msg.payload);
+    } catch {
+      return false;
+    }
+  }, 'the picture in the file');
+  ctx.sim!.raiseAlarm({ channel: 'IP_CH1', type: 'motion', active: false });
+  const snap = first(['ex8.snapd']);
+  node('ex8.now').receive({});
+  const shot = await snap;
+  assert.is(shot.channel, 'CH1');
+  assert.ok(Buffer.isBuffer(shot.payload));
+  await waitFor(() => {
+    try {
+      return readFileSync(join(dir, 'ch1.jpg')).equals(shot.payload);
+    } catch {
+      return false;
+    }
+  }, "CH1's picture in the file");
 });
 
 test('disarm-on-arrival: "arrived home" disarms, "left home" arms', async (ctx) => {

@@ -93,7 +93,7 @@ test('every node type but the config node is used by an example flow (the checke
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as Array<{ type: string }>).map((n) => n.type)),
   );
-  for (const t of ['nvr-range', 'nvr-get', 'nvr-set', 'nvr-control', 'nvr-upgrade', 'nvr-event'])
+  for (const t of ['nvr-range', 'nvr-get', 'nvr-set', 'nvr-control', 'nvr-upgrade', 'nvr-event', 'nvr-snapshot'])
     assert.ok(used.has(t), `no example uses ${t}`);
 });
 

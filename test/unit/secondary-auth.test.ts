@@ -11,11 +11,11 @@ const test = suite('secondary authentication');
 /** An Invoker answering TransKey/Get with `answer` (validated by the operation's schema like a real answer). */
 function fake(answer: unknown, calls: unknown[] = []): Invoker {
   return {
-    invoke: (async (op: { response: unknown }, data: unknown) => {
+    invoke: async (op: { response: unknown }, data: unknown) => {
       calls.push(data);
       const v = await import('valibot');
       return v.parse(op.response as never, answer);
-    }) as never,
+    },
   };
 }
 
