@@ -31,7 +31,9 @@ import { PushListener } from './push-listener';
 import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
 import { cameraFirmwareComponent, DeviceFirmware, FIRMWARE_COMPONENT, FIRMWARE_KEY, firmwareComponent } from './firmware';
 import { StartGate } from './start-gate';
+import { StorageReader } from './storage';
 import { Requests } from './requests';
+import { Restarts } from './restart';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
 import { Topics } from './topics';
 
@@ -154,14 +156,27 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     channelExtras: (device, ch, slug, node) => {
       const camera = cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined;
       const info = ptz.get(device.id)?.info(ch);
+      const restart = restarts.channelComponents(device, ch, node);
       const fw = firmware.get(device.id)?.cameraKnown(ch)
         ? { [FIRMWARE_COMPONENT]: cameraFirmwareComponent(topics, device.id, slug, node) }
         : undefined;
-      const all = { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : undefined), ...fw };
+      const all = { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : {}), ...restart, ...fw };
       return Object.keys(all).length ? all : undefined;
     },
-    deviceExtras: (device, node) =>
-      firmware.get(device.id)?.known ? { [FIRMWARE_COMPONENT]: firmwareComponent(topics, device.id, node) } : undefined,
+    deviceExtras: (device, node) => ({
+      ...(firmware.get(device.id)?.known ? { [FIRMWARE_COMPONENT]: firmwareComponent(topics, device.id, node) } : {}),
+      ...restarts.deviceComponents(device, node),
+    }),
+  });
+  const restarts = new Restarts({
+    topics,
+    runtimes,
+    log: log.child('restart'),
+    quoter,
+    event: (type, data) => publisher.event(type, data),
+    onChange: (device) => {
+      if (!publisher.isClosed && device.model.info) discovery.update(device);
+    },
   });
   const ptz = new Map<string, DevicePtz>();
   const firmware = new Map<string, DeviceFirmware>();
@@ -273,12 +288,14 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     },
     deviceEvents(runtimes, publisher, discovery, cameras, ptz, firmware),
     devicePolls(runtimes),
+    deviceStorage(runtimes, log),
+    { start: () => runtimes.forEach((rt) => rt.on('availability', (online) => online && void restarts.learn(rt))) },
     { stop: () => cameras.forEach((c) => c.stop()) },
     { stop: () => ptz.forEach((p) => p.stop()) },
     { stop: () => firmware.forEach((f) => f.stop()) },
     { stop: () => commands.close() },
     announcer,
-    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter, guard }),
+    messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, cameras, quoter, guard, restarts }),
     { stop: () => work.refuse() },
   ];
   for (const part of parts) part.start?.();
@@ -376,6 +393,16 @@ function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part {
   };
 }
 
+/** The disks of every device, each on its own slow schedule while the device is online (storage.ts). */
+function deviceStorage(runtimes: ReadonlyMap<string, DeviceRuntime>, log: Logger): Part {
+  const readers = [...runtimes.values()].map((rt) => {
+    const reader = new StorageReader(rt.device, { intervalMs: rt.cfg.storage_interval, log: log.child(rt.id) });
+    rt.on('availability', (online) => (online ? reader.online() : reader.offline()));
+    return reader;
+  });
+  return { stop: () => Promise.all(readers.map((r) => r.stop())).then(() => undefined) };
+}
+
 /** What a device's runtime reports goes out: availability, state, discovery when its structure changed, events. */
 function deviceEvents(
   runtimes: ReadonlyMap<string, DeviceRuntime>,
@@ -440,6 +467,7 @@ function messageRouter(
     cameras: ReadonlyMap<string, DeviceCameras>;
     quoter: Quoter;
     guard: InstanceGuard;
+    restarts: Restarts;
   },
 ): Part {
   return {
@@ -451,6 +479,7 @@ function messageRouter(
           if (!to.work.stopping) to.announcer.homeAssistantStatus(payload);
           return;
         }
+        if (to.restarts.handle(topic, !!packet.retain)) return;
         const shot = topics.parseSnapshotGet(topic);
         if (shot) {
           const channel = channelFromSlug(shot.slug);

@@ -163,6 +163,8 @@ const DeviceSchema = v.strictObject({
   event_interval: v.optional(Duration(500, 60_000)),
   /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
   alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
+  /** How often the disks are read (parsed to milliseconds): a slow schedule of its own, never with every poll. */
+  storage_interval: v.optional(Duration(60_000, 86_400_000), 600),
   /** A picture of every camera this often (parsed to milliseconds); absent: pictures only on alarms and on demand. */
   snapshot_interval: v.optional(Duration(1000, 86_400_000)),
   /**

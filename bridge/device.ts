@@ -24,6 +24,7 @@ import {
   type LateOptions,
   type LiveChange,
   type LiveState,
+  type Storage,
 } from '../core';
 import type { DeviceConfig } from './config';
 import { emptyEventValues } from './event-state';
@@ -31,7 +32,7 @@ import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from './log';
 import { sameChannelList, sameJson, structureSignature } from './model-compare';
 import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
-import { POLLED_PAGES, polledPages } from './table';
+import { POLLED_PAGES, polledPages, SETTINGS_PAGES } from './table';
 import { mergeChanges, WriteQueue, type Job, type Written } from './write-queue';
 
 export interface DeviceOptions {
@@ -79,6 +80,19 @@ function adoptSameAnswers(held: Map<string, Json>, polled: Map<string, Json>): v
   for (const [page, data] of polled) if (held.get(page) !== data) held.set(page, data);
 }
 
+/**
+ * A poll's page reads, a few at a time: at most 2 are on the wire anyway, and firing every page at once would fill the
+ * device's request queue (`request_queue`) with one poll and have the rest of it refused as "device busy".
+ */
+const PAGES_AT_ONCE = 4;
+async function inTurns<T>(items: readonly T[], read: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await read(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, items.length) }, worker));
+}
+
 export class Device extends EventEmitter {
   readonly id: string;
   readonly client: NvrClient;
@@ -102,6 +116,11 @@ export class Device extends EventEmitter {
   private channelCache?: { model: DeviceModel; ids: string[] };
   /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
   private recorderInputs?: number;
+  /** A poll has read the channels and pages: what the model says of the channels is known (state may go out). */
+  polled = false;
+  /** Every settings page is due (first poll, a reload, a read asked for); otherwise one a poll, `settingsTurn`. */
+  private settingsDue = true;
+  private settingsTurn = 0;
   /** The live pages are due for a read: after a (re)load, and on every poll while `liveEveryPoll`. */
   private liveDue = true;
   /**
@@ -165,12 +184,13 @@ export class Device extends EventEmitter {
   async load(refresh: boolean): Promise<void> {
     const identity = await this.pollRead('identity', 'Get', () => readIdentity(this.pollClient));
     const ranges = new Map<string, Json | null>();
-    await Promise.all(POLLED_PAGES.map(async (page) => ranges.set(page, await this.rangeOf(page, refresh))));
+    await inTurns(POLLED_PAGES, async (page) => void ranges.set(page, await this.rangeOf(page, refresh)));
     if (this.model.events && this.recorderInputs === undefined) this.recorderInputs = await this.alarmInputs();
     this.model = { ...this.model, info: { ...identity }, ranges };
     this.loaded = true;
     this.structurePending = true;
     this.liveDue = true;
+    this.settingsDue = true;
   }
 
   private async rangeOf(page: string, refresh = false): Promise<Json | null> {
@@ -222,13 +242,14 @@ export class Device extends EventEmitter {
     const gets = new Map(this.model.gets);
     // Which page the recorder disarms through decides which pages publish anything (read once, then known).
     const disarmPage = await this.pollDisarmPage();
-    const pages = polledPages(disarmPage);
-    for (const page of POLLED_PAGES) if (!pages.includes(page)) gets.delete(page);
+    const pages = this.dueNow(polledPages(disarmPage));
+    for (const page of POLLED_PAGES) if (!polledPages(disarmPage).includes(page)) gets.delete(page);
     const [, polledLive] = await Promise.all([
-      Promise.all(pages.map((page) => this.pollPage(page, ranges, gets))),
+      inTurns(pages, (page) => this.pollPage(page, ranges, gets)),
       this.liveDue || this.liveEveryPoll ? this.pollLive(channelList, models) : undefined,
     ]);
     if (polledLive) this.liveDue = false;
+    this.polled = true;
     // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
     const prev = this.model;
     const live = polledLive ?? prev.live;
@@ -245,6 +266,20 @@ export class Device extends EventEmitter {
     this.structurePending = false;
     if (structure) this.updateAlarmKeys();
     this.emit('update', { structure });
+  }
+
+  /** Every page, except that of the settings pages (SETTINGS_PAGES) one is read per poll in turn, or all when due. */
+  private dueNow(pages: readonly string[]): readonly string[] {
+    const settings = pages.filter((p) => SETTINGS_PAGES.has(p));
+    const all = this.settingsDue;
+    this.settingsDue = false;
+    const turn = settings.length ? settings[this.settingsTurn++ % settings.length] : undefined;
+    return all ? pages : pages.filter((p) => !SETTINGS_PAGES.has(p) || p === turn);
+  }
+
+  /** The next poll reads every settings page (a read asked for on MQTT, a (re)load). */
+  readAllSettings(): void {
+    this.settingsDue = true;
   }
 
   private async pollPage(page: string, ranges: Map<string, Json | null>, gets: Map<string, Json>): Promise<void> {
@@ -487,6 +522,17 @@ export class Device extends EventEmitter {
     this.model = { ...this.model, gets, disarmPage: s.page };
     this.emit('update', { structure: this.structureChanged() });
     return s.disarmed;
+  }
+
+  /** The disks as last read (storage.ts): published with the device's state; entities follow the disks. */
+  applyStorage(storage: Storage): void {
+    const prev = this.model.storage;
+    if (sameJson(prev, storage)) return;
+    const shape = (s?: Storage) => JSON.stringify(s?.disks.map((d) => [d.id, d.type, d.status !== undefined]) ?? null);
+    this.model = { ...this.model, storage };
+    this.emit('update', {
+      structure: shape(prev) !== shape(storage) || (prev?.overwrite === undefined) !== (storage.overwrite === undefined),
+    });
   }
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */

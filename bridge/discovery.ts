@@ -23,6 +23,7 @@ import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from './
 import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
 import { rowValue, supportedRows } from './sources';
+import { storageComponents } from './storage';
 import { channelOnline, liveBounds, rowDescriptor, type DeviceModel, type Json } from './state';
 import type { Platform, Row } from './table';
 import type { Topics } from './topics';
@@ -190,7 +191,7 @@ export interface DiscoveryOptions {
   log: Logger;
   /** Components a channel has beyond the table and its events (the camera and its snapshot button). */
   channelExtras?: (device: Device, channel: string, slug: string, node: string) => Json | undefined;
-  /** Components the recorder has beyond the table (its firmware `update` entity). */
+  /** Components the recorder has beyond the table and its events (its firmware `update` entity, restart button). */
   deviceExtras?: (device: Device, node: string) => Json | undefined;
 }
 
@@ -329,6 +330,7 @@ export class Discovery {
     }
     if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
     deviceCmps[COMMAND_ERROR_KEY] = commandErrorComponent(topics.commandError(device.id), `${node}_${COMMAND_ERROR_KEY}`);
+    if (model.storage) Object.assign(deviceCmps, storageComponents(model.storage, deviceTopic, node));
     Object.assign(deviceCmps, this.opts.deviceExtras?.(device, node));
     for (const ch of channels) {
       const slug = channelSlug(ch);

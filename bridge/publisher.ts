@@ -193,7 +193,9 @@ export class StatePublisher {
 
   /** A device's state topics (or one channel's, or the device's own only); `force`: even when unchanged. */
   state(rt: DeviceRuntime, o: { force?: boolean; channel?: string; deviceOnly?: boolean } = {}): void {
-    if (!this.statesReady || !rt.device.model.info) return;
+    // Not before the first poll read the channels and pages (identity alone, from an event meanwhile, would publish
+    // every channel as offline).
+    if (!this.statesReady || !rt.device.model.info || rt.device.polled === false) return;
     const { topics, config } = this.opts;
     const d = rt.device;
     const retain = config.mqtt.retain;

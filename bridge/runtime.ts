@@ -171,6 +171,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
         this.refreshWanted = false;
         this.device.invalidate();
       }
+      this.device.readAllSettings(); // asked for: every page, not one settings page in turn
       await this.poller.pollNow();
     })().finally(() => {
       if (this.reading === next) this.reading = undefined;

@@ -13,6 +13,7 @@ import type { Quoter } from '../core/quote';
 import { Refusal } from './context';
 import { channelEventState } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
+import { storageState } from './storage';
 import { planLive, type LivePlan } from './live-commands';
 import { coerce, shownViolations } from './payload';
 import { channelBlock, channelOnline, liveHardware, rowDescriptor, valueAt, type DeviceModel, type Json } from './state';
@@ -176,6 +177,7 @@ export function supportedRows(model: DeviceModel, level: Level, channel?: string
 export function deviceState(model: DeviceModel): Json {
   const out = rowState(model, 'device');
   if (model.events) out[DISK_PROBLEM_KEY] = model.events.diskProblem;
+  if (model.storage) Object.assign(out, storageState(model.storage));
   return out;
 }
 

@@ -18,6 +18,7 @@ import {
   type LiveHardware,
   type LiveState,
   type RangeDescriptor,
+  type Storage,
 } from '../core';
 import { isPlainObject } from '../core/json';
 import type { EventValues } from './event-state';
@@ -43,6 +44,8 @@ export interface DeviceModel {
   disarmPage?: DisarmPage;
   /** What the device's events said (alarms, disk); undefined with `events: false`. Live state is `live`'s. */
   events?: EventValues;
+  /** The disks, read on their own slow schedule (storage.ts); undefined until read or where the device has no disk page. */
+  storage?: Storage;
 }
 
 export function emptyModel(): DeviceModel {

@@ -94,6 +94,41 @@ const disarmLinkage = (what: string, label: string, icon: string): Row => ({
   advanced: true,
 });
 
+const IMAGE_CONTROL = 'ChannelConfig/ImageControl';
+
+/** Motion or PIR detection of a channel: on/off, sensitivity (bounds from Range), email on the alarm. */
+const detectionRows = (what: 'motion' | 'pir', p: string, label: string, icon: string): Row[] => [
+  {
+    key: `${what}_detection`,
+    level: 'channel',
+    source: page(p, 'switch'),
+    platform: 'switch',
+    name: `${label} detection`,
+    icon,
+    category: 'config',
+  },
+  {
+    key: `${what}_sensitivity`,
+    level: 'channel',
+    source: page(p, 'sensitivity'),
+    platform: 'number',
+    name: `${label} sensitivity`,
+    icon: 'mdi:tune-vertical',
+    category: 'config',
+    numberMode: 'slider',
+  },
+  {
+    key: `${what}_email`,
+    level: 'channel',
+    source: page(p, 'send_email'),
+    platform: 'switch',
+    name: `Email on ${label === 'PIR' ? 'PIR' : 'motion'} alarm`,
+    icon: 'mdi:email-alert-outline',
+    category: 'config',
+    advanced: true,
+  },
+];
+
 /** The published live controls of core's table, in its order. */
 function liveRows(): Row[] {
   return Object.entries(LIVE_CONTROLS).flatMap(([control, c]: [string, LiveControlSpec]) => {
@@ -245,6 +280,46 @@ export const TABLE: readonly Row[] = [
     advanced: true,
   },
 
+  // Channel settings users change every week: day/night, IR, detection, recording, privacy (vendor-facts-more k, l, p).
+  {
+    key: 'day_night',
+    level: 'channel',
+    source: page(IMAGE_CONTROL, 'ir_cut_mode'),
+    platform: 'select',
+    name: 'Day/night mode',
+    icon: 'mdi:theme-light-dark',
+    category: 'config',
+  },
+  {
+    key: 'ir_led',
+    level: 'channel',
+    source: page(IMAGE_CONTROL, 'ir_led'),
+    platform: 'select',
+    name: 'IR LEDs',
+    icon: 'mdi:led-on',
+    category: 'config',
+  },
+  ...detectionRows('motion', 'AlarmConfig/Motion', 'Motion', 'mdi:motion-sensor'),
+  ...detectionRows('pir', 'AlarmConfig/PIR', 'PIR', 'mdi:motion-sensor'),
+  {
+    key: 'recording',
+    level: 'channel',
+    source: page('RecordConfig', 'record_switch'),
+    platform: 'switch',
+    name: 'Recording',
+    icon: 'mdi:record-rec',
+    category: 'config',
+  },
+  {
+    key: 'privacy_mask',
+    level: 'channel',
+    source: page('ChannelConfig/VideoCover', 'privacy_zone_enable'),
+    platform: 'switch',
+    name: 'Privacy mask',
+    icon: 'mdi:eye-off-outline',
+    category: 'config',
+  },
+
   // ---- device level --------------------------------------------------------------------------
   {
     key: 'disarmed',
@@ -326,6 +401,19 @@ export function rowsFor(level: Level, key: string): readonly Row[] {
 export function isReadOnlyRow(row: Row): boolean {
   return row.source.kind === 'identity' || row.source.kind === 'online' || row.platform === 'sensor' || row.platform === 'binary_sensor';
 }
+
+/**
+ * Pages of settings users change from Home Assistant (where the bridge sees the write) and rarely on the device
+ * itself: a poll reads ONE of them in turn (every page of them within a few polls), not all, so that the idle cost
+ * stays at a request or so per poll. Commands always read the page fresh before writing.
+ */
+export const SETTINGS_PAGES: ReadonlySet<string> = new Set([
+  IMAGE_CONTROL,
+  'AlarmConfig/Motion',
+  'AlarmConfig/PIR',
+  'RecordConfig',
+  'ChannelConfig/VideoCover',
+]);
 
 /** Configuration pages the bridge polls (Range and Get): every page a row reads. */
 export const POLLED_PAGES: readonly string[] = [...new Set(TABLE.filter(isConfigRow).map((r) => r.source.page))];

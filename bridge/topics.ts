@@ -114,7 +114,8 @@ export class Topics {
       `${b}/+/set/+`,
       `${b}/+/get`,
       `${b}/+/+/set/+`,
-      ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`, `${b}/${d}/+/snapshot/get`]),
+      `${b}/+/restart`,
+      ...devices.flatMap((d) => [`${b}/${d}/+/set`, `${b}/${d}/+/get`, `${b}/${d}/+/snapshot/get`, `${b}/${d}/+/restart`]),
       ...(requests ? [this.requestSubscription] : []),
     ];
   }
@@ -128,6 +129,18 @@ export class Topics {
   parseSnapshotGet(topic: string): { device: string; slug: string } | undefined {
     const p = topic.startsWith(`${this.base}/`) ? topic.slice(this.base.length + 1).split('/') : [];
     return p.length === 4 && p[0] !== 'bridge' && p[2] === 'snapshot' && p[3] === 'get' ? { device: p[0], slug: p[1] } : undefined;
+  }
+
+  /** `<base>/<dev>[/<ch>]/restart`: press to restart the recorder, or a camera behind it (restart.ts). */
+  restart(device: string, slug?: string): string {
+    return `${this.state(device, slug)}/restart`;
+  }
+
+  /** The device (and channel slug) a `restart` topic names. */
+  parseRestart(topic: string): { device: string; slug?: string } | undefined {
+    const p = topic.startsWith(`${this.base}/`) ? topic.slice(this.base.length + 1).split('/') : [];
+    if (p[0] === 'bridge' || p[p.length - 1] !== 'restart') return undefined;
+    return p.length === 2 ? { device: p[0] } : p.length === 3 ? { device: p[0], slug: p[1] } : undefined;
   }
 
   parse(topic: string): ParsedTopic | undefined {

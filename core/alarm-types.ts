@@ -33,8 +33,11 @@ export const ALARM_TYPES = {
   video_loss: { label: 'Video loss', deviceClass: 'problem', able: { by: 'configured' }, members: ['videoloss'] },
   person: { label: 'Person', deviceClass: 'occupancy', able: intelligent('PVD'), subtypes: ['pd'] },
   vehicle: { label: 'Person/vehicle', deviceClass: 'occupancy', able: intelligent('PVD'), subtypes: ['pd_vd'] },
-  /** A vehicle (not a person) in an AI picture (`ai_snap_picture` `Type` 2, 4, 6, 12, 15, 18): only where the device reports one. */
-  motor_vehicle: { label: 'Vehicle', deviceClass: 'occupancy', able: { by: 'seen' } },
+  /**
+   * A vehicle (not a person) in an AI picture (`ai_snap_picture` `Type` 2, 4, 6, 12, 15, 18): announced on channels
+   * with person/vehicle detection (they send those pictures to an `aipushpic` subscriber), elsewhere once one came.
+   */
+  motor_vehicle: { label: 'Vehicle', deviceClass: 'occupancy', able: intelligent('PVD') },
   line_crossing: { label: 'Line crossing', deviceClass: 'motion', able: intelligent('LCD'), subtypes: ['lcd'] },
   intrusion: { label: 'Intrusion', deviceClass: 'motion', able: intelligent('PID', 'Intrusion'), subtypes: ['pid', 'intrusion'] },
   face: { label: 'Face', deviceClass: 'occupancy', able: intelligent('FD'), subtypes: ['fd'] },

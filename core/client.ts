@@ -21,9 +21,9 @@ import { META_KEYS, findOperation, findPage, pageName } from './pages';
 import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
-import { secondaryAuthentication, type SecondaryAuth } from './secondary-auth';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
+import { rebootCamera, rebootDevice, secondaryAuth, type SecondaryAuth } from './reboot';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
 import {
@@ -132,8 +132,6 @@ export class NvrClient extends EventEmitter {
   private readonly session: Session;
   private readonly rangeTtlMs: number;
   private readonly largeCapacity: boolean;
-  /** Kept for secondary authentication only (a private field: never enumerated, logged or serialized). */
-  readonly #password: string;
   private readonly log?: LogFn;
   private readonly ranges = new Map<string, { at: number; value?: Data; error?: DeviceError; pending?: Promise<Data> }>();
   private readonly generic = new Map<string, OperationDef>();
@@ -163,7 +161,6 @@ export class NvrClient extends EventEmitter {
     this.transport = new Transport({ url: opts.url, timeoutMs, maxConnections, budget: opts.budget, tls: opts.tls });
     this.url = this.transport.baseUrl;
     this.username = opts.username;
-    this.#password = opts.password;
     this.session = new Session(this.transport, {
       username: opts.username,
       password: opts.password,
@@ -186,6 +183,20 @@ export class NvrClient extends EventEmitter {
   /** When logins held after a refusal (lock-out) go out again (epoch ms); undefined when none is held. */
   get loginHeldUntil(): number | undefined {
     return this.session.loginHeldUntil;
+  }
+
+  /**
+   * Restart the device (Maintenance/DeviceReboot with secondary authentication). Its sessions end: this client drops
+   * its own and logs in once when the device is back (the next call does).
+   */
+  async restart(): Promise<void> {
+    await this.session.withPassword((password) => rebootDevice(this, password));
+    this.session.restarting();
+  }
+
+  /** Restart a camera behind an NVR (IPCMaintaint/IPCReboot); refused without sending where the NVR does not list it. */
+  restartCamera(channel: string): Promise<string | undefined> {
+    return this.session.withPassword((password) => rebootCamera(this, password, channel));
   }
 
   /** Log in now (calls log in lazily anyway); clears a lock-out. Use it to test a connection. */
@@ -404,7 +415,7 @@ export class NvrClient extends EventEmitter {
 
   /** `base_secondary_authentication` from the configured password and a fresh salt of the device (TransKey/Get). */
   secondaryAuthentication(): Promise<SecondaryAuth> {
-    return secondaryAuthentication(this, this.#password);
+    return this.session.withPassword((password) => secondaryAuth(this, password));
   }
 
   /** Installed firmware (SystemInfo) and what the device's own online check (`FtpUpgrade/Check`) finds. */

@@ -65,6 +65,12 @@ export class LoginGuard {
     return ms;
   }
 
+  /** Hold logins for `ms` with `error` (the device restarts: logging in now would only be refused). */
+  holdFor(error: DeviceError, ms: number): void {
+    const until = Date.now() + ms;
+    if (!this.hold || this.hold.until < until) this.hold = { error, until };
+  }
+
   loggedIn(): void {
     this.loginAt = Date.now();
     this.busyLogins = 0;

@@ -50,6 +50,8 @@ export { LOGIN_PATH } from './login';
 export const LOGOUT_PATH = '/API/Web/Logout';
 export const HEARTBEAT_PATH = '/API/Login/Heartbeat';
 const CSRF_HEADER = 'X-csrftoken';
+/** How long logins wait after the device said it restarts (`device_reboot`, or a restart this client asked for). */
+const REBOOT_HOLD_MS = 2_000;
 
 export class Session {
   readonly username: string;
@@ -138,12 +140,31 @@ export class Session {
       if (RESET_CODES.has(err.error_code) && generation === this.gen) {
         this.log('info', `device changed (${err.error_code}): the next call logs in again`);
         this.forget();
+        if (err.error_code === 'device_reboot') this.guard.holdFor(err, REBOOT_HOLD_MS);
       } else if (this.suspect(err, generation)) {
         this.log('warn', `unknown error ${err.error_code} on a working session: logging in again`);
         await this.relogin(generation, err).catch(() => undefined);
       }
       throw err;
     }
+  }
+
+  /**
+   * The device was told to restart: its sessions end, so this one is dropped and logins wait a little (the device
+   * answers `device_reboot`, then nothing, until it is back); the first call after that logs in once.
+   */
+  restarting(): void {
+    this.forget();
+    this.stopHeartbeat();
+    this.guard.holdFor(
+      new DeviceError({ kind: 'session', error_code: 'device_reboot', reason: 'the device is restarting' }),
+      REBOOT_HOLD_MS,
+    );
+  }
+
+  /** Runs `use` with the login password (secondary authentication); the password never leaves core. */
+  withPassword<T>(use: (password: string) => Promise<T>): Promise<T> {
+    return use(this.#password);
   }
 
   async close(): Promise<void> {
@@ -305,6 +326,8 @@ export class Session {
     } catch (raw) {
       const err = this.scrub(raw) as DeviceError;
       if (this.closed) throw err;
+      // A device still restarting refuses logins for a while: wait instead of asking again at every call.
+      if (err instanceof DeviceError && err.error_code === 'device_reboot') this.guard.holdFor(err, REBOOT_HOLD_MS);
       const heldMs = err instanceof DeviceError ? this.guard.refused(err) : undefined;
       if (heldMs !== undefined) this.log('error', `login refused (${err.error_code}); not retrying for ${Math.round(heldMs / 1000)} s`);
       else this.log('warn', `login failed: ${(err as Error).message}`);

@@ -7,6 +7,7 @@ import type { ChannelSpec, Profile } from './profiles';
 import { RangeMap, arr, bool, int, list, obj } from './descriptors';
 import type { RangePage } from './page-def';
 import { DAYS } from './days';
+import { COPY_CH } from './ranges';
 
 const schedule = (type: string) =>
   arr(
@@ -41,6 +42,8 @@ function linkage(ch: ChannelSpec, p: Profile, scheduleType: string, sensitivityM
     ...(ch.siren ? { siren_linkage: bool() } : {}),
     ...(ch.redBlueLight ? { enforcerlight_linkage: bool() } : {}),
     schedule: schedule(scheduleType),
+    // The vendor's Motion Set sample carries the UI's copy action (`copy_ch: "all"`).
+    ...(p.name === 'nvr' ? { copy_ch: list(COPY_CH) } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * inactivity, optional heartbeat requirement, logout, and failed-login counting with a lock-out period.
  * Everything is judged lazily from timestamps: no timers to leak.
  */
-import { createHash, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export type DigestAlgorithm = 'MD5' | 'SHA-256';
@@ -242,11 +242,6 @@ export class Auth {
   sessionOf(req: IncomingMessage): Session | undefined {
     const id = this.cookieSession(req);
     return id === undefined ? undefined : this.sessions.get(id);
-  }
-
-  /** The PBKDF2-SHA256 cipher of the user's password with a salt (secondary authentication, vendor-facts b). */
-  secondaryCipher(salt: Buffer, iter: number): string {
-    return pbkdf2Sync(this.o.password, salt, iter, 32, 'sha256').toString('base64');
   }
 
   expireAll(): void {

@@ -13,12 +13,9 @@
  *   (the sample's member names); a newer version is found only after `publish()` put one on the "server".
  *   `FtpUpgrade/Upgrade` `{}` starts download and install (refused `no_need_upgrade` when Check found nothing);
  *   `FtpUpgrade/Progress` `{}` answers `{upgrade_percent, upgrade_state, upgrade_result}` with the vendor's states.
- * - Secondary authentication (vendor-facts b, more §i): `Maintenance/TransKey/Get` `{type: ["base_salt"]}` answers
- *   `{Key_lists: [{type: "base_salt", key: "0<base64 salt>", iter, seq}]}` (the sample's spelling); a Token whose
- *   `base_secondary_authentication.seq` names a salt handed out here must carry `cipher` = base64 of
- *   PBKDF2-HMAC-SHA256(password, salt, iter, 32 bytes), else `current_pwd_error`; each salt serves once (again:
- *   `current_pwd_error`). A `seq` not
- *   handed out here is taken as given (how a client got it is not the simulator's business).
+ * - Secondary authentication: a Token whose `base_secondary_authentication.seq` names a salt the device handed out
+ *   (TransKey, maintenance.ts) must carry that salt's cipher of the password, else `current_pwd_error`; a salt serves
+ *   once. A `seq` never handed out is taken as given (the vendor's samples; how a client got it is not checked).
  * - While an upgrade runs, Token and both Upgrades answer `updating`. At the end the device reboots: the hook `reboot`
  *   (shared with the reboot of `Maintenance/DeviceReboot`) drops every session, and until it is back every request
  *   answers `device_reboot`.
@@ -69,9 +66,8 @@ export class SimFirmware {
   private readonly tokens = new Map<string, Token>();
   private readonly lastToken = new Map<string, string>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** Salts handed out by TransKey/Get, by seq (each serves one secondary authentication). */
-  private readonly salts = new Map<number, { salt: Buffer; iter: number; used?: boolean }>();
-  private nextSeq = 1;
+  /** Checks a secondary authentication against the salts handed out (maintenance.ts); undefined: accepted. */
+  verifyAuth?: (auth: { seq: number; cipher: string }) => Reply | undefined;
   /** Upgrades installed (local and online), for tests. */
   readonly installs: string[] = [];
 
@@ -167,7 +163,7 @@ export class SimFirmware {
     }
     if (problems.length) return paramError(problems.join('; '));
     if (this.running) return this.busyReply();
-    const wrong = this.secondaryAuthFailure(auth as { seq: number; cipher: string });
+    const wrong = this.verifyAuth?.(auth as { seq: number; cipher: string });
     if (wrong) return wrong;
     const upgrade_token = randomBytes(16).toString('hex');
     this.tokens.set(upgrade_token, { session: session.id, file_size: file_size as number, head: upgrade_head as number[] });
@@ -176,34 +172,6 @@ export class SimFirmware {
       { upgrade_token, upgrade_timeout: UPGRADE_TIMEOUT, resume_timeout: RESUME_TIMEOUT },
       { 'X-Upgrade-Token': upgrade_token },
     );
-  }
-
-  /** TransKey/Get: `{type: [...]}`; only `base_salt` is handed out (the X25519 key is not simulated). */
-  transKey(data: Record<string, unknown>): Reply {
-    const extra = Object.keys(data).filter((k) => k !== 'type');
-    if (extra.length) return paramError(`${extra.join(', ')}: unsupported field`);
-    const types = data.type;
-    if (!Array.isArray(types) || types.some((t) => typeof t !== 'string')) return paramError('type: must be an array of strings');
-    const lists: Array<Record<string, unknown>> = [];
-    if (types.includes('base_salt')) {
-      const seq = this.nextSeq++;
-      const salt = randomBytes(16);
-      const iter = 1000;
-      this.salts.set(seq, { salt, iter });
-      if (this.salts.size > 16) this.salts.delete(this.salts.keys().next().value!);
-      lists.push({ type: 'base_salt', key: `0${salt.toString('base64')}`, iter, seq });
-    }
-    return success({ Key_lists: lists });
-  }
-
-  /** A cipher for a salt handed out here that is not the password's: `current_pwd_error` (the salt is spent). */
-  private secondaryAuthFailure(auth: { seq: number; cipher: string }): Reply | undefined {
-    const issued = this.salts.get(auth.seq);
-    if (!issued) return undefined;
-    if (issued.used) return failure(400, 'current_pwd_error', 'Secondary authentication failed (salt already used)');
-    issued.used = true;
-    if (this.auth().secondaryCipher(issued.salt, issued.iter) === auth.cipher) return undefined;
-    return failure(400, 'current_pwd_error', 'Secondary authentication failed');
   }
 
   /** The raw file of a local upgrade: its size, its first 3 KB (all a device needs to judge it here). */
@@ -280,7 +248,6 @@ export class SimFirmware {
     });
     return [
       ['/API/Maintenance/SystemUpgrade/Token', { auth: 'session', handler: ({ session, data }) => this.token(session!, data) }],
-      ['/API/Maintenance/TransKey/Get', { auth: 'session', handler: ({ data }) => this.transKey(data) }],
       ['/API/Maintenance/FtpUpgrade/Check', plain(() => this.check())],
       ['/API/Maintenance/FtpUpgrade/Upgrade', plain(() => this.onlineUpgrade())],
       ['/API/Maintenance/FtpUpgrade/Progress', plain(() => this.progressReply())],

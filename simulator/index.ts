@@ -23,6 +23,8 @@ import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } fro
 import { buildRoutes } from './routes';
 import { Front, requestListener } from './server';
 import type { SimState } from './state';
+import { setDiskStatus } from './storage';
+import { Maintenance } from './maintenance';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -37,6 +39,7 @@ export type { DiskAlarm } from './activity';
 export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
 export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
+export { DISK_PAGE } from './storage';
 
 export interface SimulatorOptions {
   /** 0 (default): an ephemeral port. */
@@ -98,11 +101,16 @@ export interface SimulatorOptions {
   largeCapacity?: boolean;
   /** Online upgrade: time of each of its 12 progress steps (default 200 ms). */
   upgradeStepMs?: number;
-  /** How long a reboot (after an upgrade) keeps the device away, answering `device_reboot` (default 3000 ms). */
+  /**
+   * How long a reboot (after an upgrade, Maintenance/DeviceReboot, a camera's through IPCReboot) keeps the device
+   * away, answering `device_reboot` (default 3000 ms).
+   */
   rebootMs?: number;
   /** Entries kept in `log` (default 1000; older ones are dropped). */
   logLimit?: number;
   tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Status of the first disk (`StorageConfig/Disk`), e.g. `HddError` for a failing disk; `none`: no disk at all. */
+  diskStatus?: string;
   /** Default true. false: print one line per request (the CLI does). */
   quiet?: boolean;
 }
@@ -138,6 +146,8 @@ export interface Simulator {
   raiseDiskAlarm(d: DiskAlarm): void;
   /** The device changes its live light/siren itself (an alarm reaction): state and a `Floodlight_AudioAlarm` event. */
   setLive(channel: string, change: Record<string, unknown>): void;
+  /** Reboots done through Maintenance/DeviceReboot. */
+  readonly reboots: number;
   /** Connect or disconnect an IP_CH channel (Offline) or the Wi-Fi battery camera (Sleep). */
   setOnline(channel: string, online: boolean): void;
   /** The user renames a camera on the recorder (ChannelInfo `channel_name`). */
@@ -191,6 +201,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     channelNumbering: opts.channelNumbering,
   });
   const device = new Device(profile);
+  if (opts.diskStatus) setDiskStatus(device.state, opts.diskStatus);
   const hold = opts.eventHold ?? opts.eventHoldMs !== undefined;
   const events: EventHub = new EventHub({
     holdMs: hold ? (opts.eventHoldMs ?? 30_000) : 0,
@@ -271,6 +282,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     host,
   );
   for (const [path, route] of push.routes()) front.routes.set(path, route);
+  const maintenance = new Maintenance({
+    device,
+    password: opts.password,
+    rebootMs: opts.rebootMs ?? 3000,
+    reboot: () => firmware.reboot(),
+  });
+  for (const [path, route] of maintenance.routes()) front.routes.set(path, route);
+  firmware.verifyAuth = (a) => maintenance.verifyIssued(a, 'base_secondary_authentication');
   activity.onRaise = (a) => push.alarm(a);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
 
@@ -302,6 +321,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       activity.liveChanged(ch.id);
     },
     setOnline: (channel, online) => device.setOnline(channel, online),
+    get reboots() {
+      return maintenance.reboots;
+    },
     paths: [...front.routes.keys()],
     renameChannel: (channel, name) => device.rename(channel, name),
     ptz(channel) {
@@ -329,6 +351,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     stop() {
       stopped ??= (async () => {
         activity.stop();
+        maintenance.stop();
         firmware.stop();
         events.stop(); // held Event/Check requests get their keep-alive answer
         for (const wake of [...sleeps]) wake();

@@ -6,7 +6,9 @@
 import { DAYS } from './days';
 import { RangeMap, isPlainObject, obj } from './descriptors';
 import { IO_RANGE, MOTION_RANGE, PIR_RANGE } from './alarm-ranges';
-import { NOT_SUPPORT_GET, Obj, Op, SimPage } from './page-def';
+import { IMAGE_CONTROL_RANGE, RECORD_RANGE, VIDEO_COVER_RANGE } from './care-ranges';
+import { DISK_SIM_PAGE } from './storage';
+import { NOT_CONFIGURED_GET, NOT_SUPPORT_GET, Obj, Op, SimPage } from './page-def';
 import type { ChannelSpec, Profile } from './profiles';
 import {
   AUDIO_RANGE,
@@ -22,6 +24,8 @@ import {
 } from './ranges';
 
 const ALL: readonly Op[] = ['Range', 'Get', 'Set'];
+/** Motion and PIR (vendor-facts-more l): the alarm page, the channel page, or an NVR's view of an IPC's page. */
+const ALARM_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
 
 /**
  * The vendor's Disarming Set sample sends 47 half-hours a day where its Range and Get say 48: accepted, the last
@@ -186,10 +190,37 @@ export const PAGES: readonly SimPage[] = [
     optional: 'linkageManage',
     channelInfoBesideVersion: true,
   },
-  // Which alarms a channel supports (vendor: page_type required in practice; PIR also at the sample's path).
-  { page: 'AlarmConfig/Motion', ops: ['Range'], range: MOTION_RANGE, rangeNeedsPageType: true },
-  { page: 'AlarmConfig/PIR', ops: ['Range'], range: PIR_RANGE, rangeNeedsPageType: true, alias: 'AlarmConfig/Intelligent/PIR' },
+  // Which alarms a channel supports, and their settings (vendor: page_type required in practice; PIR also at the
+  // sample's path). Get answers channels without the alarm with `{reason: "Not configured"}` (vendor Motion Get).
+  {
+    page: 'AlarmConfig/Motion',
+    ops: ALL,
+    range: MOTION_RANGE,
+    rangeNeedsPageType: true,
+    get: { omit: ['schedule', 'copy_ch'], absent: NOT_CONFIGURED_GET },
+    meta: { page_type: ALARM_PAGE_TYPES },
+  },
+  {
+    page: 'AlarmConfig/PIR',
+    ops: ALL,
+    range: PIR_RANGE,
+    rangeNeedsPageType: true,
+    alias: 'AlarmConfig/Intelligent/PIR',
+    get: { omit: ['schedule', 'copy_ch'], absent: NOT_CONFIGURED_GET },
+    meta: { page_type: ALARM_PAGE_TYPES },
+  },
   { page: 'AlarmConfig/IO', ops: ['Range'], range: IO_RANGE },
+  // Day/night, IR LEDs (vendor-facts-more k); the Set sample carries the UI's `page: "chn_imgCtrl"`.
+  {
+    page: 'ChannelConfig/ImageControl',
+    ops: ALL,
+    range: IMAGE_CONTROL_RANGE,
+    get: { omit: ['Night', 'camera_param_mode', 'corridor_mode', 'image_sensitivity'] },
+    channelMeta: { page: ['chn_imgCtrl'] },
+  },
+  { page: 'RecordConfig', ops: ALL, range: RECORD_RANGE, get: { omit: ['copy_ch', 'manual_record'] } },
+  { page: 'ChannelConfig/VideoCover', ops: ALL, range: VIDEO_COVER_RANGE, get: {} },
+  DISK_SIM_PAGE,
 ];
 
 export const PAGE_BY_NAME: ReadonlyMap<string, SimPage> = new Map(PAGES.map((p) => [p.page, p]));

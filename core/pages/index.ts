@@ -2,7 +2,6 @@ import type { OperationDef } from '../operation';
 import type { PageDef } from '../page';
 import { systemUpgradePage } from './upgrade-token';
 import { onlineUpgradePage } from './online-upgrade';
-import { transKeyPage } from './trans-key';
 import { ipcUpgradePage } from './ipc-upgrade';
 import { mainStreamPage } from './main-stream';
 import { ptzLinkagePage } from './ptz-linkage';
@@ -23,6 +22,9 @@ import { manualAlarmPage } from './manual-alarm';
 import { ptzPage } from './ptz';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
+import { diskPage } from './storage';
+import { deviceRebootPage, ipcRebootPage, transKeyPage } from './reboot';
+import { imageControlPage, motionPage, pirPage, recordConfigPage, videoCoverPage } from './channel-settings';
 
 // Schema building blocks stay internal (optBool...); what callers need is re-exported.
 export {
@@ -39,7 +41,6 @@ export {
 export * from './upgrade-token';
 export * from './online-upgrade';
 export * from './ipc-upgrade';
-export * from './trans-key';
 export * from './main-stream';
 export * from './ptz-linkage';
 export * from './cross-counting';
@@ -59,6 +60,9 @@ export * from './manual-alarm';
 export * from './ptz';
 export * from './snapshot';
 export * from './stream-url';
+export * from './channel-settings';
+export * from './storage';
+export * from './reboot';
 export type { PageDef, PageInfo, WriteRule } from '../page';
 
 /** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
@@ -83,8 +87,16 @@ export const pages: readonly PageDef[] = [
   snapshotPage,
   streamUrlPage,
   systemUpgradePage,
-  onlineUpgradePage,
+  imageControlPage,
+  motionPage,
+  pirPage,
+  recordConfigPage,
+  videoCoverPage,
+  diskPage,
   transKeyPage,
+  deviceRebootPage,
+  ipcRebootPage,
+  onlineUpgradePage,
   ipcUpgradePage,
 ];
 

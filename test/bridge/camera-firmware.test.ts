@@ -33,7 +33,7 @@ const cmpsOf = (slug: string) =>
 
 test('each IP camera reporting a version has an update entity on its channel device; analog channels have none', async () => {
   const { fx } = ctx;
-  await fx.recorder.waitTopic(`${fx.prefix}/device/${fx.base}_nvr_ip_ch1/config`, (j) => !!(j.cmps as Cmps).firmware_update, 5000);
+  await fx.recorder.waitTopic(`${fx.prefix}/device/${fx.base}_nvr_ip_ch1/config`, (j) => !!(j.cmps as Cmps).firmware_update, 15_000);
   const c = (await cmpsOf('ip_ch1')).firmware_update;
   assert.equal(c.p, 'update');
   assert.equal(c.device_class, 'firmware');

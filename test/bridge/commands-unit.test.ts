@@ -60,6 +60,7 @@ function fakeDevice(o: { ignore?: (page: string, change: Change) => boolean; fir
       if (polls++ === 0) await o.firstPoll;
     },
     invalidate() {},
+    readAllSettings() {},
     async close() {},
     writes: new WriteQueue(async (page, batch) => {
       const changes = batch.flatMap((job) => (job.kind === 'changes' ? job.changes : []));

@@ -366,9 +366,14 @@ test('the table: one row per key and level (or per page offering it), pages decl
   assert.deepEqual([...POLLED_PAGES].sort(), [
     'AlarmConfig/Deterrence',
     'AlarmConfig/Disarming',
+    'AlarmConfig/Motion',
+    'AlarmConfig/PIR',
     'AlarmConfig/VoiceAlarm',
+    'ChannelConfig/ImageControl',
+    'ChannelConfig/VideoCover',
     'DeviceConfig/Audio',
     'LinkageConfig/LinkageManage',
+    'RecordConfig',
   ]);
   // A key offered by two pages (Disarming or LinkageManage) is one key with one row per page.
   assert.deepEqual(

@@ -226,23 +226,54 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const AUDIO = ['audio_in_volume', 'audio_out_volume'];
   // Live entities (light, siren, red/blue light) only where the channel's live page has the part.
   const CAMERA = ['camera', 'last_alarm', 'snapshot'];
+  // Channel settings: day/night (IR LEDs where the camera has no white light), motion (PIR where it has the sensor),
+  // recording, privacy mask; a Wi-Fi battery camera has no image control or privacy mask page.
+  const MOTION = ['motion_detection', 'motion_sensitivity', 'motion_email'];
+  const PIR = ['pir_detection', 'pir_sensitivity', 'pir_email'];
+  const IMAGE = ['day_night', 'privacy_mask'];
+  const CARE = [...MOTION, 'recording'];
   assert.deepEqual(
     keys('ch1'),
-    ['online', 'floodlight', 'siren', 'red_blue_light', ...FLOOD, ...SIREN, 'disarmed', ...AUDIO, ...CAMERA].sort(),
+    [
+      'online',
+      'floodlight',
+      'siren',
+      'red_blue_light',
+      ...FLOOD,
+      ...SIREN,
+      'disarmed',
+      ...AUDIO,
+      ...CAMERA,
+      ...IMAGE,
+      ...CARE,
+      ...PIR,
+    ].sort(),
   );
-  assert.deepEqual(keys('ch3'), ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO, ...CAMERA].sort(), 'CH3: siren only, no floodlight');
-  assert.deepEqual(keys('ch4'), ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO, ...CAMERA].sort(), 'CH4: no siren');
+  assert.deepEqual(
+    keys('ch3'),
+    ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, 'ir_led', ...CARE].sort(),
+    'CH3: siren only, no floodlight (IR LEDs)',
+  );
+  assert.deepEqual(
+    keys('ch4'),
+    ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, ...CARE].sort(),
+    'CH4: no siren',
+  );
   assert.deepEqual(
     keys('ch2'),
-    ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed', ...CAMERA].sort(),
+    ['online', 'floodlight', 'siren', ...FLOOD, ...SIREN, 'disarmed', ...CAMERA, ...IMAGE, ...CARE].sort(),
     'CH2: no audio, no red/blue light',
   );
   assert.deepEqual(
     keys('wifi_ch1'),
-    ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA, 'firmware_update'].sort(),
-    'WIFI_CH1: no floodlight, no audio',
+    ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA, ...CARE, ...PIR, 'firmware_update'].sort(),
+    'WIFI_CH1: no floodlight, no audio, no image control',
   );
-  assert.deepEqual(keys('ip_ch2'), ['online'], 'IP_CH2 is offline: Range lists nothing for it');
+  assert.deepEqual(
+    keys('ip_ch2'),
+    ['online', 'restart'],
+    'IP_CH2 is offline: Range lists nothing for it (but the NVR lists the IPC it would restart)',
+  );
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
   assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);
   assert.equal(sw.payload_on, 'ON');

@@ -144,6 +144,7 @@ const BINARY_SENSOR_CLASSES = new Set([
 /** Numeric device classes (sensor and number) with the units Home Assistant accepts for them (a subset). */
 const NUMERIC_CLASS_UNITS: Record<string, string[]> = {
   duration: ['d', 'h', 'min', 's', 'ms'],
+  data_size: ['bit', 'kbit', 'Mbit', 'Gbit', 'B', 'kB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'],
   temperature: ['°C', '°F', 'K'],
   humidity: ['%'],
   battery: ['%'],

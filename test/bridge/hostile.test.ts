@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import { InstanceConflict, startBridge } from '../../bridge/bridge';
 import { parseConfig } from '../../bridge/config';
 import { createLogger } from '../../bridge/log';
+import { POLLED_PAGES } from '../../bridge/table';
 import { clearRetained } from '../helpers/mqtt-broker';
 import { json, settle, setup, until, waitEvent } from './fixture';
 
@@ -125,9 +126,10 @@ test('a flood of get and refresh (20/s for 3 s) costs the device a bounded numbe
     await r.waitTopic(`${fx.base}/bridge/response/refresh`, (j) => j.transaction === lastRefresh && j.status === 'ok', 5000, since);
     await r.waitTopic(`${fx.base}/nvr/ch1`, () => true, 3000, since);
     const requests = sim.log.length - before;
-    // One read is a channel list, 5 pages and the live page of 6 channels (a refresh adds system and device info and
-    // 5 Ranges): at most 19 requests, and at most one read per 0.5 s.
-    assert.ok(requests <= 10 * 19, `${requests} device requests for ${n} messages`);
+    // One read is a channel list, the table's pages and the live page of 6 channels (a refresh adds system and device
+    // info and the pages' Ranges), and at most one read per 0.5 s.
+    const perRead = 1 + 2 * POLLED_PAGES.length + 2 + 6;
+    assert.ok(requests <= 10 * perRead, `${requests} device requests for ${n} messages (at most ${perRead} a read)`);
   } finally {
     await fx.stop();
   }

@@ -32,6 +32,7 @@ function fakeDevice(ms: number, fail = false) {
     invalidate() {
       invalidations++;
     },
+    readAllSettings() {},
     async close() {},
   };
   return { device: device as unknown as Device, polls, invalidations: () => invalidations };

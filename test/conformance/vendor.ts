@@ -342,6 +342,20 @@ const all16 = Array.from({ length: 16 }, (_, i) => `CH${i + 1}`);
 /** The C1.3 Disarming Set sample: 47 half-hours a day (its Range and Get say 48), accepted as the page says. */
 const halfHours47 = () => ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].map((day) => ({ day, time: new Array<number>(47).fill(1) }));
 
+/** The exposure set of the Image Control Set sample (Daylight and Night alike). */
+const imageSet = () => ({
+  back_light: 'Close',
+  denoising: 'Auto',
+  denoising_level: 128,
+  gain: 64,
+  white_balance: 'Auto',
+  red_tuning: 44,
+  green_tuning: 27,
+  blue_tuning: 54,
+  exposure_mode: 'Auto',
+  shutter_limit: '1/8',
+});
+
 export const REQUEST_SAMPLES: readonly RequestSample[] = [
   { page: 'Login (oem_type)', path: '/API/Web/Login', data: { oem_type: 114 } },
   { page: 'Login > Heartbeat', path: '/API/Login/Heartbeat', data: { keep_alive: true } },
@@ -475,6 +489,127 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
   { page: 'Alarm > Motion > Range (vendor-facts f)', path: '/API/AlarmConfig/Motion/Range', data: { page_type: 'AlarmConfig' } },
   { page: 'Alarm > PIR > Range (vendor-facts f)', path: '/API/AlarmConfig/Intelligent/PIR/Range', data: { page_type: 'AlarmConfig' } },
   { page: 'Alarm > IO > Range (vendor-facts f)', path: '/API/AlarmConfig/IO/Range', data: {} },
+  { page: 'Alarm > Motion > Get (C1.3)', path: '/API/AlarmConfig/Motion/Get', data: { page_type: 'AlarmConfig' } },
+  {
+    page: 'Alarm > Motion > Set (C1.3)',
+    path: '/API/AlarmConfig/Motion/Set',
+    data: {
+      channel_info: {
+        CH1: {
+          alarm_out: [],
+          latch_time: '10',
+          record_enable: true,
+          record_channel: ['CH1'],
+          http_listening: false,
+          post_recording: '30',
+          show_message: true,
+          send_email: false,
+          copy_ch: 'all',
+          chn_index: 'CH1',
+        },
+      },
+      page_type: 'AlarmConfig',
+    },
+    note: 'the linkage members the simulator serves (vendor-facts-more l); the sample\'s buzzer "0", ftp_*, *_to_cloud, full_screen and voice_prompts_* are left out',
+  },
+  { page: 'Alarm > PIR > Get (C1.3)', path: '/API/AlarmConfig/PIR/Get', data: { page_type: 'AlarmConfig' } },
+  {
+    page: 'Alarm > PIR > Set (C1.3)',
+    path: '/API/AlarmConfig/PIR/Set',
+    data: {
+      channel_info: { CH4: { switch: true, sensitivity: 5, light_linkage: false }, CH18: { switch: true, sensitivity: 5 } },
+      page_type: 'AlarmConfig',
+    },
+    channelAs: { CH4: 'CH1', CH18: 'IP_CH1' },
+    note: 'two channels in one call as the sample sends them, with the detection members of the PIR Get sample (region_setting, mbrow, mbcol left out)',
+  },
+  { page: 'Login > TransKey > Get', path: '/API/Login/TransKey/Get', data: { type: ['base_salt', 'base_x_public'] } },
+  { page: 'Maintenance > TransKey > Get', path: '/API/Maintenance/TransKey/Get', data: { type: ['base_salt', 'base_x_public'] } },
+  {
+    page: 'Maintenance > Reboot > Set',
+    path: '/API/Maintenance/DeviceReboot/Set',
+    data: { cipher: '0bjEvTI4Lr8jsytAHx8bSXPNk7cuvIFYGCQjIUH2S/sVPnNQO', seq: 0 },
+    refused: {
+      error_code: 'current_pwd_error',
+      reason: /secondary authentication failed/,
+      why: "the flat shape is taken; the sample's cipher and seq were built from another device's salt (test/simulator/reboot.test.ts sends both shapes with a valid cipher)",
+    },
+  },
+  { page: 'IPCMaintenance > Reboot > Range', path: '/API/IPCMaintaint/IPCReboot/Range', data: {} },
+  { page: 'IPCMaintenance > Reboot > Get', path: '/API/IPCMaintaint/IPCReboot/Get', data: {} },
+  {
+    page: 'IPCMaintenance > Reboot > Set (C1.3)',
+    path: '/API/IPCMaintaint/IPCReboot/Set',
+    data: {
+      password: '1111qqqq',
+      channel_info: { CH1: { reboot_switch: true } },
+      base_secondary_authentication: { seq: 1, cipher: 'r8zCQd+EQpuhKY2bKSZhEK/mkpeEzTRVlgDwiepew8k=' },
+    },
+    channelAs: { CH1: 'IP_CH1' },
+    refused: {
+      error_code: 'current_pwd_error',
+      reason: /secondary authentication failed/,
+      why: "the shape is taken (the sample's request line names IPCReset: sent to the reboot page it documents); its cipher and password are another device's",
+    },
+  },
+  { page: 'Storage > Disk > Range', path: '/API/StorageConfig/Disk/Range', data: {} },
+  { page: 'Storage > Disk > Get', path: '/API/StorageConfig/Disk/Get', data: {} },
+  {
+    page: 'Storage > Disk > Set',
+    path: '/API/StorageConfig/Disk/Set',
+    data: { ...diskGetSample(), diskArr: [] },
+    note: "the Get sample sent back with the UI's diskArr (vendor-facts-more j); the simulator's NVR holds the sample's disk",
+  },
+  { page: 'Channel > Image Control > Range', path: '/API/ChannelConfig/ImageControl/Range', data: {} },
+  { page: 'Channel > Image Control > Get', path: '/API/ChannelConfig/ImageControl/Get', data: {} },
+  {
+    page: 'Channel > Image Control > Set',
+    path: '/API/ChannelConfig/ImageControl/Set',
+    data: {
+      channel_info: {
+        CH3: {
+          support_default: true,
+          ir_cut_mode: 'ImageMode',
+          image_sensitivity: 1,
+          ir_led: 'Auto',
+          mirror_mode: 'Close',
+          corridor_mode: 'Close',
+          angle_rotation: '0',
+          Daylight: imageSet(),
+          wdr_hide_ai_area: false,
+          Night: imageSet(),
+          camera_param_mode: 'Daylight',
+          chn_index: 'CH3',
+          page: 'chn_imgCtrl',
+        },
+      },
+    },
+  },
+  { page: 'Record > Record Configuration > Range', path: '/API/RecordConfig/Range', data: {} },
+  { page: 'Record > Record Configuration > Get', path: '/API/RecordConfig/Get', data: {} },
+  {
+    page: 'Record > Record Configuration > Set',
+    path: '/API/RecordConfig/Set',
+    device: DVR16,
+    data: {
+      channel_info: Object.fromEntries(
+        all16
+          .filter((ch) => ch !== 'CH7' && ch !== 'CH15')
+          .map((ch, i) => [
+            ch,
+            {
+              record_switch: true,
+              stream_mode: 'DualStream',
+              prerecord: true,
+              ...(i === 0 ? { anr: false } : {}),
+              copy_ch: 'all',
+              ...(i === 0 || i === 2 ? { chn_index: ch } : {}),
+            },
+          ]),
+      ),
+    },
+    note: "CH1 alone carries anr; CH1 and CH3 alone carry chn_index (as in the sample); CH7 and CH15 are left out: the simulator's pattern makes them empty slots",
+  },
   { page: 'Alarm > Flood-light > Range', path: '/API/AlarmConfig/Deterrence/Range', data: {} },
   { page: 'Alarm > Flood-light > Get (vendor-facts f)', path: '/API/AlarmConfig/Deterrence/Get', data: { page_type: 'ChannelConfig' } },
   {
@@ -512,11 +647,6 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
   },
   { page: 'IPCMaintaint > IPCUpgrade > Range', path: '/API/IPCMaintaint/IPCUpgrade/Range', data: {} },
   { page: 'IPCMaintaint > IPCUpgrade > Get', path: '/API/IPCMaintaint/IPCUpgrade/Get', data: {} },
-  {
-    page: 'Maintenance > TransKey > Get',
-    path: '/API/Maintenance/TransKey/Get',
-    data: { type: ['base_salt', 'base_x_public'] },
-  },
   { page: 'Maintenance > FtpUpgrade > Check', path: '/API/Maintenance/FtpUpgrade/Check', data: {} },
   { page: 'Maintenance > FtpUpgrade > Progress', path: '/API/Maintenance/FtpUpgrade/Progress', data: {} },
   {
@@ -540,6 +670,78 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
     },
   },
 ];
+
+/** Channel > Image Control > Get (vendor sample, offline channels shortened to two): CH14 legacy, CH15 full colour. */
+export const imageControlGet = {
+  channel_info: {
+    CH13: { status: 'Offline' },
+    CH14: {
+      support_default: true,
+      ir_cut_mode: 'AutoMode',
+      start_time: '00:00',
+      end_time: '00:00',
+      ir_cut_delay: 2,
+      ir_led: 'Auto',
+      mirror_mode: 'Close',
+      angle_rotation: '0',
+      Daylight: {
+        back_light: 'Close',
+        denoising: 'Auto',
+        denoising_level: 128,
+        gain: 64,
+        white_balance: 'Auto',
+        red_tuning: 44,
+        green_tuning: 27,
+        blue_tuning: 54,
+        exposure_mode: 'Auto',
+        shutter_limit: '1/8',
+        defog_mode: 'Disable',
+        defogging_level: 128,
+      },
+      wdr_hide_ai_area: false,
+    },
+    CH15: {
+      support_default: true,
+      mirror_mode: 'Close',
+      corridor_mode: 'Close',
+      angle_rotation: '0',
+      Daylight: { back_light: 'Close', exposure_mode: 'Auto', iris_max: 100, iris_min: 0, shutter_max: '1/5', shutter_min: '1/20000' },
+      wdr_hide_ai_area: false,
+      image_setting: 'FullColorMode',
+      FullColorMode: { white_light: 'Auto', image_sensitivity: 1 },
+    },
+    CH16: { status: 'Offline' },
+  },
+};
+
+/** Storage > Disk > Get (vendor sample). */
+export const diskGet = diskGetSample();
+function diskGetSample() {
+  return {
+    disk_info: [
+      {
+        id: 1,
+        display_id: 1,
+        model: 'TOSHIBA MQ01ABD050V',
+        serial_no: 'Z68ES299S',
+        firmware: 'AX0U1Q',
+        device_type: 'Normal',
+        status: 'Full',
+        total_size: 476940,
+        free_size: 0,
+        total_time: 724487,
+        free_time: 0,
+        format_enable: true,
+        delete_enable: false,
+        disk_type: 'ReadAndWriteDisk',
+      },
+    ],
+    NasMaxCount: 1,
+    over_write: 'Auto',
+    hdd_format_type: 'AllHddData',
+    support_format: true,
+  };
+}
 
 /**
  * PreviewChannel > PTZ > Get, response sample: every member as the page writes it (255 slots `point N`, none stored,

@@ -120,7 +120,7 @@ test('secondary authentication: TransKey/Get hands out a salt; Token checks the 
   const salt = (keys.json.data.Key_lists as Array<Record<string, any>>).find((k) => k.type === 'base_salt')!;
   assert.match(salt.key, /^0[A-Za-z0-9+/]+=*$/);
   assert.ok(Number.isInteger(salt.iter) && Number.isInteger(salt.seq));
-  const cipher = pbkdf2Sync(PASSWORD, Buffer.from(salt.key.slice(1), 'base64'), salt.iter, 32, 'sha256').toString('base64');
+  const cipher = pbkdf2Sync(PASSWORD, salt.key, salt.iter, 32, 'sha256').toString('base64');
   const file = image('V7.7.7');
   const ask = (auth: unknown) =>
     c.post('/API/Maintenance/SystemUpgrade/Token', {
