@@ -72,6 +72,7 @@ export function cameraFirmwareComponent(topics: Topics, device: string, slug: st
     device_class: 'firmware',
     entity_category: 'diagnostic',
     state_topic: topics.firmware(device, slug),
+    enabled_by_default: false, // a version to look up, one per camera: no flood
   };
 }
 
