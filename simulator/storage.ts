@@ -91,7 +91,8 @@ export const DISK_SIM_PAGE: SimPage = {
     top: (p) => ({
       disk_info: arr(diskRange, { min_size: 0, max_size: 18 }),
       NasMaxCount: int(1, 8, { default_value: 1 }),
-      over_write: ro(list(['Off', 'Auto', '1Day', '3Days', '7Days', '14Days', '30Days', '90Days'], { default_value: 'Auto' })),
+      // Writable: Table 1 of the vendor's Range (its read-only note is about the disk_info members of Table 2).
+      over_write: list(['Off', 'Auto', '1Day', '3Days', '7Days', '14Days', '30Days', '90Days'], { default_value: 'Auto' }),
       hdd_format_type: ro(list(['AllHddData', 'OnlyHddRecord', 'OnlyHddData'])),
       support_format: ro(bool({ default_value: true })),
       default_timeout: p.name === 'ipc' ? 30000 : 60000,
