@@ -1,7 +1,8 @@
 /**
  * Alarm outputs (relays) switched by hand (`PreviewChannel/ManualAlarm`; core/alarm-outputs.ts): the names come from
- * the device (`Local->1` the recorder's own, `IP_CH1->1` a camera's behind an NVR), read with every poll (one Get,
- * R2: a device without the page is not asked again).
+ * the device (`Local->1` the recorder's own, `IP_CH1->1` a camera's behind an NVR). Read by the poll (one Get): with
+ * events on in turn with the settings pages (the idle budget: still one settings read per poll), without events with
+ * every poll; a device without the page is not asked again (R2).
  *
  * - State: `<base>/<dev>` carries `alarm_output_<slug>` (true/false) per output the device lists: `Local->1` is
  *   `alarm_output_local_1`, `IP_CH1->1` is `alarm_output_ip_ch1_1`.

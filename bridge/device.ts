@@ -249,13 +249,14 @@ export class Device extends EventEmitter {
     const gets = new Map(this.model.gets);
     // Which page the recorder disarms through decides which pages publish anything (read once, then known).
     const disarmPage = await this.pollDisarmPage();
-    const pages = this.dueNow(polledPages(disarmPage));
+    const due = this.dueNow(polledPages(disarmPage));
+    const pages = due.pages;
     for (const page of POLLED_PAGES) if (!polledPages(disarmPage).includes(page)) gets.delete(page);
     const outputsEpoch = this.epochs.get(ALARM_OUTPUTS) ?? 0;
     const [, polledLive, polledOutputs] = await Promise.all([
       inTurns(pages, (page) => this.pollPage(page, ranges, gets)),
       this.liveDue || this.liveEveryPoll ? this.pollLive(channelList, models) : undefined,
-      this.pollAlarmOutputs(),
+      due.outputs ? this.pollAlarmOutputs() : undefined,
     ]);
     if (polledLive) this.liveDue = false;
     this.polled = true;
@@ -281,13 +282,21 @@ export class Device extends EventEmitter {
     this.emit('update', { structure });
   }
 
-  /** Every page, except that of the settings pages (SETTINGS_PAGES) one is read per poll in turn, or all when due. */
-  private dueNow(pages: readonly string[]): readonly string[] {
+  /**
+   * Every page, except that of the settings pages (SETTINGS_PAGES) one is read per poll in turn, or all when due.
+   * The alarm outputs take a turn of their own in that rotation while the device reports its changes as events (the
+   * idle budget: no extra request per poll), and are read with every poll without events (as the live pages are).
+   */
+  private dueNow(pages: readonly string[]): { pages: readonly string[]; outputs: boolean } {
     const settings = pages.filter((p) => SETTINGS_PAGES.has(p));
+    const rotation = this.liveEveryPoll || this.noAlarmOutputs ? settings : [...settings, ALARM_OUTPUTS];
     const all = this.settingsDue;
     this.settingsDue = false;
-    const turn = settings.length ? settings[this.settingsTurn++ % settings.length] : undefined;
-    return all ? pages : pages.filter((p) => !SETTINGS_PAGES.has(p) || p === turn);
+    const turn = rotation.length ? rotation[this.settingsTurn++ % rotation.length] : undefined;
+    return {
+      pages: all ? pages : pages.filter((p) => !SETTINGS_PAGES.has(p) || p === turn),
+      outputs: all || this.liveEveryPoll || turn === ALARM_OUTPUTS,
+    };
   }
 
   /** The next poll reads every settings page (a read asked for on MQTT, a (re)load). */
