@@ -29,7 +29,7 @@ import type { PollStats } from './poller';
 import { StatePublisher } from './publisher';
 import { PushListener } from './push-listener';
 import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
-import { DeviceFirmware, FIRMWARE_COMPONENT, FIRMWARE_KEY, firmwareComponent } from './firmware';
+import { cameraFirmwareComponent, DeviceFirmware, FIRMWARE_COMPONENT, FIRMWARE_KEY, firmwareComponent } from './firmware';
 import { StartGate } from './start-gate';
 import { StorageReader } from './storage';
 import { Requests } from './requests';
@@ -158,10 +158,12 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       const camera = cameras.get(device.id)?.hasVideo(ch) ? cameraComponents(topics, device.id, slug, node) : undefined;
       const info = ptz.get(device.id)?.info(ch);
       const restart = restarts.channelComponents(device, ch, node);
+      const fw = firmware.get(device.id)?.cameraKnown(ch)
+        ? { [FIRMWARE_COMPONENT]: cameraFirmwareComponent(topics, device.id, slug, node) }
+        : undefined;
       const outputs = channelAlarmOutputComponents(topics, device, ch, node);
-      return info || restart || Object.keys(outputs).length
-        ? { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : {}), ...restart, ...outputs }
-        : camera;
+      const all = { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : {}), ...restart, ...fw, ...outputs };
+      return Object.keys(all).length ? all : undefined;
     },
     deviceExtras: (device, node) => ({
       ...(firmware.get(device.id)?.known ? { [FIRMWARE_COMPONENT]: firmwareComponent(topics, device.id, node) } : {}),

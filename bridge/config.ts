@@ -211,6 +211,19 @@ const RequestApiSchema = v.strictObject({
   allow_pages: v.optional(v.array(PageName), []),
   /** `set` may write any page, except maintenance, network, user and developer-mode pages (name those in allow_pages). */
   allow_any_page: v.optional(v.boolean(), false),
+  /**
+   * Directories the bridge may read firmware files from for `bridge/request/upgrade` (absolute paths). Empty (the
+   * default): the upgrade request is off. Files outside them, symlinks leading out included, are refused.
+   */
+  allow_upgrade_from: v.optional(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.check((p: string) => p.startsWith('/'), 'must be an absolute directory path'),
+      ),
+    ),
+    [],
+  ),
 });
 
 export const ConfigSchema = v.strictObject({

@@ -12,8 +12,12 @@
  *   latest = installed and refuses `install`.
  * - Refused, with nothing sent: `install` while an alarm is active on the recorder (alarm-critical: the recorder
  *   would reboot in the middle of it), while an upgrade runs, or when the check found nothing newer.
+ * - Cameras behind an NVR (vendor-facts-more §m.4): `IPCMaintaint/IPCUpgrade/Get` gives each online camera's
+ *   installed version; each channel whose camera reports one gets an `update` entity on its HA device, state on
+ *   `<dev>/<ch>/firmware` with latest = installed (the vendor gives no newer-version string for an IPC) and no install.
+ *   Read with each check and when the channels change; a device without the page (a camera, R2) has none.
  */
-import { DeviceError, firmwareCheck, firmwareVersions, type FirmwareVersions } from '../core';
+import { channelSlug, DeviceError, firmwareCheck, firmwareVersions, ipcUpgradeGet, ipcVersions, type FirmwareVersions } from '../core';
 import { Refusal } from './context';
 import type { Device } from './device';
 import { errorText, type Logger } from './log';
@@ -59,8 +63,21 @@ export function firmwareComponent(topics: Topics, device: string, node: string):
   };
 }
 
+/** Home Assistant `update` entity of the camera on a channel: installed only, no install (the vendor gives no latest). */
+export function cameraFirmwareComponent(topics: Topics, device: string, slug: string, node: string): Json {
+  return {
+    p: 'update',
+    name: 'Firmware',
+    unique_id: `${node}_${FIRMWARE_COMPONENT}`,
+    device_class: 'firmware',
+    entity_category: 'diagnostic',
+    state_topic: topics.firmware(device, slug),
+    enabled_by_default: false, // a version to look up, one per camera: no flood
+  };
+}
+
 /** Any alarm active on the recorder (Event/Check): an upgrade would reboot it in the middle. */
-function alarmActive(device: Device): boolean {
+export function alarmActive(device: Device): boolean {
   for (const types of device.model.events?.active.values() ?? []) if (types.size) return true;
   return false;
 }
@@ -74,6 +91,10 @@ export class DeviceFirmware {
   private checking?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  /** Installed version of each camera behind the recorder that reports one (IPCUpgrade/Get). */
+  private cameras = new Map<string, string>();
+  private camerasUnsupported = false;
+  private readingCameras?: Promise<void>;
 
   constructor(
     private readonly device: Device,
@@ -94,7 +115,55 @@ export class DeviceFirmware {
     return Math.max(MIN_CHECK_MS, this.opts.checkMs ?? DEFAULT_CHECK_MS);
   }
 
+  /** Whether the camera on `channel` has a firmware entity (it reports a version). */
+  cameraKnown(channel: string): boolean {
+    return this.cameras.has(channel);
+  }
+
+  /** The cameras' versions (IPCUpgrade/Get, NVR only), published; discovery is due when the set changed. */
+  readCameras(): Promise<void> {
+    this.readingCameras ??= this.doReadCameras().finally(() => (this.readingCameras = undefined));
+    return this.readingCameras;
+  }
+
+  private async doReadCameras(): Promise<void> {
+    if (this.stopped || this.camerasUnsupported || this.device.channels().length < 2) return;
+    let found: Map<string, string>;
+    try {
+      const answer = await this.device.client.invoke(ipcUpgradeGet, {}, { priority: 'poll' });
+      found = ipcVersions(answer);
+      // A camera gone offline keeps the version it last reported (its entity does not come and go with it).
+      for (const [ch, info] of Object.entries(answer.channel_info ?? {}))
+        if (info.state === 'Off-line' && this.cameras.has(ch)) found.set(ch, this.cameras.get(ch)!);
+    } catch (err) {
+      if (err instanceof DeviceError && (err.kind === 'unsupported' || err.status === 404)) this.camerasUnsupported = true;
+      else this.opts.log.warn(`camera firmware: ${errorText(err)}`);
+      return;
+    }
+    const channels = new Set(this.device.channels());
+    for (const ch of found.keys()) if (!channels.has(ch)) found.delete(ch);
+    const changed = found.size !== this.cameras.size || [...found.keys()].some((ch) => !this.cameras.has(ch));
+    this.cameras = found;
+    this.publishCameras();
+    if (changed) this.opts.onChange();
+  }
+
+  private publishCameras(): void {
+    for (const [ch, installed] of this.cameras) {
+      const body: Json = {
+        installed_version: installed,
+        latest_version: installed,
+        in_progress: false,
+        update_percentage: null,
+        title: 'Camera firmware',
+      };
+      const topic = this.opts.topics.firmware(this.device.id, channelSlug(ch));
+      this.opts.link.publish(topic, JSON.stringify(body), { retain: true, qos: 1, queue: true });
+    }
+  }
+
   start(): void {
+    void this.readCameras();
     if (this.timer || this.stopped || this.opts.scheduled === false) return;
     void this.check();
     // Never while an alarm is active: the check may make the recorder busy with its upgrade server.
@@ -115,6 +184,7 @@ export class DeviceFirmware {
 
   private async doCheck(): Promise<void> {
     if (this.stopped || this.installing) return;
+    void this.readCameras();
     this.lastCheck = Date.now();
     const before = this.supported;
     try {

@@ -3,6 +3,7 @@
  * `{"device", "page", "data", "transaction"}`; the answer goes to `<base>/bridge/response/<op>` as
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
+ * `bridge/request/upgrade` (off by default) is the local firmware upgrade from a file: bridge/upgrade-request.ts.
  */
 import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange } from '../core';
 import type { Quoter } from '../core/quote';
@@ -14,6 +15,7 @@ import { errorText } from './log';
 import type { Json } from './state';
 import { writeRefusal, type RequestApiConfig } from './request-permission';
 import { REQUEST_OPS } from './topics';
+import { UpgradeRequests } from './upgrade-request';
 
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
 function maskSecrets(x: unknown, depth = 0): unknown {
@@ -78,8 +80,12 @@ function checkMeta(data: Json, page: string, range: Json): string[] {
 export class Requests {
   constructor(
     private readonly ctx: BridgeContext,
-    private readonly api: RequestApiConfig = { enabled: true, allow_pages: [], allow_any_page: false },
-  ) {}
+    private readonly api: RequestApiConfig = { enabled: true, allow_pages: [], allow_any_page: false, allow_upgrade_from: [] },
+  ) {
+    this.upgrades = new UpgradeRequests(ctx, api);
+  }
+
+  private readonly upgrades: UpgradeRequests;
 
   /** Identical reads in flight (device, op, page, data): a flood of the same request shares one device call. */
   private readonly reads = new Map<string, Promise<unknown>>();
@@ -112,7 +118,7 @@ export class Requests {
         `${typeof msg!.page === 'string' ? ` page ${this.ctx.quoter.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`,
     );
     void this.ctx.track(
-      this.run(op, msg!).then(
+      this.run(op, msg!, transaction).then(
         (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
         (err) => this.fail(topic, op, transaction, err),
       ),
@@ -156,8 +162,12 @@ export class Requests {
     });
   }
 
-  private async run(op: string, msg: Json): Promise<unknown> {
+  private async run(op: string, msg: Json, transaction: string | number | undefined): Promise<unknown> {
     if (op === 'refresh') return this.refresh(msg);
+    if (op === 'upgrade') {
+      const t = transaction !== undefined ? { transaction } : {};
+      return this.upgrades.run(msg, (step, detail) => this.respond(op, { status: 'progress', step, ...detail, ...t }));
+    }
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);
     const page = parsePageName(msg.page);

@@ -58,7 +58,8 @@ export function storageComponents(s: Storage, stateTopic: string, node: string):
     const k = `disk_${d.id}`;
     // Named by number ("Disk 1"): the recorder's own disk alarm is the entity "Disk problem" (event-sensors.ts).
     const label = `${d.type === 'Sd' ? 'SD card' : 'Disk'} ${d.id}`;
-    if (d.status !== undefined) sensor(`${k}_status`, `${label} status`, { icon: 'mdi:harddisk' });
+    // Free space and the problem sensor are what a dashboard shows; the rest is announced disabled (no flood).
+    if (d.status !== undefined) sensor(`${k}_status`, `${label} status`, { icon: 'mdi:harddisk', enabled_by_default: false });
     const gb = (key: string) => `{{ ((value_json.${key} | float) * ${MB_TO_GB}) | round(1) if value_json.${key} is defined else 'None' }}`;
     for (const [part, name] of [
       ['total', 'size'],
@@ -72,7 +73,7 @@ export function storageComponents(s: Storage, stateTopic: string, node: string):
         state_class: 'measurement',
         unit_of_measurement: 'GB',
         value_template: gb(key),
-        ...(part === 'total' ? { enabled_by_default: false } : {}),
+        ...(part === 'free' ? {} : { enabled_by_default: false }),
       });
     }
     if (d.timeLeftS !== undefined)
@@ -80,6 +81,7 @@ export function storageComponents(s: Storage, stateTopic: string, node: string):
         device_class: 'duration',
         state_class: 'measurement',
         unit_of_measurement: 'h',
+        enabled_by_default: false,
         value_template: `{{ ((value_json.${k}_time_left | float) / 3600) | round(1) if value_json.${k}_time_left is defined else 'None' }}`,
       });
     const problem = `${k}_problem`;

@@ -116,6 +116,7 @@ const detectionRows = (what: 'motion' | 'pir', p: string, label: string, icon: s
     icon: 'mdi:tune-vertical',
     category: 'config',
     numberMode: 'slider',
+    advanced: true, // set once; the detection switch is the weekly control
   },
   {
     key: `${what}_email`,
@@ -318,6 +319,7 @@ export const TABLE: readonly Row[] = [
     name: 'Privacy mask',
     icon: 'mdi:eye-off-outline',
     category: 'config',
+    advanced: true,
   },
 
   // ---- device level --------------------------------------------------------------------------

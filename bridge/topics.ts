@@ -3,7 +3,7 @@
  * parser of incoming command topics.
  */
 
-export const REQUEST_OPS = ['range', 'get', 'set', 'refresh'] as const;
+export const REQUEST_OPS = ['range', 'get', 'set', 'refresh', 'upgrade'] as const;
 
 export type ParsedTopic =
   | { kind: 'set'; device: string; channel?: string; key?: string }
@@ -55,9 +55,9 @@ export class Topics {
   snapshotGet(device: string, slug: string): string {
     return `${this.snapshot(device, slug)}/get`;
   }
-  /** Firmware of a recorder: installed and latest version, upgrade progress (retained JSON; bridge/firmware.ts). */
-  firmware(device: string): string {
-    return `${this.state(device)}/firmware`;
+  /** Firmware of a recorder (or of the camera on a channel): installed and latest version, upgrade progress (retained JSON; bridge/firmware.ts). */
+  firmware(device: string, slug?: string): string {
+    return `${this.state(device, slug)}/firmware`;
   }
   /** The picture of a channel's latest alarm start (JPEG bytes, retained; the "Last alarm" image entity). */
   alarmPicture(device: string, slug: string): string {

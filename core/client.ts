@@ -23,7 +23,7 @@ import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type SessionState } from './session';
-import { rebootCamera, rebootDevice } from './reboot';
+import { rebootCamera, rebootDevice, secondaryAuth, type SecondaryAuth } from './reboot';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
 import {
@@ -411,6 +411,11 @@ export class NvrClient extends EventEmitter {
   async upgradeToken(input: UpgradeTokenInput): Promise<UpgradeTokenResponse> {
     const prepared = await prepareUpgrade({ file: input.file, file_name: input.file_name }, { largeCapacity: this.largeCapacity });
     return this.invoke(upgradeTokenOp, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
+  }
+
+  /** `base_secondary_authentication` from the configured password and a fresh salt of the device (TransKey/Get). */
+  secondaryAuthentication(): Promise<SecondaryAuth> {
+    return this.session.withPassword((password) => secondaryAuth(this, password));
   }
 
   /** Installed firmware (SystemInfo) and what the device's own online check (`FtpUpgrade/Check`) finds. */

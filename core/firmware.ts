@@ -124,8 +124,11 @@ export async function checkFirmware(c: Invoker, installed: string | undefined): 
 export type UpgradeStep = 'checked' | 'token' | 'uploading' | 'done';
 
 export interface LocalUpgradeInput extends UpgradeInput {
-  /** `base_secondary_authentication` `{seq, cipher}` as obtained from the user: the device asks for it. */
-  auth: UpgradeTokenRequest['base_secondary_authentication'];
+  /**
+   * `base_secondary_authentication` `{seq, cipher}` as obtained from the user, or a function that builds it (from the
+   * configured password: NvrClient.secondaryAuthentication), called once the limits hold: the device asks for it.
+   */
+  auth: UpgradeTokenRequest['base_secondary_authentication'] | (() => Promise<UpgradeTokenRequest['base_secondary_authentication']>);
   /** Each step as it is reached (`checked`: the limits hold, nothing sent yet). */
   onStep?: (step: UpgradeStep, detail: Record<string, unknown>) => void;
   /** Deadline of the upload (default 10 min). */
@@ -159,10 +162,13 @@ export async function runLocalUpgrade(
   input: LocalUpgradeInput,
   opts: { largeCapacity?: boolean } = {},
 ): Promise<{ file_name: string; file_size: number }> {
-  const auth = input.auth;
-  if (!auth || !Number.isInteger(auth.seq) || typeof auth.cipher !== 'string' || !auth.cipher) throw badAuth();
+  const valid = (a: UpgradeTokenRequest['base_secondary_authentication']) =>
+    !!a && Number.isInteger(a.seq) && typeof a.cipher === 'string' && !!a.cipher;
+  if (typeof input.auth !== 'function' && !valid(input.auth)) throw badAuth();
   const prepared = await prepareUpgrade(input, opts);
   input.onStep?.('checked', { file_name: prepared.file_name, file_size: prepared.file_size });
+  const auth = typeof input.auth === 'function' ? await input.auth() : input.auth;
+  if (!valid(auth)) throw badAuth();
   const token = await c.invoke(upgradeToken, { ...prepared, base_secondary_authentication: auth });
   input.onStep?.('token', { upgrade_timeout: token.upgrade_timeout });
   const { file } = input;

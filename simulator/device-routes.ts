@@ -10,6 +10,7 @@ import { LIVE_PAGE, MANUAL_ALARM_PAGE, judgeLiveSet, liveChannel, liveView, manu
 import type { Ctx, Route } from './route';
 import type { ChannelSpec } from './profiles';
 import { ptzRoutes } from './ptz';
+import { SNAPSHOT_JPEG } from './pictures';
 
 export interface DeviceServices {
   device: Device;
@@ -153,11 +154,8 @@ function manualAlarmSet(s: DeviceServices, data: Record<string, unknown>): Reply
 }
 
 const SNAP_RESOLUTIONS = ['1280x720', '640x480', '320x240'];
-/** A 1x1 grey baseline JPEG: every snapshot answers it. */
-export const SNAPSHOT_JPEG = Buffer.from(
-  '/9j/4AAQSkZJRgABAQEAYABgAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/APn+iiigD//Z',
-  'base64',
-);
+/** Every snapshot answers the simulator's one picture (defined with the alarm pictures made from it). */
+export { SNAPSHOT_JPEG };
 
 const onlineChannels = (d: Device) => d.profile.channels.filter((c) => c.configured && d.isOnline(c.id));
 

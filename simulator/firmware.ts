@@ -13,6 +13,9 @@
  *   (the sample's member names); a newer version is found only after `publish()` put one on the "server".
  *   `FtpUpgrade/Upgrade` `{}` starts download and install (refused `no_need_upgrade` when Check found nothing);
  *   `FtpUpgrade/Progress` `{}` answers `{upgrade_percent, upgrade_state, upgrade_result}` with the vendor's states.
+ * - Secondary authentication: a Token whose `base_secondary_authentication.seq` names a salt the device handed out
+ *   (TransKey, maintenance.ts) must carry that salt's cipher of the password, else `current_pwd_error`; a salt serves
+ *   once. A `seq` never handed out is taken as given (the vendor's samples; how a client got it is not checked).
  * - While an upgrade runs, Token and both Upgrades answer `updating`. At the end the device reboots: the hook `reboot`
  *   (shared with the reboot of `Maintenance/DeviceReboot`) drops every session, and until it is back every request
  *   answers `device_reboot`.
@@ -63,6 +66,8 @@ export class SimFirmware {
   private readonly tokens = new Map<string, Token>();
   private readonly lastToken = new Map<string, string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Checks a secondary authentication against the salts handed out (maintenance.ts); undefined: accepted. */
+  verifyAuth?: (auth: { seq: number; cipher: string }) => Reply | undefined;
   /** Upgrades installed (local and online), for tests. */
   readonly installs: string[] = [];
 
@@ -158,6 +163,8 @@ export class SimFirmware {
     }
     if (problems.length) return paramError(problems.join('; '));
     if (this.running) return this.busyReply();
+    const wrong = this.verifyAuth?.(auth as { seq: number; cipher: string });
+    if (wrong) return wrong;
     const upgrade_token = randomBytes(16).toString('hex');
     this.tokens.set(upgrade_token, { session: session.id, file_size: file_size as number, head: upgrade_head as number[] });
     this.lastToken.set(session.id, upgrade_token);

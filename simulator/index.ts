@@ -17,6 +17,7 @@ import { LIVE_PAGE, liveChannel, judgeLiveSet } from './live';
 import { ptzOf, type PtzChannel } from './ptz';
 import { FaultSpec, Faults } from './faults';
 import { SimFirmware } from './firmware';
+import { SimIpcFirmware } from './ipc-firmware';
 import { LogEntry, RequestLog } from './log';
 import { ChannelNumbering, ChannelSpec, Profile, ProfileName, buildProfile } from './profiles';
 import { buildRoutes } from './routes';
@@ -161,6 +162,8 @@ export interface Simulator {
    * reboot runs, `reboot(ms?)` drops every session and answers `device_reboot` meanwhile (firmware.ts).
    */
   firmware: Pick<SimFirmware, 'installed' | 'publish' | 'installs' | 'busy' | 'rebooting' | 'reboot'>;
+  /** Firmware of the cameras behind an NVR (IPCUpgrade/Get): `version(ch)`, `setIpcVersion(ch, v)`. */
+  ipcFirmware: Pick<SimIpcFirmware, 'version' | 'setIpcVersion'>;
   /**
    * In-memory page states, keyed by page ('AlarmConfig/VoiceAlarm'), each shaped like its Get data; the live page
    * `state['PreviewChannel/Floodlight2AudioAlarm'].channel_info.CH1.floodlight_switch`, manual alarm outputs
@@ -230,6 +233,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   };
   const firmware = new SimFirmware(device, () => auth!, { stepMs: opts.upgradeStepMs, rebootMs: opts.rebootMs });
   front.gate = () => firmware.gate();
+  const ipcFirmware = new SimIpcFirmware(device);
   const listener = requestListener(front);
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
@@ -267,6 +271,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     disarming: opts.disarming ?? !profile.legacy,
     linkageManage: opts.linkageManage ?? true,
     firmware,
+    ipcFirmware,
     mac: macText,
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
     // Beyond 2^53: a client reading it as a JS number loses the last digits.
@@ -284,6 +289,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     reboot: () => firmware.reboot(),
   });
   for (const [path, route] of maintenance.routes()) front.routes.set(path, route);
+  firmware.verifyAuth = (a) => maintenance.verifyIssued(a, 'base_secondary_authentication');
   activity.onRaise = (a) => push.alarm(a);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
 
@@ -329,6 +335,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       ptzOf(device).setPreset(channel, no, name);
     },
     firmware,
+    ipcFirmware,
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,

@@ -75,6 +75,14 @@ export class Maintenance {
     return success({ Key_lists: list });
   }
 
+  /**
+   * For pages whose vendor samples carry a `seq` of their own (SystemUpgrade/Token): a seq this device handed out is
+   * checked (and spent) like any; one it never handed out is taken as given (undefined).
+   */
+  verifyIssued(auth: { seq: number; cipher: string }, where: string): Reply | undefined {
+    return Number.isInteger(auth.seq) && auth.seq >= 1 && auth.seq < this.nextSeq ? this.verify(auth, where) : undefined;
+  }
+
   /** A `{seq, cipher}` built from a salt this device handed out (used up either way), or the refusal. */
   private verify(auth: unknown, where: string): Reply | undefined {
     if (!isPlainObject(auth) || !Number.isInteger(auth.seq) || typeof auth.cipher !== 'string' || !auth.cipher)

@@ -8,7 +8,11 @@
  *   wrapper (`{SnapedObjInfo: {...}}`, `{PlateInfo: {...}}`, `{FaceInfo: {...}}`) or the first set's flat form.
  * Pictures are small valid JPEGs whose comment names the alarm, so a test can tell which picture arrived.
  */
-import { SNAPSHOT_JPEG } from './device-routes';
+/** A 1x1 grey baseline JPEG: every snapshot answers it. */
+export const SNAPSHOT_JPEG = Buffer.from(
+  '/9j/4AAQSkZJRgABAQEAYABgAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/APn+iiigD//Z',
+  'base64',
+);
 
 export type Obj = Record<string, unknown>;
 

@@ -5,6 +5,7 @@
 import type { Auth } from './auth';
 import type { Device } from './device';
 import { DeviceServices, deviceRoutes } from './device-routes';
+import type { SimIpcFirmware } from './ipc-firmware';
 import { type SimFirmware, UPGRADE_HEAD_SIZE as HEAD, UPLOAD_PATH } from './firmware';
 import type { Ctx, Route } from './route';
 import type { SimPage } from './page-def';
@@ -23,6 +24,8 @@ export interface Services extends DeviceServices {
   linkageManage: boolean;
   /** Local and online upgrade, the reboot window (firmware.ts). */
   firmware: SimFirmware;
+  /** Firmware of the cameras behind an NVR (ipc-firmware.ts). */
+  ipcFirmware: SimIpcFirmware;
 }
 
 export { UPGRADE_HEAD_SIZE, UPGRADE_TIMEOUT } from './firmware';
@@ -167,6 +170,7 @@ export function buildRoutes(s: Services): Map<string, Route> {
     },
   });
   for (const [path, r] of s.firmware.routes()) routes.set(path, r);
+  for (const [path, r] of s.ipcFirmware.routes()) routes.set(path, r);
   routes.set(UPLOAD_PATH, {
     auth: 'session',
     handler: () => paramError('upload route'),

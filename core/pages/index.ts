@@ -2,6 +2,7 @@ import type { OperationDef } from '../operation';
 import type { PageDef } from '../page';
 import { systemUpgradePage } from './upgrade-token';
 import { onlineUpgradePage } from './online-upgrade';
+import { ipcUpgradePage } from './ipc-upgrade';
 import { mainStreamPage } from './main-stream';
 import { ptzLinkagePage } from './ptz-linkage';
 import { crossCountingPage } from './cross-counting';
@@ -39,6 +40,7 @@ export {
 } from './common';
 export * from './upgrade-token';
 export * from './online-upgrade';
+export * from './ipc-upgrade';
 export * from './main-stream';
 export * from './ptz-linkage';
 export * from './cross-counting';
@@ -95,6 +97,7 @@ export const pages: readonly PageDef[] = [
   deviceRebootPage,
   ipcRebootPage,
   onlineUpgradePage,
+  ipcUpgradePage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

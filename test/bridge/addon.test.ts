@@ -99,7 +99,8 @@ test('bad options: the config parser reports them by path, without the password'
 const repo = join(__dirname, '..', '..', '..');
 
 /** A value of the add-on schema's type (https://developers.home-assistant.io/docs/add-ons/configuration#options--schema). */
-function sample(type: string): unknown {
+function sample(type: string | string[]): unknown {
+  if (Array.isArray(type)) return [sample(type[0])];
   const t = type.replace(/\?$/, '');
   if (t === 'bool') return true;
   if (t === 'url') return 'https://192.168.1.30';
@@ -125,9 +126,10 @@ test('addon/config.yaml: same version as the package, needs the MQTT service, ev
   const schema = addon.schema as Record<string, any>;
   const every: Record<string, unknown> = {};
   for (const [key, type] of Object.entries(schema)) {
-    if (Array.isArray(type)) every[key] = [Object.fromEntries(Object.entries(type[0] as object).map(([k, t]) => [k, sample(t as string)]))];
+    if (Array.isArray(type))
+      every[key] = [Object.fromEntries(Object.entries(type[0] as object).map(([k, t]) => [k, sample(t as string | string[])]))];
     else if (typeof type === 'object')
-      every[key] = Object.fromEntries(Object.entries(type as object).map(([k, t]) => [k, sample(t as string)]));
+      every[key] = Object.fromEntries(Object.entries(type as object).map(([k, t]) => [k, sample(t as string | string[])]));
     else every[key] = sample(type as string);
   }
   const { settings, env } = settingsFromAddonOptions(every, SERVICE);

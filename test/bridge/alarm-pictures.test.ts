@@ -103,22 +103,22 @@ test('an alarm that brought its picture: published as sent (retained), attribute
   assert.equal(requests(fx, 'pics', '/API/Snapshot/Get', since).length, 0, 'no second request for the picture');
 });
 
-test('a vehicle in the AI picture: the scene with the object cut-out, the Vehicle sensor appears and goes on, then off', async () => {
+test('a vehicle in the AI picture: the scene with the object cut-out, the Vehicle sensor (announced on a person/vehicle channel) goes on, then off', async () => {
   const { fx } = ctx;
   const sim = fx.sims.get('pics')!;
-  const since = sim.log.length;
-  const from = ctx.pics.length;
-  const at = fx.recorder.count;
-  sim.raiseAlarm({ channel: 'CH1', type: 'vehicle', active: true });
-  await fx.recorder.waitTopic(`${fx.base}/pics/ch1`, (j) => j.vehicle === true && j.motor_vehicle === true, 5000, at);
+  // Announced before any vehicle came: the channel has person/vehicle detection.
   const cfg = json(
     await fx.recorder.waitTopic(
       `${fx.prefix}/device/${fx.base}_pics_ch1/config`,
       (j) => (j as { cmps?: Record<string, unknown> }).cmps?.motor_vehicle !== undefined,
       5000,
-      at,
     ),
   ) as { cmps: Record<string, Record<string, unknown>> };
+  const since = sim.log.length;
+  const from = ctx.pics.length;
+  const at = fx.recorder.count;
+  sim.raiseAlarm({ channel: 'CH1', type: 'vehicle', active: true });
+  await fx.recorder.waitTopic(`${fx.base}/pics/ch1`, (j) => j.vehicle === true && j.motor_vehicle === true, 5000, at);
   assert.equal(cfg.cmps.motor_vehicle.p, 'binary_sensor');
   assert.equal(cfg.cmps.motor_vehicle.name, 'Vehicle');
   const info = json(await fx.recorder.waitTopic(`${fx.base}/pics/ch1/alarm_picture/attributes`, () => true, 5000, at));

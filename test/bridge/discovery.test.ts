@@ -266,7 +266,7 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   );
   assert.deepEqual(
     keys('wifi_ch1'),
-    ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA, ...CARE, ...PIR].sort(),
+    ['online', 'siren', ...SIREN, 'disarmed', ...CAMERA, ...CARE, ...PIR, 'firmware_update'].sort(),
     'WIFI_CH1: no floodlight, no audio, no image control',
   );
   assert.deepEqual(

@@ -109,7 +109,7 @@ test('alarm keys: what the channel can raise; none for an empty slot; an offline
     model('IP_CH6', 'Offline'),
   ];
   const keys = alarmKeys(['CH1', 'CH2', 'IP_CH7', 'IP_CH6'], models, 0, undefined, () => true);
-  assert.deepEqual(keys.get('CH1'), ['motion', 'pir', 'video_loss', 'person', 'vehicle', 'line_crossing', 'tamper']);
+  assert.deepEqual(keys.get('CH1'), ['motion', 'pir', 'video_loss', 'person', 'vehicle', 'motor_vehicle', 'line_crossing', 'tamper']);
   assert.deepEqual(keys.get('CH2'), ['motion', 'video_loss', 'tamper']);
   assert.deepEqual(keys.get('IP_CH7'), [], 'empty slot: no alarm entities');
   assert.deepEqual(keys.get('IP_CH6'), ['video_loss'], 'offline, never seen online: only video loss');

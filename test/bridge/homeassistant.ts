@@ -192,8 +192,9 @@ export function componentProblems(id: string, raw: Json): string[] {
   const readOnly = platform === 'sensor' || platform === 'binary_sensor';
   if (readOnly && c.entity_category === 'config') bad(`a ${platform} cannot be in the config category`);
   if (readOnly && c.state_topic === undefined) bad('state_topic is required');
-  if (!readOnly && platform !== 'event' && platform !== 'camera' && platform !== 'image' && c.command_topic === undefined)
-    bad('command_topic is required');
+  // An update entity without a command topic has no Install (homeassistant/components/mqtt/update.py: optional).
+  const noCommand = ['event', 'camera', 'image', 'update'];
+  if (!readOnly && !noCommand.includes(platform) && c.command_topic === undefined) bad('command_topic is required');
   const numericClass = (unit: unknown) => {
     if (c.device_class === undefined) return;
     const units = NUMERIC_CLASS_UNITS[c.device_class];

@@ -51,7 +51,7 @@ test('a page the owner allowed is written; fields its Range lists as plain value
   const fx = await setup({
     label: 'allow',
     tweak: (c) => {
-      c.request_api = { enabled: true, allow_pages: ['Maintenance/DeveloperMode'], allow_any_page: false };
+      c.request_api = { enabled: true, allow_pages: ['Maintenance/DeveloperMode'], allow_any_page: false, allow_upgrade_from: [] };
     },
   });
   try {
@@ -80,7 +80,7 @@ test('request_api.enabled false: requests are not answered, commands still work'
   const fx = await setup({
     label: 'noapi',
     tweak: (c) => {
-      c.request_api = { enabled: false, allow_pages: [], allow_any_page: false };
+      c.request_api = { enabled: false, allow_pages: [], allow_any_page: false, allow_upgrade_from: [] };
     },
   });
   try {

@@ -377,6 +377,7 @@ test('ALARM_TYPES: every int_subtype of the vendor list maps to one type; a chan
     'video_loss',
     'person',
     'vehicle',
+    'motor_vehicle',
     'line_crossing',
     'tamper',
   ]);

@@ -645,6 +645,8 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
       why: "the page's own Range and table give siren_value 1-10; the sample's 62 is outside it (vendor-facts f: ignore)",
     },
   },
+  { page: 'IPCMaintaint > IPCUpgrade > Range', path: '/API/IPCMaintaint/IPCUpgrade/Range', data: {} },
+  { page: 'IPCMaintaint > IPCUpgrade > Get', path: '/API/IPCMaintaint/IPCUpgrade/Get', data: {} },
   { page: 'Maintenance > FtpUpgrade > Check', path: '/API/Maintenance/FtpUpgrade/Check', data: {} },
   { page: 'Maintenance > FtpUpgrade > Progress', path: '/API/Maintenance/FtpUpgrade/Progress', data: {} },
   {

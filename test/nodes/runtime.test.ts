@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, existsSync, lstatSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../simulator';
 import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
@@ -17,15 +17,11 @@ import { missingSuite } from '../helpers/missing';
 
 const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control', 'nvr-snapshot'];
 const PAGE = 'AlarmConfig/Deterrence';
-const EXAMPLES = [
-  'dashboard-switch-floodlight',
-  'disarm-on-arrival',
-  'motion-at-night-floodlight',
-  'react-to-alarm-events',
-  'read-deterrence-state',
-  'request-upgrade-token',
-  'switch-siren-with-range-check',
-];
+/** The flows the package ships (examples/*.json, in the order Node-RED lists them). */
+const EXAMPLES = readdirSync(join(repoRoot, 'examples'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -'.json'.length))
+  .sort();
 
 const { targets, skipped } = availableRuntimes();
 for (const s of skipped) missingSuite('nodes: real Node-RED runtime', s);

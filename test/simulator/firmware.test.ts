@@ -1,3 +1,4 @@
+import { pbkdf2Sync } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -110,6 +111,33 @@ test('online: Check finds nothing, then a published version; Upgrade runs with P
   }
   assert.ok(seen.has('upgrade_download'), [...seen].join());
   assert.equal(sim.firmware.installs, ['9.2.0']);
+});
+
+test('secondary authentication: TransKey/Get hands out a salt; Token checks the PBKDF2 cipher of the password; a salt serves once', async () => {
+  const c = await client();
+  const keys = await c.post('/API/Maintenance/TransKey/Get', { type: ['base_salt', 'base_x_public'] });
+  assert.is(keys.status, 200, keys.text);
+  const salt = (keys.json.data.Key_lists as Array<Record<string, any>>).find((k) => k.type === 'base_salt')!;
+  assert.match(salt.key, /^0[A-Za-z0-9+/]+=*$/);
+  assert.ok(Number.isInteger(salt.iter) && Number.isInteger(salt.seq));
+  const cipher = pbkdf2Sync(PASSWORD, salt.key, salt.iter, 32, 'sha256').toString('base64');
+  const file = image('V7.7.7');
+  const ask = (auth: unknown) =>
+    c.post('/API/Maintenance/SystemUpgrade/Token', {
+      file_name: 'fw.sw',
+      file_size: file.length,
+      upgrade_head: head(file),
+      base_secondary_authentication: auth,
+    });
+  const wrongSalt = (await c.post('/API/Maintenance/TransKey/Get', { type: ['base_salt'] })).json.data.Key_lists[0];
+  const wrong = await ask({ seq: wrongSalt.seq, cipher: cipher });
+  assert.is(wrong.json.error_code, 'current_pwd_error', wrong.text);
+  const right = await ask({ seq: salt.seq, cipher });
+  assert.is(right.status, 200, right.text);
+  const again = await ask({ seq: salt.seq, cipher });
+  assert.is(again.json.error_code, 'current_pwd_error', 'a salt serves once');
+  const bad = await c.post('/API/Maintenance/TransKey/Get', { type: 'base_salt' });
+  assert.is(bad.json.error_code, 'param_error');
 });
 
 test('pages with members they do not take are refused', async () => {
