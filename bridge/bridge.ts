@@ -34,6 +34,7 @@ import { StartGate } from './start-gate';
 import { StorageReader } from './storage';
 import { Requests } from './requests';
 import { Restarts } from './restart';
+import { channelAlarmOutputComponents, deviceAlarmOutputComponents, isAlarmOutputKey, planAlarmOutput } from './alarm-outputs';
 import { DeviceRuntime, type RuntimeOptions } from './runtime';
 import { Topics } from './topics';
 
@@ -160,12 +161,14 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       const fw = firmware.get(device.id)?.cameraKnown(ch)
         ? { [FIRMWARE_COMPONENT]: cameraFirmwareComponent(topics, device.id, slug, node) }
         : undefined;
-      const all = { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : {}), ...restart, ...fw };
+      const outputs = channelAlarmOutputComponents(topics, device, ch, node);
+      const all = { ...camera, ...(info ? ptzComponents(topics, device.id, slug, node, info) : {}), ...restart, ...fw, ...outputs };
       return Object.keys(all).length ? all : undefined;
     },
     deviceExtras: (device, node) => ({
       ...(firmware.get(device.id)?.known ? { [FIRMWARE_COMPONENT]: firmwareComponent(topics, device.id, node) } : {}),
       ...restarts.deviceComponents(device, node),
+      ...deviceAlarmOutputComponents(topics, device, node),
     }),
   });
   const restarts = new Restarts({
@@ -227,8 +230,9 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const work = new CommandWork(opts.stopTimeoutMs ?? (opts.deviceTimeoutMs ?? 10_000) + 2000);
   const ctx = bridgeContext({ topics, link, log, runtimes, publisher, discovery, work, quoter });
   const commands = new Commands(ctx, {
-    owns: (key) => isPtzKey(key) || key === FIRMWARE_KEY,
+    owns: (key) => isPtzKey(key) || key === FIRMWARE_KEY || isAlarmOutputKey(key),
     plan: (h, channel, key, raw) => {
+      if (isAlarmOutputKey(key)) return planAlarmOutput(h.device, channel, key, raw);
       if (key === FIRMWARE_KEY) {
         if (channel) throw new Refusal(`${key} is a device key: use the <device>/set/${key} topic`, { key });
         return firmware.get(h.id)!.plan(raw);

@@ -17,6 +17,7 @@ import {
   readDisarm,
   readIdentity,
   readLive,
+  readManualAlarm,
   type ChannelModel,
   type ClientOptions,
   type DisarmPage,
@@ -26,6 +27,7 @@ import {
   type LiveState,
   type Storage,
 } from '../core';
+import { announcedOutputs } from './alarm-outputs';
 import type { DeviceConfig } from './config';
 import { emptyEventValues } from './event-state';
 import { alarmKeys } from './event-sensors';
@@ -61,6 +63,9 @@ function isOutage(err: unknown): boolean {
   if (!(err instanceof DeviceError)) return true;
   return err.kind === 'transport' || err.kind === 'session' || err.kind === 'lockout' || err.kind === 'busy';
 }
+
+/** The alarm outputs' page (read with every poll, bridge/alarm-outputs.ts). */
+const ALARM_OUTPUTS = 'PreviewChannel/ManualAlarm';
 
 const isUnsupported = (err: unknown) => err instanceof DeviceError && err.kind === 'unsupported';
 
@@ -114,6 +119,8 @@ export class Device extends EventEmitter {
   /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
   private structurePending = true;
   private channelCache?: { model: DeviceModel; ids: string[] };
+  /** The device has no ManualAlarm page (R2): its alarm outputs are not asked for again. */
+  private noAlarmOutputs = false;
   /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
   private recorderInputs?: number;
   /** A poll has read the channels and pages: what the model says of the channels is known (state may go out). */
@@ -242,11 +249,14 @@ export class Device extends EventEmitter {
     const gets = new Map(this.model.gets);
     // Which page the recorder disarms through decides which pages publish anything (read once, then known).
     const disarmPage = await this.pollDisarmPage();
-    const pages = this.dueNow(polledPages(disarmPage));
+    const due = this.dueNow(polledPages(disarmPage));
+    const pages = due.pages;
     for (const page of POLLED_PAGES) if (!polledPages(disarmPage).includes(page)) gets.delete(page);
-    const [, polledLive] = await Promise.all([
+    const outputsEpoch = this.epochs.get(ALARM_OUTPUTS) ?? 0;
+    const [, polledLive, polledOutputs] = await Promise.all([
       inTurns(pages, (page) => this.pollPage(page, ranges, gets)),
       this.liveDue || this.liveEveryPoll ? this.pollLive(channelList, models) : undefined,
+      due.outputs ? this.pollAlarmOutputs() : undefined,
     ]);
     if (polledLive) this.liveDue = false;
     this.polled = true;
@@ -258,23 +268,35 @@ export class Device extends EventEmitter {
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = live !== prev.live && !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
+    // A write's read-back that came meanwhile is newer than this poll's read.
+    const alarmOutputs = polledOutputs && (this.epochs.get(ALARM_OUTPUTS) ?? 0) === outputsEpoch ? polledOutputs : prev.alarmOutputs;
+    const alarmOutputNames = alarmOutputs && announcedOutputs(alarmOutputs, prev.alarmOutputNames, list);
+    const outputsChanged = !sameJson(alarmOutputs, prev.alarmOutputs) || !sameJson(alarmOutputNames, prev.alarmOutputNames);
     if (!getsChanged) adoptSameAnswers(prev.gets, gets);
-    if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && disarmPage === prev.disarmPage) return;
+    if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && !outputsChanged && disarmPage === prev.disarmPage) return;
     // Spread: what events wrote meanwhile (alarms, disk) stays.
-    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage };
+    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage, alarmOutputs, alarmOutputNames };
     const structure = this.structureChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
     if (structure) this.updateAlarmKeys();
     this.emit('update', { structure });
   }
 
-  /** Every page, except that of the settings pages (SETTINGS_PAGES) one is read per poll in turn, or all when due. */
-  private dueNow(pages: readonly string[]): readonly string[] {
+  /**
+   * Every page, except that of the settings pages (SETTINGS_PAGES) one is read per poll in turn, or all when due.
+   * The alarm outputs take a turn of their own in that rotation while the device reports its changes as events (the
+   * idle budget: no extra request per poll), and are read with every poll without events (as the live pages are).
+   */
+  private dueNow(pages: readonly string[]): { pages: readonly string[]; outputs: boolean } {
     const settings = pages.filter((p) => SETTINGS_PAGES.has(p));
+    const rotation = this.liveEveryPoll || this.noAlarmOutputs ? settings : [...settings, ALARM_OUTPUTS];
     const all = this.settingsDue;
     this.settingsDue = false;
-    const turn = settings.length ? settings[this.settingsTurn++ % settings.length] : undefined;
-    return all ? pages : pages.filter((p) => !SETTINGS_PAGES.has(p) || p === turn);
+    const turn = rotation.length ? rotation[this.settingsTurn++ % rotation.length] : undefined;
+    return {
+      pages: all ? pages : pages.filter((p) => !SETTINGS_PAGES.has(p) || p === turn),
+      outputs: all || this.liveEveryPoll || turn === ALARM_OUTPUTS,
+    };
   }
 
   /** The next poll reads every settings page (a read asked for on MQTT, a (re)load). */
@@ -312,6 +334,21 @@ export class Device extends EventEmitter {
     } catch (err) {
       if (isOutage(err)) throw err;
       if (!isUnsupported(err)) this.reportPageError('disarm', err);
+      return undefined;
+    }
+  }
+
+  /** The alarm outputs (ManualAlarm Get, one request); undefined where the device has no such page or it failed. */
+  private async pollAlarmOutputs(): Promise<Readonly<Record<string, boolean>> | undefined> {
+    if (this.noAlarmOutputs) return undefined;
+    try {
+      const outputs = await this.pollRead(ALARM_OUTPUTS, 'Get', () => readManualAlarm(this.repeatClient));
+      this.reportedPageErrors.delete(ALARM_OUTPUTS);
+      return outputs;
+    } catch (err) {
+      if (isOutage(err)) throw err;
+      if (isUnsupported(err)) this.noAlarmOutputs = true;
+      else this.reportPageError(ALARM_OUTPUTS, err);
       return undefined;
     }
   }
@@ -522,6 +559,18 @@ export class Device extends EventEmitter {
     this.model = { ...this.model, gets, disarmPage: s.page };
     this.emit('update', { structure: this.structureChanged() });
     return s.disarmed;
+  }
+
+  /** Switch one alarm output (core reads, sends only a change, reads back); the read-back lands in the model. */
+  async writeAlarmOutput(name: string, on: boolean): Promise<boolean | undefined> {
+    const outputs = await this.client.setManualAlarm({ [name]: on });
+    this.bump(ALARM_OUTPUTS);
+    if (!sameJson(outputs, this.model.alarmOutputs)) {
+      const names = announcedOutputs(outputs, this.model.alarmOutputNames, this.model.channelList);
+      this.model = { ...this.model, alarmOutputs: outputs, alarmOutputNames: names };
+      this.emit('update', { structure: this.structureChanged() });
+    }
+    return outputs[name];
   }
 
   /** The disks as last read (storage.ts): published with the device's state; entities follow the disks. */

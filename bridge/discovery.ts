@@ -24,6 +24,7 @@ import type { Logger } from './log';
 import type { MqttLink } from './mqtt';
 import { rowValue, supportedRows } from './sources';
 import { storageComponents } from './storage';
+import { onOffTemplate } from './templates';
 import { channelOnline, liveBounds, rowDescriptor, type DeviceModel, type Json } from './state';
 import type { Platform, Row } from './table';
 import type { Topics } from './topics';
@@ -54,10 +55,6 @@ export function channelDevice(recorderName: string, ch: string, m: ChannelModel 
   const kind = KIND_LABEL[channelKind(ch)];
   return { name: named ?? `${recorderName} ${ch}`, model: features.length ? `${kind} with ${features.join(', ')}` : kind };
 }
-
-/** Template yielding ON / OFF from a boolean state key, `None` (unknown in Home Assistant) when the key is absent. */
-const onOffTemplate = (key: string) =>
-  `{% if value_json.${key} is not defined %}None{% elif value_json.${key} %}ON{% else %}OFF{% endif %}`;
 
 /** Value template that yields `None` (unknown in Home Assistant) when the key is absent. */
 function template(row: Row, platform: Platform): string {

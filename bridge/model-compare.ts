@@ -47,7 +47,8 @@ function markerSignature(model: DeviceModel): string {
 
 /**
  * What decides which entities exist besides Ranges and the channel list: channels answering a page with a
- * `{reason}` marker, the parts each channel's live page reports, the page the device disarms through.
+ * `{reason}` marker, the parts each channel's live page reports, the page the device disarms through, the alarm
+ * outputs the device lists.
  */
 export function structureSignature(model: DeviceModel): string {
   let sig = markerSignature(model);
@@ -55,5 +56,5 @@ export function structureSignature(model: DeviceModel): string {
     sig += `|${ch}:${Object.keys(s)
       .filter((k) => s[k as keyof typeof s] !== undefined)
       .join(',')}`;
-  return `${sig}|${model.disarmPage ?? ''}`;
+  return `${sig}|${model.disarmPage ?? ''}|${model.alarmOutputNames?.join(',') ?? ''}`;
 }

@@ -9,16 +9,13 @@
  * device is away (it shows offline) and the first one after it is back logs in once. A retained press is ignored (it
  * would restart the device on every bridge restart); a second press while one restart is under way is refused.
  */
-import { channelFromSlug, channelSlug, DeviceError, rebootableChannels } from '../core';
+import { channelFromSlug, channelSlug, DeviceError, rebootableChannels, RestartGuard } from '../core';
 import type { Quoter } from '../core/quote';
 import type { Device } from './device';
 import { errorText, type Logger } from './log';
 import type { DeviceRuntime } from './runtime';
 import type { Json } from './state';
 import type { Topics } from './topics';
-
-/** A recorder is not restarted again within this time of the last restart (a double press, an automation loop). */
-const RESTART_QUIET_MS = 60_000;
 
 export interface RestartOptions {
   topics: Topics;
@@ -34,8 +31,8 @@ export interface RestartOptions {
 export class Restarts {
   /** Channels each NVR can restart (IPCReboot Range), learned once the device answers. */
   private readonly cameras = new Map<string, readonly string[]>();
-  private readonly lastRestart = new Map<string, number>();
-  private readonly busy = new Set<string>();
+  /** Core's rule per device: one restart per target at a time, the recorder not again within a minute. */
+  private readonly guards = new Map<string, RestartGuard>();
 
   constructor(private readonly o: RestartOptions) {}
 
@@ -89,24 +86,23 @@ export class Restarts {
     else if (channel && !this.cameras.get(rt.id)?.includes(channel))
       refuse(`${rt.id} cannot restart ${channel} (IPCReboot does not list it)`);
     else {
-      const key = `${rt.id}/${channel ?? ''}`;
-      const since = Date.now() - (this.lastRestart.get(rt.id) ?? -Infinity);
-      if (this.busy.has(key) || since < RESTART_QUIET_MS) refuse(`${rt.id}${channel ? ` ${channel}` : ''} is already restarting`);
-      else void this.restart(rt, key, channel, topic);
+      let guard = this.guards.get(rt.id);
+      if (!guard) this.guards.set(rt.id, (guard = new RestartGuard()));
+      const why = guard.begin(channel);
+      if (why) refuse(`${rt.id}: ${why}`);
+      else void this.restart(rt, guard, channel, topic);
     }
     return true;
   }
 
-  private async restart(rt: DeviceRuntime, key: string, channel: string | undefined, topic: string): Promise<void> {
-    this.busy.add(key);
+  private async restart(rt: DeviceRuntime, guard: RestartGuard, channel: string | undefined, topic: string): Promise<void> {
+    let sent = false;
     const what = channel ? `${rt.id} ${channel}` : rt.id;
     this.o.log.info(`restarting ${what} (asked on MQTT)`);
     try {
       if (channel) await rt.device.client.restartCamera(channel);
-      else {
-        await rt.device.client.restart();
-        this.lastRestart.set(rt.id, Date.now());
-      }
+      else await rt.device.client.restart();
+      sent = true;
       this.o.event('device_restarting', { device: rt.id, ...(channel ? { channel } : {}) });
     } catch (err) {
       this.o.log.warn(`restarting ${what} failed: ${errorText(err)}`);
@@ -116,7 +112,7 @@ export class Restarts {
         ...(err instanceof DeviceError ? { error_code: err.error_code } : {}),
       });
     } finally {
-      this.busy.delete(key);
+      guard.end(channel, sent);
     }
   }
 }

@@ -13,6 +13,7 @@ import type { Quoter } from '../core/quote';
 import { Refusal } from './context';
 import { channelEventState } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
+import { alarmOutputState } from './alarm-outputs';
 import { storageState } from './storage';
 import { planLive, type LivePlan } from './live-commands';
 import { coerce, shownViolations } from './payload';
@@ -178,6 +179,7 @@ export function deviceState(model: DeviceModel): Json {
   const out = rowState(model, 'device');
   if (model.events) out[DISK_PROBLEM_KEY] = model.events.diskProblem;
   if (model.storage) Object.assign(out, storageState(model.storage));
+  if (model.alarmOutputs) Object.assign(out, alarmOutputState(model));
   return out;
 }
 

@@ -46,6 +46,10 @@ export interface DeviceModel {
   events?: EventValues;
   /** The disks, read on their own slow schedule (storage.ts); undefined until read or where the device has no disk page. */
   storage?: Storage;
+  /** Alarm outputs (`PreviewChannel/ManualAlarm`: `Local->1`, `IP_CH1->1`) and whether each is on; read with every poll. */
+  alarmOutputs?: Readonly<Record<string, boolean>>;
+  /** The outputs that get switches: those listed now, and a camera's listed before while it is a channel (alarm-outputs.ts). */
+  alarmOutputNames?: readonly string[];
 }
 
 export function emptyModel(): DeviceModel {

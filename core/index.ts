@@ -25,5 +25,6 @@ export * from './disarm';
 export * from './event-push';
 export * from './storage';
 export * from './reboot';
+export * from './restart-guard';
 export * from './late';
 export * from './ptz-control';

@@ -2,6 +2,7 @@ import type { ChannelModel } from '../core/channel-model';
 import { NvrClient } from '../core/client';
 import { deviceUrl } from '../core/transport';
 import { DeviceError } from '../core/errors';
+import { rebootableChannels } from '../core/reboot';
 import { PAGE_NAME_PATTERN, pages, parsePageName } from '../core/pages';
 import type { DeviceNode } from './bind-device';
 import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
@@ -125,7 +126,12 @@ function editorRules() {
   const modes = Object.fromEntries(
     Object.entries(CONTROL_MODES).map(([mode, row]) => [
       mode,
-      { target: row.target.kind, settings: row.settings, ...(row.target.kind === 'channel' ? { label: row.target.label } : {}) },
+      {
+        target: row.target.kind,
+        settings: row.settings,
+        ...(row.target.kind === 'channel' ? { label: row.target.label } : {}),
+        ...(row.target.kind === 'device' && row.target.channel ? { channel: row.target.channel } : {}),
+      },
     ]),
   );
   return { modes, pageName: PAGE_NAME_PATTERN };
@@ -184,7 +190,14 @@ export function registerAdminRoutes(RED: RED): void {
     deviceRoute(RED, async (client, body) => {
       if (!isControlMode(body.mode)) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_mode', reason: 'choose a mode' });
       const kind = CONTROL_MODES[body.mode].target.kind;
-      const channels = kind === 'channel' ? channelsFor(body.mode, await client.channelModel()) : [];
+      // Restart mode: the cameras the NVR can restart (its IPCReboot Range), besides the recorder itself.
+      const restartable = body.mode === 'restart' ? new Set(await rebootableChannels(client)) : undefined;
+      const channels =
+        kind === 'channel'
+          ? channelsFor(body.mode, await client.channelModel())
+          : restartable?.size
+            ? (await client.channelModel()).filter((c) => restartable.has(c.id))
+            : [];
       const outputs = kind === 'output' ? Object.keys(await client.manualAlarm()) : [];
       return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online, state: statusWords(c) })), outputs };
     }),

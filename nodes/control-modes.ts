@@ -15,7 +15,7 @@ import { nodeQuoter } from './secrets';
  * setting, label); the node (nvr-control.ts) reads the message, finds the row, checks the target and calls `run`.
  */
 
-export type ControlMode = LiveSwitch | 'alarmOutput' | 'disarm' | 'ptz';
+export type ControlMode = LiveSwitch | 'alarmOutput' | 'disarm' | 'ptz' | 'restart';
 
 /** A switch command after parsing: on/off plus the optional settings the mode accepts. */
 export interface Command extends Partial<Record<LiveSetting, number>> {
@@ -42,8 +42,11 @@ type ChannelPart = LiveHardware | 'ptz';
 const hasPart = (ch: ChannelModel, part: ChannelPart) => (part === 'ptz' ? hasPtzAbility(ch) : ch.hardware[part]);
 
 interface ModeRow {
-  /** What the target is: a channel with this hardware, an alarm output name, or the whole recorder. */
-  target: { kind: 'channel'; hardware: ChannelPart; label: string } | { kind: 'output' } | { kind: 'device' };
+  /**
+   * What the target is: a channel with this hardware, an alarm output name, or the whole recorder (`channel:
+   * 'optional'`: or a camera behind it, where a channel is given).
+   */
+  target: { kind: 'channel'; hardware: ChannelPart; label: string } | { kind: 'output' } | { kind: 'device'; channel?: 'optional' };
   /** Settings a payload object (or the node) may give besides `on`. */
   settings: readonly Setting[];
   /** Words that mean on / off besides true / false (disarm: "disarm" / "arm"); absent: core's ON/OFF words. */
@@ -91,6 +94,20 @@ export const CONTROL_MODES: Readonly<Record<ControlMode, ModeRow>> = {
       return { disarmed: s.disarmed, page: s.page };
     },
   },
+  restart: {
+    target: { kind: 'device', channel: 'optional' },
+    settings: [],
+    words: { on: ['restart'], off: [] },
+    // Resolves once the device accepted the restart (it goes away then; the session logs in once it is back).
+    run: async (client, channel) => {
+      if (!channel) {
+        await client.restart();
+        return { restarting: true };
+      }
+      const state = await client.restartCamera(channel);
+      return { channel, restarting: true, ...(state !== undefined ? { state } : {}) };
+    },
+  },
 };
 
 /** The channel parts of the table, for "it has: siren, red/blue light". */
@@ -127,6 +144,14 @@ function onOff(mode: ControlMode, value: unknown, where: string): boolean {
  */
 export function parseCommand(mode: ControlMode, payload: unknown, defaults: ControlDefaults): Command {
   if (mode === 'ptz') return { on: true, ptz: ptzCommand(payload) };
+  if (mode === 'restart') {
+    // Only a clear ask restarts (an inject's timestamp, a stray number or object does not).
+    if (payload === true || (typeof payload === 'string' && payload.trim().toLowerCase() === 'restart')) return { on: true };
+    throw invalidRequest(
+      'bad_payload',
+      `msg.payload must be true or "restart" to restart (got ${nodeQuoter.describe(payload)}); nothing was sent`,
+    );
+  }
   const row = CONTROL_MODES[mode];
   const cmd: Command = { on: false };
   const given: Partial<Record<Setting, unknown>> = {};

@@ -1,6 +1,7 @@
 import type { ChannelModel } from '../core/channel-model';
 import type { NvrClient } from '../core/client';
 import { DeviceError } from '../core/errors';
+import { RestartGuard } from '../core/restart-guard';
 import type { LiveState } from '../core/live';
 import { SwitchOffTimers } from '../core/switch-off';
 import { bindDevice, type DeviceNode } from './bind-device';
@@ -40,6 +41,14 @@ function channelModelCache(client: () => NvrClient) {
   };
 }
 
+/** Core's restart rule, one guard per nvr-device (every control node of a device shares it). */
+const restartGuards = new WeakMap<object, RestartGuard>();
+function restartGuard(device: object): RestartGuard {
+  let guard = restartGuards.get(device);
+  if (!guard) restartGuards.set(device, (guard = new RestartGuard()));
+  return guard;
+}
+
 /**
  * `nvr-control`: switches one part now (floodlight, siren, red/blue light, alarm output) or arms and
  * disarms the recorder; `msg.payload` true/false, "on"/"off" or an object; answers the state read back.
@@ -62,8 +71,9 @@ export = function (RED: RED) {
 
     /** The channel or alarm output this message is about ('' for the recorder itself). */
     const targetOf = (m: ControlMode, msg: NodeMessage): string => {
-      const kind = CONTROL_MODES[m].target.kind;
-      if (kind === 'device') return '';
+      const target = CONTROL_MODES[m].target;
+      const kind = target.kind;
+      if (kind === 'device' && !target.channel) return '';
       if (kind === 'output') {
         const out = typeof msg.output === 'string' && msg.output ? msg.output : typeof def.output === 'string' ? def.output.trim() : '';
         if (!out) throw invalidRequest('bad_output', 'no alarm output: choose one (e.g. Local->1) or send msg.output');
@@ -72,6 +82,7 @@ export = function (RED: RED) {
       const channel = normaliseChannel(msg.channel !== undefined ? msg.channel : def.channel);
       if (channel === null)
         throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
+      if (kind === 'device') return channel ?? ''; // optional: none means the recorder
       if (!channel) throw invalidRequest('bad_channel', 'no channel: choose one or send msg.channel');
       return channel;
     };
@@ -111,6 +122,7 @@ export = function (RED: RED) {
         throw invalidRequest('bad_mode', `mode ${nodeQuoter.describe(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
       const target = targetOf(mode, msg);
       const cmd = parseCommand(mode, msg.payload, defaults);
+      if (mode === 'restart') return restart(msg, target);
       if (CONTROL_MODES[mode].target.kind === 'channel') {
         const refused =
           checkChannel(mode, target, await channelModels!()) && checkChannel(mode, target, await channelModels!(RECHECK_AGE_MS));
@@ -123,6 +135,32 @@ export = function (RED: RED) {
       if (closed) return undefined;
       if (cmd.on && cmd.duration) switchOffLater(mode, target, cmd.duration, msg);
       return reply(msg, mode, target, state);
+    };
+
+    /**
+     * Restart mode: a retained message (an MQTT-in's `msg.retain`, it would come again on every deploy) and a restart
+     * core's rule refuses (one at a time, the recorder not again within a minute) send nothing.
+     */
+    const restart = async (msg: NodeMessage, channel: string): Promise<NodeMessage | undefined> => {
+      if (msg.retain === true)
+        throw invalidRequest('retained', 'a retained message does not restart the device (it would on every deploy); nothing was sent');
+      const guard = restartGuard(device ?? node);
+      const why = guard.begin(channel || undefined);
+      if (why) throw invalidRequest('restarting', `${why}; nothing was sent`);
+      let sent = false;
+      binding!.muted = true;
+      node.status({ fill: 'yellow', shape: 'dot', text: `restarting ${channel || 'the recorder'}` });
+      try {
+        const state = await run('restart', channel, { on: true });
+        sent = true;
+        const at = new Date().toTimeString().slice(0, 5);
+        node.status({ fill: 'green', shape: 'dot', text: `restart of ${channel || 'the recorder'} sent at ${at}` });
+        return closed ? undefined : reply(msg, 'restart', channel, state);
+      } finally {
+        guard.end(channel || undefined, sent);
+        binding!.muted = false;
+        if (!closed && !sent) binding!.showConnection();
+      }
     };
 
     const onInput: InputHandler = (msg, send, done) => {
@@ -153,7 +191,7 @@ function reply(msg: NodeMessage, mode: ControlMode, target: string, state: unkno
   msg.payload = state;
   msg.control = mode;
   const kind = CONTROL_MODES[mode].target.kind;
-  if (kind === 'channel') msg.channel = target;
+  if (kind === 'channel' || (kind === 'device' && target)) msg.channel = target;
   if (kind === 'output') msg.output = target;
   if (cause) msg.cause = cause;
   return msg;

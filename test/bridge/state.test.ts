@@ -27,6 +27,10 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
       .filter((k) => !storage(k))
       .sort(),
     [
+      // ManualAlarm: the recorder's two outputs and IP_CH1's (online, with an output)
+      'alarm_output_ip_ch1_1',
+      'alarm_output_local_1',
+      'alarm_output_local_2',
       'disarm_alarm_out',
       'disarm_buzzer',
       'disarm_event_push_platform',

@@ -148,7 +148,7 @@ test('every session code of the vendor list: one re-login, the call repeated onc
   }
 });
 
-test('device_reboot: the call fails with it, not repeated; the next call logs in afresh', async () => {
+test('device_reboot: the call fails with it, not repeated; logins wait 2 s (no storm while it restarts), then one logs in afresh', async () => {
   let reboot = true;
   const { dev, c } = await setup({
     handlers: { '/API/Test/Page/Get': () => (reboot ? ((reboot = false), { fail: 'device_reboot' }) : {}) },
@@ -158,8 +158,14 @@ test('device_reboot: the call fails with it, not repeated; the next call logs in
   assert.is(e.error_code, 'device_reboot');
   assert.is(dev.count(LOGIN, 200), 1, 'no login while the device reboots');
   assert.is(dev.count('/API/Test/Page/Get'), 1);
+  // Calls meanwhile fail at once with the reboot, nothing sent.
+  for (let i = 0; i < 5; i++) assert.is((await rejection(c.get('Test/Page'))).error_code, 'device_reboot');
+  assert.is(dev.count(LOGIN), 2, 'no further login (challenge + answer of the first)');
+  assert.is(dev.count('/API/Test/Page/Get'), 1);
+  await wait(2_100);
   await c.get('Test/Page');
-  assert.is(dev.count(LOGIN, 200), 2);
+  assert.is(dev.count(LOGIN, 200), 2, 'one login once the hold is over');
+  assert.is(dev.count('/API/Test/Page/Get'), 2);
 });
 
 for (const code of ['verify_failed', 'netip_limited', 'current_pwd_error_ntime', 'login_failed_or_block', 'black_ip']) {

@@ -40,7 +40,7 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-range': REQUEST_PROPS,
   'nvr-get': REQUEST_PROPS,
   'nvr-set': REQUEST_PROPS,
-  'nvr-upgrade': ['name', 'device', 'file', 'large_capacity'],
+  'nvr-upgrade': ['name', 'device', 'file', 'large_capacity', 'mode'],
   'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly', 'live', 'picture'],
   'nvr-snapshot': ['name', 'device', 'channel', 'resolution'],
   'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
