@@ -1,8 +1,9 @@
 /**
  * Storage > Disk (vendor-facts-more j): one hard disk on an NVR, a memory card (`device_type: "Sd"`) on an IPC, sizes
- * in MB and times in seconds as the vendor's table gives them. Only `disk_type`, `disk_group_id`, `NasMaxCount` and
- * `nas_info` are writable; the rest is read-only. A failing disk is a simulator option (`diskStatus`) or a change of
- * `sim.state['StorageConfig/Disk'].disk_info` (disks come and go).
+ * in MB and times in seconds as the vendor's table gives them. Writable: the overwrite mode (`over_write`) and, per the
+ * Range's note on its disk table, `disk_type`, `disk_group_id`, `NasMaxCount` and `nas_info`; the rest is read-only.
+ * A failing disk is a simulator option (`diskStatus`) or a change of `sim.state['StorageConfig/Disk'].disk_info`
+ * (disks come and go).
  */
 import { arr, bool, int, list, obj, ro, text } from './descriptors';
 import type { Obj, SimPage } from './page-def';
