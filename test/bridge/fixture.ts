@@ -168,9 +168,15 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
   try {
     fx.bridge = await startBridge(config, bridgeOpts);
     if (!opts.noWait) {
-      await Promise.all(specs.map((d) => recorder.waitTopic(`${base}/${d.id}/availability`, (j) => j.state === 'online', 8000)));
+      // A first poll is about 40 requests on 16 channels: a device with a small request budget needs its time.
+      const firstPollMs = (d: (typeof specs)[number]) => Math.max(8000, 3000 + (45_000 / (d.budget?.rate ?? 8)) * 1.5);
       await Promise.all(
-        specs.map((d) => recorder.waitFor((m) => m.topic.startsWith(`${prefix}/device/`) && m.topic.includes(`_${d.id}`), 8000)),
+        specs.map((d) => recorder.waitTopic(`${base}/${d.id}/availability`, (j) => j.state === 'online', firstPollMs(d))),
+      );
+      await Promise.all(
+        specs.map((d) =>
+          recorder.waitFor((m) => m.topic.startsWith(`${prefix}/device/`) && m.topic.includes(`_${d.id}`), firstPollMs(d)),
+        ),
       );
     }
   } catch (err) {
