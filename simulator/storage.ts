@@ -1,8 +1,9 @@
 /**
  * Storage > Disk (vendor-facts-more j): one hard disk on an NVR, a memory card (`device_type: "Sd"`) on an IPC, sizes
- * in MB and times in seconds as the vendor's table gives them. Only `disk_type`, `disk_group_id`, `NasMaxCount` and
- * `nas_info` are writable; the rest is read-only. A failing disk is a simulator option (`diskStatus`) or a change of
- * `sim.state['StorageConfig/Disk'].disk_info` (disks come and go).
+ * in MB and times in seconds as the vendor's table gives them. Writable: the overwrite mode (`over_write`) and, per the
+ * Range's note on its disk table, `disk_type`, `disk_group_id`, `NasMaxCount` and `nas_info`; the rest is read-only.
+ * A failing disk is a simulator option (`diskStatus`) or a change of `sim.state['StorageConfig/Disk'].disk_info`
+ * (disks come and go).
  */
 import { arr, bool, int, list, obj, ro, text } from './descriptors';
 import type { Obj, SimPage } from './page-def';
@@ -91,7 +92,8 @@ export const DISK_SIM_PAGE: SimPage = {
     top: (p) => ({
       disk_info: arr(diskRange, { min_size: 0, max_size: 18 }),
       NasMaxCount: int(1, 8, { default_value: 1 }),
-      over_write: ro(list(['Off', 'Auto', '1Day', '3Days', '7Days', '14Days', '30Days', '90Days'], { default_value: 'Auto' })),
+      // Writable: Table 1 of the vendor's Range (its read-only note is about the disk_info members of Table 2).
+      over_write: list(['Off', 'Auto', '1Day', '3Days', '7Days', '14Days', '30Days', '90Days'], { default_value: 'Auto' }),
       hdd_format_type: ro(list(['AllHddData', 'OnlyHddRecord', 'OnlyHddData'])),
       support_format: ro(bool({ default_value: true })),
       default_timeout: p.name === 'ipc' ? 30000 : 60000,

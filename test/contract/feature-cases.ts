@@ -40,6 +40,14 @@ export function expectedRefusals({ legacy, nvr }: Ctx): Array<[string, number, s
       ['/API/Maintenance/FtpUpgrade/Upgrade', 400, 'no_need_upgrade'],
       ['/API/Maintenance/SystemUpgrade/Upgrade', 400, 'file_error'],
     ] as const),
+    // A camera has no IPCReboot or IPCUpgrade page (their read cases).
+    ...(nvr
+      ? []
+      : ([
+          ['/API/IPCMaintaint/IPCReboot/Range', 404, 'not_found'],
+          ['/API/IPCMaintaint/IPCReboot/Get', 404, 'not_found'],
+          ['/API/IPCMaintaint/IPCUpgrade/Get', 404, 'not_found'],
+        ] as const)),
     // Old firmware: Range (its case) and Get (the disarmState probe, once: the client remembers the page it found).
     ...(legacy
       ? ([

@@ -7,6 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OperationDef } from '../../core/operation';
+import type { PageDef } from '../../core/page';
 import {
   LINKAGE_KEYS,
   type ChannelMarker,
@@ -49,7 +50,22 @@ import {
   voiceAlarmGet,
   voiceAlarmRange,
   voiceAlarmSet,
+  diskGet,
+  diskRange,
+  diskSet,
+  deviceRebootSet,
+  imageControlPage,
+  ipcRebootGet,
+  ipcRebootRange,
+  ipcUpgradeGet,
+  ipcRebootSet,
+  motionPage,
+  pirPage,
+  recordConfigPage,
+  transKeyGet,
+  videoCoverPage,
 } from '../../core/pages';
+import { ipcVersions } from '../../core/pages/ipc-upgrade';
 import { claimEventPush, restoreEventPush } from '../../core/event-push';
 import { ptzPresetIndices, isPtzHex } from '../../core/ptz';
 import { boundsOf, channelFields, defaultFor, descriptorAt, supportedChannels } from '../../core/range';
@@ -67,6 +83,9 @@ import {
   lastOk,
   obj,
   openRig,
+  rejection,
+  until,
+  withRig,
   type Case,
   type Ctx,
   type Obj,
@@ -85,6 +104,394 @@ function fieldsOf(range: Obj, ch: string) {
   assert.ok(f, `Range has no channel ${ch}`);
   return f;
 }
+
+// --- channel settings, storage and maintenance pages ---------------------------------------------------------------
+
+/** A page's operation by verb (the channel settings pages are declared by a factory, their operations by verb). */
+function opOf(page: PageDef, verb: 'Range' | 'Get' | 'Set'): OperationDef {
+  const op = page.operations[verb];
+  assert.ok(op, `${page.name} has no ${verb}`);
+  return op;
+}
+
+/** Get of a channel page through its operation, as a channel map. */
+async function channelGet(client: Ctx['client'], page: PageDef): Promise<Record<string, Obj>> {
+  const g = (await client.invoke(opOf(page, 'Get'), {})) as { channel_info?: Record<string, Obj> };
+  return obj(g.channel_info, `${page.name} channel_info`) as Record<string, Obj>;
+}
+
+interface ChannelPageCase {
+  page: PageDef;
+  /** `data` the Range and Get carry (the vendor samples: `page_type` on the alarm pages). */
+  request: Obj;
+  /** Channels the Range lists. */
+  channels: (nvr: boolean) => string[];
+  /** Members of the Range's CH1 block checked: [member, type]. */
+  members: Array<[string, string]>;
+  /** The Get's CH1 block on a fresh device (the simulator's defaults). */
+  fresh: (nvr: boolean) => Obj;
+  /** Get markers of channels the page does not cover (NVR). */
+  markers: Record<string, Obj>;
+  /** Read-only members of CH1 the Get carries (left out of a Set). */
+  readOnly: string[];
+  /** The change of CH1 (inside the Range), from the block read before. */
+  change: (before: Obj) => Obj;
+  /** The UI's `page` member the vendor's Set sample carries in each block. */
+  uiPage?: string;
+}
+
+const NVR_ALL_BUT_EMPTY = ALL_NVR.filter((c) => c !== 'IP_CH3');
+const NVR_CAMERAS = NVR_ALL_BUT_EMPTY.filter((c) => c !== 'WIFI_CH1');
+const alarmLinkage = (sensitivity: number) => ({
+  switch: false,
+  sensitivity,
+  send_email: false,
+  record_enable: true,
+  record_channel: [],
+  alarm_out: [],
+  buzzer: 'Off',
+  latch_time: '10',
+  post_recording: '30',
+  show_message: false,
+  http_listening: false,
+  light_linkage: false,
+  siren_linkage: false,
+  enforcerlight_linkage: false,
+});
+
+const CHANNEL_PAGES: ChannelPageCase[] = [
+  {
+    page: imageControlPage,
+    request: {},
+    channels: (nvr) => (nvr ? NVR_CAMERAS : ['CH1']),
+    members: [
+      ['ir_cut_mode', 'string'],
+      ['ir_cut_delay', 'int32'],
+      ['support_default', 'bool'],
+      ['Daylight', 'object'],
+    ],
+    fresh: () => ({
+      support_default: true,
+      ir_cut_mode: 'AutoMode',
+      ir_cut_delay: 2,
+      start_time: '00:00',
+      end_time: '00:00',
+      mirror_mode: 'Close',
+      angle_rotation: '0',
+      Daylight: {
+        back_light: 'Close',
+        denoising: 'Auto',
+        denoising_level: 128,
+        gain: 64,
+        white_balance: 'Auto',
+        red_tuning: 44,
+        green_tuning: 27,
+        blue_tuning: 54,
+        exposure_mode: 'Auto',
+        shutter_limit: '1/8',
+        defog_mode: 'Disable',
+        defogging_level: 128,
+      },
+      wdr_hide_ai_area: false,
+    }),
+    markers: { IP_CH2: OFFLINE, IP_CH3: NOT_CONFIGURED },
+    readOnly: ['support_default'],
+    change: (b) => ({ ir_cut_mode: b.ir_cut_mode === 'ColorMode' ? 'BlackWhiteMode' : 'ColorMode', ir_cut_delay: 5 }),
+    uiPage: 'chn_imgCtrl',
+  },
+  {
+    page: motionPage,
+    request: { page_type: 'AlarmConfig' },
+    channels: (nvr) => (nvr ? NVR_ALL_BUT_EMPTY : ['CH1']),
+    members: [
+      ['switch', 'bool'],
+      ['sensitivity', 'int32'],
+      ['record_channel', 'array'],
+      ['intervals', 'int32'],
+    ],
+    fresh: () => ({ ...alarmLinkage(4), intervals: 5, target_type: 'Motion' }),
+    markers: { IP_CH2: OFFLINE, IP_CH3: NOT_CONFIGURED },
+    readOnly: [],
+    change: (b) => ({ switch: !b.switch, sensitivity: b.sensitivity === 6 ? 7 : 6, send_email: true }),
+  },
+  {
+    page: pirPage,
+    request: { page_type: 'AlarmConfig' },
+    channels: (nvr) => (nvr ? ['CH1', 'IP_CH1', 'WIFI_CH1'] : ['CH1']),
+    members: [
+      ['switch', 'bool'],
+      ['sensitivity', 'int32'],
+      ['alarm_out', 'array'],
+    ],
+    fresh: () => alarmLinkage(3),
+    // Channels without a PIR sensor: "Not configured" (the vendor's PIR Get sample).
+    markers: { CH2: NOT_CONFIGURED, CH3: NOT_CONFIGURED, CH4: NOT_CONFIGURED, IP_CH2: OFFLINE, IP_CH3: NOT_CONFIGURED },
+    readOnly: [],
+    change: (b) => ({ switch: !b.switch, sensitivity: b.sensitivity === 5 ? 4 : 5, record_channel: ['CH1'] }),
+  },
+  {
+    page: recordConfigPage,
+    request: {},
+    channels: (nvr) => (nvr ? NVR_ALL_BUT_EMPTY : ['CH1']),
+    members: [
+      ['record_switch', 'bool'],
+      ['prerecord', 'bool'],
+      ['manual_record', 'bool'],
+    ],
+    fresh: (nvr) =>
+      nvr
+        ? { record_switch: true, stream_mode: 'DualStream', prerecord: true, anr: false }
+        : { record_switch: true, prerecord: true, anr: false, net_break_record: false },
+    markers: { IP_CH2: OFFLINE, IP_CH3: NOT_CONFIGURED },
+    readOnly: [],
+    change: (b) => ({ record_switch: !b.record_switch }),
+  },
+  {
+    page: videoCoverPage,
+    request: {},
+    channels: (nvr) => (nvr ? NVR_CAMERAS : ['CH1']),
+    members: [
+      ['privacy_zone_enable', 'bool'],
+      ['zone_info', 'array'],
+    ],
+    fresh: () => ({ privacy_zone_enable: false, zone_info: [] }),
+    markers: { IP_CH2: OFFLINE, IP_CH3: NOT_CONFIGURED },
+    readOnly: [],
+    change: () => ({
+      privacy_zone_enable: true,
+      zone_info: [{ zone_no: 1, zone_enable: true, rect: { left: 0, top: 0, width: 352, height: 288 } }],
+    }),
+  },
+];
+
+const CHANNEL_SETTINGS_CASES: Case[] = CHANNEL_PAGES.flatMap((p): Case[] => {
+  const path = `/API/${p.page.name}`;
+  return [
+    {
+      op: opOf(p.page, 'Range'),
+      async run({ client, sim, nvr, channels }) {
+        const r = (await client.invoke(opOf(p.page, 'Range'), {})) as Obj;
+        assert.is(r.channel_max, channels.length);
+        assert.equal(supportedChannels(r), p.channels(nvr));
+        const f = fieldsOf(r, 'CH1');
+        assert.equal(
+          p.members.map(([m]) => f[m]?.type),
+          p.members.map(([, t]) => t),
+        );
+        assert.equal(lastOk(sim, `${path}/Range`), p.request, 'the addressing of the vendor samples');
+      },
+    },
+    {
+      op: opOf(p.page, 'Get'),
+      async run({ client, sim, nvr }) {
+        const ci = await channelGet(client, p.page);
+        assert.equal(params(ci.CH1, 'CH1'), p.fresh(nvr));
+        if (nvr) {
+          assert.equal(
+            Object.keys(ci),
+            ALL_NVR.filter((c) => p.channels(true).includes(c) || c in p.markers),
+          );
+          for (const [ch, marker] of Object.entries(p.markers)) assert.equal(ci[ch], marker, ch);
+        } else {
+          assert.equal(Object.keys(ci), ['CH1']);
+        }
+        assert.equal(lastOk(sim, `${path}/Get`), p.request);
+      },
+    },
+    {
+      op: opOf(p.page, 'Set'),
+      async run({ client, sim, nvr }) {
+        const before = await channelGet(client, p.page);
+        const ch1 = params(before.CH1, 'CH1');
+        const change = p.change(ch1);
+        const returned = await client.update(p.page.name, { channel_info: { CH1: change } });
+        // The vendor's Set samples: the touched channel's block whole (read-only members left out), with chn_index
+        // (and the UI's page), and the page_type the page is read with.
+        const block: Obj = { ...ch1, ...change, chn_index: 'CH1', ...(p.uiPage ? { page: p.uiPage } : {}) };
+        for (const k of p.readOnly) delete block[k];
+        assert.equal(sentSet(sim, p.page.name), { ...p.request, channel_info: { CH1: block } });
+        const after = await channelGet(client, p.page);
+        assert.equal(obj(returned.channel_info, 'returned channel_info'), after, 'update() returns the page read back');
+        assert.equal(params(after.CH1, 'CH1'), { ...ch1, ...change }, 'the change, and unsent members kept');
+        for (const ch of Object.keys(before).filter((c) => c !== 'CH1')) assert.equal(after[ch], before[ch], `${ch} untouched`);
+        assert.ok(nvr || Object.keys(after).length === 1);
+      },
+    },
+  ];
+});
+
+const STORAGE_CASES: Case[] = [
+  {
+    op: diskRange,
+    async run({ client, sim, nvr }) {
+      const r = await client.invoke(diskRange, {});
+      const list = descriptorAt(r, ['disk_info']);
+      assert.equal([list?.type, list?.max_size], ['array', 18]);
+      assert.equal(descriptorAt(r, ['over_write'])?.items, ['Off', 'Auto', '1Day', '3Days', '7Days', '14Days', '30Days', '90Days']);
+      assert.is(r.default_timeout, nvr ? 60000 : 30000);
+      assert.equal(lastOk(sim, '/API/StorageConfig/Disk/Range'), {});
+    },
+  },
+  {
+    op: diskGet,
+    async run({ client, nvr }) {
+      const g = await client.invoke(diskGet, {});
+      assert.equal([g.over_write, g.hdd_format_type, g.support_format, g.NasMaxCount], ['Auto', 'AllHddData', true, 1]);
+      assert.is(g.disk_info!.length, 1);
+      const d = g.disk_info![0];
+      // NVR: the vendor sample's drive (full, overwriting); IPC: a memory card with room left.
+      if (nvr) assert.equal([d.device_type, d.status, d.total_size, d.free_size, d.display_id], ['Normal', 'Full', 476940, 0, 1]);
+      else assert.equal([d.device_type, d.status, d.total_size, d.free_size, d.display_id], ['Sd', 'Normal', 60906, 41210, undefined]);
+    },
+  },
+  {
+    op: diskSet,
+    async run({ client, sim }) {
+      // The overwrite mode only: never a format (that is Disk/Format, with secondary authentication).
+      const before = await client.invoke(diskGet, {});
+      const over_write = before.over_write === 'Off' ? 'Auto' : 'Off';
+      await client.update('StorageConfig/Disk', { over_write });
+      // The vendor's Set sample: the Get object sent back, the change in it; the top-level read-only members
+      // (hdd_format_type, support_format) left out, the disk list as read.
+      const { hdd_format_type, support_format, ...writable } = before;
+      assert.equal([hdd_format_type, support_format], ['AllHddData', true]);
+      assert.equal(sentSet(sim, 'StorageConfig/Disk'), { ...writable, over_write });
+      const after = await client.invoke(diskGet, {});
+      assert.equal(after, { ...before, over_write }, 'the change, the disks as they were');
+      assert.not.ok(
+        sim.log.some((e) => e.path.startsWith('/API/StorageConfig/Disk/Format')),
+        'no format',
+      );
+    },
+  },
+];
+
+const REBOOT_MS = 200;
+
+const MAINTENANCE_CASES: Case[] = [
+  {
+    op: transKeyGet,
+    async run({ client, sim }) {
+      const t = await client.invoke(transKeyGet, { type: ['base_salt', 'base_x_public'] });
+      const [salt, pub] = t.Key_lists!;
+      assert.equal([salt.type, salt.iter, pub.type, pub.iter, pub.seq], ['base_salt', 1000, 'base_x_public', undefined, salt.seq + 1]);
+      // Keys with a leading 0 before the base64 (vendor samples).
+      assert.match(salt.key, /^0[A-Za-z0-9+/=]+$/);
+      assert.equal(lastOk(sim, '/API/Maintenance/TransKey/Get'), { type: ['base_salt', 'base_x_public'] });
+      // A fresh salt each time.
+      const again = await client.invoke(transKeyGet, { type: ['base_salt'] });
+      assert.ok(again.Key_lists![0].seq > pub.seq && again.Key_lists![0].key !== salt.key);
+    },
+  },
+  {
+    op: ipcRebootRange,
+    async run({ client, sim, nvr, channels }) {
+      if (!nvr) {
+        // A camera has no IPCReboot page: unsupported, with the page named.
+        const err = await rejection(client.invoke(ipcRebootRange, {}));
+        assert.equal([err.kind, err.error_code, err.page, err.status], ['unsupported', 'not_found', 'IPCMaintaint/IPCReboot', 404]);
+        return;
+      }
+      const r = await client.invoke(ipcRebootRange, {});
+      assert.is(r.channel_max, channels.length);
+      // Only channels that hold an IPC (the empty slot IP_CH3 none).
+      assert.equal(supportedChannels(r), ['IP_CH1', 'IP_CH2']);
+      const f = fieldsOf(r, 'IP_CH1');
+      assert.equal([f.reboot_switch.type, f.reboot_switch.mode, f.status.mode], ['bool', 'rw', 'r']);
+      assert.is(descriptorAt(r, ['password'])?.max_len, 16);
+      assert.equal(lastOk(sim, '/API/IPCMaintaint/IPCReboot/Range'), {});
+    },
+  },
+  {
+    op: ipcRebootGet,
+    async run({ client, nvr }) {
+      if (!nvr) {
+        assert.is((await rejection(client.invoke(ipcRebootGet, {}))).error_code, 'not_found');
+        return;
+      }
+      const g = await client.invoke(ipcRebootGet, {});
+      assert.equal(g.channel_info, {
+        IP_CH1: { status: 'Online', ip_address: '192.168.1.105', software_version: 'V21.45.8.2.2_220705' },
+        IP_CH2: { status: 'Offline', ip_address: '192.168.1.106', software_version: 'V21.45.8.2.2_220705' },
+      });
+    },
+  },
+  {
+    op: ipcUpgradeGet,
+    async run({ client, sim, nvr }) {
+      if (!nvr) {
+        assert.is((await rejection(client.invoke(ipcUpgradeGet, {}))).error_code, 'not_found');
+        return;
+      }
+      const g = await client.invoke(ipcUpgradeGet, {});
+      // Only channels that hold a camera (IP and Wi-Fi); the offline one with no version (the vendor's spelling
+      // On-line / Off-line).
+      assert.equal(Object.keys(g.channel_info!), ['IP_CH1', 'IP_CH2', 'WIFI_CH1']);
+      const [on, off] = [g.channel_info!.IP_CH1, g.channel_info!.IP_CH2];
+      assert.equal([on.state, on.software_version, on.file_type], ['On-line', sim.ipcFirmware.version('IP_CH1'), 'sw']);
+      assert.equal([off.state, off.software_version], ['Off-line', '']);
+      assert.equal(ipcVersions(g), new Map(['IP_CH1', 'WIFI_CH1'].map((ch) => [ch, sim.ipcFirmware.version(ch)])));
+    },
+  },
+  {
+    op: ipcRebootSet,
+    async run({ v, nvr }) {
+      // Its own device: the camera goes away for a while (REBOOT_MS), which the other cases must not see.
+      await withRig({ profile: v.profile, firmware: v.firmware, rebootMs: REBOOT_MS }, {}, async ({ client, sim }) => {
+        const set = '/API/IPCMaintaint/IPCReboot/Set';
+        if (!nvr) {
+          const err = await rejection(client.restartCamera('CH1'));
+          assert.match(err.reason, /CH1 is not a camera this recorder can restart/);
+          assert.is(entries(sim, set).length, 0, 'nothing sent');
+          return;
+        }
+        const status = async () => (await client.invoke(ipcRebootGet, {})).channel_info?.IP_CH1?.status;
+        assert.is(await status(), 'Online');
+        assert.is(await client.restartCamera('IP_CH1'), 'Success');
+        // The admin password and the wrapped authentication built from the first salt handed out (the log redacts
+        // both secrets); the device checked the cipher.
+        assert.equal(lastOk(sim, set), {
+          password: '***',
+          channel_info: { IP_CH1: { reboot_switch: true } },
+          base_secondary_authentication: { seq: 1, cipher: '***' },
+        });
+        assert.is(await status(), 'Offline', 'the camera restarts');
+        await new Promise((r) => setTimeout(r, REBOOT_MS + 50));
+        assert.is(await status(), 'Online');
+        // An offline camera: the recorder answers Failed, an error.
+        assert.is((await rejection(client.restartCamera('IP_CH2'))).error_code, 'failed');
+        assert.is(entries(sim, set).length, 2);
+        assert.is(entries(sim, '/API/Web/Login').length, 2, "the recorder's session is kept");
+      });
+    },
+  },
+  {
+    op: deviceRebootSet,
+    async run({ v }) {
+      // Its own device: the reboot ends every session.
+      await withRig({ profile: v.profile, firmware: v.firmware, rebootMs: REBOOT_MS }, {}, async ({ client, sim }) => {
+        const path = '/API/Maintenance/DeviceReboot/Set';
+        const info = await client.invoke(systemInfoGet);
+        await client.restart();
+        // The page's own flat shape {cipher, seq}, from the first salt; the device checked the cipher.
+        assert.equal(lastOk(sim, path), { cipher: '***', seq: 1 });
+        await until(() => sim.reboots === 1, 'the reboot');
+        // Meanwhile: the client holds its calls (the device restarts); the device answers device_reboot to all.
+        assert.is((await rejection(client.invoke(systemInfoGet))).error_code, 'device_reboot');
+        const raw = await fetch(`${sim.url}/API/Web/Login`, { method: 'POST', body: JSON.stringify({ version: '1.0', data: {} }) });
+        assert.equal([raw.status, ((await raw.json()) as Obj).error_code], [400, 'device_reboot']);
+        // Then it is back: one new login, the same device.
+        await until(() => !sim.firmware.rebooting && Date.now() >= (client.loginHeldUntil ?? 0), 'the device back', 5000);
+        assert.equal(await client.invoke(systemInfoGet), info);
+        // One challenge (401) and one answer per login: two logins, the second after the reboot.
+        const logins = entries(sim, '/API/Web/Login').filter((e) => e.status === 200);
+        assert.is(logins.length, 2, 'the session dropped: logged in again');
+        assert.ok(logins[1].time > entries(sim, path)[0].time);
+        assert.is(entries(sim, path).length, 1, 'sent once');
+      });
+    },
+  },
+];
 
 // --- one check per registry operation ------------------------------------------------------------------------------
 
@@ -598,6 +1005,9 @@ const PAGE_CASES: Case[] = [
       assert.equal(sim.log.filter((e) => e.path === '/API/Maintenance/SystemUpgrade/Upgrade').at(-1)?.data, { bytes: 4096 });
     },
   },
+  ...CHANNEL_SETTINGS_CASES,
+  ...STORAGE_CASES,
+  ...MAINTENANCE_CASES,
 ];
 
 const CASES: Case[] = [...PAGE_CASES, ...FEATURE_CASES];
