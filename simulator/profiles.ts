@@ -103,7 +103,17 @@ type Slot = Pick<ChannelSpec, 'floodlight' | 'fullColour' | 'siren' | 'redBlueLi
   notConfigured?: boolean;
   fewSirenTypes?: boolean;
 };
-const none: Slot = { floodlight: false, fullColour: false, siren: false, redBlueLight: false, pir: false, alarmIn: 0, alarmOut: 0, ai: [], audio: true };
+const none: Slot = {
+  floodlight: false,
+  fullColour: false,
+  siren: false,
+  redBlueLight: false,
+  pir: false,
+  alarmIn: 0,
+  alarmOut: 0,
+  ai: [],
+  audio: true,
+};
 
 /**
  * The 8-channel pattern (repeats every 8 channels, so a 16-channel bench device has the same variety):
