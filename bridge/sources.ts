@@ -18,7 +18,7 @@ import { storageState } from './storage';
 import { planLive, type LivePlan } from './live-commands';
 import { coerce, shownViolations } from './payload';
 import { channelBlock, channelOnline, liveHardware, rowDescriptor, valueAt, type DeviceModel, type Json } from './state';
-import { TABLE, type ConfigRow, type Level, type LiveRow, type Row, type Source } from './table';
+import { placedField, TABLE, type ConfigRow, type Level, type LiveRow, type Row, type Source } from './table';
 import { setAt, withMember, type Change } from './write-queue';
 
 /** A checked command key: what to write and how (by the row's source). */
@@ -116,16 +116,26 @@ const SOURCES: Kinds = {
       const get = model.gets.get(row.source.page);
       const base = row.level === 'channel' ? channelBlock(get, channel!) : get;
       if (!isPlainObject(base) || isChannelMarker(base)) return undefined;
-      return scalar(valueAt(base, row.source.field));
+      return scalar(valueAt(base, getField(row, base)));
     },
     plan(row, c) {
-      const path = [...(row.level === 'channel' ? ['channel_info', c.channel!] : []), ...row.source.field];
+      const get = c.model.gets.get(row.source.page);
+      const base = row.level === 'channel' ? channelBlock(get, c.channel!) : get;
+      const path = [...(row.level === 'channel' ? ['channel_info', c.channel!] : []), ...getField(row, base)];
       const type = writableDescriptor(row, c).type;
       const value = coerce(row, type, c.raw, valueAt(c.model.gets.get(row.source.page), path), c.q);
       return checkedPageWrite(row, c, path, value, { path, value, channel: c.channel });
     },
   },
 };
+
+/**
+ * Where the Get (`base`: the channel block or the page) has a page row's member: its `field`, else its `or` place;
+ * a Get that has neither is read and written at `field`.
+ */
+function getField(row: ConfigRow, base: unknown): readonly string[] {
+  return placedField(row, (field) => valueAt(base, field) !== undefined) ?? row.source.field;
+}
 
 /** The Range descriptor a command on a configuration row is checked against: present and writable. */
 function writableDescriptor(row: ConfigRow, c: Command) {

@@ -22,7 +22,7 @@ import {
 } from '../core';
 import { isPlainObject } from '../core/json';
 import type { EventValues } from './event-state';
-import { boundsPath, isConfigRow, POLLED_PAGES, readsOn, type LiveControl, type Row } from './table';
+import { boundsPath, fieldsOf, isConfigRow, POLLED_PAGES, readsOn, type LiveControl, type Row } from './table';
 
 export type Json = Record<string, unknown>;
 
@@ -75,7 +75,11 @@ export function rowDescriptor(model: DeviceModel, row: Row, channel?: string): R
   if (!readsOn(row, model.disarmPage)) return undefined;
   const range = model.ranges.get(row.source.page);
   if (!range) return undefined;
-  return descriptorAt(range, boundsPath(row, channel));
+  for (const field of fieldsOf(row)) {
+    const desc = descriptorAt(range, boundsPath(row, channel, field));
+    if (desc) return desc;
+  }
+  return undefined;
 }
 
 /** The hardware that makes a live switch exist while its live page is unknown (core's table; settings wait for the page). */

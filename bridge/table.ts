@@ -26,7 +26,17 @@ export type LiveControl = keyof typeof LIVE_CONTROLS;
 /** Where a value comes from (and so how it is written). */
 export type Source =
   /** A configuration page: value at `field` inside the channel block (`channel_info.<ch>`) or inside `data`. */
-  | { kind: 'page'; page: string; field: readonly string[]; onlyWhenDisarmedVia?: DisarmPage }
+  | {
+      kind: 'page';
+      page: string;
+      field: readonly string[];
+      onlyWhenDisarmedVia?: DisarmPage;
+      /**
+       * Where devices may place the member instead (`['white_light']` flat beside `FullColorMode.white_light`):
+       * Range and Get are each read at `field`, else here, and a write goes where the Get has it (`placedField`).
+       */
+      or?: readonly string[];
+    }
   /** Whether the channel is listed in `data.<field>`, a list of channel ids on a configuration page (`["CH1","CH3"]`). */
   | { kind: 'member'; page: string; field: readonly string[]; onlyWhenDisarmedVia?: DisarmPage }
   /** The live page of the channel (what the light or siren does now). */
@@ -292,6 +302,16 @@ export const TABLE: readonly Row[] = [
     category: 'config',
   },
   {
+    key: 'white_light',
+    level: 'channel',
+    // A full-colour camera's Get nests it in FullColorMode, its Range (and some firmware's Get) lists it flat (k).
+    source: { kind: 'page', page: IMAGE_CONTROL, field: ['FullColorMode', 'white_light'], or: ['white_light'] },
+    platform: 'select',
+    name: 'White light mode',
+    icon: 'mdi:lightbulb-night-outline',
+    category: 'config',
+  },
+  {
     key: 'ir_led',
     level: 'channel',
     source: page(IMAGE_CONTROL, 'ir_led'),
@@ -446,8 +466,16 @@ export function polledPages(disarmPage: DisarmPage | undefined): readonly string
  * Range path of a configuration row's descriptor for a channel (or the device): `['channel_info', 'CH1', 'siren_time']`,
  * `['linkage_info', 'linkage_siren']`, or the list a channel is a member of (`['disarming_channel']`).
  */
-export function boundsPath(row: ConfigRow, channel?: string): string[] {
-  return row.level === 'channel' && row.source.kind === 'page'
-    ? ['channel_info', channel ?? '', ...row.source.field]
-    : [...row.source.field];
+export function boundsPath(row: ConfigRow, channel?: string, field: readonly string[] = row.source.field): string[] {
+  return row.level === 'channel' && row.source.kind === 'page' ? ['channel_info', channel ?? '', ...field] : [...field];
+}
+
+/** The places a configuration row's member may be, in order: its `field`, then the page source's `or`. */
+export function fieldsOf(row: ConfigRow): readonly (readonly string[])[] {
+  return row.source.kind === 'page' && row.source.or ? [row.source.field, row.source.or] : [row.source.field];
+}
+
+/** The first of the row's places (`fieldsOf`) where `has` finds the member (in a Get block, or a Range), if any. */
+export function placedField(row: ConfigRow, has: (field: readonly string[]) => boolean): readonly string[] | undefined {
+  return fieldsOf(row).find(has);
 }

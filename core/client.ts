@@ -37,6 +37,7 @@ import {
   type UploadSender,
 } from './firmware';
 import { validateAgainstRange } from './validate';
+import { nestFlatGroups } from './range';
 
 export interface ClientOptions {
   /** Device base URL, e.g. `http://192.168.1.20` or `https://nvr.local:8443`. No credentials in it. */
@@ -289,7 +290,8 @@ export class NvrClient extends EventEmitter {
     const pending = this.range(name).then(
       (answer) => {
         // Frozen: shared by every reader, its repeated descriptors shared with the other devices' (deepFreeze).
-        const value = deepFreeze(answer);
+        // Members a Get nests in a group the Range lists flat are described in the group too (PageDef rangeFlattens).
+        const value = deepFreeze(nestFlatGroups(answer, findPage(name)?.rangeFlattens));
         this.ranges.set(name, { at: Date.now(), value });
         return value;
       },

@@ -30,6 +30,13 @@ export interface PageDef {
   channelScoped: boolean;
   /** Read, not written through `update()` (identity, channel list, snapshots...). */
   readOnly?: boolean;
+  /**
+   * Groups a channel's Get nests members in while the Range may list those members flat at channel level
+   * (ImageControl `FullColorMode`: vendor-facts-more k). The cached Range describes each such group as the channel's
+   * own members (`nestFlatGroups`), so a Set of `FullColorMode.white_light` is checked against the flat
+   * `white_light` and echoed blocks keep the group.
+   */
+  rangeFlattens?: readonly string[];
 }
 
 /** Alias kept for callers of the former registry type. */

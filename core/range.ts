@@ -92,6 +92,29 @@ export function descriptorAt(rangeData: Record<string, unknown>, path: readonly 
   return isDescriptor(node) ? node : undefined;
 }
 
+/**
+ * `rangeData` with each group of `groups` the channel blocks lack described as an object of the block's own (flat)
+ * members: the Range's placement of members a Get nests (PageDef `rangeFlattens`). A block that describes the
+ * group itself is left as it is; so is a Range without channel blocks. Returns `rangeData` when nothing is added.
+ */
+export function nestFlatGroups(rangeData: Record<string, unknown>, groups: readonly string[] | undefined): Record<string, unknown> {
+  const map = groups?.length ? channelMap(rangeData) : undefined;
+  if (!map || !groups) return rangeData;
+  let out: Record<string, unknown> | undefined;
+  for (const [ch, block] of Object.entries(map)) {
+    if (!isDescriptor(block) || !isPlainObject(block.items)) continue;
+    const flat = block.items;
+    const missing = groups.filter((g) => !Object.hasOwn(flat, g));
+    if (!missing.length) continue;
+    out ??= { ...map };
+    // The group's members are the block's flat members as the Range gives them (a copy: no cycle).
+    const items: Record<string, unknown> = { ...flat };
+    for (const g of missing) items[g] = { type: 'object', items: { ...flat } };
+    out[ch] = { ...block, items };
+  }
+  return out ? { ...rangeData, channel_info: { ...(rangeData.channel_info as object), items: out } } : rangeData;
+}
+
 function channelMap(rangeData: Record<string, unknown>): Record<string, unknown> | undefined {
   const ci = own(rangeData, 'channel_info');
   return isDescriptor(ci) && isPlainObject(ci.items) ? ci.items : undefined;

@@ -49,6 +49,14 @@ export const IMAGE_CONTROL_RANGE: RangePage = {
     Daylight: exposure(),
     Night: exposure(),
     wdr_hide_ai_area: bool(),
+    // A full-colour camera (vendor Range sample CH15): its Get nests these in `FullColorMode`, the Range lists them flat.
+    ...(ch.fullColour
+      ? {
+          image_setting: list(['FullColorMode', 'DayNightMode', 'Schedule', 'SmartIllumination']),
+          white_light: list(['Auto', 'Manual', 'Schedule', 'OFF']),
+          light_distance: int(0, 100, { default_value: 50 }),
+        }
+      : {}),
   }),
   // Analog and digital cameras alike; a Wi-Fi battery camera has no image settings here.
   covers: (ch) => ch.kind !== 'wifi',

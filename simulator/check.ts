@@ -22,6 +22,8 @@ export interface CheckOptions {
   topMeta?: MetaRules;
   /** Keys of a channel block that are not parameters (Deterrence `page: "chn_floodlight"`). */
   channelMeta?: MetaRules;
+  /** Groups of a channel block whose members the Range lists flat in the block (vendor ImageControl `FullColorMode`). */
+  flatGroups?: readonly string[];
   /** Every channel of the device: a Get marker (`{reason}`, `{status, reason}`) sent back for one of them is ignored. */
   channels?: ReadonlySet<string>;
   /** The Get answer now: a read-only member sent back unchanged is accepted (the UI sends the whole Get back). */
@@ -95,7 +97,12 @@ class Checker {
         continue;
       }
       const d = Object.hasOwn(members, key) ? members[key] : undefined;
-      if (d === undefined) {
+      if (d === undefined && channel !== undefined && path.endsWith(channel) && this.opts.flatGroups?.includes(key)) {
+        // The Get nests these members, the Range describes them beside the group: check them there.
+        const now = isPlainObject(cur) ? cur[key] : undefined;
+        if (!isPlainObject(value[key])) this.bad(here, `wrong type: expected object, got ${show(value[key])}`);
+        else this.members(value[key], members, here, false, channel, now);
+      } else if (d === undefined) {
         if (channelMap && CHANNEL_ID.test(key)) this.bad(here, 'unknown channel (absent from Range)');
         else this.bad(here, 'unsupported field (absent from Range)');
       } else if (!isDescriptor(d)) {

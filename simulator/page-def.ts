@@ -52,6 +52,8 @@ export interface SimPage {
   meta?: MetaRules;
   /** Channel-block keys that are not parameters (vendor Deterrence Set: `page: "chn_floodlight"`). */
   channelMeta?: MetaRules;
+  /** Groups a channel's Get nests whose members the Range lists flat (ImageControl `FullColorMode`): checked as flat. */
+  flatGroups?: readonly string[];
   /** Repairs a vendor sample's slip before the check (the Disarming Set sample's 47 half-hours). */
   normalizeSet?(data: Obj): Obj;
   /** Range refuses a request without `page_type` (AlarmConfig, ChannelConfig or AllConfig). */

@@ -210,13 +210,18 @@ export const PAGES: readonly SimPage[] = [
     meta: { page_type: ALARM_PAGE_TYPES },
   },
   { page: 'AlarmConfig/IO', ops: ['Range'], range: IO_RANGE },
-  // Day/night, IR LEDs (vendor-facts-more k); the Set sample carries the UI's `page: "chn_imgCtrl"`.
+  // Day/night, IR LEDs, white light (vendor-facts-more k); the Set sample carries the UI's `page: "chn_imgCtrl"`.
+  // A full-colour camera's Get nests its white light in `FullColorMode` (vendor Get sample CH15), the Range is flat.
   {
     page: 'ChannelConfig/ImageControl',
     ops: ALL,
     range: IMAGE_CONTROL_RANGE,
-    get: { omit: ['Night', 'camera_param_mode', 'corridor_mode', 'image_sensitivity'] },
+    get: {
+      omit: ['Night', 'camera_param_mode', 'corridor_mode', 'image_sensitivity', 'white_light', 'light_distance'],
+      channel: (ch) => (ch.fullColour ? { FullColorMode: { white_light: 'Auto', image_sensitivity: 1 } } : {}),
+    },
     channelMeta: { page: ['chn_imgCtrl'] },
+    flatGroups: ['FullColorMode'],
   },
   { page: 'RecordConfig', ops: ALL, range: RECORD_RANGE, get: { omit: ['copy_ch', 'manual_record'] } },
   { page: 'ChannelConfig/VideoCover', ops: ALL, range: VIDEO_COVER_RANGE, get: {} },

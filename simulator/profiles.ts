@@ -18,6 +18,8 @@ export interface ChannelSpec {
   configured: boolean;
   /** Camera hardware: white light, siren (AudioAlarm), red/blue light, PIR sensor, camera alarm in/outputs. */
   floodlight: boolean;
+  /** A full-colour camera (vendor ImageControl CH15): its white light has a mode (`FullColorMode.white_light`). */
+  fullColour: boolean;
   siren: boolean;
   redBlueLight: boolean;
   pir: boolean;
@@ -95,20 +97,30 @@ export function isLegacyFirmware(firmware: string): boolean {
 const AI_FULL = ['PVD', 'LCD', 'PID', 'FD', 'CrossCount'] as const;
 
 /** One position of the 8-channel pattern: hardware and state beyond the channel kind. */
-type Slot = Pick<ChannelSpec, 'floodlight' | 'siren' | 'redBlueLight' | 'pir' | 'alarmIn' | 'alarmOut' | 'ai' | 'audio'> & {
+type Slot = Pick<ChannelSpec, 'floodlight' | 'fullColour' | 'siren' | 'redBlueLight' | 'pir' | 'alarmIn' | 'alarmOut' | 'ai' | 'audio'> & {
   /** Offline when the slot is a digital channel. */
   offline?: boolean;
   notConfigured?: boolean;
   fewSirenTypes?: boolean;
 };
-const none: Slot = { floodlight: false, siren: false, redBlueLight: false, pir: false, alarmIn: 0, alarmOut: 0, ai: [], audio: true };
+const none: Slot = {
+  floodlight: false,
+  fullColour: false,
+  siren: false,
+  redBlueLight: false,
+  pir: false,
+  alarmIn: 0,
+  alarmOut: 0,
+  ai: [],
+  audio: true,
+};
 
 /**
  * The 8-channel pattern (repeats every 8 channels, so a 16-channel bench device has the same variety):
  *   1 CH1      floodlight, siren, red/blue light, PIR, 1 alarm in/out, AI PVD LCD PID FD CrossCount
  *   2 CH2      floodlight, siren (two siren types), no audio settings
  *   3 CH3      siren only, AI PVD
- *   4 CH4      floodlight only
+ *   4 CH4      floodlight only: a full-colour camera (white-light mode on ImageControl)
  *   5 IP_CH1   IP camera: floodlight, siren, PIR, 1 alarm in/out, AI PVD LCD PID FD SOD CrossCount, PTZ
  *   6 IP_CH2   IP camera, offline (Range: status only; Get: {status:"Offline", reason:"Not support"})
  *   7 IP_CH3   empty slot: NotConfigured (on no page; Get {reason:"Not configured"})
@@ -119,7 +131,7 @@ const PATTERN: readonly Slot[] = [
   { ...none, floodlight: true, siren: true, redBlueLight: true, pir: true, alarmIn: 1, alarmOut: 1, ai: AI_FULL },
   { ...none, floodlight: true, siren: true, audio: false, fewSirenTypes: true },
   { ...none, siren: true, ai: ['PVD'] },
-  { ...none, floodlight: true },
+  { ...none, floodlight: true, fullColour: true },
   { ...none, floodlight: true, siren: true, pir: true, alarmIn: 1, alarmOut: 1, ai: ['PVD', 'LCD', 'PID', 'FD', 'SOD', 'CrossCount'] },
   { ...none, floodlight: true, siren: true, offline: true },
   { ...none, notConfigured: true },
@@ -148,6 +160,7 @@ function nvrChannels(n: number, analog: number, numbering: ChannelNumbering): Ch
       online: configured && !(kind === 'digital' && slot.offline),
       configured,
       floodlight: plain.floodlight,
+      fullColour: plain.fullColour,
       siren: plain.siren,
       redBlueLight: plain.redBlueLight,
       pir: plain.pir,
@@ -176,6 +189,7 @@ function ipcChannels(): ChannelSpec[] {
       online: true,
       configured: true,
       floodlight: true,
+      fullColour: false,
       siren: true,
       redBlueLight: true,
       pir: true,

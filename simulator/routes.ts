@@ -99,6 +99,7 @@ function configRoutes(s: Services, page_: SimPage): Array<[string, Route]> {
             const problems = checkSet(data, device.range(page).data, {
               topMeta: def.meta,
               channelMeta: def.channelMeta,
+              flatGroups: def.flatGroups,
               channels,
               current,
             });

@@ -20,7 +20,10 @@ export const ImageControlChannel = v.looseObject({
   ir_led: optString, // Off, On, Auto, Manual
   start_time: optString,
   end_time: optString,
-  image_setting: optString,
+  image_setting: optString, // FullColorMode, DayNightMode, Schedule (full-colour cameras)
+  white_light: optString, // Auto, Manual, Schedule, OFF: where a firmware answers it flat (Default sample)
+  /** White light of a full-colour camera, as the Get nests it; the Range lists these members flat (`rangeFlattens`). */
+  FullColorMode: v.optional(v.looseObject({ white_light: optString, light_distance: optInt })),
   mirror_mode: optString,
   angle_rotation: optString,
 });
@@ -80,6 +83,8 @@ function channelPage<S extends v.GenericSchema>(p: {
   /** Members each channel block of a Set carries (`chn_index`, the UI's `page`). */
   setMembers?: (ch: string) => Record<string, string>;
   what: string;
+  /** Groups the Get nests while the Range lists their members flat (PageDef `rangeFlattens`). */
+  rangeFlattens?: readonly string[];
 }): PageDef {
   const metaKeys = [...META_KEYS, ...Object.keys(p.setMembers?.('CH1') ?? {})];
   const Get = v.looseObject({ page_type: optString, channel_info: v.optional(channelMap(p.channel)) });
@@ -121,15 +126,17 @@ function channelPage<S extends v.GenericSchema>(p: {
     setMembers: p.setMembers ?? ((ch) => ({ chn_index: ch })),
     write: 'block',
     channelScoped: true,
+    ...(p.rangeFlattens ? { rangeFlattens: p.rangeFlattens } : {}),
   });
 }
 
 export const imageControlPage = channelPage({
   name: 'ChannelConfig/ImageControl',
-  title: 'Image control (day/night, IR)',
+  title: 'Image control (day/night, IR, white light)',
   channel: ImageControlChannel,
   setMembers: (ch) => ({ chn_index: ch, page: 'chn_imgCtrl' }),
-  what: 'Day/night switching and IR LEDs',
+  what: 'Day/night switching, IR LEDs and white light',
+  rangeFlattens: ['FullColorMode'],
 });
 
 /** Motion and PIR are read as the alarm page (`page_type: "AlarmConfig"`), where detection and linkage members meet. */

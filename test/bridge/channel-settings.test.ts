@@ -121,4 +121,37 @@ test('refused: a value outside Range or not offered, and a key the channel does 
   assert.equal(json(fx.recorder.last(`${fx.base}/nvr/ch3`)).motion_sensitivity, 7, 'state unchanged');
 });
 
+test('white light mode: a select only on the full-colour camera; set nested in FullColorMode as its Get has it', async ({ fx }) => {
+  const sim = fx.sims.get('nvr')!;
+  const image = await rangeOf(fx, 'ChannelConfig/ImageControl');
+  const ch4 = cmps(fx, 'ch4');
+  assert.equal(ch4.white_light.p, 'select');
+  assert.equal(ch4.white_light.name, 'White light mode');
+  assert.equal(ch4.white_light.entity_category, 'config');
+  assert.deepEqual(ch4.white_light.options, descriptorAt(image, ['channel_info', 'CH4', 'white_light'])!.items, 'options: the flat Range');
+  for (const ch of ['ch1', 'ch2', 'ch3']) assert.equal(cmps(fx, ch).white_light, undefined, `${ch} is no full-colour camera`);
+  const r = fx.recorder;
+  await r.waitTopic(`${fx.base}/nvr/ch4`, (j) => j.white_light === 'Auto', 5000);
+  const since = r.count;
+  const sets = sim.log.length;
+  await r.publish(`${fx.base}/nvr/ch4/set/white_light`, 'OFF');
+  await r.waitTopic(`${fx.base}/nvr/ch4`, (j) => j.white_light === 'OFF', 5000, since);
+  const sent = setsOf(sim, sets).filter((e) => e.path.includes('ImageControl'));
+  assert.equal(sent.length, 1);
+  const block = (sent[0].data as Json).channel_info.CH4;
+  assert.equal(block.FullColorMode.white_light, 'OFF');
+  assert.equal(block.white_light, undefined, 'not written flat beside the group');
+  assert.deepEqual(sim.state['ChannelConfig/ImageControl'].channel_info!.CH4.FullColorMode, { white_light: 'OFF', image_sensitivity: 1 });
+
+  const before = setsOf(sim).length;
+  const refused = r.count;
+  await r.publish(`${fx.base}/nvr/ch4/set/white_light`, 'Disco');
+  const data = await waitEvent(fx, 'command_refused', (d) => d.topic === `${fx.base}/nvr/ch4/set/white_light`, refused);
+  assert.match(String(data.reason), /white_light: .*Disco/);
+  await r.publish(`${fx.base}/nvr/ch3/set/white_light`, 'Auto');
+  const ch3 = await waitEvent(fx, 'command_refused', (d) => d.topic === `${fx.base}/nvr/ch3/set/white_light`, refused);
+  assert.match(String(ch3.reason), /white_light is not supported by nvr CH3/);
+  assert.equal(setsOf(sim).length, before, 'nothing sent');
+});
+
 test.run();

@@ -256,8 +256,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   );
   assert.deepEqual(
     keys('ch4'),
-    ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, ...CARE].sort(),
-    'CH4: no siren',
+    ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, 'white_light', ...CARE].sort(),
+    'CH4: no siren; a full-colour camera (white light mode)',
   );
   assert.deepEqual(
     keys('ch2'),

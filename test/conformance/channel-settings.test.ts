@@ -71,6 +71,56 @@ test("Image control: a day/night value the camera's Range does not offer is refu
   assert.is(dev.count(`${IC}/Set`), 0);
 });
 
+/** The vendor's Range sample for the full-colour camera CH15: white light listed flat beside the other members. */
+const fullColourRange = {
+  channel_max: 16,
+  channel_info: {
+    type: 'object',
+    items: {
+      CH15: {
+        type: 'object',
+        items: {
+          support_default: { type: 'bool' },
+          ir_cut_mode: { type: 'string', items: ['Auto', 'Day', 'Night', 'Image', 'Schedule'] },
+          mirror_mode: { type: 'string', items: ['Close', 'VerticalMirroring', 'HorizontalMirroring', 'All'] },
+          corridor_mode: { type: 'string', items: ['Close', 'Open'] },
+          angle_rotation: { type: 'string', items: ['0', '180'] },
+          wdr_hide_ai_area: { type: 'bool' },
+          image_setting: { type: 'string', items: ['FullColorMode', 'DayNightMode', 'Schedule', 'SmartIllumination'] },
+          white_light: { type: 'string', items: ['Auto', 'Manual', 'Schedule', 'OFF'] },
+          light_distance: { type: 'int32', min: 0, max: 100 },
+          image_sensitivity: { type: 'int32', items: [0, 1, 2, 3] },
+        },
+      },
+    },
+  },
+};
+
+test('Image control: the white light the Get nests in FullColorMode is checked against the flat Range and written nested', async () => {
+  let state: Data = structuredClone(V.imageControlGet);
+  const { dev, c } = await setup({
+    handlers: {
+      [`${IC}/Range`]: () => fullColourRange,
+      [`${IC}/Get`]: () => state,
+      [`${IC}/Set`]: (body: Data) => {
+        state = structuredClone(state);
+        state.channel_info.CH15.FullColorMode = { ...state.channel_info.CH15.FullColorMode, ...body.channel_info.CH15.FullColorMode };
+        return {};
+      },
+    },
+  });
+  const after = await c.update('ChannelConfig/ImageControl', { channel_info: { CH15: { FullColorMode: { white_light: 'Manual' } } } });
+  assert.is((after.channel_info as Data).CH15.FullColorMode.white_light, 'Manual');
+  const [set] = dev.bodies(`${IC}/Set`) as Data[];
+  const block = set.channel_info.CH15;
+  assert.equal(block.FullColorMode, { white_light: 'Manual', image_sensitivity: 1 }, 'the group sent back whole, nested as the Get has it');
+  assert.equal([block.chn_index, block.page, block.white_light], ['CH15', 'chn_imgCtrl', undefined]);
+  const err = await rejection(c.update('ChannelConfig/ImageControl', { channel_info: { CH15: { FullColorMode: { white_light: 'On' } } } }));
+  assert.is(err.error_code, 'out_of_range');
+  assert.match(String(err.violations?.[0]?.path), 'channel_info.CH15.FullColorMode.white_light');
+  assert.is(dev.count(`${IC}/Set`), 1, 'the out-of-Range value was not sent');
+});
+
 test('Motion: Range and Get ask with page_type AlarmConfig (the vendor samples); the linkage-only answer parses', async () => {
   const { dev, c } = await setup({
     handlers: {
