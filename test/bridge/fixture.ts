@@ -170,13 +170,9 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
     if (!opts.noWait) {
       // A first poll is about 40 requests on 16 channels: a device with a small request budget needs its time.
       const firstPollMs = (d: (typeof specs)[number]) => Math.max(8000, 3000 + (45_000 / (d.budget?.rate ?? 8)) * 1.5);
+      await Promise.all(specs.map((d) => recorder.waitTopic(`${base}/${d.id}/availability`, (j) => j.state === 'online', firstPollMs(d))));
       await Promise.all(
-        specs.map((d) => recorder.waitTopic(`${base}/${d.id}/availability`, (j) => j.state === 'online', firstPollMs(d))),
-      );
-      await Promise.all(
-        specs.map((d) =>
-          recorder.waitFor((m) => m.topic.startsWith(`${prefix}/device/`) && m.topic.includes(`_${d.id}`), firstPollMs(d)),
-        ),
+        specs.map((d) => recorder.waitFor((m) => m.topic.startsWith(`${prefix}/device/`) && m.topic.includes(`_${d.id}`), firstPollMs(d))),
       );
     }
   } catch (err) {
