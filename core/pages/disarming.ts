@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { GenericRange, channelMap, optBool } from './common';
 
@@ -14,9 +15,7 @@ export const DISARM_ACTIONS = [
   'mobile_push',
 ] as const;
 
-export const DisarmingAction = v.looseObject(
-  Object.fromEntries(DISARM_ACTIONS.map((k) => [k, optBool])) as Record<(typeof DISARM_ACTIONS)[number], typeof optBool>,
-);
+export const DisarmingAction = v.looseObject(members(DISARM_ACTIONS, optBool));
 export type DisarmingAction = v.InferOutput<typeof DisarmingAction>;
 
 /** `[{schedule_type: "Disarming", week: [7 x {day: "Sun".."Sat", time: [48 x 0/1]}]}]`: 1 = half hour disarmed. */

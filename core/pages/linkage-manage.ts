@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { GenericRange, channelMap, channelSetMap, optBool } from './common';
 
@@ -13,9 +14,7 @@ export const LINKAGE_KEYS = [
   'linkage_mobile_push',
 ] as const;
 
-export const LinkageInfo = v.looseObject(
-  Object.fromEntries(LINKAGE_KEYS.map((k) => [k, optBool])) as Record<(typeof LINKAGE_KEYS)[number], typeof optBool>,
-);
+export const LinkageInfo = v.looseObject(members(LINKAGE_KEYS, optBool));
 export type LinkageInfo = v.InferOutput<typeof LinkageInfo>;
 
 export const LinkageManageChannel = v.looseObject({ enable: optBool, linkage_info: v.optional(LinkageInfo) });
