@@ -14,29 +14,29 @@
  */
 import { channelFromSlug } from '../core';
 import { quoter as createQuoter, type Quoter } from '../core/quote';
-import { Announcer } from './announcer';
-import { cameraComponents, DeviceCameras } from './cameras';
-import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './broker';
-import { Commands } from './commands';
-import { configSecrets, type BridgeConfig } from './config';
-import { Refusal, type BridgeContext } from './context';
-import type { DeviceOptions } from './device';
-import { Discovery } from './discovery';
-import { InstanceConflict, InstanceGuard, probeInstance } from './instance-probe';
-import { createLogger, errorText, redacting, type Logger, type LogSink } from './log';
-import { clientIdFor, MqttLink } from './mqtt';
-import type { PollStats } from './poller';
-import { StatePublisher } from './publisher';
-import { PushListener } from './push-listener';
-import { DevicePtz, isPtzKey, ptzComponents } from './ptz';
-import { cameraFirmwareComponent, DeviceFirmware, FIRMWARE_COMPONENT, FIRMWARE_KEY, firmwareComponent } from './firmware';
-import { StartGate } from './start-gate';
-import { StorageReader } from './storage';
-import { Requests } from './requests';
-import { Restarts } from './restart';
-import { channelAlarmOutputComponents, deviceAlarmOutputComponents, isAlarmOutputKey, planAlarmOutput } from './alarm-outputs';
-import { DeviceRuntime, type RuntimeOptions } from './runtime';
-import { Topics } from './topics';
+import { Announcer } from './api/announcer';
+import { cameraComponents, DeviceCameras } from './device/cameras';
+import { embeddedBrokerOptions, startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker';
+import { Commands } from './api/commands';
+import { configSecrets, type BridgeConfig } from './base/config';
+import { Refusal, type BridgeContext } from './api/context';
+import type { DeviceOptions } from './device/device';
+import { Discovery } from './homeassistant/discovery';
+import { InstanceConflict, InstanceGuard, probeInstance } from './mqtt/instance-probe';
+import { createLogger, errorText, redacting, type Logger, type LogSink } from './base/log';
+import { clientIdFor, MqttLink } from './mqtt/link';
+import type { PollStats } from './device/poller';
+import { StatePublisher } from './api/publisher';
+import { PushListener } from './device/push-listener';
+import { DevicePtz, isPtzKey, ptzComponents } from './device/ptz';
+import { cameraFirmwareComponent, DeviceFirmware, FIRMWARE_COMPONENT, FIRMWARE_KEY, firmwareComponent } from './device/firmware';
+import { StartGate } from './device/start-gate';
+import { StorageReader } from './device/storage';
+import { Requests } from './api/requests';
+import { Restarts } from './device/restart';
+import { channelAlarmOutputComponents, deviceAlarmOutputComponents, isAlarmOutputKey, planAlarmOutput } from './device/alarm-outputs';
+import { DeviceRuntime, type RuntimeOptions } from './device/runtime';
+import { Topics } from './mqtt/topics';
 
 export interface BridgeOptions {
   /** On-demand firmware checks closer than this share the last answer (default 10 s; tests 0). */
