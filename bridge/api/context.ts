@@ -30,14 +30,3 @@ export interface BridgeContext {
    */
   quoter: Quoter;
 }
-
-/** A command was refused: nothing was sent to the device. */
-export class Refusal extends Error {
-  constructor(
-    readonly reason: string,
-    readonly details: Json = {},
-  ) {
-    super(reason);
-    this.name = 'Refusal';
-  }
-}

@@ -12,9 +12,10 @@
  * - Home Assistant: a `switch` per output ("Alarm output Local->1"): the recorder's outputs on the recorder's device,
  *   a camera's on that camera's channel device (its channel is published), otherwise on the recorder's.
  */
-import { channelSlug, DeviceError, isChannelId } from '../../core';
+import { channelSlug, DeviceError } from '../../core';
 import { switchValue } from '../../core/words';
-import { Refusal } from '../api/context';
+import { outputChannel } from './alarm-output-names';
+import { Refusal } from './refusal';
 import type { Device } from './device';
 import { channelOnline, type DeviceModel, type Json } from './state';
 import { onOffTemplate } from './templates';
@@ -33,34 +34,11 @@ export function alarmOutputSlug(name: string): string {
 export const alarmOutputKey = (name: string) => `${ALARM_OUTPUT_PREFIX}${alarmOutputSlug(name)}`;
 export const isAlarmOutputKey = (key: string) => key.startsWith(ALARM_OUTPUT_PREFIX) && key.length > ALARM_OUTPUT_PREFIX.length;
 
-/** The camera an output belongs to (`IP_CH1->1` -> `IP_CH1`); undefined for the recorder's own (`Local->1`). */
-export function outputChannel(name: string): string | undefined {
-  const owner = name.split('->')[0];
-  return isChannelId(owner) ? owner : undefined;
-}
-
 /** The state keys of the outputs the device lists now. */
 export function alarmOutputState(model: DeviceModel): Json {
   const out: Json = {};
   for (const [name, on] of Object.entries(model.alarmOutputs ?? {})) out[alarmOutputKey(name)] = on;
   return out;
-}
-
-/**
- * The outputs that get switches: those the device lists now, and a camera's listed before while that camera is still
- * a channel of the recorder. An NVR lists only online cameras' outputs: their switches stay (unavailable with the
- * camera, unknown without state) instead of flapping in Home Assistant.
- */
-export function announcedOutputs(
-  read: Readonly<Record<string, boolean>>,
-  before: readonly string[] | undefined,
-  channelList: ReadonlyMap<string, boolean> | undefined,
-): readonly string[] {
-  const kept = (before ?? []).filter((name) => {
-    const ch = outputChannel(name);
-    return !Object.hasOwn(read, name) && !!ch && !!channelList?.has(ch);
-  });
-  return [...Object.keys(read), ...kept].sort();
 }
 
 function outputSwitch(topics: Topics, device: string, node: string, name: string): Json {

@@ -27,7 +27,7 @@ import {
   type LiveState,
   type Storage,
 } from '../../core';
-import { announcedOutputs } from './alarm-outputs';
+import { announcedOutputs } from './alarm-output-names';
 import type { DeviceConfig } from '../base/config';
 import { emptyEventValues } from './event-state';
 import { alarmKeys } from './event-sensors';

@@ -18,7 +18,7 @@
  *   Read with each check and when the channels change; a device without the page (a camera, R2) has none.
  */
 import { channelSlug, DeviceError, firmwareCheck, firmwareVersions, ipcUpgradeGet, ipcVersions, type FirmwareVersions } from '../../core';
-import { Refusal } from '../api/context';
+import { Refusal } from './refusal';
 import type { Device } from './device';
 import { errorText, type Logger } from '../base/log';
 import type { MqttLink } from '../mqtt/link';

@@ -15,7 +15,7 @@ import { isPlainObject } from '../../core/json';
 import type { Quoter } from '../../core/quote';
 import { MAX_DURATION_S } from '../../core/switch-off';
 import { switchValue } from '../../core/words';
-import { Refusal } from '../api/context';
+import { Refusal } from './refusal';
 import { liveBounds, type DeviceModel } from './state';
 import type { LiveControl, LiveRow } from './table';
 

@@ -6,7 +6,7 @@ import type { Violation } from '../../core';
 import type { Quoter } from '../../core/quote';
 import { switchValue } from '../../core/words';
 import { isPlainObject } from '../../core/json';
-import { Refusal } from '../api/context';
+import { Refusal } from './refusal';
 import type { Json } from './state';
 import type { Row } from './table';
 

@@ -17,7 +17,7 @@
  */
 import { channelSlug, DeviceError, findPreset, hasPtzAbility, planPtz, PTZ_MOVES, type PtzInfo } from '../../core';
 import { isPlainObject } from '../../core/json';
-import { Refusal } from '../api/context';
+import { Refusal } from './refusal';
 import type { Device } from './device';
 import { errorText, type Logger } from '../base/log';
 import type { MqttLink } from '../mqtt/link';

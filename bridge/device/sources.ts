@@ -10,7 +10,7 @@
 import { addressingOf, DISARM_MEMBER, findPage, isChannelMarker, validateAgainstRange } from '../../core';
 import { isPlainObject } from '../../core/json';
 import type { Quoter } from '../../core/quote';
-import { Refusal } from '../api/context';
+import { Refusal } from './refusal';
 import { channelEventState } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
 import { alarmOutputState } from './alarm-outputs';

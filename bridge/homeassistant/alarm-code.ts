@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isPlainObject } from '../../core/json';
-import { Refusal } from '../api/context';
+import { Refusal } from '../device/refusal';
 import type { Json } from '../device/state';
 
 /** What the panel's discovery says when the device has a code: Home Assistant asks for one and sends it along. */
