@@ -63,20 +63,59 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
     { env: {} },
   );
 
+  printIntro(out, broker, sim.url);
+  const printer = publishPrinter(out, opts.linesPerSecond ?? 40);
+
+  const log = createLogger({ level: config.log_level, sink: (level, line) => out(`   [${level}] ${line}`) });
+  let bridge: Bridge;
+  try {
+    bridge = await startBridge(config, { log, onPublish: printer.onPublish, discoveryCleanupWindowMs: 500 });
+  } catch (err) {
+    printer.stop();
+    await sim.stop();
+    await broker.stop();
+    throw err;
+  }
+
+  const timer = floodlightChanges(sim, opts.changeEveryMs ?? 20_000, out);
+
+  let stopped: Promise<void> | undefined;
+  return {
+    brokerUrl: broker.url,
+    simulatorUrl: sim.url,
+    bridge,
+    stop() {
+      stopped ??= (async () => {
+        if (timer) clearInterval(timer);
+        printer.stop();
+        printer.flush();
+        await bridge.stop();
+        out(`-> ${bridge.topics.bridgeState} (retained) {"state":"offline"}`);
+        await sim.stop();
+        await broker.stop();
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** What the demo is and how to watch and command it. */
+function printIntro(out: (line: string) => void, broker: EmbeddedBroker, simulatorUrl: string): void {
   out('nvr2mqtt demo: a simulated 8-channel recorder bridged to an embedded MQTT broker');
   out(`MQTT broker: ${broker.url}`);
   if (broker.host !== '127.0.0.1' && broker.host !== '::1' && broker.host !== 'localhost')
     out(
       `  listening on ${broker.host}:${broker.port}: Home Assistant's MQTT integration can use this machine's address, port ${broker.port}`,
     );
-  out(`simulated recorder: ${sim.url} (user admin, random password)`);
+  out(`simulated recorder: ${simulatorUrl} (user admin, random password)`);
   const host = new URL(broker.url).hostname;
   out(`watch:   mosquitto_sub -h ${host} -p ${broker.port} -t 'nvr2mqtt/#' -v`);
   out(`command: mosquitto_pub -h ${host} -p ${broker.port} -t nvr2mqtt/demo_nvr/ch1/set/floodlight -m ON`);
   out('Ctrl-C stops the demo.');
+}
 
-  // Throttle: at most N lines per second, then one summary line.
-  const perSecond = opts.linesPerSecond ?? 40;
+/** Prints what is published, at most `perSecond` lines a second, then one summary line. */
+function publishPrinter(out: (line: string) => void, perSecond: number) {
   let windowStart = Date.now();
   let inWindow = 0;
   let skipped = 0;
@@ -95,52 +134,24 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
     if (skipped && Date.now() - windowStart >= 1000) flush();
   }, 1000);
   flusher.unref();
+  return { onPublish, flush, stop: () => clearInterval(flusher) };
+}
 
-  const log = createLogger({ level: config.log_level, sink: (level, line) => out(`   [${level}] ${line}`) });
-  let bridge: Bridge;
-  try {
-    bridge = await startBridge(config, { log, onPublish, discoveryCleanupWindowMs: 500 });
-  } catch (err) {
-    clearInterval(flusher);
-    await sim.stop();
-    await broker.stop();
-    throw err;
-  }
-
-  const every = opts.changeEveryMs ?? 20_000;
-  const timer =
-    every > 0
-      ? setInterval(() => {
-          try {
-            // The light itself (live page), as if someone had switched it at the recorder: the device reports it.
-            const on = sim.state[LIVE_PAGE]?.channel_info?.CH1?.floodlight_switch;
-            if (typeof on === 'boolean') {
-              sim.setLive('CH1', { floodlight_switch: !on });
-              out(`   demo: floodlight of CH1 switched ${on ? 'off' : 'on'} on the device itself`);
-            }
-          } catch {
-            // the demo change is decoration only
-          }
-        }, every)
-      : undefined;
-  timer?.unref();
-
-  let stopped: Promise<void> | undefined;
-  return {
-    brokerUrl: broker.url,
-    simulatorUrl: sim.url,
-    bridge,
-    stop() {
-      stopped ??= (async () => {
-        if (timer) clearInterval(timer);
-        clearInterval(flusher);
-        flush();
-        await bridge.stop();
-        out(`-> ${bridge.topics.bridgeState} (retained) {"state":"offline"}`);
-        await sim.stop();
-        await broker.stop();
-      })();
-      return stopped;
-    },
-  };
+/** Every `every` ms (0: never), CH1's floodlight switched on the simulated device itself, so that changes flow. */
+function floodlightChanges(sim: Simulator, every: number, out: (line: string) => void): NodeJS.Timeout | undefined {
+  if (every <= 0) return undefined;
+  const timer = setInterval(() => {
+    try {
+      // The light itself (live page), as if someone had switched it at the recorder: the device reports it.
+      const on = sim.state[LIVE_PAGE]?.channel_info?.CH1?.floodlight_switch;
+      if (typeof on === 'boolean') {
+        sim.setLive('CH1', { floodlight_switch: !on });
+        out(`   demo: floodlight of CH1 switched ${on ? 'off' : 'on'} on the device itself`);
+      }
+    } catch {
+      // the demo change is decoration only
+    }
+  }, every);
+  timer.unref();
+  return timer;
 }

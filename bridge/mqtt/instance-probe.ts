@@ -155,3 +155,13 @@ function parseObject(text: string | undefined): Record<string, unknown> | undefi
     return undefined;
   }
 }
+
+/**
+ * Watches for another instance acting on this base topic from now on: one that claimed it after this one, or took over
+ * this one's MQTT session (same client id). `yieldTo` gets what happened.
+ */
+export function watchInstance(link: MqttLink, topics: Topics, yieldTo: (detail: string) => void): InstanceGuard {
+  const guard = new InstanceGuard(link, topics, () => yieldTo('it started after this one and claimed the base topic'));
+  link.once('taken_over', () => yieldTo('it connected with the same MQTT client id and took over the session'));
+  return guard;
+}
