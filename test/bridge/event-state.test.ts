@@ -1,7 +1,8 @@
 /** EventState with a fake event source: alarm edges, the clear timer, disk, keys (live events: Device.applyLive, events.test.ts). */
 import * as assert from 'node:assert/strict';
+import { alarmTypesOf, type AlarmType } from '../../core/alarm-types';
 import { suite } from 'uvu';
-import { alarmTypesOf, type AlarmType, type ChannelModel, type DeviceEvent } from '../../core';
+import type { ChannelModel, DeviceEvent } from '../../core';
 import { alarmKeys } from '../../bridge/event-sensors';
 import { withFakeTime } from '../helpers/fake-time';
 import { channelEventState, emptyEventValues, EventState, type EventChange, type EventValues } from '../../bridge/event-state';
