@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { json, pollsSince, settle, setup, until, type Fixture } from './fixture';
+import { keysOn } from './table-rows';
 
 const test = suite<{ fx: Fixture }>('bridge state');
 
@@ -31,18 +32,11 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
       'alarm_output_ip_ch1_1',
       'alarm_output_local_1',
       'alarm_output_local_2',
-      'disarm_alarm_out',
-      'disarm_buzzer',
-      'disarm_event_push_platform',
-      'disarm_full_screen',
-      'disarm_mobile_push',
-      'disarm_send_email',
-      'disarm_show_message',
-      'disarm_voice_prompts',
+      ...keysOn('AlarmConfig/Disarming', 'device'),
       'disarmed',
       'firmware',
       'model',
-    ],
+    ].sort(),
   );
   assert.equal(dev.model, 'N7508');
   const ch1 = json(r.last(`${fx.base}/nvr/ch1`));
