@@ -6,8 +6,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parsePageName } from '../../core/pages';
-import { CONTROL_MODES } from '../../nodes/control-modes';
-import nvrDevice from '../../nodes/nvr-device';
+import { CONTROL_MODES } from '../../nodes/shared/control-modes';
+import nvrDevice from '../../nodes/nvr-device/nvr-device';
 import {
   helper,
   credentials,

@@ -1,11 +1,11 @@
-import type { ChannelModel } from '../core/channel-model';
-import type { NvrClient } from '../core/client';
-import type { DeviceError } from '../core/errors';
-import { LIVE_CONTROLS, LIVE_SWITCHES, type LiveHardware, type LiveSetting, type LiveSwitch } from '../core/live';
-import { isPlainObject } from '../core/json';
-import { hasPtzAbility, PTZ_MOVES } from '../core/ptz-control';
-import { MAX_DURATION_S } from '../core/switch-off';
-import { switchValue } from '../core/words';
+import type { ChannelModel } from '../../core/channel-model';
+import type { NvrClient } from '../../core/client';
+import type { DeviceError } from '../../core/errors';
+import { LIVE_CONTROLS, LIVE_SWITCHES, type LiveHardware, type LiveSetting, type LiveSwitch } from '../../core/live';
+import { isPlainObject } from '../../core/json';
+import { hasPtzAbility, PTZ_MOVES } from '../../core/ptz-control';
+import { MAX_DURATION_S } from '../../core/switch-off';
+import { switchValue } from '../../core/words';
 import { invalidRequest } from './errors';
 import { nodeQuoter } from './secrets';
 

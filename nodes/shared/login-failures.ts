@@ -1,4 +1,4 @@
-import type { DeviceError } from '../core/errors';
+import type { DeviceError } from '../../core/errors';
 
 /**
  * Failed logins in a row per device and user, counted across everything in this Node-RED: the

@@ -1,5 +1,5 @@
-import type { RED } from './red';
-import { registerRequestNode, type RequestOperation } from './request-node';
+import type { RED } from '../shared/red';
+import { registerRequestNode, type RequestOperation } from '../shared/request-node';
 
 /**
  * The three request node types, one per operation on a device page: one behaviour

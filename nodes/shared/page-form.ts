@@ -1,7 +1,7 @@
-import type { NvrClient } from '../core/client';
-import { DeviceError } from '../core/errors';
-import { isPlainObject } from '../core/json';
-import { boundsOf, channelFields, isDescriptor, supportedChannels, type RangeDescriptor } from '../core/range';
+import type { NvrClient } from '../../core/client';
+import { DeviceError } from '../../core/errors';
+import { isPlainObject } from '../../core/json';
+import { boundsOf, channelFields, isDescriptor, supportedChannels, type RangeDescriptor } from '../../core/range';
 import { withChannelField } from './request-node';
 
 /** One field of the editor's form for a page (and channel), from the device's Range and Get. */

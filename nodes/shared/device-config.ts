@@ -1,4 +1,4 @@
-import type { ClientOptions } from '../core/client';
+import type { ClientOptions } from '../../core/client';
 
 /** Properties of an `nvr-device` config node (flow JSON: a public format, names are fixed). */
 export interface DeviceProps {

@@ -1,14 +1,14 @@
-import type { LogFn } from '../core/session';
-import { registerAdminRoutes } from './admin';
-import type { DeviceNode } from './bind-device';
-import { clientOptions, type DeviceProps } from './device-config';
-import { DeviceSession } from './device-session';
-import { holdSecret } from './secrets';
-import { SharedEventStream } from './event-stream';
-import { LiveParts } from './live-parts';
-import { countLogins, loginWarning } from './login-failures';
-import { useTranslator } from './status';
-import type { CloseHandler, NodeDef, RED } from './red';
+import type { LogFn } from '../../core/session';
+import { registerAdminRoutes } from '../shared/admin';
+import type { DeviceNode } from '../shared/bind-device';
+import { clientOptions, type DeviceProps } from '../shared/device-config';
+import { DeviceSession } from '../shared/device-session';
+import { holdSecret } from '../shared/secrets';
+import { SharedEventStream } from '../shared/event-stream';
+import { LiveParts } from '../shared/live-parts';
+import { countLogins, loginWarning } from '../shared/login-failures';
+import { useTranslator } from '../shared/status';
+import type { CloseHandler, NodeDef, RED } from '../shared/red';
 
 type LogLevel = Parameters<LogFn>[0];
 

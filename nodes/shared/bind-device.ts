@@ -1,5 +1,5 @@
-import type { NvrClient } from '../core/client';
-import type { DeviceError } from '../core/errors';
+import type { NvrClient } from '../../core/client';
+import type { DeviceError } from '../../core/errors';
 import { asDeviceError } from './errors';
 import type { DeviceSession } from './device-session';
 import type { SharedEventStream } from './event-stream';

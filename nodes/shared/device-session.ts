@@ -1,5 +1,5 @@
-import { NvrClient, type ClientOptions } from '../core/client';
-import type { DeviceError } from '../core/errors';
+import { NvrClient, type ClientOptions } from '../../core/client';
+import type { DeviceError } from '../../core/errors';
 import { asDeviceError } from './errors';
 import type { ConnectionState } from './status';
 

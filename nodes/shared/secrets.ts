@@ -2,7 +2,7 @@
  * The device passwords of the `nvr-device` nodes now deployed, and the quoter built from them: a node's refusal or
  * error never repeats any of them (someone may send a password as `msg.payload` or `msg.channel` by mistake).
  */
-import { quoter } from '../core/quote';
+import { quoter } from '../../core/quote';
 
 /** Password -> how many device nodes hold it. */
 const passwords = new Map<string, number>();

@@ -1,4 +1,4 @@
-import { DeviceError, type ErrorKind } from '../core/errors';
+import { DeviceError, type ErrorKind } from '../../core/errors';
 import { nodeQuoter } from './secrets';
 
 /** Which request an error belongs to. */

@@ -1,6 +1,6 @@
-import type { NvrClient } from '../core/client';
-import type { DeviceError } from '../core/errors';
-import type { LiveState } from '../core/live';
+import type { NvrClient } from '../../core/client';
+import type { DeviceError } from '../../core/errors';
+import type { LiveState } from '../../core/live';
 import { alarmEventOf, type AlarmEvent } from './alarm-event';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';

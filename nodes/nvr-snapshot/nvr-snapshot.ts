@@ -1,7 +1,7 @@
-import { isChannelId } from '../core/channels';
-import { bindDevice } from './bind-device';
-import { forDone, invalidRequest } from './errors';
-import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
+import { isChannelId } from '../../core/channels';
+import { bindDevice } from '../shared/bind-device';
+import { forDone, invalidRequest } from '../shared/errors';
+import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from '../shared/red';
 
 const where = { page: 'Snapshot', operation: 'Get' };
 const RESOLUTION = /^\d+ ?x ?\d+$/;

@@ -1,4 +1,4 @@
-import type { AlarmPicture, DeviceEvent } from '../core/events';
+import type { AlarmPicture, DeviceEvent } from '../../core/events';
 
 /**
  * What an `nvr-event` message carries about one alarm. `type` is one of the alarm type keys of the
@@ -15,7 +15,7 @@ export interface AlarmEvent {
 }
 
 /** Alarm type keys the editor offers as filters: core's alarm type table, in its order. */
-export { ALARM_TYPE_KEYS } from '../core/alarm-types';
+export { ALARM_TYPE_KEYS } from '../../core/alarm-types';
 
 /**
  * Core's typed event -> the node's event; live floodlight/siren and disk events are not alarms (undefined).

@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
-import { upgradeToken } from '../core/pages/upgrade-token';
-import { prepareUpgrade, type UpgradeInput } from '../core/upgrade';
-import { bindDevice } from './bind-device';
-import { forDone, invalidRequest } from './errors';
-import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
-import { upgradeStatus } from './status';
+import { upgradeToken } from '../../core/pages/upgrade-token';
+import { prepareUpgrade, type UpgradeInput } from '../../core/upgrade';
+import { bindDevice } from '../shared/bind-device';
+import { forDone, invalidRequest } from '../shared/errors';
+import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from '../shared/red';
+import { upgradeStatus } from '../shared/status';
 
 const PAGE = 'Maintenance/SystemUpgrade';
 const OPERATION = 'Token';

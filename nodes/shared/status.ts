@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClientState } from '../core/client';
-import type { DeviceError } from '../core/errors';
+import type { ClientState } from '../../core/client';
+import type { DeviceError } from '../../core/errors';
 import type { NodeStatus } from './red';
 
 /** The shared client's state, as the nodes show it. */
@@ -10,11 +10,11 @@ export type ConnectionState = ClientState;
 type Catalogue = { status: Record<'connection' | 'code' | 'kind' | 'upgrade', Record<string, string>> };
 
 /**
- * Status texts live in the message catalogue (locales/en-US/nvr-device.json, beside the built
- * nodes). Node-RED's translator is used once a node file has handed it over (the user's language);
+ * Status texts live in the message catalogue (nvr-device/locales/en-US/nvr-device.json, beside the
+ * built nvr-device node). Node-RED's translator is used once a node file has handed it over (the user's language);
  * the English catalogue answers otherwise (and for keys a translation lacks).
  */
-const english: Catalogue = JSON.parse(readFileSync(join(__dirname, 'locales', 'en-US', 'nvr-device.json'), 'utf8')) as Catalogue;
+const english: Catalogue = JSON.parse(readFileSync(join(__dirname, '..', 'nvr-device', 'locales', 'en-US', 'nvr-device.json'), 'utf8')) as Catalogue;
 let translate: ((key: string) => string) | undefined;
 
 /** Called by nvr-device.ts with `RED._` (namespaced to this node set). */

@@ -1,5 +1,5 @@
-import type { DeviceEvent } from '../core/events';
-import type { LiveState } from '../core/live';
+import type { DeviceEvent } from '../../core/events';
+import type { LiveState } from '../../core/live';
 
 /**
  * What each live part of a channel is now, as the device last said it: its `Floodlight_AudioAlarm`

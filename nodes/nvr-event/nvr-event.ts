@@ -1,11 +1,11 @@
-import type { NvrClient } from '../core/client';
-import type { DeviceError } from '../core/errors';
-import { filterOf, passes, type AlarmEvent } from './alarm-event';
-import { bindDevice, type DeviceNode } from './bind-device';
-import { forDone } from './errors';
-import { isLivePart, type LivePart, type PartChange } from './live-parts';
-import { clockTime, shortReason } from './status';
-import type { NodeDef, NodeMessage, RED, RedNode } from './red';
+import type { NvrClient } from '../../core/client';
+import type { DeviceError } from '../../core/errors';
+import { filterOf, passes, type AlarmEvent } from '../shared/alarm-event';
+import { bindDevice, type DeviceNode } from '../shared/bind-device';
+import { forDone } from '../shared/errors';
+import { isLivePart, type LivePart, type PartChange } from '../shared/live-parts';
+import { clockTime, shortReason } from '../shared/status';
+import type { NodeDef, NodeMessage, RED, RedNode } from '../shared/red';
 
 function eventMessage(device: string, e: AlarmEvent): NodeMessage {
   return {

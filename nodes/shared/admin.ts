@@ -1,9 +1,9 @@
-import type { ChannelModel } from '../core/channel-model';
-import { NvrClient } from '../core/client';
-import { deviceUrl } from '../core/transport';
-import { DeviceError } from '../core/errors';
-import { rebootableChannels } from '../core/reboot';
-import { PAGE_NAME_PATTERN, pages, parsePageName } from '../core/pages';
+import type { ChannelModel } from '../../core/channel-model';
+import { NvrClient } from '../../core/client';
+import { deviceUrl } from '../../core/transport';
+import { DeviceError } from '../../core/errors';
+import { rebootableChannels } from '../../core/reboot';
+import { PAGE_NAME_PATTERN, pages, parsePageName } from '../../core/pages';
 import type { DeviceNode } from './bind-device';
 import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';

@@ -1,10 +1,10 @@
-import type { ChannelModel } from '../core/channel-model';
-import type { NvrClient } from '../core/client';
-import { DeviceError } from '../core/errors';
-import { RestartGuard } from '../core/restart-guard';
-import type { LiveState } from '../core/live';
-import { SwitchOffTimers } from '../core/switch-off';
-import { bindDevice, type DeviceNode } from './bind-device';
+import type { ChannelModel } from '../../core/channel-model';
+import type { NvrClient } from '../../core/client';
+import { DeviceError } from '../../core/errors';
+import { RestartGuard } from '../../core/restart-guard';
+import type { LiveState } from '../../core/live';
+import { SwitchOffTimers } from '../../core/switch-off';
+import { bindDevice, type DeviceNode } from '../shared/bind-device';
 import {
   checkChannel,
   CONTROL_MODES,
@@ -14,11 +14,11 @@ import {
   settingOf,
   type Command,
   type ControlMode,
-} from './control-modes';
-import { forDone, invalidRequest } from './errors';
-import { nodeQuoter } from './secrets';
-import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from './red';
-import { normaliseChannel } from './request-node';
+} from '../shared/control-modes';
+import { forDone, invalidRequest } from '../shared/errors';
+import { nodeQuoter } from '../shared/secrets';
+import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from '../shared/red';
+import { normaliseChannel } from '../shared/request-node';
 
 /** How long the node trusts the device's channel model (which channel has which hardware). */
 const MODEL_TTL_MS = 60_000;
