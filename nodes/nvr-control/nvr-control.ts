@@ -4,7 +4,7 @@ import { DeviceError } from '../../core/errors';
 import { RestartGuard } from '../../core/restart-guard';
 import type { LiveState } from '../../core/live';
 import { SwitchOffTimers } from '../../core/switch-off';
-import { bindDevice, type DeviceNode } from '../shared/bind-device';
+import { bindDevice, type DeviceBinding, type DeviceNode } from '../shared/bind-device';
 import {
   checkChannel,
   CONTROL_MODES,
@@ -69,24 +69,6 @@ export = function (RED: RED) {
     });
     const channelModels = binding ? channelModelCache(() => binding.client) : undefined;
 
-    /** The channel or alarm output this message is about ('' for the recorder itself). */
-    const targetOf = (m: ControlMode, msg: NodeMessage): string => {
-      const target = CONTROL_MODES[m].target;
-      const kind = target.kind;
-      if (kind === 'device' && !target.channel) return '';
-      if (kind === 'output') {
-        const out = typeof msg.output === 'string' && msg.output ? msg.output : typeof def.output === 'string' ? def.output.trim() : '';
-        if (!out) throw invalidRequest('bad_output', 'no alarm output: choose one (e.g. Local->1) or send msg.output');
-        return out;
-      }
-      const channel = normaliseChannel(msg.channel !== undefined ? msg.channel : def.channel);
-      if (channel === null)
-        throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
-      if (kind === 'device') return channel ?? ''; // optional: none means the recorder
-      if (!channel) throw invalidRequest('bad_channel', 'no channel: choose one or send msg.channel');
-      return channel;
-    };
-
     const device = typeof def.device === 'string' ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
     const run = async (m: ControlMode, target: string, cmd: Command): Promise<unknown> => {
       try {
@@ -120,9 +102,12 @@ export = function (RED: RED) {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured');
       if (!mode)
         throw invalidRequest('bad_mode', `mode ${nodeQuoter.describe(def.mode)} is not one of ${Object.keys(CONTROL_MODES).join(', ')}`);
-      const target = targetOf(mode, msg);
+      const target = targetOf(def, mode, msg);
       const cmd = parseCommand(mode, msg.payload, defaults);
-      if (mode === 'restart') return restart(msg, target);
+      if (mode === 'restart') {
+        const done = await restart({ node, binding, guard: restartGuard(device ?? node), run, closed: () => closed }, msg, target);
+        return done && reply(msg, 'restart', target, done.state);
+      }
       if (CONTROL_MODES[mode].target.kind === 'channel') {
         const refused =
           checkChannel(mode, target, await channelModels!()) && checkChannel(mode, target, await channelModels!(RECHECK_AGE_MS));
@@ -135,32 +120,6 @@ export = function (RED: RED) {
       if (closed) return undefined;
       if (cmd.on && cmd.duration) switchOffLater(mode, target, cmd.duration, msg);
       return reply(msg, mode, target, state);
-    };
-
-    /**
-     * Restart mode: a retained message (an MQTT-in's `msg.retain`, it would come again on every deploy) and a restart
-     * core's rule refuses (one at a time, the recorder not again within a minute) send nothing.
-     */
-    const restart = async (msg: NodeMessage, channel: string): Promise<NodeMessage | undefined> => {
-      if (msg.retain === true)
-        throw invalidRequest('retained', 'a retained message does not restart the device (it would on every deploy); nothing was sent');
-      const guard = restartGuard(device ?? node);
-      const why = guard.begin(channel || undefined);
-      if (why) throw invalidRequest('restarting', `${why}; nothing was sent`);
-      let sent = false;
-      binding!.muted = true;
-      node.status({ fill: 'yellow', shape: 'dot', text: `restarting ${channel || 'the recorder'}` });
-      try {
-        const state = await run('restart', channel, { on: true });
-        sent = true;
-        const at = new Date().toTimeString().slice(0, 5);
-        node.status({ fill: 'green', shape: 'dot', text: `restart of ${channel || 'the recorder'} sent at ${at}` });
-        return closed ? undefined : reply(msg, 'restart', channel, state);
-      } finally {
-        guard.end(channel || undefined, sent);
-        binding!.muted = false;
-        if (!closed && !sent) binding!.showConnection();
-      }
     };
 
     const onInput: InputHandler = (msg, send, done) => {
@@ -185,6 +144,63 @@ export = function (RED: RED) {
 
   RED.nodes.registerType('nvr-control', NvrControlNode);
 };
+
+/** The channel or alarm output this message is about ('' for the recorder itself). */
+function targetOf(def: NodeDef, m: ControlMode, msg: NodeMessage): string {
+  const target = CONTROL_MODES[m].target;
+  const kind = target.kind;
+  if (kind === 'device' && !target.channel) return '';
+  if (kind === 'output') {
+    const out = typeof msg.output === 'string' && msg.output ? msg.output : typeof def.output === 'string' ? def.output.trim() : '';
+    if (!out) throw invalidRequest('bad_output', 'no alarm output: choose one (e.g. Local->1) or send msg.output');
+    return out;
+  }
+  const channel = normaliseChannel(msg.channel !== undefined ? msg.channel : def.channel);
+  if (channel === null)
+    throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(msg.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`);
+  if (kind === 'device') return channel ?? ''; // optional: none means the recorder
+  if (!channel) throw invalidRequest('bad_channel', 'no channel: choose one or send msg.channel');
+  return channel;
+}
+
+/** What a restart needs of its node: the node, its device binding, the device's guard, and how to send. */
+interface RestartContext {
+  node: RedNode;
+  binding: DeviceBinding;
+  guard: RestartGuard;
+  run: (m: ControlMode, target: string, cmd: Command) => Promise<unknown>;
+  closed: () => boolean;
+}
+
+/**
+ * Restart mode: a retained message (an MQTT-in's `msg.retain`, it would come again on every deploy) and a restart
+ * core's rule refuses (one at a time, the recorder not again within a minute) send nothing. Answers the state read
+ * back, or nothing once the node closed.
+ */
+async function restart(
+  { node, binding, guard, run, closed }: RestartContext,
+  msg: NodeMessage,
+  channel: string,
+): Promise<{ state: unknown } | undefined> {
+  if (msg.retain === true)
+    throw invalidRequest('retained', 'a retained message does not restart the device (it would on every deploy); nothing was sent');
+  const why = guard.begin(channel || undefined);
+  if (why) throw invalidRequest('restarting', `${why}; nothing was sent`);
+  let sent = false;
+  binding.muted = true;
+  node.status({ fill: 'yellow', shape: 'dot', text: `restarting ${channel || 'the recorder'}` });
+  try {
+    const state = await run('restart', channel, { on: true });
+    sent = true;
+    const at = new Date().toTimeString().slice(0, 5);
+    node.status({ fill: 'green', shape: 'dot', text: `restart of ${channel || 'the recorder'} sent at ${at}` });
+    return closed() ? undefined : { state };
+  } finally {
+    guard.end(channel || undefined, sent);
+    binding.muted = false;
+    if (!closed() && !sent) binding.showConnection();
+  }
+}
 
 /** The answer: `msg.payload` = the state read back; `msg.channel` / `msg.output` name the target. */
 function reply(msg: NodeMessage, mode: ControlMode, target: string, state: unknown, cause?: 'duration'): NodeMessage {
