@@ -5,11 +5,13 @@ import { DeviceError } from '../../core/errors';
 import { rebootableChannels } from '../../core/reboot';
 import { PAGE_NAME_PATTERN, pages, parsePageName } from '../../core/pages';
 import type { DeviceNode } from './bind-device';
+import { ALARM_TYPE_KEYS } from './alarm-event';
 import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
 import { countLogins, loginWarning } from './login-failures';
+import { LIVE_PARTS } from './live-parts';
 import { pageForm } from './page-form';
 import { normaliseChannel } from './request-node';
 import type { AdminHandler, AdminResponse, RED } from './red';
@@ -121,7 +123,7 @@ function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Pr
   };
 }
 
-/** nvr-control's modes (target kind, settings shown) and the page-name syntax, for the editor. */
+/** nvr-control's modes (target kind, settings shown), the page-name syntax, and nvr-event's alarm types and live parts, for the editor. */
 function editorRules() {
   const modes = Object.fromEntries(
     Object.entries(CONTROL_MODES).map(([mode, row]) => [
@@ -134,7 +136,7 @@ function editorRules() {
       },
     ]),
   );
-  return { modes, pageName: PAGE_NAME_PATTERN };
+  return { modes, pageName: PAGE_NAME_PATTERN, alarmTypes: ALARM_TYPE_KEYS, liveParts: LIVE_PARTS.map((p) => p.part) };
 }
 
 function sendError(res: AdminResponse, err: DeviceError) {

@@ -14,7 +14,9 @@ type Catalogue = { status: Record<'connection' | 'code' | 'kind' | 'upgrade', Re
  * built nvr-device node). Node-RED's translator is used once a node file has handed it over (the user's language);
  * the English catalogue answers otherwise (and for keys a translation lacks).
  */
-const english: Catalogue = JSON.parse(readFileSync(join(__dirname, '..', 'nvr-device', 'locales', 'en-US', 'nvr-device.json'), 'utf8')) as Catalogue;
+const english: Catalogue = JSON.parse(
+  readFileSync(join(__dirname, '..', 'nvr-device', 'locales', 'en-US', 'nvr-device.json'), 'utf8'),
+) as Catalogue;
 let translate: ((key: string) => string) | undefined;
 
 /** Called by nvr-device.ts with `RED._` (namespaced to this node set). */
