@@ -41,6 +41,16 @@ function channelModelCache(client: () => NvrClient) {
   };
 }
 
+/**
+ * The channel has the mode's hardware (by the cached model, or one at most RECHECK_AGE_MS old when the cached one
+ * refuses): the device's channel count, or the refusal thrown.
+ */
+async function channelSlots(mode: ControlMode, target: string, models: ReturnType<typeof channelModelCache>): Promise<number> {
+  const refused = checkChannel(mode, target, await models()) && checkChannel(mode, target, await models(RECHECK_AGE_MS));
+  if (refused) throw refused;
+  return (await models()).length;
+}
+
 /** Core's restart rule, one guard per nvr-device (every control node of a device shares it). */
 const restartGuards = new WeakMap<object, RestartGuard>();
 function restartGuard(device: object): RestartGuard {
@@ -108,12 +118,7 @@ export = function (RED: RED) {
         const done = await restart({ node, binding, guard: restartGuard(device ?? node), run, closed: () => closed }, msg, target);
         return done && reply(msg, 'restart', target, done.state);
       }
-      if (CONTROL_MODES[mode].target.kind === 'channel') {
-        const refused =
-          checkChannel(mode, target, await channelModels!()) && checkChannel(mode, target, await channelModels!(RECHECK_AGE_MS));
-        if (refused) throw refused;
-        cmd.slots = (await channelModels!()).length;
-      }
+      if (CONTROL_MODES[mode].target.kind === 'channel') cmd.slots = await channelSlots(mode, target, channelModels!);
       // A later command for the same target cancels a pending switch-off, whatever it asks.
       timers.cancel(target);
       const state = await run(mode, target, cmd);

@@ -187,6 +187,29 @@ function nothingToSet(payload: unknown): string {
   return `nothing to set: msg.payload is ${what}, not an object of fields such as {"siren_switch": true}; and the data property is empty`;
 }
 
+/**
+ * The page, channel and data of one request, each checked: a page path, a channel id (or none), a JSON object
+ * (a Set needs at least one field; `payload` is the message's, for saying why there is none).
+ */
+function checkedRequest(values: Record<string, unknown>, operation: RequestOperation, payload: unknown) {
+  const page = parsePageName(values.page, operation);
+  if (!page)
+    throw invalidRequest('bad_page', `page ${nodeQuoter.describe(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`, {
+      operation,
+    });
+  const channel = normaliseChannel(values.channel);
+  if (channel === null)
+    throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, {
+      page,
+      operation,
+    });
+  if (values.data !== undefined && !isData(values.data))
+    throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
+  const data: Data = values.data ?? {};
+  if (operation === 'Set' && Object.keys(data).length === 0) throw invalidRequest('bad_data', nothingToSet(payload), { page, operation });
+  return { page, channel, data };
+}
+
 /** Registers `nvr-range`, `nvr-get` or `nvr-set`: one behaviour, parameterised by the operation. */
 export function registerRequestNode(RED: RED, type: string, operation: RequestOperation): void {
   function RequestNode(this: RedNode, def: NodeDef) {
@@ -231,27 +254,7 @@ export function registerRequestNode(RED: RED, type: string, operation: RequestOp
     const handle = async (msg: NodeMessage, send: SendFn): Promise<void> => {
       if (!binding) throw invalidRequest('no_device', 'no nvr-device configured', { operation });
       const values = await inputs(msg);
-      const page = parsePageName(values.page, operation);
-      if (!page)
-        throw invalidRequest(
-          'bad_page',
-          `page ${nodeQuoter.describe(values.page ?? '')} is not a page path such as AlarmConfig/Deterrence`,
-          {
-            operation,
-          },
-        );
-      const channel = normaliseChannel(values.channel);
-      if (channel === null)
-        throw invalidRequest('bad_channel', `channel ${nodeQuoter.describe(values.channel)} is not CH<n>, IP_CH<n> or WIFI_CH<n>`, {
-          page,
-          operation,
-        });
-      if (values.data !== undefined && !isData(values.data))
-        throw invalidRequest('bad_data', 'the data must be a JSON object', { page, operation });
-      const data: Data = values.data ?? {};
-      if (operation === 'Set' && Object.keys(data).length === 0) {
-        throw invalidRequest('bad_data', nothingToSet(props.ignoreMsg ? undefined : msg.payload), { page, operation });
-      }
+      const { page, channel, data } = checkedRequest(values, operation, props.ignoreMsg ? undefined : msg.payload);
       const answer = await perform(operation, binding.client, page, channel, data);
       if (closed) return;
       RED.util.setMessageProperty(msg, props.output, answer, true);
