@@ -18,12 +18,12 @@ const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
 const builtin = new Set(builtinModules);
 
-// The container images run dist/bridge/container.js (Dockerfile, addon/Dockerfile).
+// The container images run dist/bridge/app/container.js (Dockerfile, addon/Dockerfile).
 const entries = [
   pkg.main,
   ...Object.values(typeof pkg.bin === 'string' ? { nvr2mqtt: pkg.bin } : (pkg.bin ?? {})),
   ...Object.values(pkg['node-red']?.nodes ?? {}),
-  'dist/bridge/container.js',
+  'dist/bridge/app/container.js',
 ];
 
 const problems = [];

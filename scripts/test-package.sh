@@ -183,7 +183,7 @@ node -e '
 no_aedes() {
   (cd "$USERDIR" && node -e '
     const pkg = require("nvr2mqtt/package.json");
-    for (const m of [...Object.values(pkg["node-red"].nodes), pkg.main, "dist/bridge/bridge.js", "dist/bridge/cli.js"]) require(`nvr2mqtt/${m}`);
+    for (const m of [...Object.values(pkg["node-red"].nodes), pkg.main, "dist/bridge/bridge.js", "dist/bridge/app/cli.js"]) require(`nvr2mqtt/${m}`);
     const loaded = Object.keys(require.cache).filter((f) => f.includes("/node_modules/aedes/"));
     for (const f of loaded.slice(0, 3)) console.log(`  loaded: ${f}`);
     process.exit(loaded.length ? 1 : 0);

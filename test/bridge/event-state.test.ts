@@ -2,9 +2,9 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { ChannelModel, DeviceEvent } from '../../core';
-import { alarmKeys } from '../../bridge/event-sensors';
+import { alarmKeys } from '../../bridge/device/event-sensors';
 import { withFakeTime } from '../helpers/fake-time';
-import { channelEventState, emptyEventValues, EventState, type EventChange, type EventValues } from '../../bridge/event-state';
+import { channelEventState, emptyEventValues, EventState, type EventChange, type EventValues } from '../../bridge/device/event-state';
 
 const test = suite('bridge event state');
 
