@@ -192,7 +192,7 @@ no_aedes() {
 check "the nodes, the bridge and the client load without the embedded broker (aedes)" no_aedes
 
 # Every node type the package's editor files define (one edit template each), from what was installed.
-expected=$(grep -ho 'data-template-name="[a-z-]*"' "$USERDIR"/node_modules/nvr2mqtt/dist/nodes/*.html | cut -d'"' -f2 | sort -u | tr '\n' ' ')
+expected=$(grep -ho 'data-template-name="[a-z-]*"' "$USERDIR"/node_modules/nvr2mqtt/dist/nodes/*/*.html | cut -d'"' -f2 | sort -u | tr '\n' ' ')
 flow=$WORK/flow.json
 # examples/read-deterrence-state.json pointed at the simulator (credentials as the editor sends them), its
 # debug nodes writing to the log.

@@ -11,7 +11,7 @@ import { parseConfig } from '../../bridge/base/config';
 import { createLogger } from '../../bridge/base/log';
 import { isLiveRow, TABLE } from '../../bridge/device/table';
 import { REQUEST_OPS } from '../../bridge/mqtt/topics';
-import { CONTROL_MODES } from '../../nodes/control-modes';
+import { CONTROL_MODES } from '../../nodes/shared/control-modes';
 import { startSimulator } from '../../simulator';
 import { clearRetained } from '../helpers/mqtt-broker';
 import { credentials, DEV, exchange, flowWith, helper, load, newPassword, simulator } from '../nodes/harness';

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'uvu';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
-import nvrDevice from '../../nodes/nvr-device';
-import nvrRequest from '../../nodes/nvr-request';
-import nvrUpgrade from '../../nodes/nvr-upgrade';
-import nvrEvent from '../../nodes/nvr-event';
-import nvrControl from '../../nodes/nvr-control';
+import nvrDevice from '../../nodes/nvr-device/nvr-device';
+import nvrRequest from '../../nodes/nvr-request/nvr-request';
+import nvrUpgrade from '../../nodes/nvr-upgrade/nvr-upgrade';
+import nvrEvent from '../../nodes/nvr-event/nvr-event';
+import nvrControl from '../../nodes/nvr-control/nvr-control';
 import { until } from '../helpers/until';
 
 export const helper = require('node-red-node-test-helper');
