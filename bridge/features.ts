@@ -108,11 +108,7 @@ function cameraFeature(cameras: ReadonlyMap<string, DeviceCameras>, o: FeatureOp
       if (refused) o.event('command_refused', { topic: o.quoter.quote(topic, 256), reason: refused });
       return true;
     },
-    restructured(rt) {
-      const camera = cameras.get(rt.id)!;
-      void camera.load().then(() => camera.start());
-    },
-    stop: () => cameras.forEach((c) => c.stop()),
+    ...reloadedPerDevice(cameras),
   };
 }
 
@@ -128,11 +124,18 @@ function ptzFeature(ptz: ReadonlyMap<string, DevicePtz>, topics: Topics): Device
       if (!channel || !isPtzKey(key)) throw new Refusal(`${key} is a channel key: use the <device>/<channel>/set/${key} topic`, { key });
       return ptz.get(rt.id)!.plan(channel, key, raw);
     },
-    restructured(rt) {
-      const p = ptz.get(rt.id)!;
-      void p.load().then(() => p.start());
+    ...reloadedPerDevice(ptz),
+  };
+}
+
+/** A per-device reader that loads again (then starts) when its device's structure changed, stopped with the bridge. */
+function reloadedPerDevice(each: ReadonlyMap<string, { load(): Promise<unknown>; start(): void; stop(): void }>) {
+  return {
+    restructured(rt: DeviceRuntime) {
+      const reader = each.get(rt.id)!;
+      void reader.load().then(() => reader.start());
     },
-    stop: () => ptz.forEach((p) => p.stop()),
+    stop: () => each.forEach((r) => r.stop()),
   };
 }
 
