@@ -47,6 +47,7 @@ export const META_KEYS = ['page_type', 'chn_index'] as const;
 export const optBool = v.optional(v.boolean());
 export const optInt = v.optional(v.pipe(v.number(), v.integer()));
 export const optString = v.optional(v.string());
+export const optStrings = v.optional(v.array(v.string()));
 
 /** Range field that is a descriptor or a plain value of the given schema. */
 export const optRange = <S extends v.GenericSchema>(plain: S) => v.optional(rangeField(plain));

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
@@ -12,15 +13,13 @@ export const DeterrenceChannel = v.looseObject({
   strobe_frequency: optString, // Low / Middle / High
   sensitivity: optInt,
   siren_switch: optBool,
-  siren_value: optInt,
-  siren_time: optInt,
+  ...members(['siren_value', 'siren_time'], optInt),
   enforcer_light_switch: optBool, // red/blue light
   enforcer_bright_time: optInt,
   color_image_ctrl: optBool,
   dualtalk_volume: optInt,
-  param_video: v.optional(v.looseObject({ show: optBool, disable: optBool })),
-  flood_light_disable: optBool,
-  warning_light_disable: optBool,
+  param_video: v.optional(v.looseObject(members(['show', 'disable'], optBool))),
+  ...members(['flood_light_disable', 'warning_light_disable'], optBool),
   chn_index: optString,
 });
 export type DeterrenceChannel = v.InferOutput<typeof DeterrenceChannel>;

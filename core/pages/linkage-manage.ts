@@ -21,8 +21,7 @@ export const LinkageManageChannel = v.looseObject({ enable: optBool, linkage_inf
 export type LinkageManageChannel = v.InferOutput<typeof LinkageManageChannel>;
 
 export const LinkageManageGetResponse = v.looseObject({
-  enable: optBool,
-  linkage_info: v.optional(LinkageInfo),
+  ...LinkageManageChannel.entries,
   channel_info: v.optional(channelMap(LinkageManageChannel)),
 });
 export type LinkageManageGetResponse = v.InferOutput<typeof LinkageManageGetResponse>;
@@ -33,8 +32,7 @@ export type LinkageManageGetResponse = v.InferOutput<typeof LinkageManageGetResp
  * not reach the page handler: we send it inside `data`.
  */
 export const LinkageManageSetRequest = v.looseObject({
-  enable: optBool,
-  linkage_info: v.optional(LinkageInfo),
+  ...LinkageManageChannel.entries,
   channel_info: v.optional(channelSetMap(LinkageManageChannel)),
 });
 export type LinkageManageSetRequest = v.InferOutput<typeof LinkageManageSetRequest>;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { isPtzHex } from '../ptz';
 import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
@@ -51,16 +52,11 @@ export const ALL_ALARM_KEYS = [
 ] as const;
 
 // Loose: the spec mentions one more member (Local<-1 ticked, value 1) whose name it does not show.
-export const PtzAllAlarm = v.looseObject(
-  Object.fromEntries(ALL_ALARM_KEYS.map((k) => [k, optBool])) as Record<(typeof ALL_ALARM_KEYS)[number], typeof optBool>,
-);
+export const PtzAllAlarm = v.looseObject(members(ALL_ALARM_KEYS, optBool));
 export type PtzAllAlarm = v.InferOutput<typeof PtzAllAlarm>;
 
 export const PtzLinkageChannel = v.looseObject({
-  switch: optBool,
-  motion: optBool,
-  pir: optBool,
-  io: optBool,
+  ...members(['switch', 'motion', 'pir', 'io'], optBool),
   ptz_info: v.optional(v.array(v.looseObject({ ptz_switch: optBool }))), // up to 4 linkage groups
   all_alarm: v.optional(PtzAllAlarm),
   copy_ch: optString,
