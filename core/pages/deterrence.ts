@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { members } from '../members';
 import { definePage } from '../page';
-import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import { ChannelRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
 
 /** Spec 2.8 and the vendor's Alarm > Flood-light page: the deterrence (floodlight, siren, red/blue light) of one channel. */
 export const DeterrenceChannel = v.looseObject({
@@ -24,10 +24,7 @@ export const DeterrenceChannel = v.looseObject({
 });
 export type DeterrenceChannel = v.InferOutput<typeof DeterrenceChannel>;
 
-export const DeterrenceRangeData = v.looseObject({
-  channel_max: optRange(v.number()),
-  channel_info: v.optional(RangeChannelInfo),
-});
+export const DeterrenceRangeData = ChannelRange;
 export type DeterrenceRangeData = v.InferOutput<typeof DeterrenceRangeData>;
 
 export const DeterrenceRequest = v.looseObject({ page_type: v.optional(v.string(), 'ChannelConfig') });

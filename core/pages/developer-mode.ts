@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { members } from '../members';
 import { definePage } from '../page';
-import { RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
+import { RangeChannelInfo, deviceChannelData, optBool, optRange, optString } from './common';
 
 /** FTP server for log collection (IPC), as answered. */
 export const RemoteServer = v.looseObject({
@@ -49,18 +49,12 @@ export const DeveloperModeRangeData = v.looseObject({
 });
 export type DeveloperModeRangeData = v.InferOutput<typeof DeveloperModeRangeData>;
 
-export const DeveloperModeGetResponse = v.looseObject({
-  ...shell,
-  ...pageFields,
-  channel_info: v.optional(channelMap(DeveloperModeChannel)),
-});
+export const { Get: DeveloperModeGetResponse, Set: DeveloperModeSetRequest } = deviceChannelData(
+  { ...shell, ...pageFields },
+  DeveloperModeChannel,
+  DeveloperModeChannelSet,
+);
 export type DeveloperModeGetResponse = v.InferOutput<typeof DeveloperModeGetResponse>;
-
-export const DeveloperModeSetRequest = v.looseObject({
-  ...shell,
-  ...pageFields,
-  channel_info: v.optional(channelSetMap(DeveloperModeChannelSet)),
-});
 export type DeveloperModeSetRequest = v.InferOutput<typeof DeveloperModeSetRequest>;
 
 /** Which remote shell switch a Range or Get `data` carries; undefined when neither (feature absent, R2). */

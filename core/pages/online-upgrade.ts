@@ -1,14 +1,12 @@
 import * as v from 'valibot';
 import { members } from '../members';
 import { definePage } from '../page';
-import { optBool, optString } from './common';
+import { NoRequest, optBool, optString } from './common';
 
 /**
  * Maintenance > FtpUpgrade (vendor-facts-more m.3): the device's own online (FTP/HTTP) upgrade. Check asks the
  * device whether its upgrade server has a newer version; Upgrade starts download and install; Progress follows it.
  */
-const Empty = v.object({});
-
 /** Check answer: the table names the current version `current_ver`, the sample `cur_version` (accept both). */
 export const FirmwareCheckResponse = v.looseObject({
   has_new_firmware: optBool,
@@ -31,12 +29,12 @@ export const onlineUpgradePage = definePage({
   title: 'Online upgrade',
   operations: {
     Check: {
-      request: Empty,
+      request: NoRequest,
       response: FirmwareCheckResponse,
       description: 'Ask the device whether its upgrade server has newer firmware.',
     },
-    Upgrade: { request: Empty, description: 'Start the online upgrade (download and install) of what Check found.' },
-    Progress: { request: Empty, response: FirmwareProgressResponse, description: 'Progress of the online upgrade.' },
+    Upgrade: { request: NoRequest, description: 'Start the online upgrade (download and install) of what Check found.' },
+    Progress: { request: NoRequest, response: FirmwareProgressResponse, description: 'Progress of the online upgrade.' },
   },
   readOnly: true,
 });

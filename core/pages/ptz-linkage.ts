@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { members } from '../members';
 import { definePage } from '../page';
 import { isPtzHex } from '../ptz';
-import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
+import { META_KEYS, RangeChannelInfo, deviceChannelData, optBool, optRange, optString } from './common';
 
 /**
  * Int 0-255 (old firmware) or, from 8.2.3, a 64-hex-digit preset set: normalise with ptzPresetIndices(). Both forms
@@ -71,16 +71,11 @@ export const PtzLinkageRangeData = v.looseObject({
 });
 export type PtzLinkageRangeData = v.InferOutput<typeof PtzLinkageRangeData>;
 
-export const PtzLinkageGetResponse = v.looseObject({
-  ptz_info: v.optional(v.array(PtzTarget)),
-  channel_info: v.optional(channelMap(PtzLinkageChannel)),
-});
+export const { Get: PtzLinkageGetResponse, Set: PtzLinkageSetRequest } = deviceChannelData(
+  { ptz_info: v.optional(v.array(PtzTarget)) },
+  PtzLinkageChannel,
+);
 export type PtzLinkageGetResponse = v.InferOutput<typeof PtzLinkageGetResponse>;
-
-export const PtzLinkageSetRequest = v.looseObject({
-  ptz_info: v.optional(v.array(PtzTarget)),
-  channel_info: v.optional(channelSetMap(PtzLinkageChannel)),
-});
 export type PtzLinkageSetRequest = v.InferOutput<typeof PtzLinkageSetRequest>;
 
 export const ptzLinkagePage = definePage({
