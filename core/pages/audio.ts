@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { ChannelRange, channelGet, channelOperations, channelSet, optBool, optInt, optString } from './common';
 
@@ -7,8 +8,7 @@ export const AudioChannel = v.looseObject({
   copy_ch: optString,
   audio_enable: optBool, // present on some channels
   audio_type: optString,
-  in_volume: optInt,
-  out_volume: optInt,
+  ...members(['in_volume', 'out_volume'], optInt),
 });
 export type AudioChannel = v.InferOutput<typeof AudioChannel>;
 

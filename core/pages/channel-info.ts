@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
-import { optBool, optInt, optString } from './common';
+import { optBool, optInt, optString, optStrings } from './common';
 
 /**
  * One slot of the vendor's channel list (`channel_param`): every slot is listed, configured or not.
@@ -8,16 +9,13 @@ import { optBool, optInt, optString } from './common';
  */
 export const ChannelParam = v.looseObject({
   channel: v.string(),
-  channel_name: optString,
-  channel_alias: optString,
+  ...members(['channel_name', 'channel_alias'], optString),
   videoloss: optBool,
   connect_status: optString, // NotConfigured, Online, Offline, Sleep, NotPaired, FailConnectNetwork
-  ability: v.optional(v.array(v.string())),
-  intelligent_ability: v.optional(v.array(v.string())),
-  alarm_in_num: optInt,
-  alarm_out_num: optInt,
+  ...members(['ability', 'intelligent_ability'], optStrings),
+  ...members(['alarm_in_num', 'alarm_out_num'], optInt),
   show_ptz_setting: optBool,
-  talk_audio_ability: v.optional(v.array(v.string())),
+  talk_audio_ability: optStrings,
   wireless_ipc_type: optInt, // 1 battery, 2 mains
 });
 export type ChannelParam = v.InferOutput<typeof ChannelParam>;

@@ -5,8 +5,9 @@
  * addressing its samples carry. Bounds and value lists come from each device's Range, never from here.
  */
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage, type PageDef } from '../page';
-import { ChannelRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
+import { ChannelRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString, optStrings } from './common';
 
 /** Day/night and IR (k): the legacy camera's flat members; the full-colour sets (`DayNightMode`, `FullColorMode`) kept as they come. */
 export const ImageControlChannel = v.looseObject({
@@ -15,14 +16,12 @@ export const ImageControlChannel = v.looseObject({
   ir_cut_mode: optString, // AutoMode, ColorMode, BlackWhiteMode, VideoMode/ImageMode, TimeSchedule; new: Auto, Day, Night, Image, Schedule
   ir_cut_delay: optInt,
   ir_led: optString, // Off, On, Auto, Manual
-  start_time: optString,
-  end_time: optString,
+  ...members(['start_time', 'end_time'], optString),
   image_setting: optString, // FullColorMode, DayNightMode, Schedule (full-colour cameras)
   white_light: optString, // Auto, Manual, Schedule, OFF: where a firmware answers it flat (Default sample)
   /** White light of a full-colour camera, as the Get nests it; the Range lists these members flat (`rangeFlattens`). */
   FullColorMode: v.optional(v.looseObject({ white_light: optString, light_distance: optInt })),
-  mirror_mode: optString,
-  angle_rotation: optString,
+  ...members(['mirror_mode', 'angle_rotation'], optString),
 });
 export type ImageControlChannel = v.InferOutput<typeof ImageControlChannel>;
 
@@ -31,15 +30,10 @@ export const AlarmDetectionChannel = v.looseObject({
   status: optString,
   switch: optBool,
   sensitivity: optInt,
-  send_email: optBool,
-  record_enable: optBool,
-  record_channel: v.optional(v.array(v.string())),
-  alarm_out: v.optional(v.array(v.string())),
-  buzzer: optString,
-  latch_time: optString,
-  post_recording: optString,
-  show_message: optBool,
-  http_listening: optBool,
+  ...members(['send_email', 'record_enable'], optBool),
+  ...members(['record_channel', 'alarm_out'], optStrings),
+  ...members(['buzzer', 'latch_time', 'post_recording'], optString),
+  ...members(['show_message', 'http_listening'], optBool),
 });
 export type AlarmDetectionChannel = v.InferOutput<typeof AlarmDetectionChannel>;
 
@@ -47,10 +41,7 @@ export type AlarmDetectionChannel = v.InferOutput<typeof AlarmDetectionChannel>;
 export const RecordChannel = v.looseObject({
   record_switch: optBool,
   stream_mode: optString, // Mainstream, DualStream (NVR/DVR)
-  prerecord: optBool,
-  anr: optBool,
-  manual_record: optBool,
-  net_break_record: optBool,
+  ...members(['prerecord', 'anr', 'manual_record', 'net_break_record'], optBool),
 });
 export type RecordChannel = v.InferOutput<typeof RecordChannel>;
 
@@ -63,7 +54,7 @@ export const VideoCoverChannel = v.looseObject({
       v.looseObject({
         zone_no: optInt,
         zone_enable: optBool,
-        rect: v.optional(v.looseObject({ left: optInt, top: optInt, width: optInt, height: optInt })),
+        rect: v.optional(v.looseObject(members(['left', 'top', 'width', 'height'], optInt))),
       }),
     ),
   ),

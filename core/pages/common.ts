@@ -47,10 +47,13 @@ export const META_KEYS = ['page_type', 'chn_index'] as const;
 export const optBool = v.optional(v.boolean());
 export const optInt = v.optional(v.pipe(v.number(), v.integer()));
 export const optString = v.optional(v.string());
+export const optStrings = v.optional(v.array(v.string()));
 
 /** Range field that is a descriptor or a plain value of the given schema. */
 export const optRange = <S extends v.GenericSchema>(plain: S) => v.optional(rangeField(plain));
 
+/** Request of an operation that takes nothing: `{}` and no member. */
+export const NoRequest = v.object({});
 /** Request of an operation without parameters, or whose parameters the spec does not show: any object. */
 export const AnyRequest = v.looseObject({});
 /** Response the spec does not show (Set answers): any object, kept as is. */
@@ -58,6 +61,21 @@ export const AnyResponse = v.looseObject({});
 
 /** Range `data` of a `channel_info.<CH>` page: the channel count and each channel's descriptors. */
 export const ChannelRange = v.looseObject({ channel_max: optRange(v.number()), channel_info: v.optional(RangeChannelInfo) });
+
+/**
+ * Get and Set `data` of a page whose device-wide members stand beside `channel_info`: the Get maps any channel
+ * (markers too), the Set only channel ids (its own block schema where the Set holds blocks to other limits).
+ */
+export function deviceChannelData<E extends v.ObjectEntries, G extends v.GenericSchema, S extends v.GenericSchema = G>(
+  device: E,
+  channel: G,
+  setChannel?: S,
+) {
+  return {
+    Get: v.looseObject({ ...device, channel_info: v.optional(channelMap(channel)) }),
+    Set: v.looseObject({ ...device, channel_info: v.optional(channelSetMap((setChannel ?? channel) as S)) }),
+  };
+}
 
 /** Get `data` of a `channel_info.<CH>` page: each channel's parameters or a marker (unsupported channels). */
 export const channelGet = <S extends v.GenericSchema>(params: S) => v.looseObject({ channel_info: v.optional(channelMap(params)) });

@@ -1,37 +1,28 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
-import { GenericRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
+import { GenericRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString, optStrings } from './common';
 
 /** Spec 2.4: fields as they appear; meaning, units and bounds are not shown (the Range page has them). */
 export const CrossCountingTime = v.looseObject({
-  start_hour: optInt,
-  start_minute: optInt,
-  start_second: optInt,
-  end_hour: optInt,
-  end_minute: optInt,
-  end_second: optInt,
+  ...members(['start_hour', 'start_minute', 'start_second', 'end_hour', 'end_minute', 'end_second'], optInt),
 });
 
 export const CrossCountingChannel = v.looseObject({
   buzzer: optString,
   alarm_out: v.optional(v.array(v.unknown())),
   latch_time: optString,
-  record_enable: optBool,
-  http_listening: optBool,
-  record_channel: v.optional(v.array(v.string())),
+  ...members(['record_enable', 'http_listening'], optBool),
+  record_channel: optStrings,
   post_recording: optString,
-  show_message: optBool,
-  send_email: optBool,
-  full_screen: optBool,
-  ftp_picture_upload: optBool,
-  ftp_video_upload: optBool,
-  picture_to_cloud: optBool,
-  video_to_cloud: optBool,
+  ...members(
+    ['show_message', 'send_email', 'full_screen', 'ftp_picture_upload', 'ftp_video_upload', 'picture_to_cloud', 'video_to_cloud'],
+    optBool,
+  ),
   voice_prompts_index: v.optional(v.array(v.pipe(v.number(), v.integer()))), // 12 elements seen
   voice_prompts_select: v.optional(v.array(v.pipe(v.number(), v.integer()))), // 2 elements seen
   voice_prompts_time: v.optional(v.array(CrossCountingTime)), // 12 elements seen
-  copy_ch: optString,
-  chn_index: optString,
+  ...members(['copy_ch', 'chn_index'], optString),
 });
 export type CrossCountingChannel = v.InferOutput<typeof CrossCountingChannel>;
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
-import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import { ChannelRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
 
 /** Spec 2.8 and the vendor's Alarm > Flood-light page: the deterrence (floodlight, siren, red/blue light) of one channel. */
 export const DeterrenceChannel = v.looseObject({
@@ -12,23 +13,18 @@ export const DeterrenceChannel = v.looseObject({
   strobe_frequency: optString, // Low / Middle / High
   sensitivity: optInt,
   siren_switch: optBool,
-  siren_value: optInt,
-  siren_time: optInt,
+  ...members(['siren_value', 'siren_time'], optInt),
   enforcer_light_switch: optBool, // red/blue light
   enforcer_bright_time: optInt,
   color_image_ctrl: optBool,
   dualtalk_volume: optInt,
-  param_video: v.optional(v.looseObject({ show: optBool, disable: optBool })),
-  flood_light_disable: optBool,
-  warning_light_disable: optBool,
+  param_video: v.optional(v.looseObject(members(['show', 'disable'], optBool))),
+  ...members(['flood_light_disable', 'warning_light_disable'], optBool),
   chn_index: optString,
 });
 export type DeterrenceChannel = v.InferOutput<typeof DeterrenceChannel>;
 
-export const DeterrenceRangeData = v.looseObject({
-  channel_max: optRange(v.number()),
-  channel_info: v.optional(RangeChannelInfo),
-});
+export const DeterrenceRangeData = ChannelRange;
 export type DeterrenceRangeData = v.InferOutput<typeof DeterrenceRangeData>;
 
 export const DeterrenceRequest = v.looseObject({ page_type: v.optional(v.string(), 'ChannelConfig') });

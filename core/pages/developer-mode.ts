@@ -1,26 +1,24 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
-import { RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
+import { RangeChannelInfo, deviceChannelData, optBool, optRange, optString } from './common';
 
 /** FTP server for log collection (IPC), as answered. */
 export const RemoteServer = v.looseObject({
-  username: optString,
-  password: optString,
+  ...members(['username', 'password'], optString),
   password_empty: optBool,
   server_address: optString,
 });
 
 /** As sent: the spec limits are in bytes (UTF-8), which a character-based Range max_len would not catch. */
 export const RemoteServerSet = v.looseObject({
-  username: v.optional(v.pipe(v.string(), v.maxBytes(63))),
-  password: v.optional(v.pipe(v.string(), v.maxBytes(63))),
+  ...members(['username', 'password'], v.optional(v.pipe(v.string(), v.maxBytes(63)))),
   password_empty: optBool,
   server_address: v.optional(v.pipe(v.string(), v.maxBytes(127))),
 });
 
 const channelFields = {
-  log_collect_enable: optBool,
-  support_logcollection: optBool,
+  ...members(['log_collect_enable', 'support_logcollection'], optBool),
   log_collect_mode: optString, // NVR, SD_Card, FTP (IPC)
 };
 export const DeveloperModeChannel = v.looseObject({ ...channelFields, remote_server: v.optional(RemoteServer) });
@@ -28,7 +26,8 @@ export type DeveloperModeChannel = v.InferOutput<typeof DeveloperModeChannel>;
 export const DeveloperModeChannelSet = v.looseObject({ ...channelFields, remote_server: v.optional(RemoteServerSet) });
 
 /** Remote shell switch: `telnet_switch` on 8.2.3 and earlier, `ssh_switch` later (spec 9). A device has one. */
-const shell = { telnet_switch: optBool, ssh_switch: optBool };
+const SHELL_KEYS = ['telnet_switch', 'ssh_switch'] as const;
+const shell = members(SHELL_KEYS, optBool);
 
 const pageFields = {
   export_disk_switch: optString, // Shut Off, Output To Terminal, Output To Disk
@@ -36,16 +35,13 @@ const pageFields = {
 };
 
 export const DeveloperModeRangeData = v.looseObject({
-  telnet_switch: optRange(v.boolean()),
-  ssh_switch: optRange(v.boolean()),
+  ...members(SHELL_KEYS, optRange(v.boolean())),
   export_disk_switch: optRange(v.string()),
-  enable_export: optRange(v.boolean()),
-  enable_delete: optRange(v.boolean()),
-  support_ipc_log_export: optRange(v.boolean()),
-  search_log_enable: optRange(v.boolean()),
-  support_ipc_log_pack: optRange(v.boolean()),
-  log_collect_tips: optRange(v.string()),
-  download_type: optRange(v.string()),
+  ...members(
+    ['enable_export', 'enable_delete', 'support_ipc_log_export', 'search_log_enable', 'support_ipc_log_pack'],
+    optRange(v.boolean()),
+  ),
+  ...members(['log_collect_tips', 'download_type'], optRange(v.string())),
   support_ipc_log_delete: optRange(v.boolean()),
   export_days: optRange(v.string()),
   channel_info: v.optional(RangeChannelInfo),
@@ -53,18 +49,12 @@ export const DeveloperModeRangeData = v.looseObject({
 });
 export type DeveloperModeRangeData = v.InferOutput<typeof DeveloperModeRangeData>;
 
-export const DeveloperModeGetResponse = v.looseObject({
-  ...shell,
-  ...pageFields,
-  channel_info: v.optional(channelMap(DeveloperModeChannel)),
-});
+export const { Get: DeveloperModeGetResponse, Set: DeveloperModeSetRequest } = deviceChannelData(
+  { ...shell, ...pageFields },
+  DeveloperModeChannel,
+  DeveloperModeChannelSet,
+);
 export type DeveloperModeGetResponse = v.InferOutput<typeof DeveloperModeGetResponse>;
-
-export const DeveloperModeSetRequest = v.looseObject({
-  ...shell,
-  ...pageFields,
-  channel_info: v.optional(channelSetMap(DeveloperModeChannelSet)),
-});
 export type DeveloperModeSetRequest = v.InferOutput<typeof DeveloperModeSetRequest>;
 
 /** Which remote shell switch a Range or Get `data` carries; undefined when neither (feature absent, R2). */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { optBool, optInt, optString } from './common';
 
@@ -10,19 +11,10 @@ import { optBool, optInt, optString } from './common';
 export const DeviceInfo = v.looseObject({
   device_type: optString,
   dev_type: v.optional(v.union([v.string(), v.number()])),
-  channel_num: optInt,
-  analog_channel_num: optInt,
-  sys_channel_num: optInt,
-  local_alarmin_num: optInt,
-  local_alarmout_num: optInt,
+  ...members(['channel_num', 'analog_channel_num', 'sys_channel_num', 'local_alarmin_num', 'local_alarmout_num'], optInt),
   mac_addr: optString, // dash-separated upper-case
-  local_ip: optString,
-  p2p_id: optString,
-  ptz_support: optBool,
-  support_flood_light: optBool,
-  support_siren_audio: optBool,
-  support_disarming: optBool,
-  support_pir_record: optBool,
+  ...members(['local_ip', 'p2p_id'], optString),
+  ...members(['ptz_support', 'support_flood_light', 'support_siren_audio', 'support_disarming', 'support_pir_record'], optBool),
   client_logout_time: optString,
   upgrade_file_max_size: optInt,
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { GenericRange, optBool, optInt, optString } from './common';
 
@@ -7,18 +8,13 @@ import { GenericRange, optBool, optInt, optString } from './common';
  * `push_way` HTTP, the device calls `http://<addr>:<port>/<url>` on every alarm start and stop.
  */
 export const EventPushTable = v.looseObject({
-  push_way: optString,
-  username: optString,
-  password: optString,
+  ...members(['push_way', 'username', 'password'], optString),
   password_empty: optBool,
   addr: optString,
   port: optInt,
   url: optString,
   enable: optBool,
-  method: optString,
-  keep_alive_interval: optString,
-  udp_method: optString,
-  udp_addr: optString,
+  ...members(['method', 'keep_alive_interval', 'udp_method', 'udp_addr'], optString),
   udp_port: optInt,
 });
 export type EventPushTable = v.InferOutput<typeof EventPushTable>;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { definePage } from '../page';
+import { NoRequest } from './common';
 
 /**
  * IPCMaintaint > IPCUpgrade (vendor-facts-more §m.4; NVR only, path spelled `IPCMaintaint`): the firmware of each
@@ -25,7 +26,7 @@ export const ipcUpgradePage = definePage({
   title: 'IPC upgrade',
   operations: {
     Get: {
-      request: v.object({}),
+      request: NoRequest,
       response: IpcUpgradeResponse,
       description: 'Firmware version, address and state of each camera behind the recorder.',
     },

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { members } from '../members';
 import { definePage } from '../page';
-import { GenericRange, channelMap, channelSetMap, optBool } from './common';
+import { GenericRange, deviceChannelData, optBool } from './common';
 
 /** Spec 2.9: each member says whether that linkage is withdrawn while the system is disarmed. */
 export const LINKAGE_KEYS = [
@@ -20,23 +20,16 @@ export type LinkageInfo = v.InferOutput<typeof LinkageInfo>;
 export const LinkageManageChannel = v.looseObject({ enable: optBool, linkage_info: v.optional(LinkageInfo) });
 export type LinkageManageChannel = v.InferOutput<typeof LinkageManageChannel>;
 
-export const LinkageManageGetResponse = v.looseObject({
-  enable: optBool,
-  linkage_info: v.optional(LinkageInfo),
-  channel_info: v.optional(channelMap(LinkageManageChannel)),
-});
-export type LinkageManageGetResponse = v.InferOutput<typeof LinkageManageGetResponse>;
-
 /**
- * The spec's sample puts channel_info beside `version`, but its endpoint table lists it with enable and
- * linkage_info as request data, every other Set carries channel_info inside `data`, and an envelope member would
- * not reach the page handler: we send it inside `data`.
+ * Device-wide `enable` and `linkage_info` beside each channel's. The spec's Set sample puts channel_info beside
+ * `version`, but its endpoint table lists it with enable and linkage_info as request data, every other Set carries
+ * channel_info inside `data`, and an envelope member would not reach the page handler: we send it inside `data`.
  */
-export const LinkageManageSetRequest = v.looseObject({
-  enable: optBool,
-  linkage_info: v.optional(LinkageInfo),
-  channel_info: v.optional(channelSetMap(LinkageManageChannel)),
-});
+export const { Get: LinkageManageGetResponse, Set: LinkageManageSetRequest } = deviceChannelData(
+  LinkageManageChannel.entries,
+  LinkageManageChannel,
+);
+export type LinkageManageGetResponse = v.InferOutput<typeof LinkageManageGetResponse>;
 export type LinkageManageSetRequest = v.InferOutput<typeof LinkageManageSetRequest>;
 
 export const linkageManagePage = definePage({

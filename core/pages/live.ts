@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { CONTROLS, type OperationType } from '../live-controls';
 import { optBool, optInt, optString } from './common';
@@ -8,7 +9,7 @@ import { optBool, optInt, optString } from './common';
  * Fields appear only where the channel has the hardware (R2). Set sends the Get object back (ranges echoed) with
  * the change and `operation_type`; there is no duration field.
  */
-const ValueRange = v.looseObject({ type: optString, min: v.optional(v.number()), max: v.optional(v.number()) });
+const ValueRange = v.looseObject({ type: optString, ...members(['min', 'max'], v.optional(v.number())) });
 export type ValueRange = v.InferOutput<typeof ValueRange>;
 
 /** The page's fields, from the table of live controls: each control's value, its `_range` and `_adjustable`. */

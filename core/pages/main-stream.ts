@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { RangeChannelInfo, channelGet, channelOperations, channelSet, optBool, optInt, optRange, optString } from './common';
 
@@ -10,44 +11,30 @@ export const MainStreamChannel = v.looseObject({
   status: optString, // Offline / Online; digital channels only, absent when online
   resolution: optString,
   fps: optInt,
-  video_encode_type: optString,
-  bitrate_control: optString,
-  video_quality: optString,
-  bitrate_mode: optString,
+  ...members(['video_encode_type', 'bitrate_control', 'video_quality', 'bitrate_mode'], optString),
   bitrate: optInt,
   // resolution key ("1920 * 1080") -> frame-rate key -> {default_value}; inner shape left open (reference data)
   bitrate_default: v.optional(v.record(v.string(), v.unknown())),
   custom_bitrate: optInt,
   audio: optBool,
-  i_frame_interval: optInt,
-  i_frame_interval_rate: optInt,
+  ...members(['i_frame_interval', 'i_frame_interval_rate'], optInt),
   etr: optBool,
   etr_resolution: optString,
-  etr_fps: optInt,
-  etr_bitrate: optInt,
-  etr_custom_bitrate: optInt,
-  etr_stream_type: optString,
-  etr_video_encode_type: optString,
-  etr_bitrate_control: optString,
-  etr_video_quality: optString,
-  etr_bitrate_mode: optString,
+  ...members(['etr_fps', 'etr_bitrate', 'etr_custom_bitrate'], optInt),
+  ...members(['etr_stream_type', 'etr_video_encode_type', 'etr_bitrate_control', 'etr_video_quality', 'etr_bitrate_mode'], optString),
   etr_audio: optBool,
-  etr_i_frame_interval: optString,
-  copy_ch: optString,
+  ...members(['etr_i_frame_interval', 'copy_ch'], optString),
   enable_stream: optBool,
-  video_encode_level: optString,
-  resolution_mode: optString,
+  ...members(['video_encode_level', 'resolution_mode'], optString),
   rtsp_enable: optBool,
-  video_encode_type_resolution_range: optString,
-  codeparam_setting_notice: optString,
+  ...members(['video_encode_type_resolution_range', 'codeparam_setting_notice'], optString),
   btn_get_default_data: optBool,
   mutual_exclusion: optString,
   etr_fps_unbind_etr_i_frame_interval: optBool,
   etr_disable: optString,
   record_switch: optBool,
   stream_mode: optString,
-  prerecord: optBool,
-  anr: optBool,
+  ...members(['prerecord', 'anr'], optBool),
 });
 export type MainStreamChannel = v.InferOutput<typeof MainStreamChannel>;
 
@@ -58,7 +45,7 @@ export const MainStreamRangeData = v.looseObject({
   channel_max: optRange(v.number()),
   support_copy: optRange(v.boolean()),
   analog_max: optRange(v.number()),
-  bandwidth: optRange(v.looseObject({ total_bandwidth: optInt, remaining_bandwidth: optInt })), // kbps
+  bandwidth: optRange(v.looseObject(members(['total_bandwidth', 'remaining_bandwidth'], optInt))), // kbps
   etr_sync_items: optRange(v.array(v.string())),
 });
 export type MainStreamRangeData = v.InferOutput<typeof MainStreamRangeData>;

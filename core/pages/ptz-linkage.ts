@@ -1,7 +1,8 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { isPtzHex } from '../ptz';
-import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
+import { META_KEYS, RangeChannelInfo, deviceChannelData, optBool, optRange, optString } from './common';
 
 /**
  * Int 0-255 (old firmware) or, from 8.2.3, a 64-hex-digit preset set: normalise with ptzPresetIndices(). Both forms
@@ -51,16 +52,11 @@ export const ALL_ALARM_KEYS = [
 ] as const;
 
 // Loose: the spec mentions one more member (Local<-1 ticked, value 1) whose name it does not show.
-export const PtzAllAlarm = v.looseObject(
-  Object.fromEntries(ALL_ALARM_KEYS.map((k) => [k, optBool])) as Record<(typeof ALL_ALARM_KEYS)[number], typeof optBool>,
-);
+export const PtzAllAlarm = v.looseObject(members(ALL_ALARM_KEYS, optBool));
 export type PtzAllAlarm = v.InferOutput<typeof PtzAllAlarm>;
 
 export const PtzLinkageChannel = v.looseObject({
-  switch: optBool,
-  motion: optBool,
-  pir: optBool,
-  io: optBool,
+  ...members(['switch', 'motion', 'pir', 'io'], optBool),
   ptz_info: v.optional(v.array(v.looseObject({ ptz_switch: optBool }))), // up to 4 linkage groups
   all_alarm: v.optional(PtzAllAlarm),
   copy_ch: optString,
@@ -75,16 +71,11 @@ export const PtzLinkageRangeData = v.looseObject({
 });
 export type PtzLinkageRangeData = v.InferOutput<typeof PtzLinkageRangeData>;
 
-export const PtzLinkageGetResponse = v.looseObject({
-  ptz_info: v.optional(v.array(PtzTarget)),
-  channel_info: v.optional(channelMap(PtzLinkageChannel)),
-});
+export const { Get: PtzLinkageGetResponse, Set: PtzLinkageSetRequest } = deviceChannelData(
+  { ptz_info: v.optional(v.array(PtzTarget)) },
+  PtzLinkageChannel,
+);
 export type PtzLinkageGetResponse = v.InferOutput<typeof PtzLinkageGetResponse>;
-
-export const PtzLinkageSetRequest = v.looseObject({
-  ptz_info: v.optional(v.array(PtzTarget)),
-  channel_info: v.optional(channelSetMap(PtzLinkageChannel)),
-});
 export type PtzLinkageSetRequest = v.InferOutput<typeof PtzLinkageSetRequest>;
 
 export const ptzLinkagePage = definePage({

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { optBool, optInt, optString } from './common';
 
@@ -16,20 +17,13 @@ export const PtzPresetSlot = v.looseObject({ no: v.optional(v.number()), name: o
 const Capability = v.optional(v.unknown());
 
 export const PtzAnswer = v.looseObject({
-  channel: optString,
-  ptz_version: optString,
+  ...members(['channel', 'ptz_version'], optString),
   preset_point: v.optional(v.array(v.number())),
   preset_point_obj: v.optional(v.array(PtzPresetSlot)),
-  zoom_slider: v.optional(v.number()),
-  focus_slider: v.optional(v.number()),
-  zoom_step: v.optional(v.number()),
-  focus_step: v.optional(v.number()),
+  ...members(['zoom_slider', 'focus_slider', 'zoom_step', 'focus_step'], v.optional(v.number())),
   isctl: optBool,
   state: optString,
-  ptz_direction_control: Capability,
-  zoom_minus_add: Capability,
-  focus_minus_add: Capability,
-  iris_minus_add: Capability,
+  ...members(['ptz_direction_control', 'zoom_minus_add', 'focus_minus_add', 'iris_minus_add'], Capability),
 });
 export type PtzAnswer = v.InferOutput<typeof PtzAnswer>;
 
@@ -58,8 +52,7 @@ export const PtzControlRequest = v.looseObject({
   speed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100))),
   preset_point_no: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(255))),
   ctl_stop: optBool,
-  zoom_step: optInt,
-  focus_step: optInt,
+  ...members(['zoom_step', 'focus_step'], optInt),
 });
 export type PtzControlRequest = v.InferInput<typeof PtzControlRequest>;
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { ChannelRange, channelGet, optBool, optString } from './common';
 import { SecondaryAuthentication } from './upgrade-token';
@@ -48,8 +49,7 @@ export const { Set: deviceRebootSet } = deviceRebootPage.operations;
 /** IPCReboot channel: only channels that hold an IPC are listed. */
 export const IpcRebootChannel = v.looseObject({
   status: optString, // Offline / Online
-  ip_address: optString,
-  software_version: optString,
+  ...members(['ip_address', 'software_version'], optString),
   reboot_switch: optBool,
 });
 export const ipcRebootPage = definePage({

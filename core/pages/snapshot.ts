@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { optString } from './common';
 
@@ -9,12 +10,10 @@ const IntOrDigits = v.optional(v.union([v.number(), v.pipe(v.string(), v.regex(/
  * `ima_data` (time as a digit string): both are accepted.
  */
 export const SnapshotAnswer = v.looseObject({
-  img_time: IntOrDigits,
-  ima_time: IntOrDigits,
+  ...members(['img_time', 'ima_time'], IntOrDigits),
   img_encodes: optString, // base64
   img_format: optString, // image/jpeg
-  img_data: optString,
-  ima_data: optString,
+  ...members(['img_data', 'ima_data'], optString),
 });
 export type SnapshotAnswer = v.InferOutput<typeof SnapshotAnswer>;
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { optBool, optInt, optString } from './common';
 
@@ -6,17 +7,11 @@ import { optBool, optInt, optString } from './common';
 export const DiskInfo = v.looseObject({
   id: v.pipe(v.number(), v.integer()),
   display_id: optInt,
-  model: optString,
-  serial_no: optString,
-  firmware: optString,
+  ...members(['model', 'serial_no', 'firmware'], optString),
   device_type: optString, // None, Normal, Esata, Sd (memory card), Usb, Network, Raid, All
   status: optString, // NoHdd, Unformat, Normal, Full, ReadOnly, HddError, ... Broken, Degrade, Rebuilding
-  total_size: optInt,
-  free_size: optInt,
-  total_time: optInt,
-  free_time: optInt,
-  format_enable: optBool,
-  delete_enable: optBool,
+  ...members(['total_size', 'free_size', 'total_time', 'free_time'], optInt),
+  ...members(['format_enable', 'delete_enable'], optBool),
   disk_type: optString,
 });
 export type DiskInfo = v.InferOutput<typeof DiskInfo>;

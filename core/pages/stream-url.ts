@@ -1,15 +1,12 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { optString } from './common';
 
 /** One channel's RTSP URLs; the table spells `mobilestream_url`, the sample `mobile_stream_url`. */
-export const StreamUrlEntry = v.looseObject({
-  channel: optString,
-  mainstream_url: optString,
-  substream_url: optString,
-  mobilestream_url: optString,
-  mobile_stream_url: optString,
-});
+export const StreamUrlEntry = v.looseObject(
+  members(['channel', 'mainstream_url', 'substream_url', 'mobilestream_url', 'mobile_stream_url'], optString),
+);
 export type StreamUrlEntry = v.InferOutput<typeof StreamUrlEntry>;
 
 /** `channel_info` is an array (vendor); a map keyed by channel id is tolerated. */

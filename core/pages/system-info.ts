@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
 import { optString } from './common';
 
@@ -7,19 +8,12 @@ import { optString } from './common';
  * upper-case (88-26-1D-AA-8E-E0), `serialNum` only on some builds; `serial_number` per field notes.
  */
 export const SystemInfo = v.looseObject({
-  device_id: optString,
-  device_name: optString,
-  device_type: optString,
-  hardware_version: optString,
+  ...members(['device_id', 'device_name', 'device_type', 'hardware_version'], optString),
   software_version: optString, // e.g. V8.2.3-20221014
-  build_time: optString,
-  mac_address: optString,
-  wireless_mac: optString,
-  serialNum: optString,
-  serial_number: optString,
-  p2p_id: optString,
-  ip_address: optString,
-  network_state: optString,
+  ...members(
+    ['build_time', 'mac_address', 'wireless_mac', 'serialNum', 'serial_number', 'p2p_id', 'ip_address', 'network_state'],
+    optString,
+  ),
   channel_max: v.optional(v.number()),
 });
 export type SystemInfo = v.InferOutput<typeof SystemInfo>;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { definePage } from '../page';
+import { NoRequest } from './common';
 
 /** Limits of the upgrade token request (spec 2.1, 8), the page's own; prepareUpgrade() (core/upgrade.ts) applies them too. */
 export const UPGRADE_HEAD_SIZE = 3 * 1024;
@@ -60,7 +61,7 @@ export const systemUpgradePage = definePage({
      * The upload: the body is the raw file (not an envelope), the token in `X-Upgrade-Token`; the answer `{}` is the
      * only signal (no progress page for a local upload). `request` is empty: nothing but the file goes.
      */
-    Upgrade: { request: v.object({}), description: 'Upload a firmware file with its upgrade token (raw body, X-Upgrade-Token header).' },
+    Upgrade: { request: NoRequest, description: 'Upload a firmware file with its upgrade token (raw body, X-Upgrade-Token header).' },
   },
   readOnly: true,
 });

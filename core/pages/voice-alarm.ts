@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { members } from '../members';
 import { definePage } from '../page';
-import { ChannelRange, channelGet, channelOperations, channelSet, optBool, optInt, optString } from './common';
+import { ChannelRange, channelGet, channelOperations, channelSet, optBool, optInt, optString, optStrings } from './common';
 
 /** Spec 2.6 (Range) and field notes (Get): the siren of one channel. Bounds come from Range (siren_time 5-180...). */
 export const VoiceAlarmChannel = v.looseObject({
@@ -9,10 +10,8 @@ export const VoiceAlarmChannel = v.looseObject({
   siren_time: optInt, // seconds of warning
   siren_value: optInt, // volume
   siren_type: optString, // Alarm1, Alarm2, User-defined1..3
-  siren_file_name: optString,
-  siren_file: optString,
-  siren_file_type: optString,
-  siren_support_format: v.optional(v.array(v.string())),
+  ...members(['siren_file_name', 'siren_file', 'siren_file_type'], optString),
+  siren_support_format: optStrings,
   support_siren_schedule_hub: optBool,
 });
 export type VoiceAlarmChannel = v.InferOutput<typeof VoiceAlarmChannel>;
