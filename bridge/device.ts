@@ -4,6 +4,7 @@
  * through core (`update`, `setLive`, `setDisarmed`), which reads, checks, sends and reads back; the read-back lands
  * in the model. Nothing here knows how a page is requested or written.
  */
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
   DeviceError,
@@ -129,7 +130,7 @@ export class Device extends EventEmitter {
   /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
-  /** Markers, live parts, disarm page: entities depend on them. */
+  /** Markers, live parts, disarm page: entities depend on them (a digest of their signature, a few KB of text). */
   private structure = '';
   /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
   private structurePending = true;
@@ -615,7 +616,7 @@ export class Device extends EventEmitter {
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
   private structureChanged(): boolean {
-    const sig = structureSignature(this.model);
+    const sig = createHash('sha1').update(structureSignature(this.model)).digest('base64');
     const changed = sig !== this.structure;
     this.structure = sig;
     return changed;
