@@ -57,4 +57,4 @@ USER 10001
 STOPSIGNAL SIGTERM
 # No arguments: /data/options.json (Home Assistant add-on) or $NVR2MQTT_CONFIG. Arguments are the
 # nvr2mqtt command's own: --check, simulate --port 8080, --help.
-ENTRYPOINT ["node", "/app/dist/bridge/container.js"]
+ENTRYPOINT ["node", "/app/dist/bridge/app/container.js"]

@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.tmp/', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['dist/', 'resources/', 'node_modules/', '.tmp/', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -43,6 +43,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // The editor's scripts (tsconfig.editor.json): classic browser scripts, as Node-RED's editor has no module
+    // loader; a namespace is the one global they add (NVR2MQTT), merged across files whatever order they load in.
+    files: ['nodes/**/editor*.ts'],
+    languageOptions: { sourceType: 'script', parserOptions: { projectService: false, project: './tsconfig.editor.json' } },
+    // Their top-level names are globals the node files' inline registrations use.
+    rules: {
+      '@typescript-eslint/no-namespace': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { vars: 'local', argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
     },
   },
 );

@@ -11,9 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBridge, type Bridge } from '../bridge/bridge';
-import { startEmbeddedBroker } from '../bridge/broker';
-import { parseConfig } from '../bridge/config';
-import { createLogger } from '../bridge/log';
+import { startEmbeddedBroker } from '../bridge/mqtt/broker';
+import { parseConfig } from '../bridge/base/config';
+import { createLogger } from '../bridge/base/log';
 import { startSimulator } from '../simulator';
 import { clearRetained, Recorder } from '../test/helpers/mqtt-broker';
 

@@ -11,9 +11,9 @@
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { startBridge } from '../bridge/bridge';
-import { parseConfig } from '../bridge/config';
-import { createLogger } from '../bridge/log';
-import { tuneHeapForDaemon } from '../bridge/tuning';
+import { parseConfig } from '../bridge/base/config';
+import { createLogger } from '../bridge/base/log';
+import { tuneHeapForDaemon } from '../bridge/app/tuning';
 
 interface Job {
   urls: string[];

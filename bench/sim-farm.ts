@@ -9,7 +9,7 @@
  *   {"cmd":"alarm","device":i,"channel":"CH1","active":true}   raise or end a motion alarm -> {"at": epoch ms}
  */
 import { createInterface } from 'node:readline';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../bridge/broker';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../bridge/mqtt/broker';
 import { startSimulator, type Simulator } from '../simulator';
 
 export type FarmCommand =

@@ -24,7 +24,7 @@ interface Waiter {
   refuse: (err: DeviceError) => void;
 }
 
-export function deviceBusy(budget: RequestBudget): DeviceError {
+function deviceBusy(budget: RequestBudget): DeviceError {
   return new DeviceError({
     kind: 'busy',
     error_code: 'device_busy',

@@ -36,51 +36,72 @@ export interface LiveControlSpec {
 /** Channel hardware a live control can belong to (the parts `ChannelInfo` reports as present or absent). */
 export type LiveHardware = { [K in keyof ChannelHardware]: ChannelHardware[K] extends boolean ? K : never }[keyof ChannelHardware];
 
-export const LIVE_CONTROLS = {
-  floodlight: {
-    field: 'floodlight_switch',
-    part: 'Floodlight',
-    kind: 'bool',
-    hardware: 'floodlight',
-    switch: { label: 'floodlight', setting: 'brightness', timed: true },
-    published: { key: 'floodlight', entity: 'light', name: 'Floodlight', icon: 'mdi:light-flood-down' },
-  },
-  brightness: {
-    field: 'floodlight_value',
-    part: 'Floodlight',
+/**
+ * The device names a part's members after the part: `floodlight_switch`, `floodlight_value`, `floodlight_value_range`
+ * for Floodlight, `audioAlarm_...` for AudioAlarm, `redBlueLight_...` for RedBlueLight.
+ */
+const memberOf = (part: string, member: string) => `${part[0].toLowerCase()}${part.slice(1)}_${member}`;
+
+type Switch = NonNullable<LiveControlSpec['switch']>;
+type Published = NonNullable<LiveControlSpec['published']>;
+
+/** A part's on/off switch (`<part>_switch`). */
+function partSwitch<const P extends string, const S extends Switch, const B extends Published>(
+  part: P,
+  hardware: LiveHardware,
+  sw: S,
+  published: B,
+) {
+  return { field: memberOf(part, 'switch'), part, kind: 'bool', hardware, switch: sw, published } as const;
+}
+
+/** A part's setting (`<part>_value`): its bounds in `<part>_value_range`, these documented ones as fallback. */
+function partValue<const P extends string, const X extends Pick<LiveControlSpec, 'adjustable' | 'published'>>(
+  part: P,
+  hardware: LiveHardware,
+  bounds: { min: number; max: number },
+  more: X,
+) {
+  return {
+    field: memberOf(part, 'value'),
+    part,
     kind: 'int',
-    hardware: 'floodlight',
-    range: { field: 'floodlight_value_range', min: 1, max: 100 },
-    published: { key: 'floodlight_brightness', name: 'Floodlight brightness' },
-  },
+    hardware,
+    range: { field: memberOf(part, 'value_range'), ...bounds },
+    ...more,
+  } as const;
+}
+
+export const LIVE_CONTROLS = {
+  floodlight: partSwitch(
+    'Floodlight',
+    'floodlight',
+    { label: 'floodlight', setting: 'brightness', timed: true },
+    { key: 'floodlight', entity: 'light', name: 'Floodlight', icon: 'mdi:light-flood-down' },
+  ),
+  brightness: partValue(
+    'Floodlight',
+    'floodlight',
+    { min: 1, max: 100 },
+    { published: { key: 'floodlight_brightness', name: 'Floodlight brightness' } },
+  ),
   /** 0 steady, 1 flashing. */
   mode: { field: 'floodlight_mode', part: 'Floodlight', kind: 'int', hardware: 'floodlight', values: [0, 1] },
   /** 0 low, 1 middle, 2 high. */
   strobe: { field: 'floodlight_strobe_frequency', part: 'Floodlight', kind: 'int', hardware: 'floodlight', values: [0, 1, 2] },
-  siren: {
-    field: 'audioAlarm_switch',
-    part: 'AudioAlarm',
-    kind: 'bool',
-    hardware: 'siren',
-    switch: { label: 'siren', setting: 'volume', timed: true },
-    published: { key: 'siren', entity: 'siren', name: 'Siren', icon: 'mdi:alarm-light' },
-  },
-  volume: {
-    field: 'audioAlarm_value',
-    part: 'AudioAlarm',
-    kind: 'int',
-    hardware: 'siren',
-    range: { field: 'audioAlarm_value_range', min: 1, max: 10 },
-    adjustable: 'audioAlarm_value_adjustable',
-  },
-  redBlueLight: {
-    field: 'redBlueLight_switch',
-    part: 'RedBlueLight',
-    kind: 'bool',
-    hardware: 'redBlueLight',
-    switch: { label: 'red/blue light', timed: true },
-    published: { key: 'red_blue_light', entity: 'switch', name: 'Red/blue light', icon: 'mdi:car-light-alert' },
-  },
+  siren: partSwitch(
+    'AudioAlarm',
+    'siren',
+    { label: 'siren', setting: 'volume', timed: true },
+    { key: 'siren', entity: 'siren', name: 'Siren', icon: 'mdi:alarm-light' },
+  ),
+  volume: partValue('AudioAlarm', 'siren', { min: 1, max: 10 }, { adjustable: 'audioAlarm_value_adjustable' }),
+  redBlueLight: partSwitch(
+    'RedBlueLight',
+    'redBlueLight',
+    { label: 'red/blue light', timed: true },
+    { key: 'red_blue_light', entity: 'switch', name: 'Red/blue light', icon: 'mdi:car-light-alert' },
+  ),
 } as const satisfies Readonly<Record<string, LiveControlSpec>>;
 
 type Table = typeof LIVE_CONTROLS;

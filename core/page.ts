@@ -1,5 +1,6 @@
-import type { OperationDef } from './operation';
-import { META_KEYS } from './pages/common';
+import type * as v from 'valibot';
+import { defineOperation, type OperationDef } from './operation';
+import { AnyRequest, AnyResponse, META_KEYS } from './pages/common';
 
 /**
  * One device page declared once: its operations and everything about how it is read and written.
@@ -39,22 +40,47 @@ export interface PageDef {
   rangeFlattens?: readonly string[];
 }
 
-/** Alias kept for callers of the former registry type. */
-export type PageInfo = PageDef;
+/**
+ * An operation as its page lists it: the page and verb come from the page, the request and response default to any
+ * object (the vendor does not show them).
+ */
+export type OperationSpec = Partial<Pick<OperationDef, 'request' | 'response'>> &
+  Omit<OperationDef, 'page' | 'operation' | 'path' | 'request' | 'response'>;
 
-export interface PageInput extends Omit<PageDef, 'write' | 'channelScoped'> {
+type Operations = Readonly<Record<string, OperationDef | OperationSpec>>;
+
+/** The operation a spec declares, its schemas' types kept. */
+type Declared<S> = S extends OperationDef
+  ? S
+  : OperationDef<
+      S extends { request: infer Q extends v.GenericSchema } ? Q : typeof AnyRequest,
+      S extends { response: infer R extends v.GenericSchema } ? R : typeof AnyResponse
+    >;
+
+export interface PageInput<O extends Operations = Operations> extends Omit<PageDef, 'write' | 'channelScoped' | 'operations'> {
+  operations: O;
   write?: WriteRule;
   channelScoped?: boolean;
 }
 
-/** Declare a page. Defaults: `write: 'changed'`, `channelScoped: false`. Every operation must belong to the page. */
-export function definePage(def: PageInput): PageDef {
-  for (const [verb, op] of Object.entries(def.operations)) {
-    if (op.page !== def.name || op.operation !== verb) {
-      throw new Error(`page ${def.name}: operation ${verb} is ${op.page}/${op.operation}`);
-    }
-  }
-  return Object.freeze({ write: 'changed', channelScoped: false, ...def });
+/**
+ * Declare a page. Defaults: `write: 'changed'`, `channelScoped: false`. Operations are declared in place (specs) or
+ * given whole; one given whole must belong to the page.
+ */
+export function definePage<O extends Operations>(def: PageInput<O>): PageDef & { operations: { readonly [K in keyof O]: Declared<O[K]> } } {
+  const operations = Object.fromEntries(
+    Object.entries(def.operations).map(([verb, op]) => {
+      if (!('path' in op)) {
+        const { request = AnyRequest, response = AnyResponse, ...rest } = op;
+        return [verb, defineOperation({ page: def.name, operation: verb, request, response, ...rest })];
+      }
+      if (op.page !== def.name || op.operation !== verb) {
+        throw new Error(`page ${def.name}: operation ${verb} is ${op.page}/${op.operation}`);
+      }
+      return [verb, op];
+    }),
+  );
+  return Object.freeze({ write: 'changed', channelScoped: false, ...def, operations }) as never;
 }
 
 /** Request keys that are page addressing, never parameters: exempt from Range checks on every page. */

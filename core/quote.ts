@@ -59,7 +59,7 @@ export function quoter(secrets: () => Iterable<string | undefined>): Quoter {
 /** A quoter that knows no secret (tests, and code that has none configured): it only clips. */
 export const noSecrets: Quoter = quoter(() => []);
 
-export function clip(s: string, n = 64): string {
+function clip(s: string, n = 64): string {
   return s.length > n ? `${s.slice(0, n)}...` : s;
 }
 

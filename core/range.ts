@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isChannelId } from './channels';
 import { isPlainObject } from './json';
+import { members } from './members';
 import { isPtzHex, ptzPresetIndices } from './ptz';
 
 /**
@@ -15,16 +16,8 @@ export type DescriptorType = (typeof DESCRIPTOR_TYPES)[number];
 const descriptorFields = {
   type: v.string(),
   mode: v.optional(v.string()),
-  min: v.optional(v.number()),
-  max: v.optional(v.number()),
-  min_len: v.optional(v.number()),
-  max_len: v.optional(v.number()),
-  min_size: v.optional(v.number()),
-  max_size: v.optional(v.number()),
-  size: v.optional(v.number()),
-  default_value: v.optional(v.unknown()),
-  default_value_frontal: v.optional(v.unknown()),
-  default_value_multi: v.optional(v.unknown()),
+  ...members(['min', 'max', 'min_len', 'max_len', 'min_size', 'max_size', 'size'], v.optional(v.number())),
+  ...members(['default_value', 'default_value_frontal', 'default_value_multi'], v.optional(v.unknown())),
   description: v.optional(v.string()),
 };
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- a schema kept for its inferred type

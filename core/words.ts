@@ -2,12 +2,12 @@
  * The words that switch something on or off, the same for MQTT commands and Node-RED messages (case-insensitive,
  * surrounding spaces ignored; README "ON/OFF words"). `TOGGLE` flips the current state where the bridge knows it.
  */
-export const ON_WORDS = ['ON', 'TRUE', '1'] as const;
-export const OFF_WORDS = ['OFF', 'FALSE', '0'] as const;
-export const TOGGLE_WORD = 'TOGGLE';
+const ON_WORDS = ['ON', 'TRUE', '1'] as const;
+const OFF_WORDS = ['OFF', 'FALSE', '0'] as const;
+const TOGGLE_WORD = 'TOGGLE';
 
 /** true / false for an ON/OFF word, 'toggle' for TOGGLE, undefined for anything else. */
-export function switchWord(text: string): boolean | 'toggle' | undefined {
+function switchWord(text: string): boolean | 'toggle' | undefined {
   const w = text.trim().toUpperCase();
   if ((ON_WORDS as readonly string[]).includes(w)) return true;
   if ((OFF_WORDS as readonly string[]).includes(w)) return false;

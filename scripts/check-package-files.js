@@ -4,7 +4,8 @@
  * Checks an unpacked `npm pack` tarball (its `package/` folder) against what runs:
  *   - every module reached from an entry (main, bin, the Node-RED nodes, the container entry) is in it,
  *     with each relative require() it makes, and each package it requires is a dependency or built in;
- *   - every .js in it is reached from an entry (nothing is shipped that never runs).
+ *   - every editor script a node's .html loads (resources/<package>/<file>) is in it;
+ *   - every .js in it is reached from an entry or an editor file (nothing is shipped that never runs).
  * Usage: node scripts/check-package-files.js <unpacked package folder>
  * Prints one line per problem and exits 1 when there is any; prints what it checked otherwise.
  */
@@ -17,12 +18,12 @@ const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
 const builtin = new Set(builtinModules);
 
-// The container images run dist/bridge/container.js (Dockerfile, addon/Dockerfile).
+// The container images run dist/bridge/app/container.js (Dockerfile, addon/Dockerfile).
 const entries = [
   pkg.main,
   ...Object.values(typeof pkg.bin === 'string' ? { nvr2mqtt: pkg.bin } : (pkg.bin ?? {})),
   ...Object.values(pkg['node-red']?.nodes ?? {}),
-  'dist/bridge/container.js',
+  'dist/bridge/app/container.js',
 ];
 
 const problems = [];
@@ -61,6 +62,21 @@ for (const entry of entries) {
   const file = path.join(dir, entry);
   if (fs.existsSync(file)) visit(file);
   else problems.push(`entry ${entry} is not in the package`);
+}
+
+// The editor's scripts: a node's .html (beside its .js) loads them from the package's resources/ folder, which
+// Node-RED serves at resources/<package name>/<file>. A missing one stops the editor loading the node file.
+const EDITOR_SCRIPT = /<script src="resources\/([^"]+)"/g;
+for (const entry of Object.values(pkg['node-red']?.nodes ?? {})) {
+  const html = path.join(dir, entry.replace(/\.js$/, '.html'));
+  if (!fs.existsSync(html)) continue;
+  for (const [, src] of fs.readFileSync(html, 'utf8').matchAll(EDITOR_SCRIPT)) {
+    const [name, ...rest] = src.split('/');
+    const file = path.join(dir, 'resources', ...rest);
+    if (name !== pkg.name) problems.push(`${path.relative(dir, html)}: loads ${src}, not from this package's resources`);
+    else if (fs.existsSync(file)) reached.add(file);
+    else problems.push(`${path.relative(dir, html)}: loads resources/${src}, which is not in the package`);
+  }
 }
 
 function walk(d) {

@@ -1,4 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// Removes dist/ before a build, so that a renamed or deleted source leaves no stale output to be packed.
-require('node:fs').rmSync(require('node:path').resolve(__dirname, '..', 'dist'), { recursive: true, force: true });
+// Removes dist/ and resources/ (the editor scripts) before a build, so that a renamed or deleted source leaves no
+// stale output to be packed.
+const { rmSync } = require('node:fs');
+const { resolve } = require('node:path');
+for (const out of ['dist', 'resources']) rmSync(resolve(__dirname, '..', out), { recursive: true, force: true });

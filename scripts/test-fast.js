@@ -20,8 +20,8 @@ const SLOW = [
   'test/nodes/harness',
   'simulator/index',
   'bridge/bridge',
-  'bridge/cli',
-  'bridge/demo',
+  'bridge/app/cli',
+  'bridge/app/demo',
 ].map((m) => join(root, m));
 
 function moduleFile(from, spec) {

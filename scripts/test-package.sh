@@ -183,7 +183,7 @@ node -e '
 no_aedes() {
   (cd "$USERDIR" && node -e '
     const pkg = require("nvr2mqtt/package.json");
-    for (const m of [...Object.values(pkg["node-red"].nodes), pkg.main, "dist/bridge/bridge.js", "dist/bridge/cli.js"]) require(`nvr2mqtt/${m}`);
+    for (const m of [...Object.values(pkg["node-red"].nodes), pkg.main, "dist/bridge/bridge.js", "dist/bridge/app/cli.js"]) require(`nvr2mqtt/${m}`);
     const loaded = Object.keys(require.cache).filter((f) => f.includes("/node_modules/aedes/"));
     for (const f of loaded.slice(0, 3)) console.log(`  loaded: ${f}`);
     process.exit(loaded.length ? 1 : 0);
@@ -192,7 +192,7 @@ no_aedes() {
 check "the nodes, the bridge and the client load without the embedded broker (aedes)" no_aedes
 
 # Every node type the package's editor files define (one edit template each), from what was installed.
-expected=$(grep -ho 'data-template-name="[a-z-]*"' "$USERDIR"/node_modules/nvr2mqtt/dist/nodes/*.html | cut -d'"' -f2 | sort -u | tr '\n' ' ')
+expected=$(grep -ho 'data-template-name="[a-z-]*"' "$USERDIR"/node_modules/nvr2mqtt/dist/nodes/*/*.html | cut -d'"' -f2 | sort -u | tr '\n' ' ')
 flow=$WORK/flow.json
 # examples/read-deterrence-state.json pointed at the simulator (credentials as the editor sends them), its
 # debug nodes writing to the log.

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 
 export type DigestAlgorithm = 'MD5' | 'SHA-256';
 
-export interface AuthOptions {
+interface AuthOptions {
   username: string;
   password: string;
   realm: string;
@@ -36,15 +36,15 @@ export interface Session {
   expired: boolean;
 }
 
-export type LoginResult =
+type LoginResult =
   | { kind: 'challenge'; headers: string[] }
   | { kind: 'failed'; code: 'verify_failed' | 'login_failed_or_block'; reason: string; data?: Record<string, unknown> }
   | { kind: 'ok'; session: Session };
 
 /** Why a session ended, answered to its next call. */
-export type DeadCode = 'expired' | 'no_heartbeat' | 'forced_offline' | 'logout';
+type DeadCode = 'expired' | 'no_heartbeat' | 'forced_offline' | 'logout';
 
-export type SessionCheck =
+type SessionCheck =
   | { ok: true; session: Session }
   /** status: 401 when the call carries no session at all, 400 (vendor failure body) otherwise. */
   | { ok: false; status: 400 | 401; code: 'no_login' | 'token_invalid' | DeadCode; reason: string };
@@ -59,7 +59,7 @@ const hash = (algorithm: DigestAlgorithm, s: string) =>
     .digest('hex');
 
 /** `Digest a="b", c=d` -> {a: 'b', c: 'd'} (quoted strings may contain commas and escaped quotes). */
-export function parseDigest(header: string): Record<string, string> | undefined {
+function parseDigest(header: string): Record<string, string> | undefined {
   const m = /^\s*Digest\s+/i.exec(header);
   if (!m) return undefined;
   const out: Record<string, string> = {};

@@ -14,10 +14,10 @@ const INT32_MAX = 2147483647;
  * What a key that is not a parameter may hold: one of these strings (`page_type`), `'channel'` (a channel of the
  * device: the UI's `chn_index`, `selectedChn`), or `'any'` (a UI leftover such as the Disarming `schedule` grid).
  */
-export type MetaRule = readonly string[] | 'channel' | 'any';
+type MetaRule = readonly string[] | 'channel' | 'any';
 export type MetaRules = Readonly<Record<string, MetaRule>>;
 
-export interface CheckOptions {
+interface CheckOptions {
   /** Top-level keys that are not parameters (page_type, UI leftovers). */
   topMeta?: MetaRules;
   /** Keys of a channel block that are not parameters (Deterrence `page: "chn_floodlight"`). */

@@ -3,6 +3,7 @@
  * The password comes from --password or NVR2MQTT_SIM_PASSWORD and is never printed.
  */
 import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SimulatorOptions, startSimulator } from './index';
 
 const USAGE = `Usage: nvr2mqtt simulate [options]
@@ -35,111 +36,100 @@ interface Parsed {
   help: boolean;
 }
 
-const FLAGS = new Set([
-  '--token-in-body',
-  '--large-capacity',
-  '--quiet',
-  '--no-disarming',
-  '--no-linkage-manage',
-  '--rotate-csrf',
-  '--help',
-  '-h',
-]);
+const text = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
+
+/** Every option of USAGE; unknown ones are refused. */
+const OPTIONS = {
+  port: text,
+  host: text,
+  profile: text,
+  firmware: text,
+  channels: text,
+  'channel-numbering': text,
+  username: text,
+  password: text,
+  digest: text,
+  'token-in-body': flag,
+  'session-timeout': text,
+  'heartbeat-timeout': text,
+  'event-hold': text,
+  'alarm-every': text,
+  'alarm-pictures': text,
+  'channel-param': text,
+  'no-disarming': flag,
+  'no-linkage-manage': flag,
+  'rotate-csrf': flag,
+  'large-capacity': flag,
+  'tls-key': text,
+  'tls-cert': text,
+  quiet: flag,
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+/** parseArgs with this CLI's own words for a misuse. */
+function parseOptions(args: string[]): Values {
+  try {
+    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    const { code, message } = err as { code?: string; message: string };
+    const option = /'(-[^' ]+)/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new Error(`unknown option ${option}`, { cause: err });
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new Error(`${option} needs a value`, { cause: err });
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new Error(`unexpected argument ${/'([^']*)'/.exec(message)?.[1]}`, { cause: err });
+    throw err;
+  }
+}
 
 export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
-  const args = argv[0] === 'simulate' ? argv.slice(1) : [...argv];
-  const values: Record<string, string> = {};
-  const flags = new Set<string>();
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i];
-    let value: string | undefined;
-    const eq = a.indexOf('=');
-    if (a.startsWith('--') && eq !== -1) {
-      value = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    if (FLAGS.has(a)) {
-      flags.add(a);
-      continue;
-    }
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${JSON.stringify(a)}`);
-    if (value === undefined) {
-      value = args[++i];
-      if (value === undefined) throw new Error(`${a} needs a value`);
-    }
-    values[a.slice(2)] = value;
-  }
-  const known = [
-    'port',
-    'host',
-    'profile',
-    'firmware',
-    'channels',
-    'username',
-    'password',
-    'digest',
-    'session-timeout',
-    'heartbeat-timeout',
-    'event-hold',
-    'alarm-every',
-    'alarm-pictures',
-    'channel-param',
-    'channel-numbering',
-    'tls-key',
-    'tls-cert',
-  ];
-  for (const k of Object.keys(values)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
-  const num = (k: string): number | undefined => {
-    if (values[k] === undefined) return undefined;
-    const n = Number(values[k]);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${k} must be a non-negative number, got ${JSON.stringify(values[k])}`);
+  const values = parseOptions(argv[0] === 'simulate' ? argv.slice(1) : [...argv]);
+  const num = (k: keyof Values): number | undefined => {
+    const raw = values[k];
+    if (typeof raw !== 'string') return undefined;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${k} must be a non-negative number, got ${JSON.stringify(raw)}`);
     return n;
   };
-  const profile = values.profile ?? 'nvr';
-  if (profile !== 'nvr' && profile !== 'ipc') throw new Error('--profile must be nvr or ipc');
-  const digest = values.digest?.toUpperCase();
-  if (digest !== undefined && digest !== 'MD5' && digest !== 'SHA-256') throw new Error('--digest must be MD5 or SHA-256');
+  const oneOf = <T extends string>(k: string, allowed: readonly T[], raw: string | undefined): T | undefined => {
+    if (raw === undefined || allowed.includes(raw as T)) return raw as T | undefined;
+    throw new Error(`--${k} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`);
+  };
   if ((values['tls-key'] === undefined) !== (values['tls-cert'] === undefined)) throw new Error('--tls-key and --tls-cert go together');
   const opts: SimulatorOptions = {
     port: num('port') ?? 8080,
     host: values.host ?? '127.0.0.1',
-    profile,
+    profile: oneOf('profile', ['nvr', 'ipc'], values.profile) ?? 'nvr',
     firmware: values.firmware,
     channels: num('channels'),
     username: values.username ?? 'admin',
     password: values.password ?? env.NVR2MQTT_SIM_PASSWORD ?? '',
-    digestAlgorithm: digest,
-    tokenInBody: flags.has('--token-in-body'),
-    largeCapacity: flags.has('--large-capacity'),
-    quiet: flags.has('--quiet'),
+    digestAlgorithm: oneOf('digest', ['MD5', 'SHA-256'], values.digest?.toUpperCase()),
+    tokenInBody: values['token-in-body'] ?? false,
+    largeCapacity: values['large-capacity'] ?? false,
+    quiet: values.quiet ?? false,
   };
   const sessionTimeout = num('session-timeout');
   if (sessionTimeout !== undefined) opts.sessionTimeoutMs = sessionTimeout * 1000;
   const heartbeatTimeout = num('heartbeat-timeout');
   if (heartbeatTimeout !== undefined) opts.heartbeatTimeoutMs = heartbeatTimeout * 1000;
   const hold = num('event-hold');
-  if (hold !== undefined) {
-    opts.eventHold = hold > 0;
-    opts.eventHoldMs = hold * 1000;
-  }
-  const form = values['channel-param'];
-  if (form !== undefined && form !== 'array' && form !== 'wrapped') throw new Error('--channel-param must be array or wrapped');
+  if (hold !== undefined) Object.assign(opts, { eventHold: hold > 0, eventHoldMs: hold * 1000 });
+  const form = oneOf('channel-param', ['array', 'wrapped'], values['channel-param']);
   if (form) opts.channelParamForm = form;
-  if (flags.has('--no-disarming')) opts.disarming = false;
-  if (flags.has('--no-linkage-manage')) opts.linkageManage = false;
-  if (flags.has('--rotate-csrf')) opts.rotateCsrf = true;
-  const numbering = values['channel-numbering'];
-  if (numbering !== undefined && numbering !== 'vendor' && numbering !== 'slot')
-    throw new Error('--channel-numbering must be vendor or slot');
+  if (values['no-disarming']) opts.disarming = false;
+  if (values['no-linkage-manage']) opts.linkageManage = false;
+  if (values['rotate-csrf']) opts.rotateCsrf = true;
+  const numbering = oneOf('channel-numbering', ['vendor', 'slot'], values['channel-numbering']);
   if (numbering) opts.channelNumbering = numbering;
-  if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']) };
-  const pictures = values['alarm-pictures'];
-  if (pictures !== undefined && !['none', 'snap', 'ai', 'both'].includes(pictures))
-    throw new Error('--alarm-pictures must be none, snap, ai or both');
-  if (pictures) opts.alarmPictures = pictures as SimulatorOptions['alarmPictures'];
+  if (values['tls-key'] !== undefined) opts.tls = { key: readFileSync(values['tls-key']), cert: readFileSync(values['tls-cert']!) };
+  const pictures = oneOf('alarm-pictures', ['none', 'snap', 'ai', 'both'], values['alarm-pictures']);
+  if (pictures) opts.alarmPictures = pictures;
   const alarm = num('alarm-every');
   if (alarm) opts.alarmEveryMs = alarm * 1000;
-  return { opts, help: flags.has('--help') || flags.has('-h') };
+  return { opts, help: values.help ?? false };
 }
 
 /** Runs the simulator until SIGINT/SIGTERM; resolves after a clean stop. Bad arguments: message, exit code 2. */

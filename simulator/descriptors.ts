@@ -56,7 +56,7 @@ export function isPlainObject(x: unknown): x is Record<string, unknown> {
 }
 
 /** The value a fresh device holds for a descriptor: default_value, else the first allowed value, else the minimum. */
-export function defaultOf(d: Descriptor): unknown {
+function defaultOf(d: Descriptor): unknown {
   if (d.default_value !== undefined) return structuredClone(d.default_value);
   switch (d.type) {
     case 'bool':

@@ -8,7 +8,7 @@ import { buildRange } from './pages';
 import { SimState, initialState } from './state';
 import { LIVE_PAGE, MANUAL_ALARM_PAGE, initialLive } from './live';
 
-export interface BuiltRange {
+interface BuiltRange {
   data: RangeMap;
   /** `{"result":"success","data":...}` ready to send. */
   body: string;

@@ -15,7 +15,7 @@ import { paramError, success } from './envelope';
 import { eventTime } from './events';
 import type { Route } from './route';
 
-export const EVENT_PUSH_PAGE = 'AlarmConfig/EventPush';
+const EVENT_PUSH_PAGE = 'AlarmConfig/EventPush';
 
 /** The vendor's EventType of each alarm type that is pushed (Get table 4). */
 const EVENT_TYPES: Partial<Record<AlarmType, string>> = {

@@ -16,19 +16,19 @@ import { isPlainObject } from './descriptors';
 export type Obj = Record<string, unknown>;
 
 /** One `alarm_list` item and the subscribe class that selects it ('system': disk alarms, always sent). */
-export interface RingEntry {
+interface RingEntry {
   item: { time: string; channel_alarm?: Obj[]; system_alarm?: Obj[] };
   cls: EventClass | 'system';
   /** The picture of the alarm (`alarm_snap_data` item) and its AI picture (`ai_snap_picture` member). */
   pictures?: EntryPictures;
 }
 
-export interface EntryPictures {
+interface EntryPictures {
   snap?: Obj;
   ai?: Obj;
 }
 
-export interface EventAnswer {
+interface EventAnswer {
   status: number;
   data?: Obj;
   error_code?: string;
@@ -56,13 +56,13 @@ interface Waiter {
   resolve: (a: EventAnswer) => void;
 }
 
-export const RING = 1024;
+const RING = 1024;
 const MAX_ITEMS_PER_ANSWER = 64;
 const MAX_READERS = 32;
 const EVENT_VALUES = ['all', 'motion', 'io', 'videoloss', 'videohide', 'int', 'sound_dectet'];
 const ALL_CLASSES = ['motion', 'io', 'videoloss', 'videohide', 'int', 'sound_dectet'];
 
-export interface EventHubOptions {
+interface EventHubOptions {
   /** > 0: hold a call with nothing to report up to this long. 0: answer at once (vendor). */
   holdMs: number;
   /** Channel entries of the alarms active now (the subscribe answer). */
@@ -154,9 +154,9 @@ export class EventHub {
         break;
       }
       ai ??= aiHere;
-      let item = reader.recordFlags ? e.item : withoutRecordFlags(e.item);
+      let item = reader.recordFlags ? e.item : withoutMember(e.item, 'record_flag');
       if (e.pictures?.snap && reader.snapshots) snaps.push(e.pictures.snap);
-      else if (e.pictures?.snap) item = withoutPictureIds(item);
+      else if (e.pictures?.snap) item = withoutMember(item, 'take_alarm_snap');
       alarm_list.push(item);
     }
     const data = this.cursor(reader, end);
@@ -238,26 +238,17 @@ export class EventHub {
   }
 }
 
-function withoutRecordFlags(item: RingEntry['item']): RingEntry['item'] {
+/**
+ * An item without one member of its channel alarms: `record_flag` for a reader that did not ask for record flags,
+ * `take_alarm_snap` (picture ids) for one that asked for no pictures.
+ */
+function withoutMember(item: RingEntry['item'], member: 'record_flag' | 'take_alarm_snap'): RingEntry['item'] {
   if (!item.channel_alarm) return item;
   return {
     ...item,
     channel_alarm: item.channel_alarm.map((e) => {
-      if (!('record_flag' in e)) return e;
-      const { record_flag: _, ...rest } = e;
-      return rest;
-    }),
-  };
-}
-
-/** An item without its picture ids (`take_alarm_snap`): the reader asked for no pictures. */
-function withoutPictureIds(item: RingEntry['item']): RingEntry['item'] {
-  if (!item.channel_alarm) return item;
-  return {
-    ...item,
-    channel_alarm: item.channel_alarm.map((e) => {
-      if (!('take_alarm_snap' in e)) return e;
-      const { take_alarm_snap: _, ...rest } = e;
+      if (!(member in e)) return e;
+      const { [member]: _, ...rest } = e;
       return rest;
     }),
   };

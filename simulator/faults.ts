@@ -8,7 +8,7 @@
 
 import { Reply, failure } from './envelope';
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   'latency',
   'late_answer',
   'http500',

@@ -27,13 +27,14 @@ import type { Device } from './device';
 import { Reply, failure, paramError, success } from './envelope';
 import { isPlainObject } from './descriptors';
 import type { Route } from './route';
+import { Timers } from './timers';
 
 const MIB = 1 << 20;
 export const UPGRADE_HEAD_SIZE = 3 * 1024;
 export const UPGRADE_TIMEOUT = 600;
-export const RESUME_TIMEOUT = 180;
+const RESUME_TIMEOUT = 180;
 /** A simulated firmware image starts with this marker and its version: `SIMFW:8.3.0\n`. */
-export const IMAGE_MARKER = 'SIMFW:';
+const IMAGE_MARKER = 'SIMFW:';
 
 export interface FirmwareOptions {
   /** Time of one step of an online upgrade's progress (default 200 ms; 10 steps of download, then install). */
@@ -42,7 +43,7 @@ export interface FirmwareOptions {
   rebootMs?: number;
 }
 
-export interface ProgressView {
+interface ProgressView {
   upgrade_percent: number;
   upgrade_state: string;
   upgrade_result: string;
@@ -65,7 +66,7 @@ export class SimFirmware {
   private rebootUntil = 0;
   private readonly tokens = new Map<string, Token>();
   private readonly lastToken = new Map<string, string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
   /** Checks a secondary authentication against the salts handed out (maintenance.ts); undefined: accepted. */
   verifyAuth?: (auth: { seq: number; cipher: string }) => Reply | undefined;
   /** Upgrades installed (local and online), for tests. */
@@ -109,16 +110,7 @@ export class SimFirmware {
   }
 
   stop(): void {
-    for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-  }
-
-  private later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
   }
 
   private install(version: string): void {
@@ -192,7 +184,7 @@ export class SimFirmware {
     if (m[1] === this.installed) return failure(400, 'no_need_upgrade', 'This version is installed already');
     this.running = true;
     // The answer first, then the device installs and reboots.
-    this.later(50, () => {
+    this.timers.later(50, () => {
       this.running = false;
       this.install(m[1]);
     });
@@ -219,9 +211,15 @@ export class SimFirmware {
     const step = this.opts.stepMs ?? 200;
     this.progress = { upgrade_percent: 0, upgrade_state: 'downloadStart', upgrade_result: 'ok' };
     for (let i = 1; i <= 10; i++)
-      this.later(i * step, () => (this.progress = { upgrade_percent: i * 10, upgrade_state: 'upgrade_download', upgrade_result: 'ok' }));
-    this.later(11 * step, () => (this.progress = { upgrade_percent: 100, upgrade_state: 'upgrade_upgrading', upgrade_result: 'ok' }));
-    this.later(12 * step, () => {
+      this.timers.later(
+        i * step,
+        () => (this.progress = { upgrade_percent: i * 10, upgrade_state: 'upgrade_download', upgrade_result: 'ok' }),
+      );
+    this.timers.later(
+      11 * step,
+      () => (this.progress = { upgrade_percent: 100, upgrade_state: 'upgrade_upgrading', upgrade_result: 'ok' }),
+    );
+    this.timers.later(12 * step, () => {
       this.progress = { upgrade_percent: 100, upgrade_state: 'upgrade_upgrade_succeed', upgrade_result: 'finish' };
       this.running = false;
       this.install(version);

@@ -189,19 +189,114 @@ const LEGACY_MEMBERS: Readonly<Record<string, AlarmType>> = {
   videoloss: 'video_loss',
 };
 
+/** The device's own parts every route and control works on. */
+interface Parts {
+  opts: SimulatorOptions;
+  profile: Profile;
+  device: Device;
+  events: EventHub;
+  activity: Activity;
+  faults: Faults;
+  log: RequestLog;
+  /** Answers held by a latency fault: woken on stop. */
+  sleeps: Set<() => void>;
+  firmware: SimFirmware;
+  ipcFirmware: SimIpcFirmware;
+  host: string;
+}
+
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   if (typeof opts.password !== 'string' || opts.password === '') throw new Error('startSimulator: a password is required');
-  const profile = buildProfile({
-    profile: opts.profile,
-    firmware: opts.firmware,
-    channels: opts.channels,
-    largeCapacity: opts.largeCapacity,
-    ptzIndexForm: opts.ptzIndexForm,
-    analog: opts.analog,
-    channelNumbering: opts.channelNumbering,
-  });
+  const { profile: name, firmware: version, channels, largeCapacity, ptzIndexForm, analog, channelNumbering } = opts;
+  const profile = buildProfile({ profile: name, firmware: version, channels, largeCapacity, ptzIndexForm, analog, channelNumbering });
   const device = new Device(profile);
   if (opts.diskStatus) setDiskStatus(device.state, opts.diskStatus);
+  const { events, activity } = alarmParts(opts, profile, device);
+  // The cookie name carries the port, which is known only after listen(): the auth is built lazily.
+  let auth: Auth | undefined;
+  const firmware = new SimFirmware(device, () => auth!, { stepMs: opts.upgradeStepMs, rebootMs: opts.rebootMs });
+  const parts: Parts = {
+    opts,
+    profile,
+    device,
+    events,
+    activity,
+    firmware,
+    faults: new Faults(),
+    log: new RequestLog(opts.logLimit ?? 1000),
+    sleeps: new Set<() => void>(),
+    ipcFirmware: new SimIpcFirmware(device),
+    host: opts.host ?? '127.0.0.1',
+  };
+  const front: Front = {
+    routes: new Map(),
+    get auth() {
+      return auth!;
+    },
+    faults: parts.faults,
+    log: parts.log,
+    quiet: opts.quiet ?? true,
+    sleeps: parts.sleeps,
+    gate: () => firmware.gate(),
+  };
+  const server = await listen(opts, parts.host, requestListener(front));
+  const port = (server.address() as AddressInfo).port;
+  auth = authFor(opts, port);
+  const { push, maintenance } = mountRoutes(parts, auth, front.routes);
+  if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
+  const urlHost = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
+  return {
+    url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}`,
+    port,
+    log: parts.log.entries,
+    clearLog: () => parts.log.clear(),
+    get held() {
+      return events.held + parts.sleeps.size;
+    },
+    fault: (f) => parts.faults.add(f),
+    clearFaults: () => parts.faults.clear(),
+    expireSessions: () => auth.expireAll(),
+    ...controls(parts),
+    get reboots() {
+      return maintenance.reboots;
+    },
+    paths: [...front.routes.keys()],
+    firmware,
+    ipcFirmware: parts.ipcFirmware,
+    pushes: push.sent,
+    pushSettings: push.settings,
+    state: device.state,
+    profile: {
+      ...pick(profile, 'name', 'firmware', 'legacy', 'ptzHex', 'deviceType'),
+      channels: profile.channels.map((c) => c.id),
+      specs: profile.channels,
+    },
+    stop: stopOnce(parts, maintenance, server),
+  };
+}
+
+const pick = <T, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
+/** Stop, once however often called: alarms and timers, held answers (given theirs), then the server. */
+function stopOnce({ activity, firmware, events, sleeps }: Parts, maintenance: Maintenance, server: http.Server): () => Promise<void> {
+  let stopped: Promise<void> | undefined;
+  return () =>
+    (stopped ??= (async () => {
+      activity.stop();
+      maintenance.stop();
+      firmware.stop();
+      events.stop(); // held Event/Check requests get their keep-alive answer
+      for (const wake of [...sleeps]) wake();
+      await new Promise((r) => setImmediate(r)); // let those answers be written
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    })());
+}
+
+/** Event/Check and what raises alarms on it. */
+function alarmParts(opts: SimulatorOptions, profile: Profile, device: Device): { events: EventHub; activity: Activity } {
   const hold = opts.eventHold ?? opts.eventHoldMs !== undefined;
   const events: EventHub = new EventHub({
     holdMs: hold ? (opts.eventHoldMs ?? 30_000) : 0,
@@ -214,27 +309,10 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     activity.pictures = opts.alarmPictures;
   }
   if (opts.aiPictureForm !== undefined) activity.aiPictureForm = opts.aiPictureForm === 'flat' ? 'flat' : 'wrapped';
-  const faults = new Faults();
-  const log = new RequestLog(opts.logLimit ?? 1000);
-  const sleeps = new Set<() => void>();
-  const host = opts.host ?? '127.0.0.1';
+  return { events, activity };
+}
 
-  // The cookie name carries the port, which is known only after listen(): the auth is built lazily.
-  let auth: Auth | undefined;
-  const front: Front = {
-    routes: new Map(),
-    get auth() {
-      return auth!;
-    },
-    faults,
-    log,
-    quiet: opts.quiet ?? true,
-    sleeps,
-  };
-  const firmware = new SimFirmware(device, () => auth!, { stepMs: opts.upgradeStepMs, rebootMs: opts.rebootMs });
-  front.gate = () => firmware.gate();
-  const ipcFirmware = new SimIpcFirmware(device);
-  const listener = requestListener(front);
+async function listen(opts: SimulatorOptions, host: string, listener: http.RequestListener): Promise<http.Server> {
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -243,8 +321,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
-  auth = new Auth({
+  return server;
+}
+
+function authFor(opts: SimulatorOptions, port: number): Auth {
+  return new Auth({
     username: opts.username ?? 'admin',
     password: opts.password,
     realm: 'RS realm',
@@ -258,61 +339,54 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     lockoutMs: opts.lockoutMs ?? 60_000,
     maxSessions: 32,
   });
+}
+
+/** Every route the device serves: its pages, the alarm push settings and maintenance. */
+function mountRoutes(parts: Parts, auth: Auth, routes: Front['routes']): { push: EventPush; maintenance: Maintenance } {
+  const { opts, profile, device, events, activity, firmware, ipcFirmware, host } = parts;
   const mac = randomBytes(6);
   mac[0] = 0x00; // a unicast, globally administered-looking address
   const macText = [...mac].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join('-');
-  front.routes = buildRoutes({
+  const pages = buildRoutes({
     device,
     auth,
     events,
     activity,
+    firmware,
+    ipcFirmware,
+    mac: macText,
     tokenInBody: opts.tokenInBody ?? false,
     channelParamForm: opts.channelParamForm ?? (profile.legacy ? 'array' : 'wrapped'),
     disarming: opts.disarming ?? !profile.legacy,
     linkageManage: opts.linkageManage ?? true,
-    firmware,
-    ipcFirmware,
-    mac: macText,
     serial: `SIM${randomBytes(6).toString('hex').toUpperCase()}`,
     // Beyond 2^53: a client reading it as a JS number loses the last digits.
     devType: (2n ** 63n + BigInt(randomBytes(2).readUInt16BE())).toString(),
   });
-  const push = new EventPush(
-    { mac: macText, deviceName: profile.name === 'ipc' ? 'IPC' : 'NVR', ip: host, legacyTime: profile.legacy },
-    host,
-  );
-  for (const [path, route] of push.routes()) front.routes.set(path, route);
+  const deviceName = profile.name === 'ipc' ? 'IPC' : 'NVR';
+  const push = new EventPush({ mac: macText, deviceName, ip: host, legacyTime: profile.legacy }, host);
   const maintenance = new Maintenance({
     device,
     password: opts.password,
     rebootMs: opts.rebootMs ?? 3000,
     reboot: () => firmware.reboot(),
   });
-  for (const [path, route] of maintenance.routes()) front.routes.set(path, route);
+  for (const [path, route] of [...pages, ...push.routes(), ...maintenance.routes()]) routes.set(path, route);
   firmware.verifyAuth = (a) => maintenance.verifyIssued(a, 'base_secondary_authentication');
   activity.onRaise = (a) => push.alarm(a);
-  if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
+  return { push, maintenance };
+}
 
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  let stopped: Promise<void> | undefined;
+/** What a test does to the device as its user or its hardware would. */
+function controls({ device, activity }: Parts) {
   return {
-    url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}`,
-    port,
-    log: log.entries,
-    clearLog: () => log.clear(),
-    get held() {
-      return events.held + sleeps.size;
-    },
-    fault: (f) => faults.add(f),
-    clearFaults: () => faults.clear(),
-    expireSessions: () => auth.expireAll(),
     raiseAlarm(a: AlarmRequest | string, member?: string, status?: boolean) {
       activity.raise(
         typeof a === 'string' ? { channel: a, type: LEGACY_MEMBERS[member ?? ''] ?? (member as AlarmType), active: status! } : a,
       );
     },
-    raiseDiskAlarm: (d) => activity.raiseDisk(d),
-    setLive(channel, change) {
+    raiseDiskAlarm: (d: DiskAlarm) => activity.raiseDisk(d),
+    setLive(channel: string, change: Record<string, unknown>) {
       const ch = liveChannel(device, channel);
       if (!('id' in ch)) throw new Error(`setLive: ${ch.reason}`);
       const { problems, changes } = judgeLiveSet(ch, { ...change, operation_type: 'All' });
@@ -320,48 +394,15 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       Object.assign(device.state[LIVE_PAGE].channel_info![ch.id], changes);
       activity.liveChanged(ch.id);
     },
-    setOnline: (channel, online) => device.setOnline(channel, online),
-    get reboots() {
-      return maintenance.reboots;
-    },
-    paths: [...front.routes.keys()],
-    renameChannel: (channel, name) => device.rename(channel, name),
-    ptz(channel) {
+    setOnline: (channel: string, online: boolean) => device.setOnline(channel, online),
+    renameChannel: (channel: string, name: string) => device.rename(channel, name),
+    ptz(channel: string) {
       if (!device.channel(channel)?.ptz) throw new Error(`ptz: ${channel} has no PTZ`);
       return ptzOf(device).state(channel);
     },
-    setPtzPreset(channel, no, name) {
+    setPtzPreset(channel: string, no: number, name?: string) {
       if (!device.channel(channel)?.ptz) throw new Error(`setPtzPreset: ${channel} has no PTZ`);
       ptzOf(device).setPreset(channel, no, name);
     },
-    firmware,
-    ipcFirmware,
-    pushes: push.sent,
-    pushSettings: push.settings,
-    state: device.state,
-    profile: {
-      name: profile.name,
-      firmware: profile.firmware,
-      legacy: profile.legacy,
-      ptzHex: profile.ptzHex,
-      channels: profile.channels.map((c) => c.id),
-      specs: profile.channels,
-      deviceType: profile.deviceType,
-    },
-    stop() {
-      stopped ??= (async () => {
-        activity.stop();
-        maintenance.stop();
-        firmware.stop();
-        events.stop(); // held Event/Check requests get their keep-alive answer
-        for (const wake of [...sleeps]) wake();
-        await new Promise((r) => setImmediate(r)); // let those answers be written
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-      })();
-      return stopped;
-    },
-  };
+  } satisfies Partial<Simulator>;
 }

@@ -17,7 +17,7 @@ import { Reply, failure, paramError, success } from './envelope';
 import type { Route } from './route';
 
 /** The vendor sample's IPC version. */
-export const IPC_VERSION = 'V21.45.8.2.2_220705';
+const IPC_VERSION = 'V21.45.8.2.2_220705';
 
 export class SimIpcFirmware {
   private readonly versions = new Map<string, string>();

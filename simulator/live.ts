@@ -11,7 +11,7 @@ export const LIVE_PAGE = 'PreviewChannel/Floodlight2AudioAlarm';
 export const MANUAL_ALARM_PAGE = 'PreviewChannel/ManualAlarm';
 
 /** What the live pages need of the device (device.ts builds on this module, so it is not imported here). */
-export interface LiveDevice {
+interface LiveDevice {
   readonly profile: Profile;
   channel(id: string): ChannelSpec | undefined;
   isOnline(id: string): boolean;
@@ -35,7 +35,7 @@ const ECHO = new Set(['floodlight_value_range', 'audioAlarm_value_range', 'audio
 
 const has = (ch: ChannelSpec, part: string) =>
   part === 'Floodlight' ? ch.floodlight : part === 'AudioAlarm' ? ch.siren : part === 'RedBlueLight' ? ch.redBlueLight : true;
-export const hasLive = (ch: ChannelSpec) => ch.configured && (ch.floodlight || ch.siren || ch.redBlueLight);
+const hasLive = (ch: ChannelSpec) => ch.configured && (ch.floodlight || ch.siren || ch.redBlueLight);
 
 /** Initial live state of every channel with live hardware: everything off. */
 export function initialLive(channels: readonly ChannelSpec[]): Record<string, Obj> {

@@ -15,11 +15,12 @@ import { bool, list, obj, ro, text } from './descriptors';
 import { Reply, failure, paramError, success } from './envelope';
 import { isPlainObject } from './descriptors';
 import type { Route } from './route';
+import { Timers } from './timers';
 
 const SALT_ITER = 1000;
 const SALTS_KEPT = 16;
 
-export interface MaintenanceOptions {
+interface MaintenanceOptions {
   device: Device;
   password: string;
   /** How long a reboot lasts (device and cameras). */
@@ -33,12 +34,11 @@ export class Maintenance {
   reboots = 0;
   private nextSeq = 1;
   private readonly salts = new Map<number, { key: string; iter: number }>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
 
   constructor(private readonly o: MaintenanceOptions) {}
 
   stop(): void {
-    for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
 
@@ -104,7 +104,7 @@ export class Maintenance {
     const refused = this.verify(wrapped ? data.base_secondary_authentication : data, wrapped ? 'base_secondary_authentication' : 'data');
     if (refused) return refused;
     // The answer goes out first; then the device is gone for a while.
-    this.later(0, () => {
+    this.timers.later(0, () => {
       this.reboots++;
       this.o.reboot();
     });
@@ -167,17 +167,9 @@ export class Maintenance {
       out[ch] = { state: online ? 'Success' : 'Failed' };
       if (online) {
         this.o.device.setOnline(ch, false);
-        this.later(this.o.rebootMs, () => this.o.device.setOnline(ch, true));
+        this.timers.later(this.o.rebootMs, () => this.o.device.setOnline(ch, true));
       }
     }
     return success({ channel_info: out });
-  }
-
-  private later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, ms);
-    this.timers.add(t);
   }
 }

@@ -9,6 +9,12 @@ import type { ChannelSpec, Profile } from './profiles';
 export type Obj = Record<string, unknown>;
 export type Op = 'Range' | 'Get' | 'Set';
 
+/**
+ * `page_type` of the alarm pages (Motion, PIR: vendor-facts-more l): the alarm page, the channel page, or an NVR's
+ * view of an IPC's page. Their Range needs one of these, their Get and Set accept them.
+ */
+export const ALARM_PAGE_TYPES: readonly string[] = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
+
 /** Range of a page, following the specification's and the vendor's tables. */
 export interface RangePage {
   /** Plain meta values and top-level descriptors (everything but channel_info). */
@@ -20,7 +26,7 @@ export interface RangePage {
 }
 
 /** Get state of a page: initialised from its Range defaults, so that Get and Range never disagree. */
-export interface GetPage {
+interface GetPage {
   /** Range fields a fresh device does not show in Get (capabilities, write-only uploads, copy actions). */
   omit?: readonly string[];
   /** Stored when set, never shown by Get (an uploaded siren file). */

@@ -8,7 +8,7 @@ import { RangeMap, isPlainObject, obj } from './descriptors';
 import { IO_RANGE, MOTION_RANGE, PIR_RANGE } from './alarm-ranges';
 import { IMAGE_CONTROL_RANGE, RECORD_RANGE, VIDEO_COVER_RANGE } from './care-ranges';
 import { DISK_SIM_PAGE } from './storage';
-import { NOT_CONFIGURED_GET, NOT_SUPPORT_GET, Obj, Op, SimPage } from './page-def';
+import { ALARM_PAGE_TYPES, NOT_CONFIGURED_GET, NOT_SUPPORT_GET, Obj, Op, SimPage } from './page-def';
 import type { ChannelSpec, Profile } from './profiles';
 import {
   AUDIO_RANGE,
@@ -24,8 +24,6 @@ import {
 } from './ranges';
 
 const ALL: readonly Op[] = ['Range', 'Get', 'Set'];
-/** Motion and PIR (vendor-facts-more l): the alarm page, the channel page, or an NVR's view of an IPC's page. */
-const ALARM_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
 
 /**
  * The vendor's Disarming Set sample sends 47 half-hours a day where its Range and Get say 48: accepted, the last

@@ -5,8 +5,6 @@
 
 export type ProfileName = 'nvr' | 'ipc';
 export type ChannelKind = 'analog' | 'digital' | 'wifi';
-/** `connect_status` a channel starts with (ChannelInfo). */
-export type ChannelStatus = 'Online' | 'Offline' | 'NotConfigured';
 
 export interface ChannelSpec {
   id: string;
@@ -54,7 +52,7 @@ export interface Profile {
   channels: readonly ChannelSpec[];
 }
 
-export interface ProfileOptions {
+interface ProfileOptions {
   profile?: ProfileName;
   firmware?: string;
   channels?: number;
@@ -74,17 +72,17 @@ export interface ProfileOptions {
 export type ChannelNumbering = 'vendor' | 'slot';
 
 /** Deterrence `flood_light_mode` (vendor: Warninglight = steady, Strobe = flashing). */
-export const FLOOD_MODES = ['Warninglight', 'Strobe'] as const;
-export const SIREN_TYPES = ['Alarm1', 'Alarm2', 'User-defined1', 'User-defined2', 'User-defined3'] as const;
+const FLOOD_MODES = ['Warninglight', 'Strobe'] as const;
+const SIREN_TYPES = ['Alarm1', 'Alarm2', 'User-defined1', 'User-defined2', 'User-defined3'] as const;
 
 /** '8.2.3', 'V8.2.3', '8.2.3.1' -> [8, 2, 3, 1]; throws on anything else. */
-export function parseFirmware(firmware: string): number[] {
+function parseFirmware(firmware: string): number[] {
   const m = /^V?(\d+(?:\.\d+)*)$/i.exec(firmware.trim());
   if (!m) throw new Error(`firmware must look like 8.2.4, got ${JSON.stringify(firmware)}`);
   return m[1].split('.').map(Number);
 }
 
-export function isLegacyFirmware(firmware: string): boolean {
+function isLegacyFirmware(firmware: string): boolean {
   const v = parseFirmware(firmware);
   const ref = [8, 2, 3];
   for (let i = 0; i < ref.length; i++) {

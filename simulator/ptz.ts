@@ -18,7 +18,7 @@ import { Reply, failure, paramError, success } from './envelope';
 import type { ChannelSpec } from './profiles';
 import type { Route } from './route';
 
-export const PTZ_PAGE = 'PreviewChannel/PTZ';
+const PTZ_PAGE = 'PreviewChannel/PTZ';
 const SLOTS = 255;
 const NAME_MAX = 31;
 const STEPS = [1, 5, 20];
@@ -44,7 +44,7 @@ const OTHER_CONTINUOUS = new Set(['Ptz_Cmd_FocusAdd', 'Ptz_Cmd_FocusMinus', 'Ptz
 const PRESET_CMDS = new Set(['Ptz_Cmd_AddPreset', 'Ptz_Cmd_ClearPreset', 'Ptz_Cmd_CallPreset']);
 
 /** Table 3: every cmd the vendor lists. */
-export const PTZ_CMDS: readonly string[] = [
+const PTZ_CMDS: readonly string[] = [
   ...Object.keys(DIRECTIONS),
   'Ptz_Cmd_ZoomAdd',
   'Ptz_Cmd_ZoomMinus',
@@ -179,10 +179,10 @@ const clamp = (x: number, r: { min: number; max: number }) => Math.min(r.max, Ma
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** IPC 0-10, DVR/NVR 0-100 (vendor table 2). */
-export const speedMax = (device: Device) => (device.profile.name === 'ipc' ? 10 : 100);
+const speedMax = (device: Device) => (device.profile.name === 'ipc' ? 10 : 100);
 
 /** The PTZ cameras of one simulated device. */
-export class PtzHub {
+class PtzHub {
   private readonly channels = new Map<string, PtzChannel>();
 
   constructor(private readonly device: Device) {}

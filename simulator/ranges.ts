@@ -67,8 +67,8 @@ export const FACE_ABILITIES = [
 ];
 
 /** Presets available on a PTZ camera: None (bit 0) and presets 1-8, 256-bit little-endian hex (spec 2.3). */
-export const PTZ_PRESETS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-export const PTZ_PRESETS_HEX = (() => {
+const PTZ_PRESETS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+const PTZ_PRESETS_HEX = (() => {
   const bytes = Buffer.alloc(32);
   for (const i of PTZ_PRESETS) bytes[i >> 3] |= 1 << (i & 7);
   return bytes.toString('hex');

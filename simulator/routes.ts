@@ -8,7 +8,7 @@ import { DeviceServices, deviceRoutes } from './device-routes';
 import type { SimIpcFirmware } from './ipc-firmware';
 import { type SimFirmware, UPGRADE_HEAD_SIZE as HEAD, UPLOAD_PATH } from './firmware';
 import type { Ctx, Route } from './route';
-import type { SimPage } from './page-def';
+import { ALARM_PAGE_TYPES, type SimPage } from './page-def';
 import { PAGES } from './pages';
 import { Reply, digestChallenge, failure, paramError, raw, success } from './envelope';
 import { MetaRules, checkSet } from './check';
@@ -16,7 +16,7 @@ import { isPlainObject } from './descriptors';
 import { FACE_ABILITIES, eventSettingsRange } from './ranges';
 import { applySet, getView } from './state';
 
-export interface Services extends DeviceServices {
+interface Services extends DeviceServices {
   device: Device;
   auth: Auth;
   tokenInBody: boolean;
@@ -44,8 +44,6 @@ function metaProblem(meta: MetaRules, data: Record<string, unknown>): string | u
   return undefined;
 }
 
-const RANGE_PAGE_TYPES = ['AlarmConfig', 'ChannelConfig', 'AllConfig'];
-
 /** page_type is accepted on every page (clients send it generically); pages that name theirs are strict. */
 const DEFAULT_META: MetaRules = { page_type: ['ChannelConfig', 'AlarmConfig'] };
 
@@ -61,8 +59,8 @@ function configRoutes(s: Services, page_: SimPage): Array<[string, Route]> {
       const route: Route = {
         auth: 'session',
         handler: ({ data }) => {
-          if (def.rangeNeedsPageType && !RANGE_PAGE_TYPES.includes(data.page_type as string)) {
-            return paramError(`page_type: required, one of ${RANGE_PAGE_TYPES.join(', ')}`);
+          if (def.rangeNeedsPageType && !ALARM_PAGE_TYPES.includes(data.page_type as string)) {
+            return paramError(`page_type: required, one of ${ALARM_PAGE_TYPES.join(', ')}`);
           }
           return raw(device.range(page).body);
         },

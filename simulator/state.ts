@@ -17,7 +17,7 @@ export interface PageState extends Obj {
 export type SimState = Record<string, PageState>;
 
 /** Keys of a channel block that are not parameters: checked for their value, never stored. */
-export const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']);
+const CHANNEL_META = new Set(['chn_index', 'copy_ch', 'page']);
 
 /** Fresh state of every Get/Set page for a profile (all channels configured as if online). */
 export function initialState(p: Profile): SimState {

@@ -10,7 +10,7 @@ import type { Obj, SimPage } from './page-def';
 import type { Profile } from './profiles';
 
 export const DISK_PAGE = 'StorageConfig/Disk';
-export const DISK_STATUS = [
+const DISK_STATUS = [
   'NoHdd',
   'Unformat',
   'Normal',
@@ -50,7 +50,7 @@ const diskRange = obj({
  * The disk a fresh simulator has: on an NVR the vendor sample's 500 GB drive, full and overwriting (the usual state of
  * a recorder that has run a while); on an IPC a 64 GB card with room left.
  */
-export function initialDisk(p: Profile): Obj {
+function initialDisk(p: Profile): Obj {
   return p.name === 'ipc'
     ? {
         id: 1,

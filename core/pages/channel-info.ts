@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, optBool, optInt, optString } from './common';
+import { optBool, optInt, optString } from './common';
 
 /**
  * One slot of the vendor's channel list (`channel_param`): every slot is listed, configured or not.
@@ -45,18 +44,16 @@ export const ChannelInfoResponse = v.looseObject({
 });
 export type ChannelInfoResponse = v.InferOutput<typeof ChannelInfoResponse>;
 
-export const channelInfoGet = defineOperation({
-  page: 'Login/ChannelInfo',
-  operation: 'Get',
-  request: AnyRequest,
-  response: ChannelInfoResponse,
-  description: 'Channel list: connection status, hardware and AI abilities of every channel slot.',
-});
-
 export const channelInfoPage = definePage({
   name: 'Login/ChannelInfo',
   title: 'Channel list',
-  operations: { Get: channelInfoGet },
+  operations: {
+    Get: {
+      response: ChannelInfoResponse,
+      description: 'Channel list: connection status, hardware and AI abilities of every channel slot.',
+    },
+  },
   readOnly: true,
 });
+export const { Get: channelInfoGet } = channelInfoPage.operations;
 // Typed model (status, hardware, AI): core/channel-model.ts.

@@ -5,11 +5,8 @@
  * addressing its samples carry. Bounds and value lists come from each device's Range, never from here.
  */
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage, type PageDef } from '../page';
-import { AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
-
-const RangeData = v.looseObject({ channel_max: optRange(v.number()), channel_info: v.optional(RangeChannelInfo) });
+import { ChannelRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
 
 /** Day/night and IR (k): the legacy camera's flat members; the full-colour sets (`DayNightMode`, `FullColorMode`) kept as they come. */
 export const ImageControlChannel = v.looseObject({
@@ -93,30 +90,13 @@ function channelPage<S extends v.GenericSchema>(p: {
     Object.fromEntries(Object.entries(p.getRequest ?? {}).map(([k, value]) => [k, v.optional(v.string(), value)])),
   );
   const operations = {
-    Range: defineOperation({
-      page: p.name,
-      operation: 'Range',
-      request: Request,
-      response: RangeData,
-      metaKeys,
-      description: `${p.what}: channels that have it and its limits.`,
-    }),
-    Get: defineOperation({
-      page: p.name,
-      operation: 'Get',
-      request: Request,
-      response: Get,
-      metaKeys,
-      description: `${p.what} per channel.`,
-    }),
-    Set: defineOperation({
-      page: p.name,
-      operation: 'Set',
+    Range: { request: Request, response: ChannelRange, metaKeys, description: `${p.what}: channels that have it and its limits.` },
+    Get: { request: Request, response: Get, metaKeys, description: `${p.what} per channel.` },
+    Set: {
       request: v.looseObject({ ...Request.entries, channel_info: channelSetMap(p.channel) }),
-      response: AnyResponse,
       metaKeys,
       description: `Change ${p.what.toLowerCase()} of one or more channels (channel blocks whole).`,
-    }),
+    },
   };
   return definePage({
     name: p.name,
@@ -140,21 +120,11 @@ export const imageControlPage = channelPage({
 });
 
 /** Motion and PIR are read as the alarm page (`page_type: "AlarmConfig"`), where detection and linkage members meet. */
-export const motionPage = channelPage({
-  name: 'AlarmConfig/Motion',
-  title: 'Motion detection',
-  channel: AlarmDetectionChannel,
-  getRequest: { page_type: 'AlarmConfig' },
-  what: 'Motion detection',
-});
+const detectionPage = (name: string, what: string) =>
+  channelPage({ name: `AlarmConfig/${name}`, title: what, channel: AlarmDetectionChannel, getRequest: { page_type: 'AlarmConfig' }, what });
 
-export const pirPage = channelPage({
-  name: 'AlarmConfig/PIR',
-  title: 'PIR detection',
-  channel: AlarmDetectionChannel,
-  getRequest: { page_type: 'AlarmConfig' },
-  what: 'PIR detection',
-});
+export const motionPage = detectionPage('Motion', 'Motion detection');
+export const pirPage = detectionPage('PIR', 'PIR detection');
 
 export const recordConfigPage = channelPage({
   name: 'RecordConfig',

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyResponse, GenericRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
+import { GenericRange, META_KEYS, channelMap, channelSetMap, optBool, optInt, optString } from './common';
 
 /** Spec 2.4: fields as they appear; meaning, units and bounds are not shown (the Range page has them). */
 export const CrossCountingTime = v.looseObject({
@@ -51,41 +50,29 @@ export const CrossCountingSetRequest = v.looseObject({
 });
 export type CrossCountingSetRequest = v.InferInput<typeof CrossCountingSetRequest>;
 
-const page = 'AlarmConfig/Intelligent/CC';
-
-export const crossCountingRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: CrossCountingRequest,
-  response: GenericRange,
-  metaKeys: META_KEYS,
-  description: 'Cross counting alarm settings: limits per channel.',
-});
-export const crossCountingGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: CrossCountingRequest,
-  response: CrossCountingGetResponse,
-  metaKeys: META_KEYS,
-  // This Get answers {"version": "1.0", "data": {...}} instead of {"result": "success", "data": {...}}.
-  envelope: 'version',
-  description: 'Cross counting alarm settings per channel.',
-});
-export const crossCountingSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: CrossCountingSetRequest,
-  response: AnyResponse,
-  metaKeys: META_KEYS,
-  description: 'Change cross counting alarm settings.',
-});
-
 export const crossCountingPage = definePage({
   name: 'AlarmConfig/Intelligent/CC',
   title: 'Cross counting',
-  operations: { Range: crossCountingRange, Get: crossCountingGet, Set: crossCountingSet },
+  operations: {
+    Range: {
+      request: CrossCountingRequest,
+      response: GenericRange,
+      metaKeys: META_KEYS,
+      description: 'Cross counting alarm settings: limits per channel.',
+    },
+    Get: {
+      request: CrossCountingRequest,
+      response: CrossCountingGetResponse,
+      metaKeys: META_KEYS,
+      // This Get answers {"version": "1.0", "data": {...}} instead of {"result": "success", "data": {...}}.
+      envelope: 'version',
+      description: 'Cross counting alarm settings per channel.',
+    },
+    Set: { request: CrossCountingSetRequest, metaKeys: META_KEYS, description: 'Change cross counting alarm settings.' },
+  },
   getRequest: { page_type: 'AlarmConfig' },
   setMembers: (ch) => ({ chn_index: ch }),
   write: 'block',
   channelScoped: true,
 });
+export const { Range: crossCountingRange, Get: crossCountingGet, Set: crossCountingSet } = crossCountingPage.operations;

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
+import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optInt, optRange, optString } from './common';
 
 /** Spec 2.8 and the vendor's Alarm > Flood-light page: the deterrence (floodlight, siren, red/blue light) of one channel. */
 export const DeterrenceChannel = v.looseObject({
@@ -53,44 +52,37 @@ export const DeterrenceSetRequest = v.looseObject({
 });
 export type DeterrenceSetRequest = v.InferInput<typeof DeterrenceSetRequest>;
 
-const page = 'AlarmConfig/Deterrence';
 const DETERRENCE_META = [...META_KEYS, 'page'] as const;
 const setMembers = (ch: string) => ({ chn_index: ch, page: 'chn_floodlight' });
 
-export const deterrenceRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: DeterrenceRequest,
-  response: DeterrenceRangeData,
-  metaKeys: DETERRENCE_META,
-  description: 'Floodlight (deterrence): channels with a floodlight and the limits of duration, mode and strobe.',
-});
-export const deterrenceGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: DeterrenceRequest,
-  response: DeterrenceGetResponse,
-  metaKeys: DETERRENCE_META,
-  description: 'Floodlight settings per channel.',
-});
-export const deterrenceSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: DeterrenceSetRequest,
-  response: AnyResponse,
-  metaKeys: DETERRENCE_META,
-  description: 'Change floodlight settings (channel blocks with chn_index).',
-});
-
 export const deterrencePage = definePage({
-  name: page,
+  name: 'AlarmConfig/Deterrence',
   title: 'Deterrence (floodlight)',
-  operations: { Range: deterrenceRange, Get: deterrenceGet, Set: deterrenceSet },
+  operations: {
+    Range: {
+      request: DeterrenceRequest,
+      response: DeterrenceRangeData,
+      metaKeys: DETERRENCE_META,
+      description: 'Floodlight (deterrence): channels with a floodlight and the limits of duration, mode and strobe.',
+    },
+    Get: {
+      request: DeterrenceRequest,
+      response: DeterrenceGetResponse,
+      metaKeys: DETERRENCE_META,
+      description: 'Floodlight settings per channel.',
+    },
+    Set: {
+      request: DeterrenceSetRequest,
+      metaKeys: DETERRENCE_META,
+      description: 'Change floodlight settings (channel blocks with chn_index).',
+    },
+  },
   getRequest: { page_type: 'ChannelConfig' },
   setMembers,
   write: 'block',
   channelScoped: true,
 });
+export const { Range: deterrenceRange, Get: deterrenceGet, Set: deterrenceSet } = deterrencePage.operations;
 
 /** Set `data` for some channels: each block gets its `chn_index` and `page`, the page its `page_type`. */
 export function deterrenceSetData(blocks: Record<string, DeterrenceChannel>): DeterrenceSetRequest {

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
+import { RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
 
 /** FTP server for log collection (IPC), as answered. */
 export const RemoteServer = v.looseObject({
@@ -75,33 +74,17 @@ export function shellSwitchKey(data: Record<string, unknown>): 'ssh_switch' | 't
   return undefined;
 }
 
-const page = 'Maintenance/DeveloperMode';
-
-export const developerModeRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: AnyRequest,
-  response: DeveloperModeRangeData,
-  description: 'Developer mode: remote shell (telnet/ssh) switch, log export and collection options.',
-});
-export const developerModeGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: AnyRequest,
-  response: DeveloperModeGetResponse,
-  description: 'Developer mode settings.',
-});
-export const developerModeSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: DeveloperModeSetRequest,
-  response: AnyResponse,
-  description: 'Change developer mode settings.',
-});
-
 export const developerModePage = definePage({
   name: 'Maintenance/DeveloperMode',
   title: 'Developer mode',
-  operations: { Range: developerModeRange, Get: developerModeGet, Set: developerModeSet },
+  operations: {
+    Range: {
+      response: DeveloperModeRangeData,
+      description: 'Developer mode: remote shell (telnet/ssh) switch, log export and collection options.',
+    },
+    Get: { response: DeveloperModeGetResponse, description: 'Developer mode settings.' },
+    Set: { request: DeveloperModeSetRequest, description: 'Change developer mode settings.' },
+  },
   write: 'changed',
 });
+export const { Range: developerModeRange, Get: developerModeGet, Set: developerModeSet } = developerModePage.operations;

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, optBool, optInt, optString } from './common';
+import { optBool, optInt, optString } from './common';
 
 /**
  * `Login/DeviceInfo/Get` (vendor): a flat object, every key optional. `dev_type` is a u64 that may exceed 2^53:
@@ -29,17 +28,12 @@ export const DeviceInfo = v.looseObject({
 });
 export type DeviceInfo = v.InferOutput<typeof DeviceInfo>;
 
-export const deviceInfoGet = defineOperation({
-  page: 'Login/DeviceInfo',
-  operation: 'Get',
-  request: AnyRequest,
-  response: DeviceInfo,
-  description: 'Device capabilities: channel counts, alarm I/O counts, MAC, feature flags, dev_type.',
-});
-
 export const deviceInfoPage = definePage({
   name: 'Login/DeviceInfo',
   title: 'Device information',
-  operations: { Get: deviceInfoGet },
+  operations: {
+    Get: { response: DeviceInfo, description: 'Device capabilities: channel counts, alarm I/O counts, MAC, feature flags, dev_type.' },
+  },
   readOnly: true,
 });
+export const { Get: deviceInfoGet } = deviceInfoPage.operations;

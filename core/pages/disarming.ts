@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
+import { members } from '../members';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, GenericRange, channelMap, optBool } from './common';
+import { GenericRange, channelMap, optBool } from './common';
 
 /** Linkages withdrawn while disarmed (vendor Alarm > Disarming, table 2; `mobile_push` from the sample). */
 export const DISARM_ACTIONS = [
@@ -15,9 +15,7 @@ export const DISARM_ACTIONS = [
   'mobile_push',
 ] as const;
 
-export const DisarmingAction = v.looseObject(
-  Object.fromEntries(DISARM_ACTIONS.map((k) => [k, optBool])) as Record<(typeof DISARM_ACTIONS)[number], typeof optBool>,
-);
+export const DisarmingAction = v.looseObject(members(DISARM_ACTIONS, optBool));
 export type DisarmingAction = v.InferOutput<typeof DisarmingAction>;
 
 /** `[{schedule_type: "Disarming", week: [7 x {day: "Sun".."Sat", time: [48 x 0/1]}]}]`: 1 = half hour disarmed. */
@@ -37,34 +35,21 @@ export const DisarmingData = v.looseObject({
 });
 export type DisarmingData = v.InferOutput<typeof DisarmingData>;
 
-const page = 'AlarmConfig/Disarming';
-
-export const disarmingRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: AnyRequest,
-  response: GenericRange,
-  description: 'One-key disarming: the linkages it can withdraw, the channels and schedules it can cover.',
-});
-export const disarmingGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: AnyRequest,
-  response: DisarmingData,
-  description: 'Disarming state: disarmed now, withdrawn linkages, channels, schedules.',
-});
-export const disarmingSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: DisarmingData,
-  response: AnyResponse,
-  description: 'Disarm/arm and choose what disarming withdraws (device-level fields and channel schedules).',
-});
-
 export const disarmingPage = definePage({
-  name: page,
+  name: 'AlarmConfig/Disarming',
   title: 'Disarming',
-  operations: { Range: disarmingRange, Get: disarmingGet, Set: disarmingSet },
+  operations: {
+    Range: {
+      response: GenericRange,
+      description: 'One-key disarming: the linkages it can withdraw, the channels and schedules it can cover.',
+    },
+    Get: { response: DisarmingData, description: 'Disarming state: disarmed now, withdrawn linkages, channels, schedules.' },
+    Set: {
+      request: DisarmingData,
+      description: 'Disarm/arm and choose what disarming withdraws (device-level fields and channel schedules).',
+    },
+  },
   write: 'whole',
   channelScoped: true,
 });
+export const { Range: disarmingRange, Get: disarmingGet, Set: disarmingSet } = disarmingPage.operations;

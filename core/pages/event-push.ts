@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, GenericRange, optBool, optInt, optString } from './common';
+import { GenericRange, optBool, optInt, optString } from './common';
 
 /**
  * HTTP push of alarms (vendor: Event > Http listening; vendor facts more §o.3): while `enable` is on with
@@ -30,34 +29,21 @@ export const EventPushData = v.looseObject({
 });
 export type EventPushData = v.InferOutput<typeof EventPushData>;
 
-const page = 'AlarmConfig/EventPush';
-
-export const eventPushRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: AnyRequest,
-  response: GenericRange,
-  description: 'HTTP push of alarms: bounds of the server address, port, URL and method.',
-});
-export const eventPushGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: AnyRequest,
-  response: EventPushData,
-  description: 'HTTP push of alarms: where the device sends alarm starts and stops, and whether it does.',
-});
-export const eventPushSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: EventPushData,
-  response: AnyResponse,
-  description: 'Set where the device pushes alarms (server address, port, URL, method) and switch it on or off.',
-});
-
 /** Written by the bridge's push of alarms (core/event-push.ts), not through update(): the password is never echoed. */
 export const eventPushPage = definePage({
-  name: page,
+  name: 'AlarmConfig/EventPush',
   title: 'Alarm push (HTTP)',
-  operations: { Range: eventPushRange, Get: eventPushGet, Set: eventPushSet },
+  operations: {
+    Range: { response: GenericRange, description: 'HTTP push of alarms: bounds of the server address, port, URL and method.' },
+    Get: {
+      response: EventPushData,
+      description: 'HTTP push of alarms: where the device sends alarm starts and stops, and whether it does.',
+    },
+    Set: {
+      request: EventPushData,
+      description: 'Set where the device pushes alarms (server address, port, URL, method) and switch it on or off.',
+    },
+  },
   readOnly: true,
 });
+export const { Range: eventPushRange, Get: eventPushGet, Set: eventPushSet } = eventPushPage.operations;

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 import { ChannelId } from '../channels';
 import { META_KEYS, RangeChannelInfo, optRange } from './common';
@@ -47,18 +46,17 @@ export const EventSettingsRangeData = v.looseObject({
 });
 export type EventSettingsRangeData = v.InferOutput<typeof EventSettingsRangeData>;
 
-export const eventSettingsRange = defineOperation({
-  page: 'Event/SettingConfig',
-  operation: 'Range',
-  request: EventSettingsRangeRequest,
-  response: EventSettingsRangeData,
-  metaKeys: [...META_KEYS, 'oper_type'],
-  description: 'Smart event settings (cloud): limits of an intelligent channel for the given abilities.',
-});
-
 export const eventSettingsPage = definePage({
   name: 'Event/SettingConfig',
   title: 'Smart event settings',
-  operations: { Range: eventSettingsRange },
+  operations: {
+    Range: {
+      request: EventSettingsRangeRequest,
+      response: EventSettingsRangeData,
+      metaKeys: [...META_KEYS, 'oper_type'],
+      description: 'Smart event settings (cloud): limits of an intelligent channel for the given abilities.',
+    },
+  },
   readOnly: true,
 });
+export const { Range: eventSettingsRange } = eventSettingsPage.operations;

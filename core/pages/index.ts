@@ -63,7 +63,7 @@ export * from './stream-url';
 export * from './channel-settings';
 export * from './storage';
 export * from './reboot';
-export type { PageDef, PageInfo, WriteRule } from '../page';
+export type { PageDef, WriteRule } from '../page';
 
 /** Every typed page, derived from the declarations. Other pages work through generic range/get/set. */
 export const pages: readonly PageDef[] = [

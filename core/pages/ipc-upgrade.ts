@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 
 /**
@@ -21,20 +20,19 @@ export const IpcUpgradeResponse = v.looseObject({
 });
 export type IpcUpgradeResponse = v.InferOutput<typeof IpcUpgradeResponse>;
 
-export const ipcUpgradeGet = defineOperation({
-  page: 'IPCMaintaint/IPCUpgrade',
-  operation: 'Get',
-  request: v.object({}),
-  response: IpcUpgradeResponse,
-  description: 'Firmware version, address and state of each camera behind the recorder.',
-});
-
 export const ipcUpgradePage = definePage({
   name: 'IPCMaintaint/IPCUpgrade',
   title: 'IPC upgrade',
-  operations: { Get: ipcUpgradeGet },
+  operations: {
+    Get: {
+      request: v.object({}),
+      response: IpcUpgradeResponse,
+      description: 'Firmware version, address and state of each camera behind the recorder.',
+    },
+  },
   readOnly: true,
 });
+export const { Get: ipcUpgradeGet } = ipcUpgradePage.operations;
 
 /** Installed version of each online camera that reports one (R2: a channel without a version has none). */
 export function ipcVersions(answer: IpcUpgradeResponse): Map<string, string> {

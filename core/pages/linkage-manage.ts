@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
+import { members } from '../members';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, GenericRange, channelMap, channelSetMap, optBool } from './common';
+import { GenericRange, channelMap, channelSetMap, optBool } from './common';
 
 /** Spec 2.9: each member says whether that linkage is withdrawn while the system is disarmed. */
 export const LINKAGE_KEYS = [
@@ -14,9 +14,7 @@ export const LINKAGE_KEYS = [
   'linkage_mobile_push',
 ] as const;
 
-export const LinkageInfo = v.looseObject(
-  Object.fromEntries(LINKAGE_KEYS.map((k) => [k, optBool])) as Record<(typeof LINKAGE_KEYS)[number], typeof optBool>,
-);
+export const LinkageInfo = v.looseObject(members(LINKAGE_KEYS, optBool));
 export type LinkageInfo = v.InferOutput<typeof LinkageInfo>;
 
 export const LinkageManageChannel = v.looseObject({ enable: optBool, linkage_info: v.optional(LinkageInfo) });
@@ -41,34 +39,15 @@ export const LinkageManageSetRequest = v.looseObject({
 });
 export type LinkageManageSetRequest = v.InferOutput<typeof LinkageManageSetRequest>;
 
-const page = 'LinkageConfig/LinkageManage';
-
-export const linkageManageRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: AnyRequest,
-  response: GenericRange,
-  description: 'Disarming: which linkages can be withdrawn, device-wide and per channel.',
-});
-export const linkageManageGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: AnyRequest,
-  response: LinkageManageGetResponse,
-  description: 'Disarming state: enable (disarmed) and the withdrawn linkages.',
-});
-export const linkageManageSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: LinkageManageSetRequest,
-  response: AnyResponse,
-  description: 'Disarm/arm and choose the linkages withdrawn while disarmed.',
-});
-
 export const linkageManagePage = definePage({
-  name: page,
+  name: 'LinkageConfig/LinkageManage',
   title: 'Disarming (linkage manage)',
-  operations: { Range: linkageManageRange, Get: linkageManageGet, Set: linkageManageSet },
+  operations: {
+    Range: { response: GenericRange, description: 'Disarming: which linkages can be withdrawn, device-wide and per channel.' },
+    Get: { response: LinkageManageGetResponse, description: 'Disarming state: enable (disarmed) and the withdrawn linkages.' },
+    Set: { request: LinkageManageSetRequest, description: 'Disarm/arm and choose the linkages withdrawn while disarmed.' },
+  },
   write: 'whole',
   channelScoped: true,
 });
+export const { Range: linkageManageRange, Get: linkageManageGet, Set: linkageManageSet } = linkageManagePage.operations;

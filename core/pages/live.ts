@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 import { CONTROLS, type OperationType } from '../live-controls';
-import { AnyResponse, optBool, optInt, optString } from './common';
+import { optBool, optInt, optString } from './common';
 
 /**
  * `PreviewChannel/Floodlight2AudioAlarm` (vendor): what a channel's floodlight, siren and red/blue light do NOW.
@@ -38,27 +37,21 @@ export const LiveGetRequest = v.looseObject({ channel: v.string(), command_flag:
 export const LiveSetRequest = v.looseObject({ ...LiveFields, channel: v.string(), operation_type: v.picklist(OPERATION_TYPES) });
 export type LiveSetRequest = LiveAnswer & { channel: string; operation_type: OperationType };
 
-const page = 'PreviewChannel/Floodlight2AudioAlarm';
-
-export const liveGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: LiveGetRequest,
-  response: LiveAnswer,
-  description: 'Live floodlight, siren and red/blue light of one channel (on now, brightness, volume).',
-});
-export const liveSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: LiveSetRequest,
-  response: AnyResponse,
-  description: 'Switch the floodlight, siren or red/blue light of one channel now (operation_type names the part).',
-});
-
 /** Written through `client.setLive()` (its own `_range` / `_adjustable` checks), not `update()`. */
 export const livePage = definePage({
-  name: page,
+  name: 'PreviewChannel/Floodlight2AudioAlarm',
   title: 'Live floodlight and siren',
-  operations: { Get: liveGet, Set: liveSet },
+  operations: {
+    Get: {
+      request: LiveGetRequest,
+      response: LiveAnswer,
+      description: 'Live floodlight, siren and red/blue light of one channel (on now, brightness, volume).',
+    },
+    Set: {
+      request: LiveSetRequest,
+      description: 'Switch the floodlight, siren or red/blue light of one channel now (operation_type names the part).',
+    },
+  },
   readOnly: true,
 });
+export const { Get: liveGet, Set: liveSet } = livePage.operations;

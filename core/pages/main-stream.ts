@@ -1,18 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import {
-  AnyRequest,
-  AnyResponse,
-  META_KEYS,
-  RangeChannelInfo,
-  channelMap,
-  channelSetMap,
-  optBool,
-  optInt,
-  optRange,
-  optString,
-} from './common';
+import { RangeChannelInfo, channelGet, channelOperations, channelSet, optBool, optInt, optRange, optString } from './common';
 
 /**
  * Spec 2.2. Value lists (resolution, encode type, bitrate...) are the device's Range business (R1): the schemas
@@ -75,42 +63,23 @@ export const MainStreamRangeData = v.looseObject({
 });
 export type MainStreamRangeData = v.InferOutput<typeof MainStreamRangeData>;
 
-export const MainStreamGetResponse = v.looseObject({ channel_info: v.optional(channelMap(MainStreamChannel)) });
+export const MainStreamGetResponse = channelGet(MainStreamChannel);
 export type MainStreamGetResponse = v.InferOutput<typeof MainStreamGetResponse>;
-
-export const MainStreamSetRequest = v.looseObject({ channel_info: channelSetMap(MainStreamChannel) });
+export const MainStreamSetRequest = channelSet(MainStreamChannel);
 export type MainStreamSetRequest = v.InferOutput<typeof MainStreamSetRequest>;
-
-export const mainStreamRange = defineOperation({
-  page: 'StreamConfig/MainStream',
-  operation: 'Range',
-  request: AnyRequest,
-  response: MainStreamRangeData,
-  description: 'Main stream encoding: supported channels and the limits of every parameter.',
-});
-
-export const mainStreamGet = defineOperation({
-  page: 'StreamConfig/MainStream',
-  operation: 'Get',
-  request: AnyRequest,
-  response: MainStreamGetResponse,
-  metaKeys: META_KEYS,
-  description: 'Main stream encoding parameters per channel.',
-});
-
-export const mainStreamSet = defineOperation({
-  page: 'StreamConfig/MainStream',
-  operation: 'Set',
-  request: MainStreamSetRequest,
-  response: AnyResponse,
-  metaKeys: META_KEYS,
-  description: 'Change main stream encoding parameters of one or more channels.',
-});
 
 export const mainStreamPage = definePage({
   name: 'StreamConfig/MainStream',
   title: 'Main stream encoding',
-  operations: { Range: mainStreamRange, Get: mainStreamGet, Set: mainStreamSet },
+  operations: channelOperations(
+    { Range: MainStreamRangeData, Get: MainStreamGetResponse, Set: MainStreamSetRequest },
+    {
+      Range: 'Main stream encoding: supported channels and the limits of every parameter.',
+      Get: 'Main stream encoding parameters per channel.',
+      Set: 'Change main stream encoding parameters of one or more channels.',
+    },
+  ),
   write: 'block',
   channelScoped: true,
 });
+export const { Range: mainStreamRange, Get: mainStreamGet, Set: mainStreamSet } = mainStreamPage.operations;

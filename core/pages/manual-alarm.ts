@@ -1,7 +1,5 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyResponse } from './common';
 
 /** Alarm output name: `Local->1` (recorder), `IP_CH1->1` (camera). */
 export const ALARM_OUTPUT_RE = /^(Local|(?:IP_|WIFI_)?CH[1-9][0-9]*)->[1-9][0-9]*$/;
@@ -13,26 +11,13 @@ export const ManualAlarmSetRequest = v.record(
   v.boolean(),
 );
 
-const page = 'PreviewChannel/ManualAlarm';
-
-export const manualAlarmGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: v.looseObject({}),
-  response: ManualAlarmState,
-  description: 'Alarm outputs (Local->1, IP_CH1->1) and whether each is on now.',
-});
-export const manualAlarmSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: ManualAlarmSetRequest,
-  response: AnyResponse,
-  description: 'Switch alarm outputs on or off (only the outputs to change).',
-});
-
 export const manualAlarmPage = definePage({
-  name: page,
+  name: 'PreviewChannel/ManualAlarm',
   title: 'Manual alarm outputs',
-  operations: { Get: manualAlarmGet, Set: manualAlarmSet },
+  operations: {
+    Get: { response: ManualAlarmState, description: 'Alarm outputs (Local->1, IP_CH1->1) and whether each is on now.' },
+    Set: { request: ManualAlarmSetRequest, description: 'Switch alarm outputs on or off (only the outputs to change).' },
+  },
   readOnly: true,
 });
+export const { Get: manualAlarmGet, Set: manualAlarmSet } = manualAlarmPage.operations;

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 
 /**
@@ -28,33 +27,18 @@ export const FirmwareProgressResponse = v.looseObject({
 });
 export type FirmwareProgressResponse = v.InferOutput<typeof FirmwareProgressResponse>;
 
-export const firmwareCheck = defineOperation({
-  page: 'Maintenance/FtpUpgrade',
-  operation: 'Check',
-  request: Empty,
-  response: FirmwareCheckResponse,
-  description: 'Ask the device whether its upgrade server has newer firmware.',
-});
-
-export const firmwareOnlineUpgrade = defineOperation({
-  page: 'Maintenance/FtpUpgrade',
-  operation: 'Upgrade',
-  request: Empty,
-  response: v.looseObject({}),
-  description: 'Start the online upgrade (download and install) of what Check found.',
-});
-
-export const firmwareProgress = defineOperation({
-  page: 'Maintenance/FtpUpgrade',
-  operation: 'Progress',
-  request: Empty,
-  response: FirmwareProgressResponse,
-  description: 'Progress of the online upgrade.',
-});
-
 export const onlineUpgradePage = definePage({
   name: 'Maintenance/FtpUpgrade',
   title: 'Online upgrade',
-  operations: { Check: firmwareCheck, Upgrade: firmwareOnlineUpgrade, Progress: firmwareProgress },
+  operations: {
+    Check: {
+      request: Empty,
+      response: FirmwareCheckResponse,
+      description: 'Ask the device whether its upgrade server has newer firmware.',
+    },
+    Upgrade: { request: Empty, description: 'Start the online upgrade (download and install) of what Check found.' },
+    Progress: { request: Empty, response: FirmwareProgressResponse, description: 'Progress of the online upgrade.' },
+  },
   readOnly: true,
 });
+export const { Check: firmwareCheck, Upgrade: firmwareOnlineUpgrade, Progress: firmwareProgress } = onlineUpgradePage.operations;

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 import { isPtzHex } from '../ptz';
-import { AnyRequest, AnyResponse, META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
+import { META_KEYS, RangeChannelInfo, channelMap, channelSetMap, optBool, optRange, optString } from './common';
 
 /**
  * Int 0-255 (old firmware) or, from 8.2.3, a 64-hex-digit preset set: normalise with ptzPresetIndices(). Both forms
@@ -88,36 +87,18 @@ export const PtzLinkageSetRequest = v.looseObject({
 });
 export type PtzLinkageSetRequest = v.InferOutput<typeof PtzLinkageSetRequest>;
 
-const page = 'AlarmConfig/PTZLinkage';
-
-export const ptzLinkageRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: AnyRequest,
-  response: PtzLinkageRangeData,
-  description: 'PTZ linkage: which alarms move which PTZ channel to which preset, and the limits.',
-});
-export const ptzLinkageGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: AnyRequest,
-  response: PtzLinkageGetResponse,
-  metaKeys: META_KEYS,
-  description: 'PTZ linkage settings per channel.',
-});
-export const ptzLinkageSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: PtzLinkageSetRequest,
-  response: AnyResponse,
-  metaKeys: META_KEYS,
-  description: 'Change PTZ linkage settings.',
-});
-
 export const ptzLinkagePage = definePage({
-  name: page,
+  name: 'AlarmConfig/PTZLinkage',
   title: 'PTZ linkage',
-  operations: { Range: ptzLinkageRange, Get: ptzLinkageGet, Set: ptzLinkageSet },
+  operations: {
+    Range: {
+      response: PtzLinkageRangeData,
+      description: 'PTZ linkage: which alarms move which PTZ channel to which preset, and the limits.',
+    },
+    Get: { response: PtzLinkageGetResponse, metaKeys: META_KEYS, description: 'PTZ linkage settings per channel.' },
+    Set: { request: PtzLinkageSetRequest, metaKeys: META_KEYS, description: 'Change PTZ linkage settings.' },
+  },
   write: 'block',
   channelScoped: true,
 });
+export const { Range: ptzLinkageRange, Get: ptzLinkageGet, Set: ptzLinkageSet } = ptzLinkagePage.operations;

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyResponse, optBool, optInt, optString } from './common';
+import { optBool, optInt, optString } from './common';
 
 /**
  * `PreviewChannel/PTZ` (vendor: PreviewChannel > PTZ > Get, Control): a PTZ camera's presets, lens and buttons, and
@@ -64,27 +63,21 @@ export const PtzControlRequest = v.looseObject({
 });
 export type PtzControlRequest = v.InferInput<typeof PtzControlRequest>;
 
-const page = 'PreviewChannel/PTZ';
-
-export const ptzGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: PtzGetRequest,
-  response: PtzAnswer,
-  description: "A PTZ camera's presets (preset_point_obj), lens position and buttons.",
-});
-export const ptzControl = defineOperation({
-  page,
-  operation: 'Control',
-  request: PtzControlRequest,
-  response: AnyResponse,
-  description: 'Move, zoom or call a preset of a PTZ camera (a move runs from state Start until state Stop).',
-});
-
 /** Controlled through `client.ptz()` (ptz-control.ts: timed moves, presets, bounds), not `update()`. */
 export const ptzPage = definePage({
-  name: page,
+  name: 'PreviewChannel/PTZ',
   title: 'PTZ control',
-  operations: { Get: ptzGet, Control: ptzControl },
+  operations: {
+    Get: {
+      request: PtzGetRequest,
+      response: PtzAnswer,
+      description: "A PTZ camera's presets (preset_point_obj), lens position and buttons.",
+    },
+    Control: {
+      request: PtzControlRequest,
+      description: 'Move, zoom or call a preset of a PTZ camera (a move runs from state Start until state Stop).',
+    },
+  },
   readOnly: true,
 });
+export const { Get: ptzGet, Control: ptzControl } = ptzPage.operations;

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyResponse, RangeChannelInfo, channelMap, optBool, optRange, optString } from './common';
+import { ChannelRange, channelGet, optBool, optString } from './common';
 import { SecondaryAuthentication } from './upgrade-token';
 
 /**
@@ -14,19 +13,19 @@ const TransKey = v.looseObject({ type: v.string(), key: v.string(), iter: v.opti
 export const TransKeyResponse = v.looseObject({ Key_lists: v.optional(v.array(TransKey)), key_lists: v.optional(v.array(TransKey)) });
 export type TransKeyResponse = v.InferOutput<typeof TransKeyResponse>;
 
-export const transKeyGet = defineOperation({
-  page: 'Maintenance/TransKey',
-  operation: 'Get',
-  request: v.looseObject({ type: v.array(v.picklist(['base_salt', 'base_x_public'])) }),
-  response: TransKeyResponse,
-  description: 'Keys for secondary authentication (base_salt) and password transport (base_x_public).',
-});
 export const transKeyPage = definePage({
   name: 'Maintenance/TransKey',
   title: 'Transport keys',
-  operations: { Get: transKeyGet },
+  operations: {
+    Get: {
+      request: v.looseObject({ type: v.array(v.picklist(['base_salt', 'base_x_public'])) }),
+      response: TransKeyResponse,
+      description: 'Keys for secondary authentication (base_salt) and password transport (base_x_public).',
+    },
+  },
   readOnly: true,
 });
+export const { Get: transKeyGet } = transKeyPage.operations;
 
 /**
  * The reboot request in both of the vendor's shapes: flat `{cipher, seq}` (the DeviceReboot page's table and
@@ -36,19 +35,15 @@ export const DeviceRebootRequest = v.union([
   v.looseObject({ cipher: v.string(), seq: v.number() }),
   v.looseObject({ base_secondary_authentication: SecondaryAuthentication }),
 ]);
-export const deviceRebootSet = defineOperation({
-  page: 'Maintenance/DeviceReboot',
-  operation: 'Set',
-  request: DeviceRebootRequest,
-  response: AnyResponse,
-  description: 'Restart the device (secondary authentication required); its sessions end.',
-});
 export const deviceRebootPage = definePage({
   name: 'Maintenance/DeviceReboot',
   title: 'Restart',
-  operations: { Set: deviceRebootSet },
+  operations: {
+    Set: { request: DeviceRebootRequest, description: 'Restart the device (secondary authentication required); its sessions end.' },
+  },
   readOnly: true,
 });
+export const { Set: deviceRebootSet } = deviceRebootPage.operations;
 
 /** IPCReboot channel: only channels that hold an IPC are listed. */
 export const IpcRebootChannel = v.looseObject({
@@ -57,35 +52,23 @@ export const IpcRebootChannel = v.looseObject({
   software_version: optString,
   reboot_switch: optBool,
 });
-export const ipcRebootRange = defineOperation({
-  page: 'IPCMaintaint/IPCReboot',
-  operation: 'Range',
-  request: v.looseObject({}),
-  response: v.looseObject({ channel_max: optRange(v.number()), channel_info: v.optional(RangeChannelInfo) }),
-  description: 'Cameras an NVR can restart, and the limits of the admin password field.',
-});
-export const ipcRebootGet = defineOperation({
-  page: 'IPCMaintaint/IPCReboot',
-  operation: 'Get',
-  request: v.looseObject({}),
-  response: v.looseObject({ channel_info: v.optional(channelMap(IpcRebootChannel)) }),
-  description: 'Cameras behind the NVR: status, address, firmware.',
-});
-export const ipcRebootSet = defineOperation({
-  page: 'IPCMaintaint/IPCReboot',
-  operation: 'Set',
-  request: v.looseObject({
-    password: v.pipe(v.string(), v.maxLength(16)),
-    channel_info: v.record(v.string(), v.looseObject({ reboot_switch: v.literal(true) })),
-    base_secondary_authentication: SecondaryAuthentication,
-  }),
-  response: v.looseObject({ channel_info: v.optional(v.record(v.string(), v.looseObject({ state: optString }))) }),
-  description: 'Restart cameras behind the NVR (admin password and secondary authentication); per camera Success/Failed.',
-});
 export const ipcRebootPage = definePage({
   name: 'IPCMaintaint/IPCReboot',
   title: 'Restart cameras (NVR)',
-  operations: { Range: ipcRebootRange, Get: ipcRebootGet, Set: ipcRebootSet },
+  operations: {
+    Range: { response: ChannelRange, description: 'Cameras an NVR can restart, and the limits of the admin password field.' },
+    Get: { response: channelGet(IpcRebootChannel), description: 'Cameras behind the NVR: status, address, firmware.' },
+    Set: {
+      request: v.looseObject({
+        password: v.pipe(v.string(), v.maxLength(16)),
+        channel_info: v.record(v.string(), v.looseObject({ reboot_switch: v.literal(true) })),
+        base_secondary_authentication: SecondaryAuthentication,
+      }),
+      response: v.looseObject({ channel_info: v.optional(v.record(v.string(), v.looseObject({ state: optString }))) }),
+      description: 'Restart cameras behind the NVR (admin password and secondary authentication); per camera Success/Failed.',
+    },
+  },
   channelScoped: true,
   readOnly: true,
 });
+export const { Range: ipcRebootRange, Get: ipcRebootGet, Set: ipcRebootSet } = ipcRebootPage.operations;

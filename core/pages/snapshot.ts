@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 import { optString } from './common';
 
@@ -26,26 +25,16 @@ export const SnapshotRequest = v.looseObject({
   reset_session_timeout: v.optional(v.boolean(), false),
 });
 
-const page = 'Snapshot';
-
-export const snapshotRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: v.looseObject({ reset_session_timeout: v.optional(v.boolean(), false) }),
-  response: v.looseObject({}),
-  description: 'Snapshot: channels and the resolutions each can capture.',
-});
-export const snapshotGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: SnapshotRequest,
-  response: SnapshotAnswer,
-  description: 'A JPEG snapshot of one channel (base64).',
-});
-
 export const snapshotPage = definePage({
-  name: page,
+  name: 'Snapshot',
   title: 'Snapshot',
-  operations: { Range: snapshotRange, Get: snapshotGet },
+  operations: {
+    Range: {
+      request: v.looseObject({ reset_session_timeout: v.optional(v.boolean(), false) }),
+      description: 'Snapshot: channels and the resolutions each can capture.',
+    },
+    Get: { request: SnapshotRequest, response: SnapshotAnswer, description: 'A JPEG snapshot of one channel (base64).' },
+  },
   readOnly: true,
 });
+export const { Range: snapshotRange, Get: snapshotGet } = snapshotPage.operations;

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, AnyResponse, optBool, optInt, optString } from './common';
+import { optBool, optInt, optString } from './common';
 
 /** Storage > Disk (vendor-facts-more j): one entry per disk; sizes in MB, times in seconds. */
 export const DiskInfo = v.looseObject({
@@ -31,33 +30,16 @@ export const DiskGetResponse = v.looseObject({
 });
 export type DiskGetResponse = v.InferOutput<typeof DiskGetResponse>;
 
-const page = 'StorageConfig/Disk';
-
-export const diskRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: AnyRequest,
-  response: v.looseObject({}),
-  description: 'Disks: limits of the disk list and which members are writable.',
-});
-export const diskGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: AnyRequest,
-  response: DiskGetResponse,
-  description: 'Disks: status, size and free space (MB), recording time (s), overwrite mode.',
-});
-export const diskSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: AnyRequest,
-  response: AnyResponse,
-  description: 'Disk roles and NAS disks (the Get object sent back; only disk_type, disk_group_id, NasMaxCount, nas_info change).',
-});
-
 export const diskPage = definePage({
-  name: page,
+  name: 'StorageConfig/Disk',
   title: 'Storage (disks)',
-  operations: { Range: diskRange, Get: diskGet, Set: diskSet },
+  operations: {
+    Range: { description: 'Disks: limits of the disk list and which members are writable.' },
+    Get: { response: DiskGetResponse, description: 'Disks: status, size and free space (MB), recording time (s), overwrite mode.' },
+    Set: {
+      description: 'Disk roles and NAS disks (the Get object sent back; only disk_type, disk_group_id, NasMaxCount, nas_info change).',
+    },
+  },
   write: 'whole',
 });
+export const { Range: diskRange, Get: diskGet, Set: diskSet } = diskPage.operations;

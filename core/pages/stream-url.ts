@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 import { optString } from './common';
 
@@ -19,17 +18,16 @@ export const StreamUrlAnswer = v.looseObject({
 });
 export type StreamUrlAnswer = v.InferOutput<typeof StreamUrlAnswer>;
 
-export const streamUrlGet = defineOperation({
-  page: 'Preview/StreamUrl',
-  operation: 'Get',
-  request: v.looseObject({ channel: v.optional(v.array(v.string())) }),
-  response: StreamUrlAnswer,
-  description: 'RTSP URLs (main, sub, mobile stream) of every channel.',
-});
-
 export const streamUrlPage = definePage({
   name: 'Preview/StreamUrl',
   title: 'Stream URLs',
-  operations: { Get: streamUrlGet },
+  operations: {
+    Get: {
+      request: v.looseObject({ channel: v.optional(v.array(v.string())) }),
+      response: StreamUrlAnswer,
+      description: 'RTSP URLs (main, sub, mobile stream) of every channel.',
+    },
+  },
   readOnly: true,
 });
+export const { Get: streamUrlGet } = streamUrlPage.operations;

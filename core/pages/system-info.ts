@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import { AnyRequest, optString } from './common';
+import { optString } from './common';
 
 /**
  * Device identity (vendor `SystemInfo/Base/Get`): `device_type` is the model (N7516), `mac_address` dash
@@ -25,20 +24,15 @@ export const SystemInfo = v.looseObject({
 });
 export type SystemInfo = v.InferOutput<typeof SystemInfo>;
 
-export const systemInfoGet = defineOperation({
-  page: 'SystemInfo/Base',
-  operation: 'Get',
-  request: AnyRequest,
-  response: SystemInfo,
-  description: 'Device identity: model, firmware and hardware versions, MAC address, serial number.',
-});
-
 export const systemInfoPage = definePage({
   name: 'SystemInfo/Base',
   title: 'System information',
-  operations: { Get: systemInfoGet },
+  operations: {
+    Get: { response: SystemInfo, description: 'Device identity: model, firmware and hardware versions, MAC address, serial number.' },
+  },
   readOnly: true,
 });
+export const { Get: systemInfoGet } = systemInfoPage.operations;
 
 /** `V8.2.3-20221014` -> [8, 2, 3]; undefined when the string carries no dotted version. */
 export function firmwareVersion(software_version: string | undefined): number[] | undefined {

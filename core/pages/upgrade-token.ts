@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
 
 /** Limits of the upgrade token request (spec 2.1, 8), the page's own; prepareUpgrade() (core/upgrade.ts) applies them too. */
@@ -45,32 +44,24 @@ export const UpgradeTokenResponse = v.looseObject({
 });
 export type UpgradeTokenResponse = v.InferOutput<typeof UpgradeTokenResponse>;
 
-export const upgradeToken = defineOperation({
-  page: 'Maintenance/SystemUpgrade',
-  operation: 'Token',
-  request: UpgradeTokenRequest,
-  response: UpgradeTokenResponse,
-  description: 'Request an upgrade token for a firmware file (name, size, first 3 KB).',
-});
-
 /** Request header that carries the token with the file (newer vendor pages; the token answer carries it too). */
 export const UPGRADE_TOKEN_HEADER = 'X-Upgrade-Token';
-
-/**
- * The upload: the body is the raw file (not an envelope), the token in `X-Upgrade-Token`; the answer `{}` is the only
- * signal (no progress page for a local upload). `request` is empty: nothing but the file goes.
- */
-export const upgradeUpload = defineOperation({
-  page: 'Maintenance/SystemUpgrade',
-  operation: 'Upgrade',
-  request: v.object({}),
-  response: v.looseObject({}),
-  description: 'Upload a firmware file with its upgrade token (raw body, X-Upgrade-Token header).',
-});
 
 export const systemUpgradePage = definePage({
   name: 'Maintenance/SystemUpgrade',
   title: 'System upgrade',
-  operations: { Token: upgradeToken, Upgrade: upgradeUpload },
+  operations: {
+    Token: {
+      request: UpgradeTokenRequest,
+      response: UpgradeTokenResponse,
+      description: 'Request an upgrade token for a firmware file (name, size, first 3 KB).',
+    },
+    /**
+     * The upload: the body is the raw file (not an envelope), the token in `X-Upgrade-Token`; the answer `{}` is the
+     * only signal (no progress page for a local upload). `request` is empty: nothing but the file goes.
+     */
+    Upgrade: { request: v.object({}), description: 'Upload a firmware file with its upgrade token (raw body, X-Upgrade-Token header).' },
+  },
   readOnly: true,
 });
+export const { Token: upgradeToken, Upgrade: upgradeUpload } = systemUpgradePage.operations;

@@ -1,18 +1,6 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operation';
 import { definePage } from '../page';
-import {
-  AnyRequest,
-  AnyResponse,
-  META_KEYS,
-  RangeChannelInfo,
-  channelMap,
-  channelSetMap,
-  optBool,
-  optInt,
-  optRange,
-  optString,
-} from './common';
+import { ChannelRange, channelGet, channelOperations, channelSet, optBool, optInt, optString } from './common';
 
 /** Spec 2.6 (Range) and field notes (Get): the siren of one channel. Bounds come from Range (siren_time 5-180...). */
 export const VoiceAlarmChannel = v.looseObject({
@@ -29,50 +17,27 @@ export const VoiceAlarmChannel = v.looseObject({
 });
 export type VoiceAlarmChannel = v.InferOutput<typeof VoiceAlarmChannel>;
 
-export const VoiceAlarmRangeData = v.looseObject({
-  channel_max: optRange(v.number()),
-  channel_info: v.optional(RangeChannelInfo),
-});
+export const VoiceAlarmRangeData = ChannelRange;
 export type VoiceAlarmRangeData = v.InferOutput<typeof VoiceAlarmRangeData>;
-
 /** A channel without a siren answers `{status: "Offline", reason: "Not support"}`. */
-export const VoiceAlarmGetResponse = v.looseObject({ channel_info: v.optional(channelMap(VoiceAlarmChannel)) });
+export const VoiceAlarmGetResponse = channelGet(VoiceAlarmChannel);
 export type VoiceAlarmGetResponse = v.InferOutput<typeof VoiceAlarmGetResponse>;
-
 /** Set sends only the changed channels with their changed fields (field notes). */
-export const VoiceAlarmSetRequest = v.looseObject({ channel_info: channelSetMap(VoiceAlarmChannel) });
+export const VoiceAlarmSetRequest = channelSet(VoiceAlarmChannel);
 export type VoiceAlarmSetRequest = v.InferOutput<typeof VoiceAlarmSetRequest>;
 
-const page = 'AlarmConfig/VoiceAlarm';
-
-export const voiceAlarmRange = defineOperation({
-  page,
-  operation: 'Range',
-  request: AnyRequest,
-  response: VoiceAlarmRangeData,
-  description: 'Siren (voice alarm): channels with a siren and the limits of duration, volume and tone.',
-});
-export const voiceAlarmGet = defineOperation({
-  page,
-  operation: 'Get',
-  request: AnyRequest,
-  response: VoiceAlarmGetResponse,
-  metaKeys: META_KEYS,
-  description: 'Siren settings per channel.',
-});
-export const voiceAlarmSet = defineOperation({
-  page,
-  operation: 'Set',
-  request: VoiceAlarmSetRequest,
-  response: AnyResponse,
-  metaKeys: META_KEYS,
-  description: 'Change siren settings of one or more channels.',
-});
-
 export const voiceAlarmPage = definePage({
-  name: page,
+  name: 'AlarmConfig/VoiceAlarm',
   title: 'Voice alarm (siren)',
-  operations: { Range: voiceAlarmRange, Get: voiceAlarmGet, Set: voiceAlarmSet },
+  operations: channelOperations(
+    { Range: VoiceAlarmRangeData, Get: VoiceAlarmGetResponse, Set: VoiceAlarmSetRequest },
+    {
+      Range: 'Siren (voice alarm): channels with a siren and the limits of duration, volume and tone.',
+      Get: 'Siren settings per channel.',
+      Set: 'Change siren settings of one or more channels.',
+    },
+  ),
   write: 'changed',
   channelScoped: true,
 });
+export const { Range: voiceAlarmRange, Get: voiceAlarmGet, Set: voiceAlarmSet } = voiceAlarmPage.operations;

@@ -9,8 +9,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
-import { fetchMqttService, settingsFromAddonOptions, type MqttService } from '../../bridge/addon';
-import { ConfigError, parseConfig } from '../../bridge/config';
+import { fetchMqttService, settingsFromAddonOptions, type MqttService } from '../../bridge/app/addon';
+import { ConfigError, parseConfig } from '../../bridge/base/config';
 import { parse as parseYaml } from 'yaml';
 
 const test = suite('bridge: Home Assistant add-on options');

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
-import { ConfigError, parseConfig } from '../../bridge/config';
+import { ConfigError, parseConfig } from '../../bridge/base/config';
 import { json, settle, setsOf, setup, type Fixture } from './fixture';
 import { deviceDiscoveryProblems } from './homeassistant';
 

@@ -7,10 +7,10 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { Simulator } from '../../simulator';
-import { rowSupported, rowValue } from '../../bridge/sources';
-import { emptyModel } from '../../bridge/state';
-import { rowsFor } from '../../bridge/table';
-import { mergeChanges } from '../../bridge/write-queue';
+import { rowSupported, rowValue } from '../../bridge/device/sources';
+import { emptyModel } from '../../bridge/device/state';
+import { rowsFor } from '../../bridge/device/table';
+import { mergeChanges } from '../../bridge/device/write-queue';
 import { setsOf, settle, setup, waitEvent, type Fixture } from './fixture';
 import { until } from '../helpers/until';
 

@@ -6,11 +6,11 @@ import { suite } from 'uvu';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { parse as parseYaml } from 'yaml';
-import { parseConfig } from '../../bridge/config';
+import { parseConfig } from '../../bridge/base/config';
 import { Recorder } from '../helpers/mqtt-broker';
 
 const test = suite('bridge cli and demo');
-const CLI = join(__dirname, '..', '..', 'bridge', 'cli.js');
+const CLI = join(__dirname, '..', '..', 'bridge', 'app', 'cli.js');
 
 function waitExit(child: ChildProcess, timeoutMs: number): Promise<number | null> {
   return new Promise((resolve, reject) => {
@@ -146,7 +146,7 @@ test('demo: --port of a port in use is an error naming it, not another port; bad
 });
 
 test('demo: the floodlight it says it switches is the live floodlight (the light entity), not an alarm setting', async () => {
-  const { runDemo } = await import('../../bridge/demo');
+  const { runDemo } = await import('../../bridge/app/demo');
   const lines: string[] = [];
   const demo = await runDemo({ port: 0, changeEveryMs: 300, alarmEveryMs: 0, out: (l) => lines.push(l), logLevel: 'warn' });
   const rec = await Recorder.start(demo.brokerUrl, ['nvr2mqtt/demo_nvr/ch1']);

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { COMMAND_ERROR_TYPES } from '../../bridge/command-error';
+import { COMMAND_ERROR_TYPES } from '../../bridge/homeassistant/command-error';
 import { json, settle, setup, type Fixture } from './fixture';
 import { deviceDiscoveryProblems } from './homeassistant';
 

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
-import { ConfigError, loadConfigFile, parseConfig, parseDuration } from '../../bridge/config';
+import { ConfigError, loadConfigFile, parseConfig, parseDuration } from '../../bridge/base/config';
 import { findPage } from '../../core';
-import { TABLE, POLLED_PAGES, rowsFor } from '../../bridge/table';
-import { clientIdFor } from '../../bridge/mqtt';
-import { Topics } from '../../bridge/topics';
+import { TABLE, POLLED_PAGES, rowsFor } from '../../bridge/device/table';
+import { clientIdFor } from '../../bridge/mqtt/link';
+import { Topics } from '../../bridge/mqtt/topics';
 
 const test = suite('bridge config');
 const dev = { id: 'nvr', url: 'http://192.168.1.20', username: 'admin', password: 'x' };

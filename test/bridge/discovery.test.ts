@@ -5,6 +5,7 @@ import { NvrClient, descriptorAt } from '../../core';
 import { Recorder } from '../helpers/mqtt-broker';
 import { deviceDiscoveryProblems } from './homeassistant';
 import { settle, setup, type Fixture } from './fixture';
+import { keysOn } from './table-rows';
 
 type Json = Record<string, any>;
 
@@ -170,23 +171,14 @@ test('recorder: alarm control panel for disarming, config switches, diagnostic s
   assert.match(panel.value_template, /disarmed/);
   assert.match(panel.value_template, /armed_away/);
   // The recorder has AlarmConfig/Disarming: its disarm actions (as its Range lists them), not LinkageManage's.
-  const actions = [
-    'buzzer',
-    'alarm_out',
-    'show_message',
-    'send_email',
-    'full_screen',
-    'voice_prompts',
-    'event_push_platform',
-    'mobile_push',
-  ];
+  const actions = keysOn('AlarmConfig/Disarming', 'device');
   assert.deepEqual(
     Object.keys(cmps)
       .filter((k) => k.startsWith('disarm_'))
       .sort(),
-    actions.map((a) => `disarm_${a}`).sort(),
+    [...actions].sort(),
   );
-  for (const k of actions.map((a) => `disarm_${a}`)) {
+  for (const k of actions) {
     assert.equal(cmps[k].p, 'switch', k);
     assert.equal(cmps[k].entity_category, 'config', k);
     assert.equal(cmps[k].command_topic, `${fx.base}/nvr/set/${k}`);
@@ -221,17 +213,18 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     await client.close();
   }
   const keys = (c: string) => Object.keys(all.get(topicOf(fx, 'nvr', c))!.cmps).sort();
-  const FLOOD = ['floodlight_on_alarm', 'floodlight_duration', 'floodlight_mode', 'floodlight_strobe'];
-  const SIREN = ['siren_on_alarm', 'siren_duration', 'siren_volume', 'siren_tone'];
-  const AUDIO = ['audio_in_volume', 'audio_out_volume'];
+  // Alarm reaction and audio: every row of the page (the table's).
+  const FLOOD = keysOn('AlarmConfig/Deterrence');
+  const SIREN = keysOn('AlarmConfig/VoiceAlarm');
+  const AUDIO = keysOn('DeviceConfig/Audio');
   // Live entities (light, siren, red/blue light) only where the channel's live page has the part.
   const CAMERA = ['camera', 'last_alarm', 'snapshot'];
   // Channel settings: day/night (IR LEDs where the camera has no white light), motion (PIR where it has the sensor),
   // recording, privacy mask; a Wi-Fi battery camera has no image control or privacy mask page.
-  const MOTION = ['motion_detection', 'motion_sensitivity', 'motion_email'];
-  const PIR = ['pir_detection', 'pir_sensitivity', 'pir_email'];
+  const MOTION = keysOn('AlarmConfig/Motion');
+  const PIR = keysOn('AlarmConfig/PIR');
   const IMAGE = ['day_night', 'privacy_mask'];
-  const CARE = [...MOTION, 'recording'];
+  const CARE = [...MOTION, ...keysOn('RecordConfig')];
   assert.deepEqual(
     keys('ch1'),
     [

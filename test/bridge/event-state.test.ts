@@ -1,10 +1,11 @@
 /** EventState with a fake event source: alarm edges, the clear timer, disk, keys (live events: Device.applyLive, events.test.ts). */
 import * as assert from 'node:assert/strict';
+import { alarmTypesOf, type AlarmType } from '../../core/alarm-types';
 import { suite } from 'uvu';
 import type { ChannelModel, DeviceEvent } from '../../core';
-import { alarmKeys } from '../../bridge/event-sensors';
+import { alarmKeys } from '../../bridge/device/event-sensors';
 import { withFakeTime } from '../helpers/fake-time';
-import { channelEventState, emptyEventValues, EventState, type EventChange, type EventValues } from '../../bridge/event-state';
+import { channelEventState, emptyEventValues, EventState, type EventChange, type EventValues } from '../../bridge/device/event-state';
 
 const test = suite('bridge event state');
 
@@ -109,22 +110,19 @@ test('alarm keys: what the channel can raise; none for an empty slot; an offline
     model('IP_CH6', 'Offline'),
   ];
   const keys = alarmKeys(['CH1', 'CH2', 'IP_CH7', 'IP_CH6'], models, 0, undefined, () => true);
-  assert.deepEqual(keys.get('CH1'), ['motion', 'pir', 'video_loss', 'person', 'vehicle', 'motor_vehicle', 'line_crossing', 'tamper']);
-  assert.deepEqual(keys.get('CH2'), ['motion', 'video_loss', 'tamper']);
+  // What a channel can raise is core's table (ALARM_TYPES, its own guard test in client/events.test.ts).
+  assert.deepEqual(keys.get('CH1'), alarmTypesOf(models[0]));
+  assert.ok(
+    ['pir', 'person', 'line_crossing'].every((k) => keys.get('CH1')!.includes(k as AlarmType)),
+    'its abilities count',
+  );
+  assert.deepEqual(keys.get('CH2'), alarmTypesOf(models[1]));
   assert.deepEqual(keys.get('IP_CH7'), [], 'empty slot: no alarm entities');
   assert.deepEqual(keys.get('IP_CH6'), ['video_loss'], 'offline, never seen online: only video loss');
   const later = alarmKeys(['CH1'], [model('CH1', 'Offline', ['PVD', 'LCD'], ['Pir'])], 0, keys, () => false);
   assert.deepEqual(later.get('CH1'), keys.get('CH1'), 'offline now: keeps its entities');
-  assert.deepEqual(
-    alarmKeys(['CH2'], models, 4, undefined, () => true).get('CH2'),
-    ['motion', 'io', 'video_loss', 'tamper'],
-    'recorder inputs: io',
-  );
-  assert.deepEqual(
-    alarmKeys(['CH1'], undefined, 0, undefined, () => true).get('CH1'),
-    ['motion', 'video_loss', 'tamper'],
-    'no channel list',
-  );
+  assert.deepEqual(alarmKeys(['CH2'], models, 4, undefined, () => true).get('CH2'), alarmTypesOf(models[1], 4), 'recorder inputs: io');
+  assert.deepEqual(alarmKeys(['CH1'], undefined, 0, undefined, () => true).get('CH1'), alarmTypesOf({ online: true }), 'no channel list');
 });
 
 test.run();

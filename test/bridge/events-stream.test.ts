@@ -2,11 +2,11 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { DeviceError, type DeviceEvent } from '../../core';
-import type { Device } from '../../bridge/device';
-import { emptyEventValues, type EventChange } from '../../bridge/event-state';
-import { DeviceEvents } from '../../bridge/events';
-import { createLogger } from '../../bridge/log';
-import { emptyModel } from '../../bridge/state';
+import type { Device } from '../../bridge/device/device';
+import { emptyEventValues, type EventChange } from '../../bridge/device/event-state';
+import { DeviceEvents } from '../../bridge/device/events';
+import { createLogger } from '../../bridge/base/log';
+import { emptyModel } from '../../bridge/device/state';
 import { withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge event stream');

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { ALARM_TYPES } from '../../core';
-import { runDemo } from '../../bridge/demo';
+import { runDemo } from '../../bridge/app/demo';
 import { Recorder } from '../helpers/mqtt-broker';
 import { json, pollsSince, settle, setup, until, type Fixture } from './fixture';
 import { deviceDiscoveryProblems } from './homeassistant';

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { LIVE_HARDWARE } from '../../core';
-import { polledPages } from '../../bridge/table';
+import { polledPages } from '../../bridge/device/table';
 import type { LogEntry } from '../../simulator';
 import { setup, until } from './fixture';
 

@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
 import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/bridge';
-import { parseConfig, type BridgeConfig } from '../../bridge/config';
-import { createLogger } from '../../bridge/log';
+import { parseConfig, type BridgeConfig } from '../../bridge/base/config';
+import { createLogger } from '../../bridge/base/log';
 import { clearRetained, Recorder, startTestBroker, uniqueTopics, type TestBroker } from '../helpers/mqtt-broker';
 
 export { until } from '../helpers/until';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
-import { TABLE } from '../../bridge/table';
+import { TABLE } from '../../bridge/device/table';
 import { setsOf, settle, setup, until, type Fixture } from './fixture';
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 10_000);

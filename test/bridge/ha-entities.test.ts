@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { TABLE } from '../../bridge/table';
+import { TABLE } from '../../bridge/device/table';
 import { settle, setsOf, setup, waitEvent, type Fixture } from './fixture';
 import { deviceDiscoveryProblems } from './homeassistant';
 

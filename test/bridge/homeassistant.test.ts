@@ -6,11 +6,11 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { RangeDescriptor } from '../../core';
-import type { Device } from '../../bridge/device';
-import { component, Discovery } from '../../bridge/discovery';
-import { createLogger } from '../../bridge/log';
-import { TABLE } from '../../bridge/table';
-import { Topics } from '../../bridge/topics';
+import type { Device } from '../../bridge/device/device';
+import { component, Discovery } from '../../bridge/homeassistant/discovery';
+import { createLogger } from '../../bridge/base/log';
+import { TABLE } from '../../bridge/device/table';
+import { Topics } from '../../bridge/mqtt/topics';
 import { componentProblems, deviceDiscoveryProblems } from './homeassistant';
 
 const test = suite('bridge home assistant payloads');

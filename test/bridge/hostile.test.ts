@@ -7,9 +7,9 @@ import * as assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { suite } from 'uvu';
 import { InstanceConflict, startBridge } from '../../bridge/bridge';
-import { parseConfig } from '../../bridge/config';
-import { createLogger } from '../../bridge/log';
-import { POLLED_PAGES } from '../../bridge/table';
+import { parseConfig } from '../../bridge/base/config';
+import { createLogger } from '../../bridge/base/log';
+import { POLLED_PAGES } from '../../bridge/device/table';
 import { clearRetained } from '../helpers/mqtt-broker';
 import { json, settle, setup, until, waitEvent } from './fixture';
 

@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { InstanceConflict, startBridge, type Bridge } from '../../bridge/bridge';
-import { startEmbeddedBroker } from '../../bridge/broker';
-import { runCheck } from '../../bridge/check';
-import { createLogger } from '../../bridge/log';
+import { startEmbeddedBroker } from '../../bridge/mqtt/broker';
+import { runCheck } from '../../bridge/app/config-check';
+import { createLogger } from '../../bridge/base/log';
 import { testIf } from '../helpers/missing';
 import { missingMosquitto, startMosquitto, type PrivateMosquitto } from '../helpers/mosquitto';
 import { setsOf, setup, until, waitEvent } from './fixture';

@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
-import { createLogger } from '../../bridge/log';
-import { Poller } from '../../bridge/poller';
+import { createLogger } from '../../bridge/base/log';
+import { Poller } from '../../bridge/device/poller';
 import { runOut, withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge poller');

@@ -7,6 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
+import { PTZ_MOVE_NAMES, PTZ_MOVES } from '../../core';
 import { json, settle, setup, until, waitEvent, type Fixture } from './fixture';
 
 const test = suite('bridge: PTZ');
@@ -39,7 +40,7 @@ test('only the PTZ channel (IP_CH1) gets the Preset select and the move/zoom but
   assert.equal(c.ptz_preset.state_topic, `${fx.base}/nvr/ip_ch1/ptz`);
   assert.deepEqual(
     Object.keys(c).filter((k) => k.startsWith('ptz_') && k !== 'ptz_preset'),
-    ['ptz_up', 'ptz_down', 'ptz_left', 'ptz_right', 'ptz_zoom_in', 'ptz_zoom_out'],
+    PTZ_MOVE_NAMES.filter((m) => 'button' in PTZ_MOVES[m]).map((m) => `ptz_${m}`),
   );
   assert.equal(c.ptz_left.p, 'button');
   assert.equal(c.ptz_left.command_topic, `${fx.base}/nvr/ip_ch1/set/ptz`);

@@ -1,12 +1,12 @@
 /** StatePublisher with a fake MQTT link: state gated behind discovery, only changes published, force, close; bridge/info paced. */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { parseConfig } from '../../bridge/config';
-import type { MqttLink, PublishOptions } from '../../bridge/mqtt';
-import { StatePublisher } from '../../bridge/publisher';
-import type { DeviceRuntime } from '../../bridge/runtime';
-import { emptyModel } from '../../bridge/state';
-import { Topics } from '../../bridge/topics';
+import { parseConfig } from '../../bridge/base/config';
+import type { MqttLink, PublishOptions } from '../../bridge/mqtt/link';
+import { StatePublisher } from '../../bridge/api/publisher';
+import type { DeviceRuntime } from '../../bridge/device/runtime';
+import { emptyModel } from '../../bridge/device/state';
+import { Topics } from '../../bridge/mqtt/topics';
 import { withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge publisher');

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { suite } from 'uvu';
-import { parseConfig, ConfigError } from '../../bridge/config';
+import { parseConfig, ConfigError } from '../../bridge/base/config';
 import { setup, until, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture }>('bridge events: push');

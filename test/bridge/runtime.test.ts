@@ -2,11 +2,11 @@
 import * as assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { suite } from 'uvu';
-import { parseConfig } from '../../bridge/config';
-import type { Device } from '../../bridge/device';
-import { createLogger } from '../../bridge/log';
-import { DeviceRuntime } from '../../bridge/runtime';
-import { StartGate } from '../../bridge/start-gate';
+import { parseConfig } from '../../bridge/base/config';
+import type { Device } from '../../bridge/device/device';
+import { createLogger } from '../../bridge/base/log';
+import { DeviceRuntime } from '../../bridge/device/runtime';
+import { StartGate } from '../../bridge/device/start-gate';
 import { runOut, withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge runtime');

@@ -12,12 +12,12 @@ import { suite } from 'uvu';
 import { parse as parseYaml } from 'yaml';
 import { streamUrlsFrom, withoutCredentials } from '../../core';
 import { StreamUrlAnswer } from '../../core/pages/stream-url';
-import { passwordVariable, streamConfig, type DeviceStreams } from '../../bridge/streams';
+import { passwordVariable, streamConfig, type DeviceStreams } from '../../bridge/app/streams';
 import { startSimulator, type Simulator } from '../../simulator';
 import * as v from 'valibot';
 
 const test = suite('stream addresses and nvr2mqtt streams');
-const CLI = join(__dirname, '..', '..', 'bridge', 'cli.js');
+const CLI = join(__dirname, '..', '..', 'bridge', 'app', 'cli.js');
 const PASSWORD = 'Str3am-s3cret!';
 
 function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {

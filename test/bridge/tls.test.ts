@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { suite } from 'uvu';
 import { startBridge } from '../../bridge/bridge';
-import { parseConfig } from '../../bridge/config';
-import { createLogger } from '../../bridge/log';
+import { parseConfig } from '../../bridge/base/config';
+import { createLogger } from '../../bridge/base/log';
 import { startSimulator, type Simulator } from '../../simulator';
 import { missingTool, testIf } from '../helpers/missing';
 
@@ -145,7 +145,7 @@ testIf(
   opensslMissing,
   'devices over HTTPS: pinned fingerprint or CA file per device; no pin, wrong pin: offline; nothing process-wide',
   async (ctx) => {
-    const { startEmbeddedBroker } = await import('../../bridge/broker');
+    const { startEmbeddedBroker } = await import('../../bridge/mqtt/broker');
     const broker = await startEmbeddedBroker({ port: 0 });
     const cam = await startSimulator({ password: 'tls-cam-pw', profile: 'ipc', tls: { key: ctx.key, cert: ctx.cert } });
     const device = (id: string, tls?: Record<string, string>) => ({

@@ -9,35 +9,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DeviceError } from '../../core/errors';
 import { leftUnanswered } from '../../core/transport';
-import { clientRig, rejection } from './harness';
+import { clientRig, rejection, VOICE_ALARM as VA, VOICE_RANGE } from './harness';
 
 const PASSWORD = 'L4te-pw';
-const VA = '/API/AlarmConfig/VoiceAlarm';
-
-/** The vendor's VoiceAlarm Range and Get (two channels, CH2 offline), trimmed to the fields written here. */
-const RANGE = {
-  channel_max: 2,
-  channel_info: {
-    type: 'object',
-    items: {
-      CH1: {
-        type: 'object',
-        items: {
-          siren_switch: { type: 'bool', mode: 'rw' },
-          siren_time: { type: 'int32', min: 5, max: 180, default_value: 10 },
-          siren_value: { type: 'int32', min: 1, max: 10, default_value: 5 },
-        },
-      },
-    },
-  },
-};
 
 /** A device whose Set of VoiceAlarm applies `apply` (at once, or after `applyAfterMs`) and answers after `answerAfterMs`. */
 function voiceDevice(o: { applyAfterMs?: number; answerAfterMs: number; fail?: string }) {
   const ch1 = { siren_switch: false, siren_time: 10, siren_value: 5 };
   const calls = { get: 0, set: 0 };
   const handlers = {
-    [`${VA}/Range`]: () => RANGE,
+    [`${VA}/Range`]: () => VOICE_RANGE,
     [`${VA}/Get`]: () => {
       calls.get++;
       return { channel_info: { CH1: { ...ch1 }, CH2: { status: 'Offline', reason: 'Not support' } } };

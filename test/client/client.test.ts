@@ -8,28 +8,9 @@ import { crossCountingGet } from '../../core/pages/cross-counting';
 import { deterrenceGet } from '../../core/pages/deterrence';
 import { voiceAlarmGet, voiceAlarmSet } from '../../core/pages/voice-alarm';
 import type { Handler } from './fake-device';
-import { clientRig, rejection } from './harness';
+import { clientRig, rejection, VOICE_ALARM as VA, VOICE_RANGE } from './harness';
 
 const PASSWORD = 'Cl1ent-pw';
-const VA = '/API/AlarmConfig/VoiceAlarm';
-
-const VOICE_RANGE = {
-  channel_max: 2,
-  channel_info: {
-    type: 'object',
-    items: {
-      CH1: {
-        type: 'object',
-        items: {
-          siren_switch: { type: 'bool', mode: 'rw' },
-          siren_time: { type: 'int32', min: 5, max: 180, default_value: 10 },
-          siren_value: { type: 'int32', min: 1, max: 10, default_value: 5 },
-          siren_type: { type: 'string', items: ['Alarm1', 'Alarm2'] },
-        },
-      },
-    },
-  },
-};
 
 function voiceHandlers(getAnswer: () => unknown): Record<string, Handler> {
   return {

@@ -181,10 +181,14 @@ test('paced: a device answering at once gets at most one call per interval', asy
   const elapsed = Date.now() - t0;
   const n = source.requests.length;
   assert.ok(n <= Math.ceil(elapsed / 150) + 1, `${n} calls in ${elapsed} ms`);
+  // Arrival times at the device: one call delivered late (a loaded machine) shortens the gap after it, never the
+  // average; an unpaced loop would show gaps near 0.
   for (let i = 1; i < n; i++) {
     const gap = source.requests[i].at - source.requests[i - 1].at;
-    assert.ok(gap >= 130, `call ${i} came ${gap} ms after the previous one`);
+    assert.ok(gap >= 100, `call ${i} came ${gap} ms after the previous one`);
   }
+  const mean = (source.requests[n - 1].at - source.requests[0].at) / (n - 1);
+  assert.ok(mean >= 145, `calls ${mean} ms apart on average`);
 });
 
 test('paced from the start of the previous call: a device holding each call 250 ms is called every 250 ms, not 250 + interval', async () => {

@@ -7,6 +7,28 @@ import { NvrClient, type ClientOptions } from '../../core/client';
 import { DeviceError } from '../../core/errors';
 import { fakeDevice, type FakeOptions } from './fake-device';
 
+/** The VoiceAlarm page the fake devices of the client suites serve. */
+export const VOICE_ALARM = '/API/AlarmConfig/VoiceAlarm';
+
+/** The vendor's VoiceAlarm Range (two channels), trimmed to the fields the client suites write. */
+export const VOICE_RANGE = {
+  channel_max: 2,
+  channel_info: {
+    type: 'object',
+    items: {
+      CH1: {
+        type: 'object',
+        items: {
+          siren_switch: { type: 'bool', mode: 'rw' },
+          siren_time: { type: 'int32', min: 5, max: 180, default_value: 10 },
+          siren_value: { type: 'int32', min: 1, max: 10, default_value: 5 },
+          siren_type: { type: 'string', items: ['Alarm1', 'Alarm2'] },
+        },
+      },
+    },
+  },
+};
+
 export type Closable = { close(): Promise<void> };
 
 /** `setup()` opens a fake device with `password` and a client of it; `closeAll()` (after each test) closes them. */

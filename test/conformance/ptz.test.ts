@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ptzInfo, ptzSpeedRange } from '../../core';
+import { PTZ_MOVE_NAMES, ptzInfo, ptzSpeedRange } from '../../core';
 import { clientRig, rejection } from '../client/harness';
 import * as V from './vendor';
 
@@ -37,7 +37,7 @@ test("the vendor's Get sample: stored slots only (an unnamed one as point N); no
     { no: 1, name: 'Gate' },
     { no: 4, name: 'point 4' },
   ]);
-  assert.equal(info.moves, ['up', 'down', 'left', 'right', 'up_left', 'up_right', 'down_left', 'down_right', 'zoom_in', 'zoom_out']);
+  assert.equal(info.moves, PTZ_MOVE_NAMES);
   assert.equal(info.speed, { min: 0, max: 100 });
   assert.equal(ptzInfo('CH1', V.ptzGetSample(), ptzSpeedRange(1)).presets, [], 'the sample itself stores none');
   assert.equal(ptzSpeedRange(1), { min: 0, max: 10 }, 'a camera');

@@ -71,6 +71,7 @@ import { ptzPresetIndices, isPtzHex } from '../../core/ptz';
 import { boundsOf, channelFields, defaultFor, descriptorAt, supportedChannels } from '../../core/range';
 import { prepareUpgrade } from '../../core/upgrade';
 import type { Simulator } from '../../simulator';
+import * as V from '../conformance/vendor';
 import { FEATURE_CASES, expectedRefusals } from './feature-cases';
 import {
   ALL_NVR,
@@ -140,6 +141,13 @@ interface ChannelPageCase {
   uiPage?: string;
 }
 
+/** `data` of the vendor's Get request sample of a page (conformance/vendor.ts REQUEST_SAMPLES). */
+function vendorGetData(page: PageDef): Obj {
+  const sample = V.REQUEST_SAMPLES.find((x) => x.path === `/API/${page.name}/Get`);
+  if (!sample) throw new Error(`no vendor Get sample of ${page.name}`);
+  return sample.data;
+}
+
 const NVR_ALL_BUT_EMPTY = ALL_NVR.filter((c) => c !== 'IP_CH3');
 const NVR_CAMERAS = NVR_ALL_BUT_EMPTY.filter((c) => c !== 'WIFI_CH1');
 const alarmLinkage = (sensitivity: number) => ({
@@ -162,7 +170,7 @@ const alarmLinkage = (sensitivity: number) => ({
 const CHANNEL_PAGES: ChannelPageCase[] = [
   {
     page: imageControlPage,
-    request: {},
+    request: vendorGetData(imageControlPage),
     channels: (nvr) => (nvr ? NVR_CAMERAS : ['CH1']),
     members: [
       ['ir_cut_mode', 'string'],
@@ -170,30 +178,11 @@ const CHANNEL_PAGES: ChannelPageCase[] = [
       ['support_default', 'bool'],
       ['Daylight', 'object'],
     ],
-    fresh: () => ({
-      support_default: true,
-      ir_cut_mode: 'AutoMode',
-      ir_cut_delay: 2,
-      start_time: '00:00',
-      end_time: '00:00',
-      mirror_mode: 'Close',
-      angle_rotation: '0',
-      Daylight: {
-        back_light: 'Close',
-        denoising: 'Auto',
-        denoising_level: 128,
-        gain: 64,
-        white_balance: 'Auto',
-        red_tuning: 44,
-        green_tuning: 27,
-        blue_tuning: 54,
-        exposure_mode: 'Auto',
-        shutter_limit: '1/8',
-        defog_mode: 'Disable',
-        defogging_level: 128,
-      },
-      wdr_hide_ai_area: false,
-    }),
+    // The vendor's Get sample (its CH14, no full colour) without IR LEDs: CH1 has a floodlight.
+    fresh: () => {
+      const { ir_led: _irLed, ...block } = structuredClone(V.imageControlGet.channel_info.CH14);
+      return block;
+    },
     markers: { IP_CH2: OFFLINE, IP_CH3: NOT_CONFIGURED },
     readOnly: ['support_default'],
     change: (b) => ({ ir_cut_mode: b.ir_cut_mode === 'ColorMode' ? 'BlackWhiteMode' : 'ColorMode', ir_cut_delay: 5 }),
@@ -201,7 +190,7 @@ const CHANNEL_PAGES: ChannelPageCase[] = [
   },
   {
     page: motionPage,
-    request: { page_type: 'AlarmConfig' },
+    request: vendorGetData(motionPage),
     channels: (nvr) => (nvr ? NVR_ALL_BUT_EMPTY : ['CH1']),
     members: [
       ['switch', 'bool'],
@@ -216,7 +205,7 @@ const CHANNEL_PAGES: ChannelPageCase[] = [
   },
   {
     page: pirPage,
-    request: { page_type: 'AlarmConfig' },
+    request: vendorGetData(pirPage),
     channels: (nvr) => (nvr ? ['CH1', 'IP_CH1', 'WIFI_CH1'] : ['CH1']),
     members: [
       ['switch', 'bool'],
@@ -231,7 +220,7 @@ const CHANNEL_PAGES: ChannelPageCase[] = [
   },
   {
     page: recordConfigPage,
-    request: {},
+    request: vendorGetData(recordConfigPage),
     channels: (nvr) => (nvr ? NVR_ALL_BUT_EMPTY : ['CH1']),
     members: [
       ['record_switch', 'bool'],

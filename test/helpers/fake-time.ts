@@ -9,7 +9,13 @@ export type { Clock };
 
 /** Runs `fn` on fake time; real time is always restored (uvu runs every suite in one process). */
 export async function withFakeTime<T>(fn: (clock: Clock) => Promise<T> | T): Promise<T> {
-  const clock = install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+  // A real timer set before (Node's fetch keeps one per idle socket) is cleared for real: were its clear a no-op, it
+  // would fire later on a socket already collected and crash the run (undici's onParserTimeout, nodejs/undici#4755).
+  const clock = install({
+    now: 0,
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
+    shouldClearNativeTimers: true,
+  });
   try {
     return await fn(clock);
   } finally {

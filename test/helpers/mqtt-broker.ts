@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../../bridge/broker';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../../bridge/mqtt/broker';
 
 export interface TestBroker {
   url: string;

@@ -6,8 +6,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parsePageName } from '../../core/pages';
-import { CONTROL_MODES } from '../../nodes/control-modes';
-import nvrDevice from '../../nodes/nvr-device';
+import { ALARM_TYPE_KEYS } from '../../nodes/shared/alarm-event';
+import { CONTROL_MODES } from '../../nodes/shared/control-modes';
+import { LIVE_PARTS } from '../../nodes/shared/live-parts';
+import nvrDevice from '../../nodes/nvr-device/nvr-device';
 import {
   helper,
   credentials,
@@ -59,12 +61,17 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
   ]);
 });
 
-test("GET rules: nvr-control's modes and the page-name syntax, as the runtime has them (the editor restates neither)", async () => {
+test("GET rules: nvr-control's modes, the page-name syntax, nvr-event's alarm types and live parts, as the runtime has them (the editor restates none)", async () => {
   await empty();
   const res = await helper.request().get('/nvr-device/rules').expect(200);
   assert.equal(Object.keys(res.body.modes), Object.keys(CONTROL_MODES));
   assert.equal(res.body.modes.siren, { target: 'channel', settings: ['volume', 'duration'], label: 'siren' });
   assert.equal(res.body.modes.disarm, { target: 'device', settings: [] });
+  assert.equal(res.body.alarmTypes, [...ALARM_TYPE_KEYS]);
+  assert.equal(
+    res.body.liveParts,
+    LIVE_PARTS.map((p) => p.part),
+  );
   const editor = new RegExp(res.body.pageName);
   for (const page of ['AlarmConfig/Deterrence', 'Maintenance/SystemUpgrade/Token', 'Alarm Config', '1st/Page', 'A/B/C/D/E/F', 'A//B']) {
     assert.is(editor.test(page), parsePageName(page) !== undefined, page);

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startSimulator } from '../../simulator';
-import { parseCommand, settingOf } from '../../nodes/control-modes';
+import { parseCommand, settingOf } from '../../nodes/shared/control-modes';
 import {
   credentials,
   DEV,

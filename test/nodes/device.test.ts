@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clientOptions } from '../../nodes/device-config';
+import { clientOptions } from '../../nodes/shared/device-config';
 import {
   helper,
   credentials,

@@ -8,8 +8,8 @@ import * as assert from 'uvu/assert';
 import type { NvrClient } from '../../core/client';
 import { DeviceError } from '../../core/errors';
 import type { DeviceEvent } from '../../core/events';
-import type { AlarmEvent } from '../../nodes/alarm-event';
-import { SharedEventStream, type EventSubscriber } from '../../nodes/event-stream';
+import type { AlarmEvent } from '../../nodes/shared/alarm-event';
+import { SharedEventStream, type EventSubscriber } from '../../nodes/shared/event-stream';
 
 /** A client whose event stream the test feeds: an event, an error (fails the stream), or a keep-alive answer. */
 function fakeClient() {

@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { alarmEventOf, filterOf, passes } from '../../nodes/alarm-event';
+import { alarmEventOf, filterOf, passes } from '../../nodes/shared/alarm-event';
 import {
   credentials,
   DEV,

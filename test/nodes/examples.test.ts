@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import nvrSnapshot from '../../nodes/nvr-snapshot';
+import nvrSnapshot from '../../nodes/nvr-snapshot/nvr-snapshot';
 import { helper, NODES, newPassword, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
 
 const root = join(__dirname, '..', '..', '..');

@@ -5,21 +5,21 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Simulator } from '../../simulator';
 import {
   credentials,
-  DEV,
   exchange,
-  flowWith,
   load,
   newPassword,
   paths,
   statusesOf,
+  upgradeFlow,
+  UPGRADE_AUTH,
+  UPGRADE_TOKEN_PATH,
+  useTempDir,
   waitFor,
-  type FlowNode,
   useSimulator,
   type SimulatorContext,
 } from './harness';
@@ -28,18 +28,11 @@ interface Ctx extends SimulatorContext {
   dir?: string;
 }
 const test = suite<Ctx>('nodes: nvr-upgrade whole upgrade', { password: newPassword() });
-const TOKEN = '/API/Maintenance/SystemUpgrade/Token';
+const TOKEN = UPGRADE_TOKEN_PATH;
 const UPLOAD = '/API/Maintenance/SystemUpgrade/Upgrade';
-const AUTH = { seq: 1, cipher: 'from-the-device-tools' };
+const AUTH = UPGRADE_AUTH;
 
-function flow(sim: Simulator, props: Record<string, unknown> = {}): FlowNode[] {
-  return flowWith(sim.url, [
-    { id: 'u1', type: 'nvr-upgrade', name: '', device: DEV, file: '', mode: 'upgrade', wires: [['out']], ...props },
-    { id: 'out', type: 'helper' },
-    { id: 'catcher', type: 'catch', scope: ['u1'], uncaught: false, wires: [['caught']] },
-    { id: 'caught', type: 'helper' },
-  ]);
-}
+const flow = (sim: Simulator, props: Record<string, unknown> = {}) => upgradeFlow(sim, { mode: 'upgrade', ...props });
 const image = (version: string, size = 16 * 1024) => {
   const b = Buffer.alloc(size, 0x5a);
   b.write(`SIMFW:${version}\n`, 0, 'latin1');
@@ -47,12 +40,7 @@ const image = (version: string, size = 16 * 1024) => {
 };
 
 useSimulator(test, { rebootMs: 200 });
-test.before(async (ctx) => {
-  ctx.dir = await mkdtemp(join(tmpdir(), 'nvr2mqtt-fw-nodes-'));
-});
-test.after(async (ctx) => {
-  if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
-});
+useTempDir(test, 'nvr2mqtt-fw-nodes-');
 
 test('a Buffer: token, upload, accepted; steps in msg.steps and the status', async ({ sim, password }) => {
   await load(flow(sim!), credentials(password));

@@ -4,13 +4,16 @@
  * what it starts.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Test } from 'uvu';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
-import nvrDevice from '../../nodes/nvr-device';
-import nvrRequest from '../../nodes/nvr-request';
-import nvrUpgrade from '../../nodes/nvr-upgrade';
-import nvrEvent from '../../nodes/nvr-event';
-import nvrControl from '../../nodes/nvr-control';
+import nvrDevice from '../../nodes/nvr-device/nvr-device';
+import nvrRequest from '../../nodes/nvr-request/nvr-request';
+import nvrUpgrade from '../../nodes/nvr-upgrade/nvr-upgrade';
+import nvrEvent from '../../nodes/nvr-event/nvr-event';
+import nvrControl from '../../nodes/nvr-control/nvr-control';
 import { until } from '../helpers/until';
 
 export const helper = require('node-red-node-test-helper');
@@ -64,6 +67,30 @@ export function flowWith(url: string, nodes: FlowNode[], device: Record<string, 
     { id: DEV, type: 'nvr-device', name: 'sim', url, heartbeat: '25', tls_ca: '', tls_fingerprint: '', ...device },
     ...nodes.map((n) => ({ z: TAB, ...n })),
   ];
+}
+
+/** The tool-made authentication the nvr-upgrade suites send with a firmware (the node passes it on as it is). */
+export const UPGRADE_AUTH = { seq: 1, cipher: 'from-the-device-tools' };
+export const UPGRADE_TOKEN_PATH = '/API/Maintenance/SystemUpgrade/Token';
+
+/** An nvr-upgrade `u1` (`props` over its defaults) wired to helper `out`, its errors caught into helper `caught`. */
+export function upgradeFlow(sim: Simulator, props: Record<string, unknown> = {}): FlowNode[] {
+  return flowWith(sim.url, [
+    { id: 'u1', type: 'nvr-upgrade', name: '', device: DEV, file: '', wires: [['out']], ...props },
+    { id: 'out', type: 'helper' },
+    { id: 'catcher', type: 'catch', scope: ['u1'], uncaught: false, wires: [['caught']] },
+    { id: 'caught', type: 'helper' },
+  ]);
+}
+
+/** A temporary directory for the whole suite (`ctx.dir`), removed after it. */
+export function useTempDir<C extends { dir?: string }>(test: Test<C>, prefix: string): void {
+  test.before(async (ctx) => {
+    ctx.dir = await mkdtemp(join(tmpdir(), prefix));
+  });
+  test.after(async (ctx) => {
+    if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
+  });
 }
 
 export function credentials(password: string, username = 'admin') {

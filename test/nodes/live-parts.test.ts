@@ -1,13 +1,13 @@
 /**
- * What nvr-event reports of the live parts (nodes/live-parts.ts), on fake time: a part is reported
+ * What nvr-event reports of the live parts (nodes/shared/live-parts.ts), on fake time: a part is reported
  * when it changes, once whoever says it (event or read-back); an event that contradicts a fresh
  * read-back may be older than it, so the channel is read again and what it is now is reported (never
  * an older state after a newer one); and the Set form carries the Range's description and unit.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LiveParts, READ_BACK_TRUST_MS, type PartChange } from '../../nodes/live-parts';
-import { pageForm } from '../../nodes/page-form';
+import { LiveParts, READ_BACK_TRUST_MS, type PartChange } from '../../nodes/shared/live-parts';
+import { pageForm } from '../../nodes/shared/page-form';
 import type { NvrClient } from '../../core/client';
 import type { LiveState } from '../../core/live';
 import { withFakeTime } from '../helpers/fake-time';

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCommand } from '../../nodes/control-modes';
+import { parseCommand } from '../../nodes/shared/control-modes';
 import { credentials, DEV, exchange, flowWith, helper, load, newPassword, useSimulator, type SimulatorContext } from './harness';
 
 type Ctx = SimulatorContext;

@@ -191,7 +191,7 @@ for (const target of targets) {
     const installed = join(nr!.userDir, 'node_modules', 'nvr2mqtt');
     assert.ok(lstatSync(installed).isDirectory() && !lstatSync(installed).isSymbolicLink(), 'a copy, not a link to the repository');
     assert.not.ok(existsSync(join(installed, 'dist', 'test')), 'tests are not packed');
-    assert.ok(existsSync(join(installed, 'dist', 'nodes', 'nvr-request.html')));
+    assert.ok(existsSync(join(installed, 'dist', 'nodes', 'nvr-request', 'nvr-request.html')));
   });
 
   test('icons are served for the palette (GET /icons/nvr2mqtt/...)', async ({ nr }) => {

@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import nvrSnapshot from '../../nodes/nvr-snapshot';
+import nvrSnapshot from '../../nodes/nvr-snapshot/nvr-snapshot';
 import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { credentials, DEV, exchange, flowWith, helper, newPassword, NODES, useSimulator, type SimulatorContext } from './harness';
 import type { Simulator } from '../../simulator';

@@ -5,8 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DeviceError, type ErrorKind } from '../../core/errors';
-import { forDone } from '../../nodes/errors';
-import { connectionStatus, shortReason, upgradeStatus, useTranslator } from '../../nodes/status';
+import { forDone } from '../../nodes/shared/errors';
+import { connectionStatus, shortReason, upgradeStatus, useTranslator } from '../../nodes/shared/status';
 
 const KINDS: ErrorKind[] = ['session', 'busy', 'unsupported', 'rejected', 'lockout', 'transport', 'invalid_answer', 'invalid_request'];
 

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Simulator } from '../../simulator';
-import { migrateRequestDef } from '../../nodes/request-props';
+import { migrateRequestDef } from '../../nodes/shared/request-props';
 import {
   helper,
   credentials,

@@ -5,8 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Simulator } from '../../simulator';
 import { NvrClient } from '../../core';
@@ -25,8 +24,11 @@ import {
   simulator,
   statusesOf,
   timerCount,
+  upgradeFlow,
+  UPGRADE_AUTH,
+  UPGRADE_TOKEN_PATH,
+  useTempDir,
   waitFor,
-  type FlowNode,
   useSimulator,
   type SimulatorContext,
 } from './harness';
@@ -36,19 +38,12 @@ interface Ctx extends SimulatorContext {
 }
 const test = suite<Ctx>('nodes: nvr-upgrade, nvr-event', { password: newPassword() });
 
-const TOKEN_PATH = '/API/Maintenance/SystemUpgrade/Token';
+const TOKEN_PATH = UPGRADE_TOKEN_PATH;
 const EVENT_PATH = '/API/Event/Check';
 const MiB = 1 << 20;
-const AUTH = { seq: 1, cipher: 'from-the-device-tools' };
+const AUTH = UPGRADE_AUTH;
 
-function upgradeFlow(sim: Simulator, props: Record<string, unknown> = {}): FlowNode[] {
-  return flowWith(sim.url, [
-    { id: 'u1', type: 'nvr-upgrade', name: '', device: DEV, file: '', large_capacity: false, wires: [['out']], ...props },
-    { id: 'out', type: 'helper' },
-    { id: 'catcher', type: 'catch', scope: ['u1'], uncaught: false, wires: [['caught']] },
-    { id: 'caught', type: 'helper' },
-  ]);
-}
+const flow = (sim: Simulator, props: Record<string, unknown> = {}) => upgradeFlow(sim, { large_capacity: false, ...props });
 
 /** A sparse file of `size` bytes: no disk space used, but stat() reports the size. */
 async function sparse(path: string, size: number): Promise<string> {
@@ -63,15 +58,10 @@ useSimulator(test, { eventHoldMs: 2000 });
 
 /** An nvr-event payload without its arrival time (asserted on its own). */
 const alarm = ({ time: _time, ...rest }: Record<string, unknown>) => rest;
-test.before(async (ctx) => {
-  ctx.dir = await mkdtemp(join(tmpdir(), 'nvr2mqtt-nodes-'));
-});
-test.after(async (ctx) => {
-  if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
-});
+useTempDir(test, 'nvr2mqtt-nodes-');
 
 test('nvr-upgrade: a firmware buffer -> upgrade token; auth sent; status shows every step', async ({ sim, password }) => {
-  await load(upgradeFlow(sim!), credentials(password));
+  await load(flow(sim!), credentials(password));
   const firmware = randomBytes(5000);
   const r = await exchange('u1', { payload: firmware, file_name: 'fw_v2.sw', auth: { seq: 7, cipher: 'abc' } });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
@@ -97,7 +87,7 @@ test('nvr-upgrade: a firmware buffer -> upgrade token; auth sent; status shows e
 test('nvr-upgrade: a file path from the file property; name from the path', async ({ sim, password, dir }) => {
   const file = join(dir!, 'firmware_8.2.4.sw');
   await writeFile(file, randomBytes(4096));
-  await load(upgradeFlow(sim!, { file }), credentials(password));
+  await load(flow(sim!, { file }), credentials(password));
   const r = await exchange('u1', { payload: Date.now(), auth: AUTH });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.is((sim!.log.find((e) => e.path === TOKEN_PATH)!.data as any).file_name, 'firmware_8.2.4.sw');
@@ -105,7 +95,7 @@ test('nvr-upgrade: a file path from the file property; name from the path', asyn
 
 test('nvr-upgrade: an oversized file is refused before any request; large_capacity allows 200 MiB', async ({ sim, password, dir }) => {
   const big = await sparse(join(dir!, 'big.sw'), 150 * MiB);
-  await load(upgradeFlow(sim!), credentials(password));
+  await load(flow(sim!), credentials(password));
   await waitFor(() => statusesOf('u1').some((s) => s.fill === 'green'), 'connected');
   sim!.clearLog();
   const r = await exchange('u1', { payload: big, auth: AUTH });
@@ -120,7 +110,7 @@ test('nvr-upgrade: an oversized file is refused before any request; large_capaci
   // Large-capacity model: 150 MiB passes the node's check and the device's.
   const sim2 = await simulator({ password, largeCapacity: true });
   try {
-    await load(upgradeFlow(sim2, { large_capacity: true }), credentials(password));
+    await load(flow(sim2, { large_capacity: true }), credentials(password));
     const ok = await exchange('u1', { payload: big, auth: AUTH });
     assert.ok(ok.out, JSON.stringify(ok.caught?.error));
     assert.is((sim2.log.find((e) => e.path === TOKEN_PATH)!.data as any).file_size, 150 * MiB);
@@ -131,7 +121,7 @@ test('nvr-upgrade: an oversized file is refused before any request; large_capaci
 });
 
 test('nvr-upgrade: a name over 256 characters, bad auth, no firmware: refused locally', async ({ sim, password }) => {
-  await load(upgradeFlow(sim!), credentials(password));
+  await load(flow(sim!), credentials(password));
   await waitFor(() => statusesOf('u1').some((s) => s.fill === 'green'), 'connected');
   sim!.clearLog();
   const cases: Array<[Record<string, unknown>, string]> = [

@@ -2,7 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RestartGuard } from '../../core/restart-guard';
-import { alarmOutputKey, announcedOutputs, outputChannel } from '../../bridge/alarm-outputs';
+import { announcedOutputs, outputChannel } from '../../bridge/device/alarm-output-names';
+import { alarmOutputKey } from '../../bridge/device/alarm-outputs';
 
 const test = suite('restart guard, alarm output names');
 

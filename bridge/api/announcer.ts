@@ -1,0 +1,109 @@
+/**
+ * What the bridge announces on every (re)connect, in this order: subscriptions, `bridge/state` online, the
+ * clearing of retained topics of removed devices, availability (once known), `bridge/info`, discovery (after
+ * reading the retained configs of earlier runs), then the full state. And Home Assistant's birth message
+ * (`homeassistant/status` = `online`): discovery again, then the state after a short delay.
+ */
+import type { BridgeConfig } from '../base/config';
+import type { Discovery } from '../homeassistant/discovery';
+import { errorText, type Logger } from '../base/log';
+import type { MqttLink } from '../mqtt/link';
+import type { StatePublisher } from './publisher';
+import type { DeviceRuntime } from '../device/runtime';
+import type { Topics } from '../mqtt/topics';
+
+export interface AnnouncerOptions {
+  config: BridgeConfig;
+  link: MqttLink;
+  topics: Topics;
+  runtimes: ReadonlyMap<string, DeviceRuntime>;
+  publisher: StatePublisher;
+  discovery: Discovery;
+  log: Logger;
+  /** Retained state topics of devices no longer configured (from the instance probe): cleared once. */
+  stale: string[];
+  /** Claims the base topic on this connection (InstanceGuard): false when another instance acts, then nothing is announced. */
+  claim: () => Promise<boolean>;
+  discoveryCleanupWindowMs: number;
+  haStateDelayMs: number;
+}
+
+export class Announcer {
+  private subscribed = false;
+  private haTimer?: NodeJS.Timeout;
+  private readonly onConnect = (sessionPresent: boolean) => void this.announce(sessionPresent);
+  private readonly onDisconnect = () => {
+    this.opts.publisher.reset();
+    this.opts.discovery.reset();
+  };
+
+  constructor(private readonly opts: AnnouncerOptions) {}
+
+  start(): void {
+    this.opts.link.on('connect', this.onConnect);
+    this.opts.link.on('disconnect', this.onDisconnect);
+  }
+
+  stop(): void {
+    this.opts.link.off('connect', this.onConnect);
+    this.opts.link.off('disconnect', this.onDisconnect);
+    if (this.haTimer) clearTimeout(this.haTimer);
+    this.haTimer = undefined;
+  }
+
+  /** A message on Home Assistant's status topic. */
+  homeAssistantStatus(payload: Buffer): void {
+    if (payload.toString('utf8').trim() !== 'online') return;
+    const { discovery, runtimes, publisher, log } = this.opts;
+    log.info('Home Assistant is online: republishing discovery, then state');
+    discovery.republish(this.devices());
+    if (this.haTimer) clearTimeout(this.haTimer);
+    this.haTimer = setTimeout(() => {
+      this.haTimer = undefined;
+      for (const rt of runtimes.values()) publisher.state(rt, { force: true });
+    }, this.opts.haStateDelayMs);
+  }
+
+  private devices() {
+    return [...this.opts.runtimes.values()].map((rt) => rt.device);
+  }
+
+  private async announce(sessionPresent: boolean): Promise<void> {
+    const { config, link, topics, runtimes, publisher, discovery, log } = this.opts;
+    publisher.reset();
+    discovery.reset();
+    try {
+      if (!(await this.opts.claim())) return;
+      // The broker kept the session (and its subscriptions) across a reconnect: subscribing again would make it
+      // send every retained message on those topics again. After a restart the config may have changed: subscribe.
+      if (!this.subscribed || !sessionPresent) {
+        const subs = topics.commandSubscriptions([...runtimes.keys()], config.request_api.enabled);
+        if (config.homeassistant.enabled) subs.push(config.homeassistant.status_topic);
+        await link.subscribe(subs, 1);
+        // Switched off: the persistent session may still hold an earlier run's subscription.
+        if (!config.request_api.enabled) await link.unsubscribe([topics.requestSubscription]);
+        this.subscribed = true;
+      }
+      publisher.bridgeState(true);
+      // Devices no longer configured: their retained state would stay forever.
+      for (const topic of this.opts.stale.splice(0)) {
+        log.info(`removing retained ${topic} (device no longer configured)`);
+        publisher.send(topic, '', { retain: true });
+      }
+      // Availability only once known: a restart must not flap a device offline before its first poll.
+      for (const rt of runtimes.values()) if (rt.started) publisher.availability(rt, true);
+      publisher.info(true);
+      await discovery.collect(this.devices(), this.opts.discoveryCleanupWindowMs);
+      if (!link.connected) return;
+      discovery.republish(this.devices());
+      publisher.open();
+      for (const rt of runtimes.values()) publisher.state(rt);
+      // Alarm edges that happened while the broker was away, with their own times (bounded: EDGE_BUFFER).
+      if (publisher.droppedEdges) log.warn(`${publisher.droppedEdges} alarm edge(s) dropped while the broker was away (buffer full)`);
+      publisher.droppedEdges = 0;
+      publisher.releaseEdges();
+    } catch (err) {
+      log.error(`after connecting: ${errorText(err)}`);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The entities of device events: which alarm keys a channel gets (R2: only what it can raise, from its channel
+ * model), their `binary_sensor` rows, the Home Assistant `event` entity of a channel, and the recorder's
+ * `disk_problem`. Discovery and state call in here; the rows are built from core's `ALARM_TYPES`, one table.
+ */
+import { ALARM_TYPE_KEYS, ALARM_TYPES, alarmTypesOf, type AlarmType, type ChannelModel } from '../../core';
+import type { Row } from './table';
+
+/** Device-level key of the disk problem sensor. */
+export const DISK_PROBLEM_KEY = 'disk_problem';
+
+/**
+ * Alarm keys per channel. A channel in the device's list gets the types its abilities allow while online (none
+ * for an empty slot); keys only grow while it stays configured, so that a channel going offline keeps its
+ * entities (no flapping) and a type the device reported once keeps its sensor. Without a channel list every
+ * channel gets the base alarms of an online channel.
+ */
+export function alarmKeys(
+  channels: readonly string[],
+  models: readonly ChannelModel[] | undefined,
+  recorderInputs: number,
+  previous: ReadonlyMap<string, readonly AlarmType[]> | undefined,
+  online: (ch: string) => boolean,
+): Map<string, AlarmType[]> {
+  const byId = new Map<string, ChannelModel>(models?.map((m) => [m.id, m]));
+  const out = new Map<string, AlarmType[]>();
+  for (const ch of channels) {
+    const m = byId.get(ch);
+    if (models && !m?.configured) {
+      out.set(ch, []);
+      continue;
+    }
+    const able = m ? alarmTypesOf(m, recorderInputs) : alarmTypesOf({ online: online(ch) }, recorderInputs);
+    const keys = new Set<AlarmType>(previous?.get(ch));
+    for (const k of able) keys.add(k);
+    // Table order, whatever the order they became known in.
+    out.set(
+      ch,
+      ALARM_TYPE_KEYS.filter((k) => keys.has(k)),
+    );
+  }
+  return out;
+}
+
+/**
+ * Alarms rarely wanted as an entity of every channel: a camera problem rather than an event at the door, and the
+ * alarm input, which every channel of a recorder with inputs gets. Announced disabled.
+ */
+const ADVANCED_ALARMS: ReadonlySet<AlarmType> = new Set(['io', 'video_loss', 'tamper']);
+
+/** The `binary_sensor` row of an alarm key ("Motion", "Person", "Line crossing"). */
+export function alarmRow(key: AlarmType): Row {
+  const t = ALARM_TYPES[key];
+  return {
+    key,
+    level: 'channel',
+    source: { kind: 'online' },
+    platform: 'binary_sensor',
+    name: t.label,
+    deviceClass: t.deviceClass,
+    ...(ADVANCED_ALARMS.has(key) ? { advanced: true as const } : {}),
+  };
+}
+
+/** The recorder's disk problem sensor (diagnostic). */
+export const DISK_PROBLEM_ROW: Row = {
+  key: DISK_PROBLEM_KEY,
+  level: 'device',
+  source: { kind: 'online' },
+  platform: 'binary_sensor',
+  name: 'Disk problem',
+  category: 'diagnostic',
+  deviceClass: 'problem',
+};
+
+/**
+ * The channel's Home Assistant `event` entity: one per channel, fired on each alarm start (`event_type` = the
+ * alarm key, `time` as an attribute). The end edges on the same topic render to nothing, which Home Assistant
+ * ignores; they show in the binary sensors.
+ */
+export function eventComponent(keys: readonly AlarmType[], eventTopic: string, uniqueId: string): Record<string, unknown> {
+  return {
+    p: 'event',
+    // Not "Alarm": that is the recorder's panel.
+    name: 'Alarm event',
+    unique_id: uniqueId,
+    state_topic: eventTopic,
+    event_types: [...keys],
+    icon: 'mdi:alarm-light-outline',
+    value_template:
+      "{% if value_json.active %}{{ {'event_type': value_json.type, 'time': value_json.time | default(none)} | to_json }}{% endif %}",
+  };
+}

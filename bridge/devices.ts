@@ -1,0 +1,115 @@
+/** The devices' parts of the running bridge: runtimes, polls, disks, and what their runtimes report going out. */
+import type { StatePublisher } from './api/publisher';
+import type { BridgeConfig } from './base/config';
+import { errorText, type Logger } from './base/log';
+import type { DeviceCameras } from './device/cameras';
+import { PushListener } from './device/push-listener';
+import { DeviceRuntime } from './device/runtime';
+import { StartGate } from './device/start-gate';
+import { StorageReader } from './device/storage';
+import type { DeviceFeature } from './features';
+import type { Discovery } from './homeassistant/discovery';
+import type { BridgeOptions } from './options';
+import type { Part } from './part';
+
+/**
+ * One DeviceRuntime per device, and the listener devices with `events: push` call (started before any device, so
+ * that none pushes into the void; its stop comes after the devices gave their push settings back).
+ */
+export async function deviceRuntimes(
+  config: BridgeConfig,
+  log: Logger,
+  opts: BridgeOptions,
+): Promise<{ runtimes: Map<string, DeviceRuntime>; listener: Part }> {
+  const pushConfig = config.push;
+  const listener =
+    pushConfig && config.devices.some((d) => d.events === 'push')
+      ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
+      : undefined;
+  const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
+  const runtimeOptions = {
+    timeoutMs: opts.deviceTimeoutMs,
+    clientFactory: opts.clientFactory,
+    minBackoffMs: opts.backoff?.minMs,
+    maxBackoffMs: opts.backoff?.maxMs,
+    offlineAfter: opts.offlineAfter,
+    readGapMs: opts.readGapMs,
+    startGate: new StartGate(Math.max(1, opts.startConcurrency ?? 64)),
+    push,
+  };
+  const runtimes = new Map(config.devices.map((cfg) => [cfg.id, new DeviceRuntime(cfg, { log: log.child(cfg.id), ...runtimeOptions })]));
+  return { runtimes, listener: { stop: () => listener?.close() } };
+}
+
+/** Logs out of every device (commands in flight are aborted). */
+export function closeDevices(runtimes: ReadonlyMap<string, DeviceRuntime>): Promise<void> {
+  return Promise.all([...runtimes.values()].map((rt) => rt.close())).then(() => undefined);
+}
+
+/**
+ * Polling: first polls spread over up to 2 s, and at most `startConcurrency` devices in their first poll at once
+ * (StartGate): a thousand devices do not all log in and read Ranges at once.
+ */
+export function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part {
+  return {
+    start() {
+      const spread = Math.min(2000, 20 * runtimes.size);
+      [...runtimes.values()].forEach((rt, i) => rt.start(runtimes.size > 1 ? Math.round((i * spread) / runtimes.size) : 0));
+    },
+    stop: () => Promise.all([...runtimes.values()].map((rt) => rt.stop())).then(() => undefined),
+  };
+}
+
+/** The disks of every device, each on its own slow schedule while the device is online (storage.ts). */
+export function deviceStorage(runtimes: ReadonlyMap<string, DeviceRuntime>, log: Logger): Part {
+  const readers = [...runtimes.values()].map((rt) => {
+    const reader = new StorageReader(rt.device, { intervalMs: rt.cfg.storage_interval, log: log.child(rt.id) });
+    rt.on('availability', (online) => (online ? reader.online() : reader.offline()));
+    return reader;
+  });
+  return { stop: () => Promise.all(readers.map((r) => r.stop())).then(() => undefined) };
+}
+
+/** What a device's runtime reports goes out: availability, state, discovery when its structure changed, events. */
+export function deviceEvents(
+  runtimes: ReadonlyMap<string, DeviceRuntime>,
+  publisher: StatePublisher,
+  discovery: Discovery,
+  features: readonly DeviceFeature[],
+  cameras: ReadonlyMap<string, DeviceCameras>,
+): Part {
+  const wire = (rt: DeviceRuntime) => {
+    rt.on('availability', (online, err) => {
+      if (publisher.isClosed) return;
+      publisher.event(online ? 'device_online' : 'device_offline', { device: rt.id, ...(err ? { reason: errorText(err) } : {}) });
+      publisher.availability(rt);
+      publisher.info();
+    });
+    const camera = cameras.get(rt.id)!;
+    rt.device.on('update', (change: { structure: boolean }) => {
+      if (publisher.isClosed) return;
+      // Entities depend on Range, channels and markers only: rebuilt when those changed.
+      if (change.structure) {
+        for (const f of features) f.restructured?.(rt);
+        discovery.update(rt.device);
+        publisher.info();
+      }
+      publisher.state(rt);
+    });
+    rt.device.on('event', (type: string, data: Record<string, unknown>) => publisher.event(type, data));
+    // Device events: published at once (state first, then the edge), without waiting for a poll; in a storm a channel's
+    // state at most every EVENT_STATE_GAP_MS, each edge at once.
+    rt.on('events', (change) => {
+      if (publisher.isClosed) return;
+      // A picture that came alone: the channel's latest alarm picture, nothing else changed.
+      if (change.channel && change.picture && !change.edge) return camera.alarm(change.channel, undefined, undefined, change.picture);
+      if (change.structure) discovery.update(rt.device);
+      if (change.channel) publisher.eventState(rt, change.channel);
+      else publisher.state(rt);
+      if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
+      // The start of an alarm (not its end, not a repeat while it lasts): its picture, sent with it or read.
+      if (change.channel && change.edge?.active) camera.alarm(change.channel, change.edge.type, change.edge.time, change.picture);
+    });
+  };
+  return { start: () => runtimes.forEach(wire) };
+}

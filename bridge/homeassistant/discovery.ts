@@ -1,0 +1,425 @@
+/**
+ * Home Assistant device-based MQTT discovery (`<prefix>/device/<node>/config`, retained).
+ *
+ * - One Home Assistant device per recorder (alarm_control_panel for disarming, the disarming linkage switches
+ *   as config entities, model and firmware as diagnostic sensors) and one per channel, linked with
+ *   `via_device`; a single-channel camera is one device.
+ * - Entities only for what Range reports; bounds and options from Range, never constants.
+ * - Availability: bridge state AND device availability (`avty_mode: all`).
+ * - Ghosts: at start the bridge reads the retained discovery topics under `<prefix>/device/+/config` that it
+ *   published earlier (origin nvr2mqtt, availability on this base topic). The broker is the record of what is
+ *   retained, so no state file can drift from it (and a wiped broker needs no cleanup). Configs of devices
+ *   no longer configured are cleared (empty retained payload); a configured device's old channels are
+ *   cleared once the device answered; removed entities are sent once as `{"p": <platform>}` (Home
+ *   Assistant's way to remove one component of a device).
+ */
+import { createHash } from 'node:crypto';
+import { boundsOf, channelKind, channelSlug, macColon, type ChannelModel, type RangeDescriptor } from '../../core';
+import { deepFreeze, isPlainObject } from '../../core/json';
+import { panelCodeOptions } from './alarm-code';
+import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
+import type { Device } from '../device/device';
+import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from '../device/event-sensors';
+import type { Logger } from '../base/log';
+import type { MqttLink } from '../mqtt/link';
+import { rowValue, supportedRows } from '../device/sources';
+import { storageComponents } from '../device/storage';
+import { onOffTemplate } from '../device/templates';
+import { channelOnline, liveBounds, rowDescriptor, type DeviceModel, type Json } from '../device/state';
+import type { Platform, Row } from '../device/table';
+import type { Topics } from '../mqtt/topics';
+import { ORIGIN_URL, VERSION } from '../base/version';
+
+const MANUFACTURER = 'Raysharp-based';
+const ORIGIN = { name: 'nvr2mqtt', sw: VERSION, url: ORIGIN_URL };
+const KIND_LABEL = { analog: 'Analog camera', digital: 'IP camera', wifi: 'Wi-Fi camera' } as const;
+/** What the channel list's `ability` says a camera is, in the words of a model line (table order). */
+const ABILITY_LABEL: ReadonlyArray<[readonly string[], string]> = [
+  [['Ptz', 'NewPtz', 'HkPtz'], 'PTZ'],
+  [['Fisheye'], 'fisheye'],
+  [['Binoculars'], 'dual lens'],
+  [['FloodLight'], 'floodlight'],
+  [['AudioAlarm'], 'siren'],
+  [['RedBlueLight'], 'red/blue light'],
+  [['Pir'], 'PIR'],
+];
+
+/**
+ * A channel device's name and model line. The name is the camera's name on the recorder (`channel_name` /
+ * `channel_alias`, followed when it is renamed there), or "<recorder> CH1" where it has none; the model says what
+ * the channel list reports the camera to be ("IP camera with PTZ, floodlight, siren").
+ */
+export function channelDevice(recorderName: string, ch: string, m: ChannelModel | undefined): { name: string; model: string } {
+  const named = m?.name && m.name !== ch ? m.name : undefined;
+  const features = ABILITY_LABEL.filter(([any]) => any.some((a) => m?.abilities.includes(a))).map(([, label]) => label);
+  const kind = KIND_LABEL[channelKind(ch)];
+  return { name: named ?? `${recorderName} ${ch}`, model: features.length ? `${kind} with ${features.join(', ')}` : kind };
+}
+
+/** Value template that yields `None` (unknown in Home Assistant) when the key is absent. */
+function template(row: Row, platform: Platform): string {
+  const v = `value_json.${row.key}`;
+  switch (platform) {
+    case 'switch':
+    case 'binary_sensor':
+      return onOffTemplate(row.key);
+    case 'alarm_control_panel':
+      return `{% if ${v} is not defined %}None{% elif ${v} %}disarmed{% else %}armed_away{% endif %}`;
+    default:
+      return `{{ ${v} if ${v} is defined else 'None' }}`;
+  }
+}
+
+/** Bounds of the live page that shape the light and siren entities (absent: not adjustable). */
+export interface LiveBounds {
+  brightness?: { min: number; max: number };
+  volume?: { min: number; max: number };
+}
+
+/** The light's brightness state key (a row of its own, without an entity). */
+const BRIGHTNESS_KEY = 'floodlight_brightness';
+
+/**
+ * Bounds as announced: Range's, widened to a value the device holds outside them (`siren_time` 300 where Range says
+ * 5-180), which Home Assistant would otherwise reject as invalid and show nothing. Writes stay checked against Range.
+ */
+function announcedBounds(desc: RangeDescriptor | undefined, value: unknown): ReturnType<typeof boundsOf> | undefined {
+  const bounds = desc ? boundsOf(desc) : undefined;
+  if (!bounds) return undefined;
+  const out = { ...bounds };
+  if (typeof value === 'number' && out.min !== undefined && out.max !== undefined) {
+    out.min = Math.min(out.min, value);
+    out.max = Math.max(out.max, value);
+  }
+  if (out.options && (typeof value === 'string' || typeof value === 'number') && !out.options.map(String).includes(String(value)))
+    out.options = [...out.options, value];
+  return out;
+}
+
+/**
+ * One Home Assistant component for a table row, reading `stateTopic` and commanding `<stateTopic>/set/<key>`;
+ * undefined when Range gives no usable bounds. Commands arrive in Home Assistant's default payloads (ON/OFF, the
+ * siren's JSON, DISARM/ARM_AWAY): no command template is needed. `value`: what the device holds now (bounds include it).
+ */
+export function component(
+  row: Row,
+  desc: RangeDescriptor | undefined,
+  stateTopic: string,
+  uniqueId: string,
+  live: LiveBounds = {},
+  value?: unknown,
+): Json | undefined {
+  if (!row.platform) return undefined;
+  const bounds = announcedBounds(desc, value);
+  // A field the device reports read-only is shown, not offered for change.
+  let platform: Platform = row.platform;
+  if (bounds?.readOnly) platform = platform === 'switch' ? 'binary_sensor' : platform === 'binary_sensor' ? platform : 'sensor';
+  const readOnly = platform === 'sensor' || platform === 'binary_sensor';
+  // A read-only alarm panel keeps its template: the sensor shows disarmed / armed_away.
+  const c: Json = { p: platform, name: row.name, unique_id: uniqueId, state_topic: stateTopic };
+  if (platform !== 'light' && platform !== 'siren')
+    c.value_template = template(row, row.platform === 'alarm_control_panel' ? row.platform : platform);
+  // Home Assistant refuses a sensor or binary_sensor in the `config` category (it cannot change anything).
+  if (row.category) c.entity_category = readOnly && row.category === 'config' ? 'diagnostic' : row.category;
+  if (row.icon) c.icon = row.icon;
+  if (row.deviceClass && (platform === 'binary_sensor' || platform === 'number' || platform === 'sensor')) c.device_class = row.deviceClass;
+  if (row.unit) c.unit_of_measurement = row.unit;
+  if (row.advanced) c.enabled_by_default = false;
+  const command = `${stateTopic}/set/${row.key}`;
+  switch (platform) {
+    case 'switch':
+      Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF' });
+      break;
+    case 'binary_sensor':
+      Object.assign(c, { payload_on: 'ON', payload_off: 'OFF' });
+      break;
+    case 'number':
+      // Home Assistant refuses a number whose max is not above its min.
+      if (bounds?.min === undefined || bounds.max === undefined || bounds.min >= bounds.max) return undefined;
+      Object.assign(c, { command_topic: command, min: bounds.min, max: bounds.max, step: 1, mode: row.numberMode ?? 'auto' });
+      break;
+    case 'select':
+      if (!bounds?.options?.length) return undefined;
+      Object.assign(c, { command_topic: command, options: bounds.options.map(String) });
+      break;
+    case 'alarm_control_panel':
+      Object.assign(c, {
+        command_topic: command,
+        payload_disarm: 'DISARM',
+        payload_arm_away: 'ARM_AWAY',
+        code_arm_required: false,
+        code_disarm_required: false,
+        supported_features: ['arm_away'],
+      });
+      break;
+    case 'light':
+      // Default schema: ON/OFF on the command topic, the brightness (scale = the device's maximum) on its own topic.
+      Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF', state_value_template: onOffTemplate(row.key) });
+      if (live.brightness) {
+        Object.assign(c, {
+          brightness_command_topic: `${stateTopic}/set/${BRIGHTNESS_KEY}`,
+          brightness_state_topic: stateTopic,
+          brightness_scale: live.brightness.max,
+          brightness_value_template: `{{ value_json.${BRIGHTNESS_KEY} | default('') }}`,
+        });
+      }
+      break;
+    case 'siren':
+      // No command template: Home Assistant sends {"state":"ON","duration":..,"volume_level":..} and {"state":"OFF"}.
+      Object.assign(c, {
+        command_topic: command,
+        state_value_template: onOffTemplate(row.key),
+        support_duration: true,
+        support_volume_set: !!live.volume,
+      });
+      break;
+    case 'sensor':
+      break;
+  }
+  return c;
+}
+
+export interface DiscoveryOptions {
+  link: MqttLink;
+  /** Publishes a retained config (the bridge's publish: counted, shown in the demo); false when offline. */
+  publish: (topic: string, payload: string) => boolean;
+  topics: Topics;
+  enabled: boolean;
+  log: Logger;
+  /** Components a channel has beyond the table and its events (the camera and its snapshot button). */
+  channelExtras?: (device: Device, channel: string, slug: string, node: string) => Json | undefined;
+  /** Components the recorder has beyond the table and its events (its firmware `update` entity, restart button). */
+  deviceExtras?: (device: Device, node: string) => Json | undefined;
+}
+
+/** Builds, publishes and cleans up discovery for every device. */
+export class Discovery {
+  /** Hash of the spec (payload without removal markers) last published per topic, this connection. */
+  private readonly published = new Map<string, string>();
+  /**
+   * Components last published per topic (id -> platform), across connections: removal markers. Equal lists (a
+   * channel's, about 3 KB, alike on every channel of a kind of every device) are one shared frozen copy (deepFreeze).
+   */
+  private readonly components = new Map<string, Readonly<Record<string, string>>>();
+  /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
+  private readonly retained = new Map<string, { device?: string; payload: Json }>();
+  /** Rows and Ranges of a channel last seen online: an offline channel keeps its entities (no flapping). */
+  private readonly sticky = new Map<string, { rows: Row[]; model: DeviceModel }>();
+  /** Topics published per device (to clear what a device no longer has). */
+  private readonly byDevice = new Map<string, Set<string>>();
+  private collected?: Promise<void>;
+  /** Nothing is published before the retained configs of earlier runs are known (removal markers need them). */
+  private collectDone = false;
+
+  constructor(private readonly opts: DiscoveryOptions) {}
+
+  /** On the first connection: learn which discovery topics earlier runs left retained. */
+  collect(devices: readonly Device[], windowMs: number): Promise<void> {
+    if (this.collected) return this.collected;
+    this.collected = this.doCollect(devices, windowMs)
+      .catch((err) => this.opts.log.warn(`discovery cleanup: ${err}`))
+      .finally(() => {
+        this.collectDone = true;
+      });
+    return this.collected;
+  }
+
+  private async doCollect(devices: readonly Device[], windowMs: number): Promise<void> {
+    const { link, topics, log } = this.opts;
+    const wildcard = topics.discoveryWildcard;
+    const nodes = new Map(devices.map((d) => [topics.node(d.id), d.id]));
+    const onMessage = (topic: string, payload: Buffer, packet: { retain?: boolean }) => {
+      if (!packet.retain || !payload.length || !topic.startsWith(`${topics.discoveryPrefix}/device/`)) return;
+      let doc: unknown;
+      try {
+        doc = JSON.parse(payload.toString('utf8'));
+      } catch {
+        return;
+      }
+      if (!isPlainObject(doc) || !this.ours(doc)) return;
+      const dev = isPlainObject(doc.dev) ? doc.dev : isPlainObject(doc.device) ? doc.device : {};
+      const ids = Array.isArray(dev.ids) ? dev.ids : Array.isArray(dev.identifiers) ? dev.identifiers : [dev.ids ?? dev.identifiers];
+      const via = dev.via_device;
+      const owner = nodes.get(String(via ?? ids[0] ?? ''));
+      this.retained.set(topic, { device: owner, payload: doc });
+    };
+    link.client.on('message', onMessage);
+    try {
+      await link.subscribe([wildcard], 1);
+      await new Promise((r) => setTimeout(r, windowMs));
+    } finally {
+      link.client.off('message', onMessage);
+      await link.unsubscribe([wildcard]).catch(() => undefined);
+    }
+    for (const [topic, entry] of this.retained) {
+      const comps = isPlainObject(entry.payload.cmps)
+        ? entry.payload.cmps
+        : isPlainObject(entry.payload.components)
+          ? entry.payload.components
+          : {};
+      const platforms: Record<string, string> = {};
+      for (const [id, c] of Object.entries(comps))
+        if (isPlainObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
+      if (!this.components.has(topic)) this.components.set(topic, deepFreeze(platforms));
+      if (entry.device === undefined || !this.opts.enabled) {
+        log.info(
+          `discovery: removing ${topic} (${entry.device === undefined ? 'device no longer configured' : 'Home Assistant discovery disabled'})`,
+        );
+        this.clear(topic);
+        this.retained.delete(topic);
+      }
+    }
+  }
+
+  /** A config this bridge published: origin nvr2mqtt and availability on this base topic. */
+  private ours(doc: Json): boolean {
+    const o = isPlainObject(doc.o) ? doc.o : isPlainObject(doc.origin) ? doc.origin : undefined;
+    if (o?.name !== 'nvr2mqtt') return false;
+    const avty = Array.isArray(doc.avty) ? doc.avty : Array.isArray(doc.availability) ? doc.availability : [];
+    return avty.some((a) => isPlainObject(a) && (a.t ?? a.topic) === this.opts.topics.bridgeState);
+  }
+
+  private clear(topic: string): void {
+    this.opts.publish(topic, '');
+    this.published.delete(topic);
+    this.components.delete(topic);
+  }
+
+  /** Every config a device should have now: topic -> payload (without removal markers). */
+  build(device: Device): Map<string, Json> {
+    const { topics } = this.opts;
+    const model = device.model;
+    const node = topics.node(device.id);
+    const info = model.info ?? {};
+    const channels = device.channels();
+    const single = channels.length === 1;
+    const out = new Map<string, Json>();
+    // The recorder's config goes out first: its channels name it in `via_device`, and Home Assistant links a
+    // channel to its recorder only when that device is already known. (Its entry is filled in below.)
+    const recorderTopic = topics.discovery(node);
+    out.set(recorderTopic, {});
+    const avty = [
+      { t: topics.bridgeState, val_tpl: '{{ value_json.state }}' },
+      { t: topics.availability(device.id), val_tpl: '{{ value_json.state }}' },
+    ];
+    const shared = (dev: Json, cmps: Json): Json => ({ dev, o: ORIGIN, avty, avty_mode: 'all', qos: 1, cmps });
+    const recorder: Json = {
+      ids: [node],
+      name: device.name,
+      mf: MANUFACTURER,
+      mdl: info.model,
+      sw: info.firmware,
+      hw: info.hardware,
+      sn: info.serial,
+      cu: device.cfg.url,
+    };
+    // Home Assistant takes only text here: one null or object would void the whole device config.
+    for (const [k, v] of Object.entries(recorder)) {
+      if (typeof v === 'number') recorder[k] = String(v);
+      else if (typeof v !== 'string' && k !== 'ids') delete recorder[k];
+    }
+    const mac = macColon(typeof info.mac === 'string' ? info.mac : undefined);
+    if (mac) recorder.cns = [['mac', mac]];
+
+    const deviceCmps: Json = {};
+    const deviceTopic = topics.state(device.id);
+    for (const row of supportedRows(model, 'device')) {
+      const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`, {}, rowValue(model, row));
+      if (c?.p === 'alarm_control_panel' && device.cfg.alarm_code) Object.assign(c, panelCodeOptions(device.cfg.alarm_code));
+      if (c) deviceCmps[row.key] = c;
+    }
+    if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
+    deviceCmps[COMMAND_ERROR_KEY] = commandErrorComponent(topics.commandError(device.id), `${node}_${COMMAND_ERROR_KEY}`);
+    if (model.storage) Object.assign(deviceCmps, storageComponents(model.storage, deviceTopic, node));
+    Object.assign(deviceCmps, this.opts.deviceExtras?.(device, node));
+    for (const ch of channels) {
+      const slug = channelSlug(ch);
+      const key = `${device.id}/${ch}`;
+      const chTopic = topics.state(device.id, slug);
+      const chNode = topics.node(device.id, slug);
+      // An offline channel is shown (unavailable) with the entities and bounds it had when last online.
+      const online = channelOnline(model, ch);
+      const sticky = online ? undefined : this.sticky.get(key);
+      const source = sticky?.model ?? model;
+      const rows = sticky?.rows ?? supportedRows(model, 'channel', ch);
+      if (online) this.sticky.set(key, { rows, model });
+      const live: LiveBounds = { brightness: liveBounds(source, ch, 'brightness'), volume: liveBounds(source, ch, 'volume') };
+      const cmps: Json = {};
+      for (const row of rows) {
+        const c = component(row, rowDescriptor(source, row, ch), chTopic, `${chNode}_${row.key}`, live, rowValue(source, row, ch));
+        if (!c) continue;
+        // The connectivity sensor stays available while the channel is offline: it is what says so.
+        if (row.source.kind === 'online' && !single) c.avty = avty;
+        cmps[single ? `${slug}_${row.key}` : row.key] = c;
+      }
+      // Device events: one binary_sensor per alarm the channel can raise, and the channel's `event` entity.
+      const alarms = model.events?.keys.get(ch) ?? [];
+      for (const key of alarms) cmps[single ? `${slug}_${key}` : key] = component(alarmRow(key), undefined, chTopic, `${chNode}_${key}`);
+      if (alarms.length)
+        cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
+      for (const [k, c] of Object.entries(this.opts.channelExtras?.(device, ch, slug, chNode) ?? {})) cmps[single ? `${slug}_${k}` : k] = c;
+      if (single) Object.assign(deviceCmps, cmps);
+      else {
+        const about = channelDevice(
+          device.name,
+          ch,
+          source.channelModels?.find((m) => m.id === ch),
+        );
+        const dev: Json = { ids: [chNode], name: about.name, mf: MANUFACTURER, mdl: about.model, via_device: node };
+        const chAvty = [...avty, { t: topics.availability(device.id, slug), val_tpl: '{{ value_json.state }}' }];
+        out.set(topics.discovery(chNode), { ...shared(dev, cmps), avty: chAvty });
+      }
+    }
+    out.set(recorderTopic, shared(recorder, deviceCmps));
+    return out;
+  }
+
+  /** Publish what changed for a device (or everything with `force`), clear what it no longer has. */
+  update(device: Device, force = false): void {
+    if (!this.opts.enabled || !this.opts.link.connected || !this.collectDone) return;
+    const wanted = this.build(device);
+    const mine = this.byDevice.get(device.id) ?? new Set<string>();
+    for (const [topic, payload] of wanted) {
+      const spec = JSON.stringify(payload);
+      const digest = createHash('sha1').update(spec).digest('base64');
+      if (!force && this.published.get(topic) === digest) continue;
+      const cmps = payload.cmps as Json;
+      const platforms: Record<string, string> = {};
+      for (const [id, c] of Object.entries(cmps)) platforms[id] = String((c as Json).p);
+      const before = this.components.get(topic) ?? {};
+      const removed = Object.keys(before).filter((id) => !(id in platforms));
+      const body = removed.length
+        ? JSON.stringify({ ...payload, cmps: { ...cmps, ...Object.fromEntries(removed.map((id) => [id, { p: before[id] }])) } })
+        : spec;
+      if (!this.opts.publish(topic, body)) continue;
+      this.published.set(topic, digest);
+      this.components.set(topic, deepFreeze(platforms));
+      mine.add(topic);
+    }
+    // Channels that disappeared, from this run or left retained by an earlier one.
+    for (const [topic, entry] of this.retained) {
+      if (entry.device === device.id) {
+        mine.add(topic);
+        this.retained.delete(topic);
+      }
+    }
+    for (const topic of [...mine]) {
+      if (wanted.has(topic)) continue;
+      this.opts.log.info(`discovery: removing ${topic} (no longer reported by ${device.id})`);
+      this.clear(topic);
+      mine.delete(topic);
+    }
+    this.byDevice.set(device.id, mine);
+  }
+
+  /** After a (re)connect or a Home Assistant restart: publish every config again (devices read at least once). */
+  republish(devices: readonly Device[]): void {
+    this.published.clear();
+    for (const d of devices) if (d.model.info) this.update(d, true);
+  }
+
+  /** Forget what was published (connection lost: the next connect republishes everything). */
+  reset(): void {
+    this.published.clear();
+  }
+}

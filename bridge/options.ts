@@ -1,0 +1,48 @@
+/** startBridge's options: test and tuning knobs, none of them in the config file. */
+import type { Logger, LogSink } from './base/log';
+import type { DeviceOptions } from './device/device';
+
+export interface BridgeOptions {
+  /** On-demand firmware checks closer than this share the last answer (default 10 s; tests 0). */
+  firmwareCheckGapMs?: number;
+  /** Between Progress reads of a firmware install (default 2000 ms). */
+  firmwareProgressMs?: number;
+  /** A logger, or a sink receiving every line; default: stdout/stderr at config.log_level. */
+  log?: Logger | LogSink;
+  /** Called for every message the bridge publishes (demo output, tests). */
+  onPublish?: (topic: string, payload: string, retain: boolean) => void;
+  /** Retry delays after failed polls. Default 2 s .. 5 min. */
+  backoff?: { minMs?: number; maxMs?: number };
+  /** Consecutive failed polls before a device is offline. Default 3. */
+  offlineAfter?: number;
+  /** Delay between republished discovery and state after Home Assistant's birth message. Default 2000 ms. */
+  haStateDelayMs?: number;
+  /** How long to listen for retained discovery configs of earlier runs at start. Default 1500 ms. */
+  discoveryCleanupWindowMs?: number;
+  /** How long the instance probe listens for retained topics under the base topic. Default 1000 ms. */
+  instanceProbeWindowMs?: number;
+  /** Least time between two reads of a device asked for over MQTT (`get`, `refresh`). Default 1000 ms. */
+  readGapMs?: number;
+  /** Device request deadline. Default 10000 ms. */
+  deviceTimeoutMs?: number;
+  /**
+   * How long stop() waits for commands and requests in flight before logging out (what is still unfinished then is
+   * reported failed on MQTT). Default: the device request deadline + 2 s (12 s), so a slow Set is applied and confirmed.
+   */
+  stopTimeoutMs?: number;
+  /** MQTT reconnect period. Default 2000 ms. */
+  reconnectPeriodMs?: number;
+  /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
+  connectTimeoutMs?: number;
+  clientFactory?: DeviceOptions['clientFactory'];
+  /** Called for every picture published (tests, figures): device, channel, JPEG bytes. */
+  onPicture?: (device: string, channel: string, bytes: number) => void;
+  /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
+  broker?: { host?: string; port?: number };
+  /**
+   * Devices in their first poll (login, Ranges, first reads) at once at most. Default 64: each device's first poll
+   * (about 30 requests on 16 channels) is paced by its own request budget (8 a second: about 3 s), so 16 at once
+   * published 200 recorders in 37 s and 64 in 15 s on this machine, for the same CPU.
+   */
+  startConcurrency?: number;
+}

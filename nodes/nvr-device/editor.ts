@@ -1,0 +1,47 @@
+/* nvr-device's dialog: checks of its fields, and "Test connection" through the admin route. */
+namespace NVR2MQTT.device {
+  interface DeviceNode extends EditorConfigNode {
+    tls_ca?: string;
+    tls_fingerprint?: string;
+  }
+
+  export function validUrl(v: string): boolean {
+    return /^https?:\/\/[^/\s]+/i.test(v || '');
+  }
+  /** SHA-256 of the device certificate in hex, colons and spaces allowed. */
+  export function validFingerprint(v: string): boolean {
+    return !v || /^([0-9a-f]{2}:?){32}$/i.test(v.replace(/\s/g, ''));
+  }
+  export function validHeartbeat(v: string | number): boolean {
+    return v === '' || (!isNaN(Number(v)) && Number(v) >= 0);
+  }
+  export function label(this: DeviceNode): string {
+    return this.name || this.url || 'nvr-device';
+  }
+
+  export function oneditprepare(this: DeviceNode): void {
+    const node = this;
+    const $result = $('#node-config-test-result');
+    $('#node-config-input-tls-toggle').on('click', () => $('.nvr-tls-row').toggle());
+    if (!node.tls_ca && !node.tls_fingerprint) $('.nvr-tls-row').hide();
+    $('#node-config-test').on('click', () => {
+      const body = {
+        id: node.id,
+        url: $('#node-config-input-url').val(),
+        username: $('#node-config-input-username').val(),
+        password: $('#node-config-input-password').val(),
+        tls_ca: $('#node-config-input-tls_ca').val(),
+        tls_fingerprint: $('#node-config-input-tls_fingerprint').val(),
+      };
+      $result.css('color', '').text('Connecting…');
+      NVR2MQTT.post<{ device_type?: string; software_version?: string }>('test', body)
+        .done((res) => {
+          const what = [res.device_type, res.software_version].filter(Boolean).join(', ');
+          $result.css('color', 'green').text('Connected' + (what ? ': ' + what : ''));
+        })
+        .fail((xhr) => {
+          $result.css('color', 'red').text('Failed: ' + NVR2MQTT.errorText(xhr));
+        });
+    });
+  }
+}

@@ -1,0 +1,14 @@
+/* nvr-snapshot's dialog. */
+namespace NVR2MQTT.snapshot {
+  interface SnapshotNode extends EditorNode {
+    channel?: string;
+  }
+
+  /** WIDTHxHEIGHT, spaces around the x allowed. */
+  export function validResolution(v: string): boolean {
+    return !v || /^[0-9]+ ?x ?[0-9]+$/.test(v);
+  }
+  export function label(this: SnapshotNode): string {
+    return this.name || 'snapshot' + (this.channel ? ' ' + this.channel : '');
+  }
+}

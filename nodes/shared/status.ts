@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClientState } from '../../core/client';
+import type { DeviceError } from '../../core/errors';
+import type { NodeStatus } from './red';
+
+/** The shared client's state, as the nodes show it. */
+export type ConnectionState = ClientState;
+
+type Catalogue = { status: Record<'connection' | 'code' | 'kind' | 'upgrade', Record<string, string>> };
+
+/**
+ * Status texts live in the message catalogue (nvr-device/locales/en-US/nvr-device.json, beside the
+ * built nvr-device node). Node-RED's translator is used once a node file has handed it over (the user's language);
+ * the English catalogue answers otherwise (and for keys a translation lacks).
+ */
+const english: Catalogue = JSON.parse(
+  readFileSync(join(__dirname, '..', 'nvr-device', 'locales', 'en-US', 'nvr-device.json'), 'utf8'),
+) as Catalogue;
+let translate: ((key: string) => string) | undefined;
+
+/** Called by nvr-device.ts with `RED._` (namespaced to this node set). */
+export function useTranslator(fn: (key: string) => string): void {
+  translate = fn;
+}
+
+function text(group: keyof Catalogue['status'], key: string, subs: Record<string, string> = {}): string | undefined {
+  const full = `status.${group}.${key}`;
+  let t: string | undefined;
+  try {
+    const out = translate?.(full);
+    if (out && out !== full && !out.endsWith(full)) t = out;
+  } catch {
+    // a missing catalogue must never break a status
+  }
+  t ??= english.status[group][key];
+  return t?.replace(/__(\w+)__/g, (_m, k: string) => subs[k] ?? '');
+}
+
+const FILL: Record<ConnectionState, NodeStatus> = {
+  idle: { fill: 'yellow', shape: 'ring' },
+  connecting: { fill: 'yellow', shape: 'ring' },
+  connected: { fill: 'green', shape: 'dot' },
+  error: { fill: 'red', shape: 'ring' },
+  closed: { fill: 'grey', shape: 'ring' },
+};
+
+const MAX_TEXT = 40;
+
+/**
+ * What a node shows for an error: a few words, never a credential (DeviceError reasons hold none),
+ * never the library's wording: the code's own text, else the kind's, else the invalid option's reason.
+ */
+export function shortReason(err: Pick<DeviceError, 'error_code' | 'kind' | 'reason'> | undefined): string {
+  if (!err) return text('connection', 'error') ?? 'error';
+  const s =
+    text('code', err.error_code) ??
+    (err.error_code === 'bad_option' ? err.reason : undefined) ??
+    text('kind', err.kind, { code: err.error_code }) ??
+    err.error_code;
+  return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s;
+}
+
+/** "14:05:09" in the Node-RED host's local time: what a status has room for. */
+export const clockTime = (at: number | Date): string => new Date(at).toTimeString().slice(0, 8);
+
+/** `retryAt`: when held logins go out again (a lock-out), shown so the user knows when it retries. */
+export function connectionStatus(state: ConnectionState, err?: DeviceError, retryAt?: number): NodeStatus {
+  const base = FILL[state] ?? FILL.error;
+  if (state !== 'error') return { ...base, text: text('connection', state) };
+  return { ...base, text: shortReason(err) + (retryAt ? `; retry ${clockTime(retryAt)}` : '') };
+}
+
+export type UpgradeStep = 'reading' | 'validating' | 'requesting' | 'done' | 'failed' | 'checked' | 'uploading' | 'installed';
+
+/** Progress of nvr-upgrade, shown instead of the connection while a request runs. */
+const UPGRADE_FILL: Record<UpgradeStep, NodeStatus> = {
+  reading: { fill: 'blue', shape: 'ring' },
+  validating: { fill: 'blue', shape: 'ring' },
+  requesting: { fill: 'yellow', shape: 'ring' },
+  done: { fill: 'green', shape: 'dot' },
+  checked: { fill: 'blue', shape: 'ring' },
+  uploading: { fill: 'yellow', shape: 'dot' },
+  installed: { fill: 'green', shape: 'dot' },
+  failed: { fill: 'red', shape: 'ring' },
+};
+
+export function upgradeStatus(step: UpgradeStep, err?: DeviceError): NodeStatus {
+  return { ...UPGRADE_FILL[step], text: text('upgrade', step, { reason: step === 'failed' ? shortReason(err) : '' }) };
+}
+
+/** Request failures are shown briefly on the node that failed; the connection status comes back later. */
+export function failureStatus(err: DeviceError): NodeStatus {
+  return { fill: 'red', shape: 'ring', text: shortReason(err) };
+}
