@@ -27,14 +27,20 @@ function state(page: DisarmPage, data: Record<string, unknown>): DisarmState {
   return typeof v === 'boolean' ? { page, disarmed: v } : { page };
 }
 
-/** Read the state from the page the device has (`known`: the page found before, skipping the probe). */
-export async function readDisarm(c: Invoker, known?: DisarmPage): Promise<DisarmState> {
+/** The Get answer of the page the device has (`known`: the page found before, skipping the probe). */
+export async function readDisarmAnswer(c: Invoker, known?: DisarmPage): Promise<{ page: DisarmPage; data: Record<string, unknown> }> {
   if (known !== 'LinkageConfig/LinkageManage') {
     try {
-      return state('AlarmConfig/Disarming', await c.invoke(disarmingGet));
+      return { page: 'AlarmConfig/Disarming', data: await c.invoke(disarmingGet) };
     } catch (err) {
       if (known || !(err instanceof DeviceError && err.kind === 'unsupported')) throw err;
     }
   }
-  return state('LinkageConfig/LinkageManage', await c.invoke(linkageManageGet));
+  return { page: 'LinkageConfig/LinkageManage', data: await c.invoke(linkageManageGet) };
+}
+
+/** Read the state from the page the device has (`known`: the page found before, skipping the probe). */
+export async function readDisarm(c: Invoker, known?: DisarmPage): Promise<DisarmState> {
+  const { page, data } = await readDisarmAnswer(c, known);
+  return state(page, data);
 }

@@ -44,8 +44,8 @@ export function macColon(mac: string | undefined): string | undefined {
   return /^[0-9a-f]{12}$/.test(hex) ? hex.match(/../g)!.join(':') : undefined;
 }
 
-/** Identity from both pages; a page the device lacks is skipped, both missing is the first page's error. */
-export async function readIdentity(c: Invoker): Promise<DeviceIdentity> {
+/** Both pages' answers; a page the device lacks is left out, both missing is the first page's error. */
+export async function readIdentityPages(c: Invoker): Promise<{ sys?: SystemInfo; dev?: DeviceInfo }> {
   const [sys, dev] = await Promise.allSettled([c.invoke(systemInfoGet), c.invoke(deviceInfoGet)]);
   const value = <T>(r: PromiseSettledResult<T>): T | undefined => {
     if (r.status === 'fulfilled') return r.value;
@@ -55,5 +55,11 @@ export async function readIdentity(c: Invoker): Promise<DeviceIdentity> {
   const s = value(sys);
   const d = value(dev);
   if (!s && !d) throw (sys as PromiseRejectedResult).reason;
-  return identityFrom(s, d);
+  return { sys: s, dev: d };
+}
+
+/** Identity from both pages (`readIdentityPages`). */
+export async function readIdentity(c: Invoker): Promise<DeviceIdentity> {
+  const { sys, dev } = await readIdentityPages(c);
+  return identityFrom(sys, dev);
 }

@@ -22,6 +22,11 @@ export function quoteBigIntegers(text: string): string {
  */
 const shared = new Map<string, WeakRef<object>>();
 const idOf = new WeakMap<object, string>();
+/**
+ * A node frozen here but equal to one already shared: that shared one. An answer may hold a node twice (a Range's
+ * flat descriptor also nested in its group, nestFlatGroups): its second visit must find the shared copy too.
+ */
+const sharedFor = new WeakMap<object, object>();
 let nextId = 0;
 const forget = new FinalizationRegistry<string>((key) => {
   if (!shared.get(key)?.deref()) shared.delete(key);
@@ -32,7 +37,8 @@ const forget = new FinalizationRegistry<string>((key) => {
  * the frozen value, in which every part equal to one held elsewhere is that one shared copy: use the result.
  */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Object.isFrozen(value)) return (sharedFor.get(value) as T | undefined) ?? value;
   const record = value as Record<string, unknown>;
   let key: string | undefined = Array.isArray(value) ? '[' : '{';
   for (const [k, v] of Object.entries(record)) {
@@ -48,7 +54,10 @@ export function deepFreeze<T>(value: T): T {
   Object.freeze(value);
   if (key === undefined) return value;
   const known = shared.get(key)?.deref();
-  if (known) return known as T;
+  if (known) {
+    sharedFor.set(value, known);
+    return known as T;
+  }
   shared.set(key, new WeakRef(value));
   idOf.set(value, (nextId++).toString(36));
   forget.register(value, key);

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createFetch } from 'ofetch';
-import { Pool } from 'undici';
+import { Client, type Dispatcher } from 'undici';
 import { RequestGate, type Priority, type RequestBudget } from './budget';
 import { DeviceError } from './errors';
 import { PIN_MISMATCH, connector, type TlsOptions } from './tls';
@@ -8,7 +8,7 @@ import { PIN_MISMATCH, connector, type TlsOptions } from './tls';
 export { normalizeFingerprint, type TlsOptions } from './tls';
 
 /**
- * HTTP transport to one device: one undici Pool on the device's origin (few keep-alive sockets, no
+ * HTTP transport to one device: a few undici Clients on the device's origin (keep-alive sockets, no
  * pipelining, TLS settings of this client only; no WHATWG fetch, Request, Response or web streams
  * underneath), ofetch on top, a deadline on every request. Never changes process-wide state.
  */
@@ -98,22 +98,60 @@ interface WireInit {
   method?: string;
   body?: string | Uint8Array | NodeJS.ReadableStream;
   headers?: WireHeaders;
-  /** The device's pool; every URL it is given starts with `origin` (no URL parsing per request). */
-  dispatcher: Pool;
+  /** The device's connections; every URL it is given starts with `origin` (no URL parsing per request). */
+  dispatcher: Connections;
   origin: string;
   signal?: EventEmitter;
 }
 
-/** The `fetch` ofetch calls: undici's `Pool.request` under the Response members ofetch reads. */
+/**
+ * The device's connections: up to `slots` undici Clients (keep-alive, no pipelining), opened as needed; a request goes
+ * to the one with the fewest of ours on it. (An undici Pool does the same with a request queue of its own, 2,048
+ * entries, 16 KB a device, never used here: the RequestGate lets at most `slots` requests out at once.)
+ */
+class Connections {
+  private readonly clients: Array<{ client: Client; calls: number }> = [];
+
+  constructor(
+    private readonly origin: string,
+    private readonly slots: number,
+    private readonly options: Client.Options,
+  ) {}
+
+  /** One request and its whole body: its connection is free for the next request only then. */
+  async send(opts: Dispatcher.RequestOptions): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; text: string }> {
+    let c = this.clients[0];
+    for (const other of this.clients) if (other.calls < c.calls) c = other;
+    if (!c || (c.calls > 0 && this.clients.length < this.slots))
+      this.clients.push((c = { client: new Client(this.origin, this.options), calls: 0 }));
+    c.calls++;
+    try {
+      const res = await c.client.request(opts);
+      return { statusCode: res.statusCode, headers: res.headers, text: await res.body.text() };
+    } finally {
+      c.calls--;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((c) => c.client.close()));
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all(this.clients.map((c) => c.client.destroy()));
+  }
+}
+
+/** The `fetch` ofetch calls: an undici Client's `request` under the Response members ofetch reads. */
 async function wireFetch(url: string, init: WireInit) {
-  const res = await init.dispatcher.request({
+  const res = await init.dispatcher.send({
     path: url.slice(init.origin.length),
     method: (init.method ?? 'GET') as 'POST',
     body: init.body as string,
     headers: init.headers?.toRecord(),
     signal: init.signal,
   });
-  const text = await res.body.text();
+  const text = res.text;
   return {
     status: res.statusCode,
     statusText: '',
@@ -206,7 +244,7 @@ export class Transport {
   readonly baseUrl: string;
   private readonly basePath: string;
   private readonly origin: string;
-  private readonly pool: Pool;
+  private readonly pool: Connections;
   private readonly timeoutMs: number;
   private readonly queueTimeoutMs?: number;
   /** Abort handles of the requests in flight: close aborts them. */
@@ -231,8 +269,7 @@ export class Transport {
     this.queueTimeoutMs = opts.queueTimeoutMs;
     const slots = Math.max(1, opts.maxConnections);
     this.gate = new RequestGate(slots, opts.budget);
-    this.pool = new Pool(url.origin, {
-      connections: slots,
+    this.pool = new Connections(url.origin, slots, {
       pipelining: 1,
       keepAliveTimeout: 4_000,
       connect: connector(opts.tls),

@@ -4,22 +4,24 @@
  * through core (`update`, `setLive`, `setDisarmed`), which reads, checks, sends and reads back; the read-back lands
  * in the model. Nothing here knows how a page is requested or written.
  */
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
-  deviceInfoGet,
   DeviceError,
   DISARM_MEMBER,
   findOperation,
   findPage,
+  identityFrom,
   LIVE_HARDWARE,
   NvrClient,
   readChannelModel,
-  readDisarm,
-  readIdentity,
+  readDisarmAnswer,
+  readIdentityPages,
   readLive,
   readManualAlarm,
   type ChannelModel,
   type ClientOptions,
+  type DeviceInfo,
   type DisarmPage,
   type Invoker,
   type LateOptions,
@@ -66,6 +68,20 @@ function isOutage(err: unknown): boolean {
 
 /** The alarm outputs' page (read with every poll, bridge/device/alarm-outputs.ts). */
 const ALARM_OUTPUTS = 'PreviewChannel/ManualAlarm';
+
+/** `local_alarmin_num` of `Login/DeviceInfo` (the identity's read); 0 when the device does not say. */
+function alarmInputs(dev: DeviceInfo | undefined): number {
+  const n = dev?.local_alarmin_num;
+  return typeof n === 'number' && n > 0 ? n : 0;
+}
+
+/** The page a recorder disarms through, as read to learn it: its Get answer and the page's write epoch before. */
+interface DisarmRead {
+  page: DisarmPage;
+  data: Json;
+  epoch: number;
+}
+const DISARM_PAGES = Object.keys(DISARM_MEMBER) as DisarmPage[];
 
 const isUnsupported = (err: unknown) => err instanceof DeviceError && err.kind === 'unsupported';
 
@@ -114,7 +130,7 @@ export class Device extends EventEmitter {
   /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
-  /** Markers, live parts, disarm page: entities depend on them. */
+  /** Markers, live parts, disarm page: entities depend on them (a digest of their signature, a few KB of text). */
   private structure = '';
   /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
   private structurePending = true;
@@ -123,6 +139,11 @@ export class Device extends EventEmitter {
   private noAlarmOutputs = false;
   /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
   private recorderInputs?: number;
+  /**
+   * This poll's word on the page the device disarms through while that is not known yet: its Get, read once a poll
+   * (load and poll share it), is also the poll's read of that page.
+   */
+  private disarmOfPoll?: Promise<DisarmRead | undefined>;
   /** A poll has read the channels and pages: what the model says of the channels is known (state may go out). */
   polled = false;
   /** Every settings page is due (first poll, a reload, a read asked for); otherwise one a poll, `settingsTurn`. */
@@ -187,13 +208,17 @@ export class Device extends EventEmitter {
     this.loaded = false;
   }
 
-  /** Identity and the Range of every polled page (`refresh` asks the device again, bypassing caches). */
+  /**
+   * Identity and the Range of every page polled on this recorder (which depends on the page it disarms through, read
+   * first when not known yet); `refresh` asks the device again, bypassing caches.
+   */
   async load(refresh: boolean): Promise<void> {
-    const identity = await this.pollRead('identity', 'Get', () => readIdentity(this.pollClient));
+    const { sys, dev } = await this.pollRead('identity', 'Get', () => readIdentityPages(this.pollClient));
+    if (this.model.events && this.recorderInputs === undefined) this.recorderInputs = alarmInputs(dev);
+    const disarmPage = this.model.disarmPage ?? (await this.disarmRead())?.page;
     const ranges = new Map<string, Json | null>();
-    await inTurns(POLLED_PAGES, async (page) => void ranges.set(page, await this.rangeOf(page, refresh)));
-    if (this.model.events && this.recorderInputs === undefined) this.recorderInputs = await this.alarmInputs();
-    this.model = { ...this.model, info: { ...identity }, ranges };
+    await inTurns(polledPages(disarmPage), async (page) => void ranges.set(page, await this.rangeOf(page, refresh)));
+    this.model = { ...this.model, info: { ...identityFrom(sys, dev) }, ranges };
     this.loaded = true;
     this.structurePending = true;
     this.liveDue = true;
@@ -216,6 +241,7 @@ export class Device extends EventEmitter {
    * answering.
    */
   async poll(): Promise<void> {
+    this.disarmOfPoll = undefined;
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
     let onlineKey = '';
@@ -248,13 +274,16 @@ export class Device extends EventEmitter {
     const ranges = new Map(this.model.ranges);
     const gets = new Map(this.model.gets);
     // Which page the recorder disarms through decides which pages publish anything (read once, then known).
-    const disarmPage = await this.pollDisarmPage();
+    const disarm = this.model.disarmPage ? undefined : await this.disarmRead();
+    this.disarmOfPoll = undefined;
+    const disarmPage = this.model.disarmPage ?? disarm?.page;
     const due = this.dueNow(polledPages(disarmPage));
     const pages = due.pages;
     for (const page of POLLED_PAGES) if (!polledPages(disarmPage).includes(page)) gets.delete(page);
     const outputsEpoch = this.epochs.get(ALARM_OUTPUTS) ?? 0;
     const [, polledLive, polledOutputs] = await Promise.all([
-      inTurns(pages, (page) => this.pollPage(page, ranges, gets)),
+      // The answer that told the disarm page is this poll's read of that page.
+      inTurns(pages, (page) => this.pollPage(page, ranges, gets, page === disarm?.page ? disarm : undefined)),
       this.liveDue || this.liveEveryPoll ? this.pollLive(channelList, models) : undefined,
       due.outputs ? this.pollAlarmOutputs() : undefined,
     ]);
@@ -304,7 +333,13 @@ export class Device extends EventEmitter {
     this.settingsDue = true;
   }
 
-  private async pollPage(page: string, ranges: Map<string, Json | null>, gets: Map<string, Json>): Promise<void> {
+  /** A page's Range (cached) and Get; `answered`: its Get as read earlier in this poll, not asked for again. */
+  private async pollPage(
+    page: string,
+    ranges: Map<string, Json | null>,
+    gets: Map<string, Json>,
+    answered?: { data: Json; epoch: number },
+  ): Promise<void> {
     // cachedRange re-reads a Range after its TTL: Ranges follow device changes without a restart.
     const range = await this.rangeOf(page);
     ranges.set(page, range);
@@ -313,9 +348,11 @@ export class Device extends EventEmitter {
       gets.delete(page);
       return;
     }
-    const epoch = this.epochs.get(page) ?? 0;
+    const epoch = answered?.epoch ?? this.epochs.get(page) ?? 0;
     try {
-      const data = (await this.pollRead(page, 'Get', () => this.repeatClient.invoke(op, findPage(page)?.getRequest ?? {}))) as Json;
+      const data =
+        answered?.data ??
+        ((await this.pollRead(page, 'Get', () => this.repeatClient.invoke(op, findPage(page)?.getRequest ?? {}))) as Json);
       if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
       else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
       this.reportedPageErrors.delete(page);
@@ -326,16 +363,20 @@ export class Device extends EventEmitter {
     }
   }
 
-  /** Which page the device disarms through (core's rule: Disarming where it has it); its Get is polled with the pages. */
-  private async pollDisarmPage(): Promise<DisarmPage | undefined> {
-    if (this.model.disarmPage) return this.model.disarmPage;
-    try {
-      return (await this.pollRead('disarm', 'Get', () => readDisarm(this.pollClient))).page;
-    } catch (err) {
-      if (isOutage(err)) throw err;
-      if (!isUnsupported(err)) this.reportPageError('disarm', err);
-      return undefined;
-    }
+  /** Which page the device disarms through (core's rule: Disarming where it has it) and its Get; once a poll. */
+  private disarmRead(): Promise<DisarmRead | undefined> {
+    this.disarmOfPoll ??= (async () => {
+      const epochs = new Map(DISARM_PAGES.map((page) => [page, this.epochs.get(page) ?? 0]));
+      try {
+        const { page, data } = await this.pollRead('disarm', 'Get', () => readDisarmAnswer(this.repeatClient));
+        return { page, data, epoch: epochs.get(page)! };
+      } catch (err) {
+        if (isOutage(err)) throw err;
+        if (!isUnsupported(err)) this.reportPageError('disarm', err);
+        return undefined;
+      }
+    })();
+    return this.disarmOfPoll;
   }
 
   /** The alarm outputs (ManualAlarm Get, one request); undefined where the device has no such page or it failed. */
@@ -406,17 +447,6 @@ export class Device extends EventEmitter {
       channelOnline(this.model, ch),
     );
     this.model = { ...this.model, events: { ...ev, keys } };
-  }
-
-  /** `local_alarmin_num` of `Login/DeviceInfo`; 0 when the device does not say. */
-  private async alarmInputs(): Promise<number> {
-    try {
-      const n = (await this.pollRead('Login/DeviceInfo', 'Get', () => this.pollClient.invoke(deviceInfoGet))).local_alarmin_num;
-      return typeof n === 'number' && n > 0 ? n : 0;
-    } catch (err) {
-      if (isOutage(err)) throw err;
-      return 0;
-    }
   }
 
   private reportPageError(page: string, err: unknown): void {
@@ -586,7 +616,7 @@ export class Device extends EventEmitter {
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
   private structureChanged(): boolean {
-    const sig = structureSignature(this.model);
+    const sig = createHash('sha1').update(structureSignature(this.model)).digest('base64');
     const changed = sig !== this.structure;
     this.structure = sig;
     return changed;

@@ -95,6 +95,8 @@ export class DeviceFirmware {
   private cameras = new Map<string, string>();
   private camerasUnsupported = false;
   private readingCameras?: Promise<void>;
+  /** The channel list the cameras were last read for (start). */
+  private camerasOf?: ReadonlyMap<string, boolean>;
 
   constructor(
     private readonly device: Device,
@@ -163,7 +165,11 @@ export class DeviceFirmware {
   }
 
   start(): void {
-    void this.readCameras();
+    // Called on every change of entities; the cameras change only with the channel list (or their online flags).
+    if (this.camerasOf !== this.device.model.channelList) {
+      this.camerasOf = this.device.model.channelList;
+      void this.readCameras();
+    }
     if (this.timer || this.stopped || this.opts.scheduled === false) return;
     void this.check();
     // Never while an alarm is active: the check may make the recorder busy with its upgrade server.

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { boundsOf, channelKind, channelSlug, macColon, type ChannelModel, type RangeDescriptor } from '../../core';
-import { isPlainObject } from '../../core/json';
+import { deepFreeze, isPlainObject } from '../../core/json';
 import { panelCodeOptions } from './alarm-code';
 import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from '../device/device';
@@ -196,8 +196,11 @@ export interface DiscoveryOptions {
 export class Discovery {
   /** Hash of the spec (payload without removal markers) last published per topic, this connection. */
   private readonly published = new Map<string, string>();
-  /** Components last published per topic (id -> platform), across connections: removal markers. */
-  private readonly components = new Map<string, Record<string, string>>();
+  /**
+   * Components last published per topic (id -> platform), across connections: removal markers. Equal lists (a
+   * channel's, about 3 KB, alike on every channel of a kind of every device) are one shared frozen copy (deepFreeze).
+   */
+  private readonly components = new Map<string, Readonly<Record<string, string>>>();
   /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
   private readonly retained = new Map<string, { device?: string; payload: Json }>();
   /** Rows and Ranges of a channel last seen online: an offline channel keeps its entities (no flapping). */
@@ -257,7 +260,7 @@ export class Discovery {
       const platforms: Record<string, string> = {};
       for (const [id, c] of Object.entries(comps))
         if (isPlainObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
-      if (!this.components.has(topic)) this.components.set(topic, platforms);
+      if (!this.components.has(topic)) this.components.set(topic, deepFreeze(platforms));
       if (entry.device === undefined || !this.opts.enabled) {
         log.info(
           `discovery: removing ${topic} (${entry.device === undefined ? 'device no longer configured' : 'Home Assistant discovery disabled'})`,
@@ -390,7 +393,7 @@ export class Discovery {
         : spec;
       if (!this.opts.publish(topic, body)) continue;
       this.published.set(topic, digest);
-      this.components.set(topic, platforms);
+      this.components.set(topic, deepFreeze(platforms));
       mine.add(topic);
     }
     // Channels that disappeared, from this run or left retained by an earlier one.

@@ -1,7 +1,17 @@
 import * as v from 'valibot';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RangeDescriptor, boundsOf, channelFields, defaultFor, descriptorAt, isDescriptor, supportedChannels } from '../../core/range';
+import { deepFreeze } from '../../core/json';
+import {
+  RangeDescriptor,
+  boundsOf,
+  channelFields,
+  defaultFor,
+  descriptorAt,
+  isDescriptor,
+  nestFlatGroups,
+  supportedChannels,
+} from '../../core/range';
 import { mainStreamRangeFixture } from '../../bench/validator';
 
 const test = suite('range model');
@@ -119,6 +129,24 @@ test('frontal and multi-angle defaults, falling back to default_value', () => {
   assert.equal([defaultFor(yaw, 'FrontalView'), defaultFor(yaw, 'Multiangle'), defaultFor(yaw, 'UserDefined')], [45, 180, 45]);
   const b = boundsOf(yaw);
   assert.equal([b.default, b.defaultFrontal, b.defaultMulti], [45, 45, 180]);
+});
+
+test('deepFreeze: equal Ranges of two devices are one shared copy, also where a descriptor is nested in its group', () => {
+  // A fresh answer each time (as parsed from the wire), with a flat member also described inside its group.
+  const answer = () =>
+    nestFlatGroups(
+      {
+        channel_info: {
+          type: 'object',
+          items: { CH1: { type: 'object', items: { mirror_mode: { type: 'string', mode: 'rw', items: ['Close', 'Mirror'] } } } },
+        },
+      },
+      ['FullColorMode'],
+    );
+  const a = deepFreeze(answer());
+  const b = deepFreeze(answer());
+  assert.is(a, b, 'one copy for both devices');
+  assert.ok(Object.isFrozen(a));
 });
 
 test.run();
