@@ -359,7 +359,7 @@ export async function benchNodes(): Promise<Record<string, number>> {
     await nr.deploy(throughputFlow(sim.url, password));
 
     // One online floodlight channel per caller (the simulator's layout decides which).
-    const channels = (await client.channelModel())
+    const channels = (await client.channelSlots())
       .filter((c) => c.online && c.hardware.floodlight)
       .map((c) => c.id)
       .slice(0, CONCURRENCY);

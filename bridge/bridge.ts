@@ -2,7 +2,7 @@
  * The bridge's entry point: it builds the parts, lists them (each with the same `start()`/`stop()` shape: started
  * in order, stopped in reverse) and does nothing else.
  *
- * - `device/runtime.ts`  one DeviceRuntime per device: client, model (its state), poller, online flag, coalesced
+ * - `device/runtime.ts`  one DeviceRuntime per device: client, facts (its state), poller, online flag, coalesced
  *   reads; `devices.ts` starts their polls, disk reads and sends out what they report
  * - `features.ts`  the per-device features outside the settings table (cameras, PTZ, firmware, restarts, alarm
  *   outputs), one shape each: discovery components, command keys, MQTT topics, structure changes, stop
@@ -77,7 +77,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   // A feature's entities changed: the device's discovery goes out again.
   const changed = (device: Device) => {
-    if (!publisher.isClosed && device.model.info) discovery.update(device);
+    if (!publisher.isClosed && device.facts.info) discovery.update(device);
   };
   const event = publisher.event.bind(publisher);
   const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed });

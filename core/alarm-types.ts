@@ -83,7 +83,7 @@ export function isAlarmType(x: unknown): x is AlarmType {
   return typeof x === 'string' && Object.hasOwn(ALARM_TYPES, x);
 }
 
-/** What a channel offers, as `Login/ChannelInfo/Get` lists it (a structural subset of the channel model). */
+/** What a channel offers, as `Login/ChannelInfo/Get` lists it (a structural subset of the channel slots). */
 export interface AlarmCapabilities {
   online: boolean;
   /** Not `NotConfigured`; default: `online`. */

@@ -10,7 +10,7 @@ import { KeyedQueue, SharedCalls } from './concurrency';
 import { eventStream, type DeviceEvent, type EventStreamOptions } from './events';
 import { defineOperation, type OperationDef, type RequestOf, type ResponseOf } from './operation';
 import { readManualAlarm, writeManualAlarm } from './alarm-outputs';
-import { channelList, readChannelModel, type ChannelModel, type ChannelState } from './channel-model';
+import { channelList, readChannelSlots, type ChannelSlot, type ChannelState } from './channel-slots';
 import { DISARM_MEMBER, readDisarm, type DisarmPage, type DisarmState } from './disarm';
 import { readIdentity, type DeviceIdentity } from './identity';
 import { readLive, writeLive, type LiveChange, type LiveState } from './live';
@@ -68,7 +68,7 @@ export interface ClientOptions {
 export type ClientState = SessionState;
 
 // Kept here for callers of the former client-only helpers.
-export { channelList, type ChannelState } from './channel-model';
+export { channelList, type ChannelState } from './channel-slots';
 
 export interface InvokeOptions {
   /**
@@ -341,8 +341,8 @@ export class NvrClient extends EventEmitter {
    * Every channel slot with its status, hardware and AI abilities (`Login/ChannelInfo/Get`). Devices without that
    * page: the channels the Deterrence and VoiceAlarm pages report, hardware inferred from which page lists them.
    */
-  channelModel(): Promise<ChannelModel[]> {
-    return readChannelModel(this);
+  channelSlots(): Promise<ChannelSlot[]> {
+    return readChannelSlots(this);
   }
 
   /** What the channel's floodlight, siren and red/blue light do now (`PreviewChannel/Floodlight2AudioAlarm/Get`). */

@@ -15,7 +15,7 @@ export * from './upgrade';
 export * from './firmware';
 export * from './pages';
 export * from './page';
-export * from './channel-model';
+export * from './channel-slots';
 export * from './identity';
 export * from './live';
 export * from './media';

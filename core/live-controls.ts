@@ -1,4 +1,4 @@
-import type { ChannelHardware } from './channel-model';
+import type { ChannelHardware } from './channel-slots';
 
 /**
  * THE table of live controls (`PreviewChannel/Floodlight2AudioAlarm`): one row per user-facing control, the only

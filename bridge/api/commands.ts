@@ -66,8 +66,8 @@ function checkKey(h: DeviceRuntime, level: Level, channel: string | undefined, k
       : '';
     throw new Refusal(`unknown key "${q.quote(key)}"${hint}`, { key: q.quote(key) });
   }
-  const model = h.device.model;
-  const row = rows.find((r) => rowSupported(model, r, channel));
+  const facts = h.device.facts;
+  const row = rows.find((r) => rowSupported(facts, r, channel));
   if (rows.every(isReadOnlyRow)) throw new Refusal(`${key} is read-only`, { key });
   if (!row) {
     throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
@@ -76,9 +76,9 @@ function checkKey(h: DeviceRuntime, level: Level, channel: string | undefined, k
     // The code (where the config sets one) is checked first: a wrong code learns nothing about the command.
     const { action, code } = panelCommand(key, raw);
     checkCode(key, h.cfg.alarm_code, code);
-    return planRow(row, { model, device: h.device.id, channel, raw: action, q });
+    return planRow(row, { facts: facts, device: h.device.id, channel, raw: action, q });
   }
-  return planRow(row, { model, device: h.device.id, channel, raw, q });
+  return planRow(row, { facts: facts, device: h.device.id, channel, raw, q });
 }
 
 /** What a command was aimed at, as far as it is known: the device, its channel, the key(s) being handled. */
@@ -136,7 +136,7 @@ export class Commands {
       const due = [...this.snapBack.values()];
       this.snapBack.clear();
       for (const t of due)
-        if (t.h.device.model.info) this.ctx.publishState(t.h, { force: true, channel: t.channel, deviceOnly: !t.channel });
+        if (t.h.device.facts.info) this.ctx.publishState(t.h, { force: true, channel: t.channel, deviceOnly: !t.channel });
     }, SNAP_BACK_MS);
   }
 
@@ -190,7 +190,7 @@ export class Commands {
       const channel = parsed.channel !== undefined ? lookupChannel(h, parsed.channel, this.ctx.quoter) : undefined;
       target.channel = channel;
       if (parsed.kind === 'get') return this.get(topic, h, channel);
-      if (channel && !channelOnline(h.device.model, channel)) {
+      if (channel && !channelOnline(h.device.facts, channel)) {
         throw new Refusal(`channel ${channel} of ${h.device.id} is offline`, { device: h.device.id, channel });
       }
       const input: Json = parsed.key !== undefined ? { [parsed.key]: bareValue(payload) } : parseObject(payload);

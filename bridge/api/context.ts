@@ -67,7 +67,7 @@ export function bridgeContext(p: {
       if (!done) {
         done = read.then(() => {
           // A device that never answered has nothing to describe: no empty discovery config.
-          if (rt.device.model.info) p.discovery.update(rt.device, true);
+          if (rt.device.facts.info) p.discovery.update(rt.device, true);
           p.publisher.state(rt, { force: true });
         });
         refreshes.set(read, done);

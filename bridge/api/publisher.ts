@@ -2,7 +2,7 @@
  * The state publisher: everything the bridge publishes goes out here, at QoS 1 (the broker acknowledges each,
  * and handles one client's QoS 1 messages in order; aedes reorders QoS 0 messages, retained ones behind the
  * others, and then drops the older ones as duplicates). It only diffs and publishes: device and channel state
- * is built from the runtime's model (`state.ts`), the change cache keeps the last payload per topic.
+ * is built from the runtime's facts (`state.ts`), the change cache keeps the last payload per topic.
  *
  * Gating: state goes out only after this connection's discovery (`open()`), because Home Assistant subscribes
  * to a state topic when it discovers the entity and an unretained state sent before would be lost to it.
@@ -136,9 +136,9 @@ export class StatePublisher {
       devices: [...runtimes.values()].map((rt) => ({
         id: rt.id,
         name: rt.device.name,
-        model: rt.device.model.info?.model ?? null,
-        firmware: rt.device.model.info?.firmware ?? null,
-        channels: rt.device.channels().map((ch) => ({ id: ch, slug: channelSlug(ch), online: channelOnline(rt.device.model, ch) })),
+        model: rt.device.facts.info?.model ?? null,
+        firmware: rt.device.facts.info?.firmware ?? null,
+        channels: rt.device.channels().map((ch) => ({ id: ch, slug: channelSlug(ch), online: channelOnline(rt.device.facts, ch) })),
         online: rt.online,
       })),
     };
@@ -154,7 +154,7 @@ export class StatePublisher {
 
   /** An alarm edge on `<dev>/<ch>/event` (not retained; gated like state, after the channel's state; held while away). */
   alarmEdge(rt: DeviceRuntime, channel: string, edge: AlarmEdge): void {
-    if (!rt.device.model.info) return;
+    if (!rt.device.facts.info) return;
     const topic = this.opts.topics.event(rt.id, channelSlug(channel));
     const payload = JSON.stringify(edge);
     if (this.statesReady && !this.heldEdges.length && this.send(topic, payload)) return;
@@ -195,19 +195,19 @@ export class StatePublisher {
   state(rt: DeviceRuntime, o: { force?: boolean; channel?: string; deviceOnly?: boolean } = {}): void {
     // Not before the first poll read the channels and pages (identity alone, from an event meanwhile, would publish
     // every channel as offline).
-    if (!this.statesReady || !rt.device.model.info || rt.device.polled === false) return;
+    if (!this.statesReady || !rt.device.facts.info || rt.device.polled === false) return;
     const { topics, config } = this.opts;
     const d = rt.device;
     const retain = config.mqtt.retain;
-    if (!o.channel) this.publish(topics.state(d.id), JSON.stringify(deviceState(d.model)), { retain, force: o.force });
+    if (!o.channel) this.publish(topics.state(d.id), JSON.stringify(deviceState(d.facts)), { retain, force: o.force });
     if (o.deviceOnly) return;
     for (const ch of d.channels()) {
       if (o.channel && o.channel !== ch) continue;
       const slug = channelSlug(ch);
       // Retained like the device's: Home Assistant shows an Offline channel's entities unavailable from the start.
-      const avail = JSON.stringify({ state: channelOnline(d.model, ch) ? 'online' : 'offline' });
+      const avail = JSON.stringify({ state: channelOnline(d.facts, ch) ? 'online' : 'offline' });
       this.publish(topics.availability(d.id, slug), avail, { retain: true, force: o.force });
-      this.publish(topics.state(d.id, slug), JSON.stringify(channelState(d.model, ch)), { retain, force: o.force });
+      this.publish(topics.state(d.id, slug), JSON.stringify(channelState(d.facts, ch)), { retain, force: o.force });
     }
   }
 }

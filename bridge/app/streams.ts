@@ -5,7 +5,7 @@
  * environment reference: the password itself is never printed.
  */
 import { stringify } from 'yaml';
-import { channelSlug, NvrClient, type ChannelModel, type StreamUrls } from '../../core';
+import { channelSlug, NvrClient, type ChannelSlot, type StreamUrls } from '../../core';
 import type { BridgeConfig, DeviceConfig } from '../base/config';
 import { deviceClientOptions } from '../device/device';
 import { errorText } from '../base/log';
@@ -103,7 +103,7 @@ export async function readDeviceStreams(
     const client = clientOf(d);
     try {
       const urls = await client.streamUrls();
-      const models: ChannelModel[] = await client.channelModel().catch(() => []);
+      const models: ChannelSlot[] = await client.channelSlots().catch(() => []);
       const wanted = d.channels ? new Set(d.channels) : undefined;
       const channels = urls
         .filter((u) => !wanted || wanted.has(u.channel))

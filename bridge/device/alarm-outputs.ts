@@ -17,7 +17,7 @@ import { switchValue } from '../../core/words';
 import { outputChannel } from './alarm-output-names';
 import { Refusal } from './refusal';
 import type { Device } from './device';
-import { channelOnline, type DeviceModel, type Json } from './state';
+import { channelOnline, type DeviceFacts, type Json } from './state';
 import { onOffTemplate } from './templates';
 import type { Topics } from '../mqtt/topics';
 
@@ -35,9 +35,9 @@ export const alarmOutputKey = (name: string) => `${ALARM_OUTPUT_PREFIX}${alarmOu
 export const isAlarmOutputKey = (key: string) => key.startsWith(ALARM_OUTPUT_PREFIX) && key.length > ALARM_OUTPUT_PREFIX.length;
 
 /** The state keys of the outputs the device lists now. */
-export function alarmOutputState(model: DeviceModel): Json {
+export function alarmOutputState(facts: DeviceFacts): Json {
   const out: Json = {};
-  for (const [name, on] of Object.entries(model.alarmOutputs ?? {})) out[alarmOutputKey(name)] = on;
+  for (const [name, on] of Object.entries(facts.alarmOutputs ?? {})) out[alarmOutputKey(name)] = on;
   return out;
 }
 
@@ -65,7 +65,7 @@ function placeOf(device: Device, name: string): string | undefined {
 /** Switches of the recorder's outputs (and of cameras' outputs whose camera is not published as a channel). */
 export function deviceAlarmOutputComponents(topics: Topics, device: Device, node: string): Json {
   const out: Json = {};
-  for (const name of device.model.alarmOutputNames ?? [])
+  for (const name of device.facts.alarmOutputNames ?? [])
     if (placeOf(device, name) === undefined) out[alarmOutputKey(name)] = outputSwitch(topics, device.id, node, name);
   return out;
 }
@@ -73,28 +73,28 @@ export function deviceAlarmOutputComponents(topics: Topics, device: Device, node
 /** Switches of one camera's outputs, on its channel device. */
 export function channelAlarmOutputComponents(topics: Topics, device: Device, channel: string, node: string): Json {
   const out: Json = {};
-  for (const name of device.model.alarmOutputNames ?? [])
+  for (const name of device.facts.alarmOutputNames ?? [])
     if (placeOf(device, name) === channel) out[alarmOutputKey(name)] = outputSwitch(topics, device.id, node, name);
   return out;
 }
 
 /**
  * A `set/alarm_output_<slug>` command: checked now (a device key, an output the device lists, an ON/OFF word),
- * carried out by the returned function (core writes and reads back; the read-back lands in the model).
+ * carried out by the returned function (core writes and reads back; the read-back lands in the facts).
  */
 export function planAlarmOutput(device: Device, channel: string | undefined, key: string, raw: unknown): () => Promise<void> {
   if (channel)
     throw new Refusal(`${key} is a device key: use the <device>/set/${key} topic (${channelSlug(channel)} is a channel)`, { key });
-  const outputs = device.model.alarmOutputs ?? {};
-  const name = (device.model.alarmOutputNames ?? []).find((n) => alarmOutputKey(n) === key);
+  const outputs = device.facts.alarmOutputs ?? {};
+  const name = (device.facts.alarmOutputNames ?? []).find((n) => alarmOutputKey(n) === key);
   if (!name) {
-    const has = (device.model.alarmOutputNames ?? []).map(alarmOutputKey);
+    const has = (device.facts.alarmOutputNames ?? []).map(alarmOutputKey);
     throw new Refusal(`${device.id} has no alarm output ${key} (it has ${has.join(', ') || 'none'})`, { key });
   }
   const ch = outputChannel(name);
   if (!Object.hasOwn(outputs, name))
     throw new Refusal(
-      `${device.id} does not list ${name} now${ch && !channelOnline(device.model, ch) ? ` (camera ${ch} is offline)` : ''}`,
+      `${device.id} does not list ${name} now${ch && !channelOnline(device.facts, ch) ? ` (camera ${ch} is offline)` : ''}`,
       {
         key,
       },

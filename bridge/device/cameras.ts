@@ -220,7 +220,7 @@ export class DeviceCameras {
   take(channel: string, forAlarm?: AlarmPictureInfo): string | undefined {
     if (this.stopped) return 'the bridge is stopping';
     if (!this.video.has(channel)) return `${this.device.id} reports no camera ${channel} with pictures`;
-    if (!channelOnline(this.device.model, channel)) return `${channel} of ${this.device.id} is offline`;
+    if (!channelOnline(this.device.facts, channel)) return `${channel} of ${this.device.id} is offline`;
     this.waiting.set(channel, forAlarm ?? this.waiting.get(channel));
     if (!this.running) void this.drain();
     return undefined;

@@ -1,8 +1,8 @@
 /**
- * One configured device: its NvrClient, what the bridge knows about it (`model`: identity, channel model, Range and
+ * One configured device: its NvrClient, what the bridge knows about it (`facts`: identity, channel slots, Range and
  * Get of the table's pages, the live page per channel, the disarm state), one poll, and the writes. Every write goes
  * through core (`update`, `setLive`, `setDisarmed`), which reads, checks, sends and reads back; the read-back lands
- * in the model. Nothing here knows how a page is requested or written.
+ * in the facts. Nothing here knows how a page is requested or written.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -14,12 +14,12 @@ import {
   identityFrom,
   LIVE_HARDWARE,
   NvrClient,
-  readChannelModel,
+  readChannelSlots,
   readDisarmAnswer,
   readIdentityPages,
   readLive,
   readManualAlarm,
-  type ChannelModel,
+  type ChannelSlot,
   type ClientOptions,
   type DeviceInfo,
   type DisarmPage,
@@ -34,8 +34,8 @@ import type { DeviceConfig } from '../base/config';
 import { emptyEventValues } from './event-state';
 import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from '../base/log';
-import { sameChannelList, sameJson, structureSignature } from './model-compare';
-import { channelIds, channelOnline, emptyModel, type DeviceModel, type Json } from './state';
+import { sameChannelList, sameJson, structureSignature } from './facts-compare';
+import { channelIds, channelOnline, emptyFacts, type DeviceFacts, type Json } from './state';
 import { POLLED_PAGES, polledPages, SETTINGS_PAGES } from './table';
 import { mergeChanges, WriteQueue, type Job, type Written } from './write-queue';
 
@@ -94,7 +94,7 @@ const POLL_CALL = { priority: 'poll' } as const;
 const REPEATED_POLL_CALL = { ...POLL_CALL, reuse: true } as const;
 
 /**
- * Equal answers held as different objects (the model's came from a shared or written read): the model takes the
+ * Equal answers held as different objects (the facts' came from a shared or written read): the facts take the
  * poll's, the one the client hands out again while the answer is unchanged, so later polls compare by identity.
  */
 function adoptSameAnswers(held: Map<string, Json>, polled: Map<string, Json>): void {
@@ -117,7 +117,7 @@ async function inTurns<T>(items: readonly T[], read: (item: T) => Promise<void>)
 export class Device extends EventEmitter {
   readonly id: string;
   readonly client: NvrClient;
-  model: DeviceModel = emptyModel();
+  facts: DeviceFacts = emptyFacts();
   /** Every read of a poll goes through this: the client with `POLL_CALL` added to each call. */
   private readonly pollClient: Invoker;
   /** `pollClient` for the reads every poll makes (REPEATED_POLL_CALL). */
@@ -125,8 +125,8 @@ export class Device extends EventEmitter {
   /** Static info (identity and Ranges) loaded at least once since the device last came online. */
   private loaded = false;
   private onlineKey?: string;
-  /** The channel list (and its online key) derived from the last channel models read. */
-  private listOf?: { models: ChannelModel[]; list: Map<string, boolean>; onlineKey: string; names: string };
+  /** The channel list (and its online key) derived from the last channel slots read. */
+  private listOf?: { models: ChannelSlot[]; list: Map<string, boolean>; onlineKey: string; names: string };
   /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
@@ -134,7 +134,7 @@ export class Device extends EventEmitter {
   private structure = '';
   /** Static info was (re)loaded: the next update changes entities even if the pages look the same. */
   private structurePending = true;
-  private channelCache?: { model: DeviceModel; ids: string[] };
+  private channelCache?: { facts: DeviceFacts; ids: string[] };
   /** The device has no ManualAlarm page (R2): its alarm outputs are not asked for again. */
   private noAlarmOutputs = false;
   /** The recorder's own alarm inputs (`Login/DeviceInfo`, read once): they make every channel able to raise `io`. */
@@ -144,7 +144,7 @@ export class Device extends EventEmitter {
    * (load and poll share it), is also the poll's read of that page.
    */
   private disarmOfPoll?: Promise<DisarmRead | undefined>;
-  /** A poll has read the channels and pages: what the model says of the channels is known (state may go out). */
+  /** A poll has read the channels and pages: what the facts say of the channels is known (state may go out). */
   polled = false;
   /** Every settings page is due (first poll, a reload, a read asked for); otherwise one a poll, `settingsTurn`. */
   private settingsDue = true;
@@ -187,7 +187,7 @@ export class Device extends EventEmitter {
     this.pollClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...POLL_CALL }) };
     this.repeatClient = { invoke: (op, data, o) => client.invoke(op, data, { ...o, ...REPEATED_POLL_CALL }) };
     this.writes = new WriteQueue((page, batch) => this.writePage(page, batch));
-    if (cfg.events) this.model.events = emptyEventValues();
+    if (cfg.events) this.facts.events = emptyEventValues();
     this.liveEveryPoll = !cfg.events;
     // An event of a Set reaches us with the next event check (paced), which may hold its answer for a while.
     this.echoWindowMs = 3 * cfg.event_interval + (opts.timeoutMs ?? 10_000);
@@ -199,7 +199,7 @@ export class Device extends EventEmitter {
 
   /** Channels the bridge publishes for this device (config `channels` applied; no empty slots). */
   channels(): string[] {
-    if (this.channelCache?.model !== this.model) this.channelCache = { model: this.model, ids: channelIds(this.model, this.cfg.channels) };
+    if (this.channelCache?.facts !== this.facts) this.channelCache = { facts: this.facts, ids: channelIds(this.facts, this.cfg.channels) };
     return this.channelCache.ids;
   }
 
@@ -214,11 +214,11 @@ export class Device extends EventEmitter {
    */
   async load(refresh: boolean): Promise<void> {
     const { sys, dev } = await this.pollRead('identity', 'Get', () => readIdentityPages(this.pollClient));
-    if (this.model.events && this.recorderInputs === undefined) this.recorderInputs = alarmInputs(dev);
-    const disarmPage = this.model.disarmPage ?? (await this.disarmRead())?.page;
+    if (this.facts.events && this.recorderInputs === undefined) this.recorderInputs = alarmInputs(dev);
+    const disarmPage = this.facts.disarmPage ?? (await this.disarmRead())?.page;
     const ranges = new Map<string, Json | null>();
     await inTurns(polledPages(disarmPage), async (page) => void ranges.set(page, await this.rangeOf(page, refresh)));
-    this.model = { ...this.model, info: { ...identityFrom(sys, dev) }, ranges };
+    this.facts = { ...this.facts, info: { ...identityFrom(sys, dev) }, ranges };
     this.loaded = true;
     this.structurePending = true;
     this.liveDue = true;
@@ -236,7 +236,7 @@ export class Device extends EventEmitter {
   }
 
   /**
-   * One poll: channel model, Get of every supported page that publishes something on this recorder (`polledPages`),
+   * One poll: channel slots, Get of every supported page that publishes something on this recorder (`polledPages`),
    * disarm state, and (when due, see `liveDue`) the live page of each live channel. Throws when the device is not
    * answering.
    */
@@ -246,9 +246,9 @@ export class Device extends EventEmitter {
     let channelList: Map<string, boolean> | undefined;
     let onlineKey = '';
     const namesBefore = this.listOf?.names;
-    let models = this.model.channelModels;
+    let models = this.facts.channelSlots;
     try {
-      models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelModel(this.repeatClient));
+      models = await this.pollRead('Login/ChannelInfo', 'Get', () => readChannelSlots(this.repeatClient));
       // An unchanged answer gives the same (frozen) models: the list derived from them last time still holds.
       if (this.listOf?.models !== models) {
         // An empty slot (NotConfigured) is no channel: it never gets entities.
@@ -271,12 +271,12 @@ export class Device extends EventEmitter {
     if (this.onlineKey !== undefined && onlineKey !== this.onlineKey) await this.load(true);
     this.onlineKey = onlineKey;
 
-    const ranges = new Map(this.model.ranges);
-    const gets = new Map(this.model.gets);
+    const ranges = new Map(this.facts.ranges);
+    const gets = new Map(this.facts.gets);
     // Which page the recorder disarms through decides which pages publish anything (read once, then known).
-    const disarm = this.model.disarmPage ? undefined : await this.disarmRead();
+    const disarm = this.facts.disarmPage ? undefined : await this.disarmRead();
     this.disarmOfPoll = undefined;
-    const disarmPage = this.model.disarmPage ?? disarm?.page;
+    const disarmPage = this.facts.disarmPage ?? disarm?.page;
     const due = this.dueNow(polledPages(disarmPage));
     const pages = due.pages;
     for (const page of POLLED_PAGES) if (!polledPages(disarmPage).includes(page)) gets.delete(page);
@@ -289,8 +289,8 @@ export class Device extends EventEmitter {
     ]);
     if (polledLive) this.liveDue = false;
     this.polled = true;
-    // Most polls find nothing new: then the model keeps its identity and nothing downstream runs.
-    const prev = this.model;
+    // Most polls find nothing new: then the facts keep its identity and nothing downstream runs.
+    const prev = this.facts;
     const live = polledLive ?? prev.live;
     const list = channelList ?? prev.channelList;
     const listChanged = !sameChannelList(list, prev.channelList) || this.listOf?.names !== namesBefore;
@@ -304,7 +304,7 @@ export class Device extends EventEmitter {
     if (!getsChanged) adoptSameAnswers(prev.gets, gets);
     if (!listChanged && !rangesChanged && !getsChanged && !liveChanged && !outputsChanged && disarmPage === prev.disarmPage) return;
     // Spread: what events wrote meanwhile (alarms, disk) stays.
-    this.model = { ...prev, channelList: list, channelModels: models, ranges, gets, live, disarmPage, alarmOutputs, alarmOutputNames };
+    this.facts = { ...prev, channelList: list, channelSlots: models, ranges, gets, live, disarmPage, alarmOutputs, alarmOutputNames };
     const structure = this.structureChanged() || listChanged || rangesChanged || this.structurePending;
     this.structurePending = false;
     if (structure) this.updateAlarmKeys();
@@ -354,7 +354,7 @@ export class Device extends EventEmitter {
         answered?.data ??
         ((await this.pollRead(page, 'Get', () => this.repeatClient.invoke(op, findPage(page)?.getRequest ?? {}))) as Json);
       if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
-      else gets.set(page, this.model.gets.get(page) ?? data); // a write's read-back is newer
+      else gets.set(page, this.facts.gets.get(page) ?? data); // a write's read-back is newer
       this.reportedPageErrors.delete(page);
     } catch (err) {
       if (isOutage(err)) throw err;
@@ -395,7 +395,7 @@ export class Device extends EventEmitter {
   }
 
   /** The live page of every online channel with a floodlight, siren or red/blue light. */
-  private async pollLive(list: Map<string, boolean> | undefined, models: DeviceModel['channelModels']): Promise<Map<string, LiveState>> {
+  private async pollLive(list: Map<string, boolean> | undefined, models: DeviceFacts['channelSlots']): Promise<Map<string, LiveState>> {
     const out = new Map<string, LiveState>();
     const channels = [...(list ?? [])]
       .filter(([ch, online]) => {
@@ -410,7 +410,7 @@ export class Device extends EventEmitter {
         try {
           const reader = this.liveEveryPoll ? this.repeatClient : this.pollClient;
           const state = await this.pollRead(key, 'Get', () => readLive(reader, ch));
-          const newer = (this.epochs.get(key) ?? 0) !== epoch ? this.model.live.get(ch) : undefined;
+          const newer = (this.epochs.get(key) ?? 0) !== epoch ? this.facts.live.get(ch) : undefined;
           out.set(ch, newer ?? state);
           this.reportedPageErrors.delete(key);
         } catch (err) {
@@ -439,14 +439,14 @@ export class Device extends EventEmitter {
     }
   }
 
-  /** Alarm keys per channel (the alarm entities) from the channel models; with events on. */
+  /** Alarm keys per channel (the alarm entities) from the channel slots; with events on. */
   private updateAlarmKeys(): void {
-    const ev = this.model.events;
+    const ev = this.facts.events;
     if (!ev) return;
-    const keys = alarmKeys(this.channels(), this.model.channelModels, this.recorderInputs ?? 0, ev.keys, (ch) =>
-      channelOnline(this.model, ch),
+    const keys = alarmKeys(this.channels(), this.facts.channelSlots, this.recorderInputs ?? 0, ev.keys, (ch) =>
+      channelOnline(this.facts, ch),
     );
-    this.model = { ...this.model, events: { ...ev, keys } };
+    this.facts = { ...this.facts, events: { ...ev, keys } };
   }
 
   private reportPageError(page: string, err: unknown): void {
@@ -483,9 +483,9 @@ export class Device extends EventEmitter {
       this.bump(page);
     }
     if (POLLED_PAGES.includes(page)) {
-      const gets = new Map(this.model.gets);
+      const gets = new Map(this.facts.gets);
       gets.set(page, readBack);
-      this.model = { ...this.model, gets };
+      this.facts = { ...this.facts, gets };
       this.emit('update', { structure: this.structureChanged() });
     }
     return { readBack, late };
@@ -498,9 +498,9 @@ export class Device extends EventEmitter {
   }
 
   /**
-   * Switch the light, siren or red/blue light of a channel now; the state read back is the model's. While later
+   * Switch the light, siren or red/blue light of a channel now; the state read back is the facts'. While later
    * live writes of the channel are pending (Home Assistant's light sends its brightness, then ON), the read-back
-   * is kept in the model but published only with the last one's: a burst of commands shows once, as confirmed.
+   * is kept in the facts but published only with the last one's: a burst of commands shows once, as confirmed.
    */
   async writeLive(channel: string, change: LiveChange, opts: LateOptions = {}): Promise<LiveState> {
     this.liveWrites.set(channel, (this.liveWrites.get(channel) ?? 0) + 1);
@@ -522,13 +522,13 @@ export class Device extends EventEmitter {
 
   /**
    * What a channel's live page says now, from a command's read-back or a `{kind:'live'}` event (the device's own
-   * `Floodlight_AudioAlarm` report): merged into the model (`model.live`, the one place live state lives) and published
+   * `Floodlight_AudioAlarm` report): merged into the facts (`facts.live`, the one place live state lives) and published
    * (`hold`: not yet, a later write of the channel is pending).
    */
   applyLive(channel: string, change: Partial<LiveState>, hold = false): void {
     // A poll read that left before this is older: it must not undo it.
     this.bump(`live ${channel}`);
-    const live = new Map(this.model.live);
+    const live = new Map(this.facts.live);
     const before = live.get(channel) ?? { channel };
     const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
     if (sameJson(before, after) && live.has(channel)) {
@@ -536,7 +536,7 @@ export class Device extends EventEmitter {
       return;
     }
     live.set(channel, after);
-    this.model = { ...this.model, live };
+    this.facts = { ...this.facts, live };
     if (hold) this.liveHeld.add(channel);
     else {
       this.liveHeld.delete(channel);
@@ -546,12 +546,12 @@ export class Device extends EventEmitter {
 
   /**
    * The device's own report of a channel's live state (a `Floodlight_AudioAlarm` event). Events arrive with the
-   * next event check, after the read-back of the write that caused them: one saying what the model already says
+   * next event check, after the read-back of the write that caused them: one saying what the facts already say
    * is applied, one contradicting a state confirmed moments ago (or a write still pending) may be older than it,
    * so the live page is read again (after the pending writes) and its answer applied instead.
    */
   reportedLive(channel: string, change: Partial<LiveState>): Promise<void> {
-    const current = this.model.live.get(channel);
+    const current = this.facts.live.get(channel);
     const differs = Object.entries(change).some(([k, v]) => v !== undefined && current?.[k as keyof LiveState] !== v);
     const confirmedAt = this.liveConfirmedAt.get(channel);
     const recent = this.liveWrites.has(channel) || (confirmedAt !== undefined && performance.now() - confirmedAt < this.echoWindowMs);
@@ -578,26 +578,26 @@ export class Device extends EventEmitter {
     this.liveEveryPoll = true;
   }
 
-  /** Disarm (true) or arm (false) through the page the device has; the value read back lands in the model. */
+  /** Disarm (true) or arm (false) through the page the device has; the value read back lands in the facts. */
   async writeDisarmed(disarmed: boolean, opts: LateOptions = {}): Promise<boolean | undefined> {
     const s = await this.client.setDisarmed(disarmed, opts);
     this.bump(s.page);
-    const gets = new Map(this.model.gets);
+    const gets = new Map(this.facts.gets);
     const data = { ...(gets.get(s.page) ?? {}) };
     if (s.disarmed !== undefined) data[DISARM_MEMBER[s.page]] = s.disarmed;
     gets.set(s.page, data);
-    this.model = { ...this.model, gets, disarmPage: s.page };
+    this.facts = { ...this.facts, gets, disarmPage: s.page };
     this.emit('update', { structure: this.structureChanged() });
     return s.disarmed;
   }
 
-  /** Switch one alarm output (core reads, sends only a change, reads back); the read-back lands in the model. */
+  /** Switch one alarm output (core reads, sends only a change, reads back); the read-back lands in the facts. */
   async writeAlarmOutput(name: string, on: boolean): Promise<boolean | undefined> {
     const outputs = await this.client.setManualAlarm({ [name]: on });
     this.bump(ALARM_OUTPUTS);
-    if (!sameJson(outputs, this.model.alarmOutputs)) {
-      const names = announcedOutputs(outputs, this.model.alarmOutputNames, this.model.channelList);
-      this.model = { ...this.model, alarmOutputs: outputs, alarmOutputNames: names };
+    if (!sameJson(outputs, this.facts.alarmOutputs)) {
+      const names = announcedOutputs(outputs, this.facts.alarmOutputNames, this.facts.channelList);
+      this.facts = { ...this.facts, alarmOutputs: outputs, alarmOutputNames: names };
       this.emit('update', { structure: this.structureChanged() });
     }
     return outputs[name];
@@ -605,10 +605,10 @@ export class Device extends EventEmitter {
 
   /** The disks as last read (storage.ts): published with the device's state; entities follow the disks. */
   applyStorage(storage: Storage): void {
-    const prev = this.model.storage;
+    const prev = this.facts.storage;
     if (sameJson(prev, storage)) return;
     const shape = (s?: Storage) => JSON.stringify(s?.disks.map((d) => [d.id, d.type, d.status !== undefined]) ?? null);
-    this.model = { ...this.model, storage };
+    this.facts = { ...this.facts, storage };
     this.emit('update', {
       structure: shape(prev) !== shape(storage) || (prev?.overwrite === undefined) !== (storage.overwrite === undefined),
     });
@@ -616,7 +616,7 @@ export class Device extends EventEmitter {
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
   private structureChanged(): boolean {
-    const sig = createHash('sha1').update(structureSignature(this.model)).digest('base64');
+    const sig = createHash('sha1').update(structureSignature(this.facts)).digest('base64');
     const changed = sig !== this.structure;
     this.structure = sig;
     return changed;

@@ -1,9 +1,9 @@
 /**
  * The entities of device events: which alarm keys a channel gets (R2: only what it can raise, from its channel
- * model), their `binary_sensor` rows, the Home Assistant `event` entity of a channel, and the recorder's
+ * slots), their `binary_sensor` rows, the Home Assistant `event` entity of a channel, and the recorder's
  * `disk_problem`. Discovery and state call in here; the rows are built from core's `ALARM_TYPES`, one table.
  */
-import { ALARM_TYPE_KEYS, ALARM_TYPES, alarmTypesOf, type AlarmType, type ChannelModel } from '../../core';
+import { ALARM_TYPE_KEYS, ALARM_TYPES, alarmTypesOf, type AlarmType, type ChannelSlot } from '../../core';
 import type { Row } from './table';
 
 /** Device-level key of the disk problem sensor. */
@@ -17,12 +17,12 @@ export const DISK_PROBLEM_KEY = 'disk_problem';
  */
 export function alarmKeys(
   channels: readonly string[],
-  models: readonly ChannelModel[] | undefined,
+  models: readonly ChannelSlot[] | undefined,
   recorderInputs: number,
   previous: ReadonlyMap<string, readonly AlarmType[]> | undefined,
   online: (ch: string) => boolean,
 ): Map<string, AlarmType[]> {
-  const byId = new Map<string, ChannelModel>(models?.map((m) => [m.id, m]));
+  const byId = new Map<string, ChannelSlot>(models?.map((m) => [m.id, m]));
   const out = new Map<string, AlarmType[]>();
   for (const ch of channels) {
     const m = byId.get(ch);

@@ -5,14 +5,14 @@
  *   alarm's start, cleared on its end, or cleared after `clearAfterMs` when the device never sends the end;
  * - disk: the device-level `disk_problem`.
  * Every change is reported once, with the edge to publish on `<ch>/event` for an alarm. Live light and siren events
- * (`{kind:'live'}`) are not kept here: `events.ts` hands them to `Device.applyLive`, so `model.live` is the one
+ * (`{kind:'live'}`) are not kept here: `events.ts` hands them to `Device.applyLive`, so `facts.live` is the one
  * place live state lives.
  */
 import type { AlarmPicture, AlarmType, DeviceEvent } from '../../core';
 
-/** Event-derived values of one device, kept in its model (`DeviceModel.events`); replaced on every change. */
+/** Event-derived values of one device, kept in its facts (`DeviceFacts.events`); replaced on every change. */
 export interface EventValues {
-  /** Alarm keys each channel can raise (the entities): from the channel model, plus types the device reported. */
+  /** Alarm keys each channel can raise (the entities): from the channel slots, plus types the device reported. */
   keys: ReadonlyMap<string, readonly AlarmType[]>;
   /** Alarm keys that are on now, per channel. */
   active: ReadonlyMap<string, ReadonlySet<AlarmType>>;
@@ -47,9 +47,9 @@ export interface EventChange {
 export interface EventStateOptions {
   /** Clear an alarm after this long without its end. */
   clearAfterMs: number;
-  /** Read the current values (the device model's). */
+  /** Read the current values (the device facts'). */
   get(): EventValues;
-  /** Store new values (into the device model). */
+  /** Store new values (into the device facts). */
   set(values: EventValues): void;
   /** A change made by a timer (an alarm cleared after `clearAfterMs`). */
   onTimeout(change: EventChange): void;

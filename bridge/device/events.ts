@@ -1,7 +1,7 @@
 /**
  * One device's event stream (`client.events()`: paced Event/Check calls at priority 'poll', its own backoff):
  * started once the device first answered a poll, stopped with the runtime. Each event is applied to the device
- * model at once, without waiting for a poll: alarms and disk through {@link EventState} (reported as a change to
+ * facts at once, without waiting for a poll: alarms and disk through {@link EventState} (reported as a change to
  * publish), live light and siren through `Device.applyLive` (published by the device's own update).
  * The stream keeps running while polls fail (it backs off by itself); it ends only when the device has no
  * Event/Check (R2: no events, said once) or on a lock-out (tried again after `retryMs`).
@@ -61,9 +61,9 @@ export class DeviceEvents {
   ) {
     this.state = new EventState({
       clearAfterMs: o.clearAfterMs,
-      get: () => device.model.events!,
+      get: () => device.facts.events!,
       set: (events) => {
-        device.model = { ...device.model, events };
+        device.facts = { ...device.facts, events };
       },
       onTimeout: (change) => {
         o.log.info(`${change.channel}: ${change.edge?.type} cleared after ${o.clearAfterMs / 1000} s without its end`);
@@ -74,7 +74,7 @@ export class DeviceEvents {
 
   /** Start the stream (once; later calls do nothing). */
   start(): void {
-    if (this.running || this.stopper.signal.aborted || !this.device.model.events) return;
+    if (this.running || this.stopper.signal.aborted || !this.device.facts.events) return;
     this.running = this.run();
   }
 
@@ -88,7 +88,7 @@ export class DeviceEvents {
     // A channel the config leaves out (`channels`) is not published: neither are its events.
     if (e.kind !== 'disk' && !this.device.channels().includes(e.channel)) return;
     if (e.kind === 'live') {
-      // One source of truth for live state: the device model's live page, published by the device's own update.
+      // One source of truth for live state: the device facts' live page, published by the device's own update.
       const { channel, floodlight, brightness, siren, volume } = e;
       await this.device.reportedLive(channel, { floodlight, brightness, siren, volume });
       return;

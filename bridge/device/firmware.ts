@@ -78,7 +78,7 @@ export function cameraFirmwareComponent(topics: Topics, device: string, slug: st
 
 /** Any alarm active on the recorder (Event/Check): an upgrade would reboot it in the middle. */
 export function alarmActive(device: Device): boolean {
-  for (const types of device.model.events?.active.values() ?? []) if (types.size) return true;
+  for (const types of device.facts.events?.active.values() ?? []) if (types.size) return true;
   return false;
 }
 
@@ -109,7 +109,7 @@ export class DeviceFirmware {
   }
 
   private installed(): string | undefined {
-    const fw = this.device.model.info?.firmware;
+    const fw = this.device.facts.info?.firmware;
     return typeof fw === 'string' && fw ? fw : undefined;
   }
 
@@ -166,8 +166,8 @@ export class DeviceFirmware {
 
   start(): void {
     // Called on every change of entities; the cameras change only with the channel list (or their online flags).
-    if (this.camerasOf !== this.device.model.channelList) {
-      this.camerasOf = this.device.model.channelList;
+    if (this.camerasOf !== this.device.facts.channelList) {
+      this.camerasOf = this.device.facts.channelList;
       void this.readCameras();
     }
     if (this.timer || this.stopped || this.opts.scheduled === false) return;
@@ -215,7 +215,7 @@ export class DeviceFirmware {
       latest_version: latest ?? installed,
       in_progress: this.installing,
       update_percentage: this.installing ? (this.progress ?? null) : null,
-      title: this.device.model.info?.model ?? 'Firmware',
+      title: this.device.facts.info?.model ?? 'Firmware',
       ...(v?.notes ? { release_summary: v.notes.slice(0, 255) } : {}),
     };
     this.opts.link.publish(this.opts.topics.firmware(this.device.id), JSON.stringify(body), { retain: true, qos: 1, queue: true });

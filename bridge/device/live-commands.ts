@@ -16,7 +16,7 @@ import type { Quoter } from '../../core/quote';
 import { MAX_DURATION_S } from '../../core/switch-off';
 import { switchValue } from '../../core/words';
 import { Refusal } from './refusal';
-import { liveBounds, type DeviceModel } from './state';
+import { liveBounds, type DeviceFacts } from './state';
 import type { LiveControl, LiveRow } from './table';
 
 export interface LivePlan {
@@ -59,13 +59,13 @@ function volumeFromLevel(level: number, range: { min: number; max: number }): nu
  * of its Home Assistant entity (light: `state`, `brightness` = its setting; siren: `state`, `volume_level` onto its
  * setting's range, `duration`); a setting takes a whole number in its range. Refuses what the channel cannot do.
  */
-export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw: unknown, q: Quoter): LivePlan {
+export function planLive(facts: DeviceFacts, row: LiveRow, channel: string, raw: unknown, q: Quoter): LivePlan {
   const key = row.key;
   const control = row.source.control;
   const spec: LiveControlSpec = LIVE_CONTROLS[control];
-  const current = model.live.get(channel)?.[control];
+  const current = facts.live.get(channel)?.[control];
   const change = (c: Record<string, unknown>): LiveChange => c;
-  if (!spec.switch) return { change: change({ [control]: whole(key, raw, liveBounds(model, channel, control), control, q) }) };
+  if (!spec.switch) return { change: change({ [control]: whole(key, raw, liveBounds(facts, channel, control), control, q) }) };
   const entity = spec.published?.entity;
   const setting = spec.switch.setting as LiveControl | undefined;
   if (!isPlainObject(raw) || (entity !== 'light' && entity !== 'siren'))
@@ -74,7 +74,7 @@ export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw:
     onlyMembers(key, raw, ['state', 'brightness'], q);
     const out: Record<string, unknown> = {};
     if (raw.brightness !== undefined && setting)
-      out[setting] = whole(`${key}.brightness`, raw.brightness, liveBounds(model, channel, setting), setting, q);
+      out[setting] = whole(`${key}.brightness`, raw.brightness, liveBounds(facts, channel, setting), setting, q);
     // The JSON schema always sends a state; a brightness alone means "on at this brightness".
     out[control] = raw.state === undefined && setting && out[setting] !== undefined ? true : onOff(`${key}.state`, raw.state, current, q);
     return { change: change(out) };
@@ -87,7 +87,7 @@ export function planLive(model: DeviceModel, row: LiveRow, channel: string, raw:
     const level = raw.volume_level;
     if (typeof level !== 'number' || !(level >= 0 && level <= 1))
       throw new Refusal(`${key}.volume_level: must be a number from 0 to 1 (got ${q.describe(level)})`, { key });
-    const range = liveBounds(model, channel, setting);
+    const range = liveBounds(facts, channel, setting);
     if (!range) throw new Refusal(`${key}.volume_level: the ${setting} of this ${spec.switch.label} is not adjustable`, { key });
     out[setting] = volumeFromLevel(level, range);
   }

@@ -121,10 +121,10 @@ export class DevicePtz {
 
   /** Channels that report a PTZ ability, online. */
   private ptzChannels(): string[] {
-    const models = this.device.model.channelModels ?? [];
+    const models = this.device.facts.channelSlots ?? [];
     return this.device.channels().filter((ch) => {
       const m = models.find((x) => x.id === ch);
-      return !!m && hasPtzAbility(m) && channelOnline(this.device.model, ch);
+      return !!m && hasPtzAbility(m) && channelOnline(this.device.facts, ch);
     });
   }
 
@@ -143,7 +143,7 @@ export class DevicePtz {
 
   /** One channel's offer; true when it changed (an offline or failing channel keeps what it had). */
   private async read(channel: string): Promise<boolean> {
-    const slots = this.device.model.channelModels?.length ?? this.device.channels().length;
+    const slots = this.device.facts.channelSlots?.length ?? this.device.channels().length;
     try {
       const info = await this.device.client.ptzInfo(channel, slots, { priority: 'poll' });
       const before = this.infos.get(channel);

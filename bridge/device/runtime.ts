@@ -1,5 +1,5 @@
 /**
- * The device runtime: one configured device with its client and model (`Device`, the one place its state
+ * The device runtime: one configured device with its client and facts (`Device`, the one place its state
  * lives: polls and confirmed writes write into it; phase 2 adds the event stream), its poll schedule and one
  * online flag. Reads asked for from outside (`<dev>/get`, `refresh`) are coalesced here: at most one read in
  * flight, the requests arriving meanwhile share one follow-up read, and follow-ups start at least `readGapMs`
@@ -86,8 +86,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     this.device.client?.on?.('state', (state: string) => {
       if (state === 'connected' && this.poller.isOnline === false) void this.poller.pollNow();
     });
-    // `?.`: unit tests build the runtime around a fake device without a model.
-    if (cfg.events && this.device.model?.events) {
+    // `?.`: unit tests build the runtime around a fake device without facts.
+    if (cfg.events && this.device.facts?.events) {
       this.events = new DeviceEvents(this.device, {
         intervalMs: cfg.event_interval,
         clearAfterMs: cfg.alarm_clear_after,

@@ -1,5 +1,5 @@
 /**
- * What the bridge knows about a device (its model: identity, channel model, Range and Get of the table's pages, the
+ * What the bridge knows about a device (its facts: identity, channel slots, Range and Get of the table's pages, the
  * live page per channel, the disarm state) and how to look into it; sources.ts turns it into the JSON published on
  * `<base>/<dev>` and `<base>/<dev>/<ch>`, row by row.
  *
@@ -13,7 +13,7 @@ import {
   isChannelMarker,
   isChannelId,
   LIVE_CONTROLS,
-  type ChannelModel,
+  type ChannelSlot,
   type DisarmPage,
   type LiveControlSpec,
   type LiveHardware,
@@ -28,13 +28,13 @@ import { boundsPath, fieldsOf, isConfigRow, POLLED_PAGES, readsOn, type LiveCont
 export type Json = Record<string, unknown>;
 
 /** What the bridge knows about one device; replaced piecewise by polls, writes and events. */
-export interface DeviceModel {
+export interface DeviceFacts {
   /** `client.identity()`: model, firmware, serial, MAC. Set once the device answered. */
   info?: Json;
   /** Configured channel id -> online, in the device's order. Undefined when the device has no channel list. */
   channelList?: Map<string, boolean>;
-  /** Every channel slot with status, hardware and abilities (`client.channelModel()`). */
-  channelModels?: ChannelModel[];
+  /** Every channel slot with status, hardware and abilities (`client.channelSlots()`). */
+  channelSlots?: ChannelSlot[];
   /** Range `data` per page; `null` = the device has no such page (R2). */
   ranges: Map<string, Json | null>;
   /** Last Get `data` per page. */
@@ -53,7 +53,7 @@ export interface DeviceModel {
   alarmOutputNames?: readonly string[];
 }
 
-export function emptyModel(): DeviceModel {
+export function emptyFacts(): DeviceFacts {
   return { ranges: new Map(), gets: new Map(), live: new Map() };
 }
 
@@ -71,10 +71,10 @@ export function channelBlock(get: Json | undefined, ch: string): unknown {
 }
 
 /** The Range descriptor that bounds a page row for a channel (or the device), if the device reports one. */
-export function rowDescriptor(model: DeviceModel, row: Row, channel?: string): RangeDescriptor | undefined {
+export function rowDescriptor(facts: DeviceFacts, row: Row, channel?: string): RangeDescriptor | undefined {
   if (!isConfigRow(row)) return undefined;
-  if (!readsOn(row, model.disarmPage)) return undefined;
-  const range = model.ranges.get(row.source.page);
+  if (!readsOn(row, facts.disarmPage)) return undefined;
+  const range = facts.ranges.get(row.source.page);
   if (!range) return undefined;
   for (const field of fieldsOf(row)) {
     const desc = descriptorAt(range, boundsPath(row, channel, field));
@@ -90,42 +90,42 @@ export function liveHardware(control: LiveControl): LiveHardware | undefined {
 }
 
 /** Bounds of a live value (brightness, siren volume) as the live page reports them. */
-export function liveBounds(model: DeviceModel, channel: string, control: LiveControl): { min: number; max: number } | undefined {
-  const s = model.live.get(channel) as Record<string, unknown> | undefined;
+export function liveBounds(facts: DeviceFacts, channel: string, control: LiveControl): { min: number; max: number } | undefined {
+  const s = facts.live.get(channel) as Record<string, unknown> | undefined;
   if (s?.[control] === undefined || s[`${control}Adjustable`] === false) return undefined;
   return s[`${control}Range`] as { min: number; max: number } | undefined;
 }
 
 /** Channel ids the bridge publishes: configured channels of the channel list plus channels of the pages' Ranges. */
-export function channelIds(model: DeviceModel, only?: readonly string[]): string[] {
+export function channelIds(facts: DeviceFacts, only?: readonly string[]): string[] {
   const ids: string[] = [];
   const seen = new Set<string>();
   const add = (id: string) => {
     if (!isChannelId(id) || seen.has(id)) return;
     if (only && !only.includes(id)) return;
     // A slot the channel list does not name (NotConfigured, or not there) gets no entities.
-    if (model.channelList && !model.channelList.has(id)) return;
+    if (facts.channelList && !facts.channelList.has(id)) return;
     seen.add(id);
     ids.push(id);
   };
-  for (const id of model.channelList?.keys() ?? []) add(id);
+  for (const id of facts.channelList?.keys() ?? []) add(id);
   for (const page of POLLED_PAGES) {
-    const items = valueAt(model.ranges.get(page), ['channel_info', 'items']);
+    const items = valueAt(facts.ranges.get(page), ['channel_info', 'items']);
     if (isPlainObject(items)) for (const id of Object.keys(items)) add(id);
   }
   return ids;
 }
 
 /** Online from the channel list; without one, a channel is online when some page answers parameters for it. */
-export function channelOnline(model: DeviceModel, ch: string): boolean {
-  const listed = model.channelList?.get(ch);
+export function channelOnline(facts: DeviceFacts, ch: string): boolean {
+  const listed = facts.channelList?.get(ch);
   // A page read after the channel list may already say `{status: "Offline"}`: the newer word wins (a channel
   // seen "online" without its pages' values would lose its entities).
-  if (listed) return !POLLED_PAGES.some((page) => valueAt(channelBlock(model.gets.get(page), ch), ['status']) === 'Offline');
+  if (listed) return !POLLED_PAGES.some((page) => valueAt(channelBlock(facts.gets.get(page), ch), ['status']) === 'Offline');
   if (listed !== undefined) return listed;
-  if (model.channelList) return false;
+  if (facts.channelList) return false;
   for (const page of POLLED_PAGES) {
-    const block = channelBlock(model.gets.get(page), ch);
+    const block = channelBlock(facts.gets.get(page), ch);
     if (isPlainObject(block) && !isChannelMarker(block)) return true;
   }
   return false;

@@ -45,7 +45,7 @@ export type Source =
   | { kind: 'disarm' }
   /** Who the device is (`client.identity()`). */
   | { kind: 'identity'; field: 'model' | 'firmware' }
-  /** Channel connection state from the channel model (read-only). */
+  /** Channel connection state from the channel slots (read-only). */
   | { kind: 'online' };
 
 export interface Row {

@@ -14,7 +14,7 @@
  *   Assistant's way to remove one component of a device).
  */
 import { createHash } from 'node:crypto';
-import { boundsOf, channelKind, channelSlug, macColon, type ChannelModel, type RangeDescriptor } from '../../core';
+import { boundsOf, channelKind, channelSlug, macColon, type ChannelSlot, type RangeDescriptor } from '../../core';
 import { deepFreeze, isPlainObject } from '../../core/json';
 import { panelCodeOptions } from './alarm-code';
 import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
@@ -25,7 +25,7 @@ import type { MqttLink } from '../mqtt/link';
 import { rowValue, supportedRows } from '../device/sources';
 import { storageComponents } from '../device/storage';
 import { onOffTemplate } from '../device/templates';
-import { channelOnline, liveBounds, rowDescriptor, type DeviceModel, type Json } from '../device/state';
+import { channelOnline, liveBounds, rowDescriptor, type DeviceFacts, type Json } from '../device/state';
 import type { Platform, Row } from '../device/table';
 import type { Topics } from '../mqtt/topics';
 import { ORIGIN_URL, VERSION } from '../base/version';
@@ -49,7 +49,7 @@ const ABILITY_LABEL: ReadonlyArray<[readonly string[], string]> = [
  * `channel_alias`, followed when it is renamed there), or "<recorder> CH1" where it has none; the model says what
  * the channel list reports the camera to be ("IP camera with PTZ, floodlight, siren").
  */
-export function channelDevice(recorderName: string, ch: string, m: ChannelModel | undefined): { name: string; model: string } {
+export function channelDevice(recorderName: string, ch: string, m: ChannelSlot | undefined): { name: string; model: string } {
   const named = m?.name && m.name !== ch ? m.name : undefined;
   const features = ABILITY_LABEL.filter(([any]) => any.some((a) => m?.abilities.includes(a))).map(([, label]) => label);
   const kind = KIND_LABEL[channelKind(ch)];
@@ -204,7 +204,7 @@ export class Discovery {
   /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
   private readonly retained = new Map<string, { device?: string; payload: Json }>();
   /** Rows and Ranges of a channel last seen online: an offline channel keeps its entities (no flapping). */
-  private readonly sticky = new Map<string, { rows: Row[]; model: DeviceModel }>();
+  private readonly sticky = new Map<string, { rows: Row[]; facts: DeviceFacts }>();
   /** Topics published per device (to clear what a device no longer has). */
   private readonly byDevice = new Map<string, Set<string>>();
   private collected?: Promise<void>;
@@ -288,9 +288,9 @@ export class Discovery {
   /** Every config a device should have now: topic -> payload (without removal markers). */
   build(device: Device): Map<string, Json> {
     const { topics } = this.opts;
-    const model = device.model;
+    const facts = device.facts;
     const node = topics.node(device.id);
-    const info = model.info ?? {};
+    const info = facts.info ?? {};
     const channels = device.channels();
     const single = channels.length === 1;
     const out = new Map<string, Json>();
@@ -323,14 +323,14 @@ export class Discovery {
 
     const deviceCmps: Json = {};
     const deviceTopic = topics.state(device.id);
-    for (const row of supportedRows(model, 'device')) {
-      const c = component(row, rowDescriptor(model, row), deviceTopic, `${node}_${row.key}`, {}, rowValue(model, row));
+    for (const row of supportedRows(facts, 'device')) {
+      const c = component(row, rowDescriptor(facts, row), deviceTopic, `${node}_${row.key}`, {}, rowValue(facts, row));
       if (c?.p === 'alarm_control_panel' && device.cfg.alarm_code) Object.assign(c, panelCodeOptions(device.cfg.alarm_code));
       if (c) deviceCmps[row.key] = c;
     }
-    if (model.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
+    if (facts.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
     deviceCmps[COMMAND_ERROR_KEY] = commandErrorComponent(topics.commandError(device.id), `${node}_${COMMAND_ERROR_KEY}`);
-    if (model.storage) Object.assign(deviceCmps, storageComponents(model.storage, deviceTopic, node));
+    if (facts.storage) Object.assign(deviceCmps, storageComponents(facts.storage, deviceTopic, node));
     Object.assign(deviceCmps, this.opts.deviceExtras?.(device, node));
     for (const ch of channels) {
       const slug = channelSlug(ch);
@@ -338,11 +338,11 @@ export class Discovery {
       const chTopic = topics.state(device.id, slug);
       const chNode = topics.node(device.id, slug);
       // An offline channel is shown (unavailable) with the entities and bounds it had when last online.
-      const online = channelOnline(model, ch);
+      const online = channelOnline(facts, ch);
       const sticky = online ? undefined : this.sticky.get(key);
-      const source = sticky?.model ?? model;
-      const rows = sticky?.rows ?? supportedRows(model, 'channel', ch);
-      if (online) this.sticky.set(key, { rows, model });
+      const source = sticky?.facts ?? facts;
+      const rows = sticky?.rows ?? supportedRows(facts, 'channel', ch);
+      if (online) this.sticky.set(key, { rows, facts: facts });
       const live: LiveBounds = { brightness: liveBounds(source, ch, 'brightness'), volume: liveBounds(source, ch, 'volume') };
       const cmps: Json = {};
       for (const row of rows) {
@@ -353,7 +353,7 @@ export class Discovery {
         cmps[single ? `${slug}_${row.key}` : row.key] = c;
       }
       // Device events: one binary_sensor per alarm the channel can raise, and the channel's `event` entity.
-      const alarms = model.events?.keys.get(ch) ?? [];
+      const alarms = facts.events?.keys.get(ch) ?? [];
       for (const key of alarms) cmps[single ? `${slug}_${key}` : key] = component(alarmRow(key), undefined, chTopic, `${chNode}_${key}`);
       if (alarms.length)
         cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
@@ -363,7 +363,7 @@ export class Discovery {
         const about = channelDevice(
           device.name,
           ch,
-          source.channelModels?.find((m) => m.id === ch),
+          source.channelSlots?.find((m) => m.id === ch),
         );
         const dev: Json = { ids: [chNode], name: about.name, mf: MANUFACTURER, mdl: about.model, via_device: node };
         const chAvty = [...avty, { t: topics.availability(device.id, slug), val_tpl: '{{ value_json.state }}' }];
@@ -415,7 +415,7 @@ export class Discovery {
   /** After a (re)connect or a Home Assistant restart: publish every config again (devices read at least once). */
   republish(devices: readonly Device[]): void {
     this.published.clear();
-    for (const d of devices) if (d.model.info) this.update(d, true);
+    for (const d of devices) if (d.facts.info) this.update(d, true);
   }
 
   /** Forget what was published (connection lost: the next connect republishes everything). */

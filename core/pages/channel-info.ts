@@ -54,4 +54,4 @@ export const channelInfoPage = definePage({
   readOnly: true,
 });
 export const { Get: channelInfoGet } = channelInfoPage.operations;
-// Typed model (status, hardware, AI): core/channel-model.ts.
+// Typed model (status, hardware, AI): core/channel-slots.ts.

@@ -1,4 +1,4 @@
-import type { ChannelModel } from '../../core/channel-model';
+import type { ChannelSlot } from '../../core/channel-slots';
 import type { NvrClient } from '../../core/client';
 import { DeviceError } from '../../core/errors';
 import { RestartGuard } from '../../core/restart-guard';
@@ -20,18 +20,18 @@ import { nodeQuoter } from '../shared/secrets';
 import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from '../shared/red';
 import { normaliseChannel } from '../shared/request-node';
 
-/** How long the node trusts the device's channel model (which channel has which hardware). */
-const MODEL_TTL_MS = 60_000;
+/** How long the node trusts the device's channel slots (which channel has which hardware). */
+const SLOTS_TTL_MS = 60_000;
 
 /** A refusal by the cached model is checked again with a model at most this old (a camera back online). */
 const RECHECK_AGE_MS = 1_000;
 
-/** The channel model, read at most once per `maxAgeMs` (MODEL_TTL_MS) and shared by the messages in flight. */
-function channelModelCache(client: () => NvrClient) {
-  let cached: { at: number; channels: Promise<ChannelModel[]> } | undefined;
-  return (maxAgeMs = MODEL_TTL_MS): Promise<ChannelModel[]> => {
+/** The channel slots, read at most once per `maxAgeMs` (SLOTS_TTL_MS) and shared by the messages in flight. */
+function channelSlotCache(client: () => NvrClient) {
+  let cached: { at: number; channels: Promise<ChannelSlot[]> } | undefined;
+  return (maxAgeMs = SLOTS_TTL_MS): Promise<ChannelSlot[]> => {
     if (!cached || Date.now() - cached.at > maxAgeMs) {
-      const channels = client().channelModel();
+      const channels = client().channelSlots();
       const entry = (cached = { at: Date.now(), channels });
       channels.catch(() => {
         if (cached === entry) cached = undefined; // an outage is not an answer worth keeping
@@ -45,7 +45,7 @@ function channelModelCache(client: () => NvrClient) {
  * The channel has the mode's hardware (by the cached model, or one at most RECHECK_AGE_MS old when the cached one
  * refuses): the device's channel count, or the refusal thrown.
  */
-async function channelSlots(mode: ControlMode, target: string, models: ReturnType<typeof channelModelCache>): Promise<number> {
+async function channelSlots(mode: ControlMode, target: string, models: ReturnType<typeof channelSlotCache>): Promise<number> {
   const refused = checkChannel(mode, target, await models()) && checkChannel(mode, target, await models(RECHECK_AGE_MS));
   if (refused) throw refused;
   return (await models()).length;
@@ -77,7 +77,7 @@ export = function (RED: RED) {
       closed = true;
       timers.clear();
     });
-    const channelModels = binding ? channelModelCache(() => binding.client) : undefined;
+    const slotCache = binding ? channelSlotCache(() => binding.client) : undefined;
 
     const device = typeof def.device === 'string' ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
     const run = async (m: ControlMode, target: string, cmd: Command): Promise<unknown> => {
@@ -118,7 +118,7 @@ export = function (RED: RED) {
         const done = await restart({ node, binding, guard: restartGuard(device ?? node), run, closed: () => closed }, msg, target);
         return done && reply(msg, 'restart', target, done.state);
       }
-      if (CONTROL_MODES[mode].target.kind === 'channel') cmd.slots = await channelSlots(mode, target, channelModels!);
+      if (CONTROL_MODES[mode].target.kind === 'channel') cmd.slots = await channelSlots(mode, target, slotCache!);
       // A later command for the same target cancels a pending switch-off, whatever it asks.
       timers.cancel(target);
       const state = await run(mode, target, cmd);

@@ -1,4 +1,4 @@
-import type { ChannelModel } from '../../core/channel-model';
+import type { ChannelSlot } from '../../core/channel-slots';
 import { NvrClient } from '../../core/client';
 import { deviceUrl } from '../../core/transport';
 import { DeviceError } from '../../core/errors';
@@ -31,7 +31,7 @@ const STATUS_WORDS: Readonly<Record<string, string>> = {
   NotPaired: 'not paired',
   FailConnectNetwork: 'no network',
 };
-const statusWords = (m: ChannelModel): string | undefined => (m.online ? undefined : (STATUS_WORDS[m.status] ?? m.status));
+const statusWords = (m: ChannelSlot): string | undefined => (m.online ? undefined : (STATUS_WORDS[m.status] ?? m.status));
 
 /** Body of the POST routes: the config dialog's current values (the node may not be deployed yet). */
 interface DialogValues extends DeviceProps {
@@ -162,7 +162,7 @@ export function registerAdminRoutes(RED: RED): void {
     // With the status (Online, Offline, Sleep, NotConfigured...): the editor tells an empty slot from an offline camera.
     deviceRoute(RED, async (client) => ({
       ok: true,
-      channels: (await client.channelModel()).map((m) => ({
+      channels: (await client.channelSlots()).map((m) => ({
         channel: m.id,
         online: m.online,
         status: m.status,
@@ -196,9 +196,9 @@ export function registerAdminRoutes(RED: RED): void {
       const restartable = body.mode === 'restart' ? new Set(await rebootableChannels(client)) : undefined;
       const channels =
         kind === 'channel'
-          ? channelsFor(body.mode, await client.channelModel())
+          ? channelsFor(body.mode, await client.channelSlots())
           : restartable?.size
-            ? (await client.channelModel()).filter((c) => restartable.has(c.id))
+            ? (await client.channelSlots()).filter((c) => restartable.has(c.id))
             : [];
       const outputs = kind === 'output' ? Object.keys(await client.manualAlarm()) : [];
       return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online, state: statusWords(c) })), outputs };

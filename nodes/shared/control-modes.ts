@@ -1,4 +1,4 @@
-import type { ChannelModel } from '../../core/channel-model';
+import type { ChannelSlot } from '../../core/channel-slots';
 import type { NvrClient } from '../../core/client';
 import type { DeviceError } from '../../core/errors';
 import { LIVE_CONTROLS, LIVE_SWITCHES, type LiveHardware, type LiveSetting, type LiveSwitch } from '../../core/live';
@@ -39,7 +39,7 @@ type Setting = LiveSetting | 'duration';
 
 /** What a channel mode needs of the camera: a live part's hardware, or PTZ (its `Ptz` ability). */
 type ChannelPart = LiveHardware | 'ptz';
-const hasPart = (ch: ChannelModel, part: ChannelPart) => (part === 'ptz' ? hasPtzAbility(ch) : ch.hardware[part]);
+const hasPart = (ch: ChannelSlot, part: ChannelPart) => (part === 'ptz' ? hasPtzAbility(ch) : ch.hardware[part]);
 
 interface ModeRow {
   /**
@@ -203,7 +203,7 @@ function ptzCommand(payload: unknown): unknown {
  * Refuses a channel that lacks the mode's hardware, before anything is sent: the device's channel
  * model says which parts each channel has.
  */
-export function checkChannel(mode: ControlMode, channel: string, model: readonly ChannelModel[]): DeviceError | undefined {
+export function checkChannel(mode: ControlMode, channel: string, model: readonly ChannelSlot[]): DeviceError | undefined {
   const { target } = CONTROL_MODES[mode];
   if (target.kind !== 'channel') return undefined;
   const ch = model.find((c) => c.id === channel);
@@ -221,7 +221,7 @@ export function checkChannel(mode: ControlMode, channel: string, model: readonly
 }
 
 /** Channels the editor offers for a mode: those whose hardware has the part. */
-export function channelsFor(mode: ControlMode, model: readonly ChannelModel[]): ChannelModel[] {
+export function channelsFor(mode: ControlMode, model: readonly ChannelSlot[]): ChannelSlot[] {
   const { target } = CONTROL_MODES[mode];
   return target.kind === 'channel' ? model.filter((c) => c.configured && hasPart(c, target.hardware)) : [];
 }

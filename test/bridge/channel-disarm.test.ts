@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { Simulator } from '../../simulator';
 import { rowSupported, rowValue } from '../../bridge/device/sources';
-import { emptyModel } from '../../bridge/device/state';
+import { emptyFacts } from '../../bridge/device/state';
 import { rowsFor } from '../../bridge/device/table';
 import { mergeChanges } from '../../bridge/device/write-queue';
 import { setsOf, settle, setup, waitEvent, type Fixture } from './fixture';
@@ -215,7 +215,7 @@ test("the vendor's Range shape: the switch for online channels the list may hold
     disarming_channel: { type: 'array', min_size: 0, max_size: 4, items: { type: 'string', items: ['CH1', 'CH2', 'CH3', 'CH4'] } },
   };
   const model = {
-    ...emptyModel(),
+    ...emptyFacts(),
     disarmPage: DISARMING,
     ranges: new Map([[DISARMING, range]]),
     gets: new Map([[DISARMING, { disarming: false, disarming_channel: ['CH2'] }]]),

@@ -16,7 +16,7 @@ import { createLogger } from '../../bridge/base/log';
 import { noSecrets } from '../../core/quote';
 import { Requests } from '../../bridge/api/requests';
 import { DeviceRuntime } from '../../bridge/device/runtime';
-import { emptyModel, valueAt, type Json } from '../../bridge/device/state';
+import { emptyFacts, valueAt, type Json } from '../../bridge/device/state';
 import { Topics } from '../../bridge/mqtt/topics';
 import { mergeChanges, WriteQueue, type Change } from '../../bridge/device/write-queue';
 import { deterrenceGet, deterrenceRange, liveFull, voiceAlarmGet, voiceAlarmRange } from '../conformance/vendor';
@@ -45,7 +45,7 @@ function fakeDevice(o: { ignore?: (page: string, change: Change) => boolean; fir
   const liveWrites: Array<{ at: number; channel: string; change: LiveChange }> = [];
   let live: LiveState = liveState('CH1', liveFull);
   let polls = 0;
-  const model = emptyModel();
+  const model = emptyFacts();
   model.info = { device_name: 'NVR' };
   model.channelList = new Map([['CH1', true]]);
   model.ranges.set('AlarmConfig/Deterrence', clone(deterrenceRange));

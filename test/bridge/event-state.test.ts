@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { alarmTypesOf, type AlarmType } from '../../core/alarm-types';
 import { suite } from 'uvu';
-import type { ChannelModel, DeviceEvent } from '../../core';
+import type { ChannelSlot, DeviceEvent } from '../../core';
 import { alarmKeys } from '../../bridge/device/event-sensors';
 import { withFakeTime } from '../helpers/fake-time';
 import { channelEventState, emptyEventValues, EventState, type EventChange, type EventValues } from '../../bridge/device/event-state';
@@ -91,8 +91,8 @@ test('disk: problem on an error, cleared on Ok; an unchanged disk state changes 
   assert.equal(h.values().diskProblem, false);
 });
 
-const model = (id: string, status: string, ai: string[] = [], abilities: string[] = []): ChannelModel => ({
-  id: id as ChannelModel['id'],
+const model = (id: string, status: string, ai: string[] = [], abilities: string[] = []): ChannelSlot => ({
+  id: id as ChannelSlot['id'],
   name: id,
   status,
   online: status === 'Online',

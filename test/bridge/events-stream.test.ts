@@ -6,7 +6,7 @@ import type { Device } from '../../bridge/device/device';
 import { emptyEventValues, type EventChange } from '../../bridge/device/event-state';
 import { DeviceEvents } from '../../bridge/device/events';
 import { createLogger } from '../../bridge/base/log';
-import { emptyModel } from '../../bridge/device/state';
+import { emptyFacts } from '../../bridge/device/state';
 import { withFakeTime } from '../helpers/fake-time';
 
 const test = suite('bridge event stream');
@@ -20,7 +20,7 @@ function fakeDevice(scripts: Array<(signal: AbortSignal) => AsyncGenerator<Devic
     reportedLive: async (ch: string, change: unknown) => void live.push([ch, change]),
     readLiveEveryPoll: () => (liveEveryPoll = true),
     model: {
-      ...emptyModel(),
+      ...emptyFacts(),
       events: emptyEventValues(
         new Map([
           ['CH1', ['motion', 'person']],
@@ -69,9 +69,9 @@ test('events are applied to the model and reported at once; a channel left out b
     h.events.start(); // once only
     await clock.tickAsync(0); // no time passes: applied as they come
     assert.deepEqual(h.changes, [{ channel: 'CH1', edge: { type: 'person', active: true, time: '2026-11-23T15:00:00' } }, {}]);
-    assert.ok(h.device.model.events!.active.get('CH1')!.has('person'));
-    assert.equal(h.device.model.events!.active.get('CH9'), undefined);
-    assert.equal(h.device.model.events!.diskProblem, true);
+    assert.ok(h.device.facts.events!.active.get('CH1')!.has('person'));
+    assert.equal(h.device.facts.events!.active.get('CH9'), undefined);
+    assert.equal(h.device.facts.events!.diskProblem, true);
     // Live state has one home, the device's live page model: the event goes to reportedLive, not into event values.
     assert.deepEqual(h.live, [['CH2', { floodlight: true, brightness: 70, siren: undefined, volume: undefined }]]);
     assert.equal(h.changes.length, 2, "a live event is published by the device's own update, not as an event change");

@@ -54,10 +54,10 @@ test('first poll of a 16-channel recorder: each read once, no more than what dec
 
     assert.deepEqual(repeated(reads), [], 'no read twice');
     assert.ok(reads.filter(isLogin).length <= 2, 'one log-in: challenge and answer');
-    const disarmPage = device.model.disarmPage;
+    const disarmPage = device.facts.disarmPage;
     assert.equal(disarmPage, 'AlarmConfig/Disarming');
     const pages = polledPages(disarmPage);
-    const models = device.model.channelModels ?? [];
+    const models = device.facts.channelSlots ?? [];
     const live = models.filter((m) => m.configured && m.online && LIVE_HARDWARE.some((part) => m.hardware[part])).length;
     assert.ok(live > 0, 'the recorder has channels with a light or siren');
     // Log-in (challenge, answer); identity (SystemInfo, DeviceInfo); channel list; Range and Get of each page polled on

@@ -5,7 +5,7 @@ import { parseConfig } from '../../bridge/base/config';
 import type { MqttLink, PublishOptions } from '../../bridge/mqtt/link';
 import { StatePublisher } from '../../bridge/api/publisher';
 import type { DeviceRuntime } from '../../bridge/device/runtime';
-import { emptyModel } from '../../bridge/device/state';
+import { emptyFacts } from '../../bridge/device/state';
 import { Topics } from '../../bridge/mqtt/topics';
 import { withFakeTime } from '../helpers/fake-time';
 
@@ -21,7 +21,7 @@ function fixture() {
     connected: true,
     publish: (topic: string, payload: string, o: PublishOptions) => (sent.push({ topic, payload, o }), link.connected),
   };
-  const model = { ...emptyModel(), info: { model: 'N1', firmware: 'V1' } };
+  const model = { ...emptyFacts(), info: { model: 'N1', firmware: 'V1' } };
   const rt = { id: 'nvr', online: true, device: { id: 'nvr', name: 'NVR', model, channels: () => [] } } as unknown as DeviceRuntime;
   const publisher = new StatePublisher({
     link: link as unknown as MqttLink,

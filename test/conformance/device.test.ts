@@ -15,9 +15,9 @@ for (const [form, answer] of [
   ['wrapped {type, items}', V.channelInfoWrapped],
   ['plain array', V.channelInfoArray],
 ] as const) {
-  test(`channelModel: channel_param as ${form}, every connect_status, hardware and AI abilities`, async () => {
+  test(`channelSlots: channel_param as ${form}, every connect_status, hardware and AI abilities`, async () => {
     const { dev, c } = await setup({ handlers: { [CI]: () => answer } });
-    const models = await c.channelModel();
+    const models = await c.channelSlots();
     assert.equal(
       models.map((m) => [m.id, m.status, m.online, m.configured]),
       [
@@ -46,14 +46,14 @@ for (const [form, answer] of [
   });
 }
 
-test('channelModel: a device without Login/ChannelInfo falls back to the channels its pages report', async () => {
+test('channelSlots: a device without Login/ChannelInfo falls back to the channels its pages report', async () => {
   const { dev, c } = await setup({
     handlers: {
       '/API/AlarmConfig/Deterrence/Get': () => V.deterrenceGet,
       '/API/AlarmConfig/VoiceAlarm/Get': () => V.voiceAlarmGet,
     },
   });
-  const models = await c.channelModel();
+  const models = await c.channelSlots();
   assert.equal(
     models.map((m) => [m.id, m.status, m.hardware.floodlight, m.hardware.siren]),
     [

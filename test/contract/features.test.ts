@@ -1,6 +1,6 @@
 /**
  * Contract: behaviour that depends on simulator options or on the device changing under the client: events end
- * to end (alarms, disk, live changes, both AI alarm forms), the disarm page fall-back, the channel model of every
+ * to end (alarms, disk, live changes, both AI alarm forms), the disarm page fall-back, the channel slots of every
  * profile and both `channel_param` forms.
  */
 import { suite } from 'uvu';
@@ -216,13 +216,13 @@ disarm('a device with neither page: unsupported, named, nothing written', () =>
 
 disarm.run();
 
-// --- channel model -------------------------------------------------------------------------------------------------
+// --- channel slots -------------------------------------------------------------------------------------------------
 
-const model = suite('contract: channel model');
+const model = suite('contract: channel slots');
 
 model('NVR: every slot with its status, hardware and AI; the battery camera sleeps, the IP camera comes back', () =>
   withRig({ profile: 'nvr' }, {}, async ({ sim, client }) => {
-    const m = await client.channelModel();
+    const m = await client.channelSlots();
     assert.equal(
       m.map((c) => [c.id, c.status, c.online, c.configured]),
       [
@@ -246,7 +246,7 @@ model('NVR: every slot with its status, hardware and AI; the battery camera slee
 
     sim.setOnline('WIFI_CH1', false);
     sim.setOnline('IP_CH2', true);
-    const again = await client.channelModel();
+    const again = await client.channelSlots();
     const wifi = again.find((c) => c.id === 'WIFI_CH1')!;
     assert.equal([wifi.status, wifi.online, wifi.configured], ['Sleep', false, true], 'asleep: not online, still configured');
     const ip6 = again.find((c) => c.id === 'IP_CH2')!;
@@ -258,7 +258,7 @@ model('NVR: every slot with its status, hardware and AI; the battery camera slee
 
 model('IPC: one channel with every piece of hardware', () =>
   withRig({ profile: 'ipc' }, {}, async ({ client }) => {
-    const [cam, ...rest] = await client.channelModel();
+    const [cam, ...rest] = await client.channelSlots();
     assert.equal(rest, []);
     assert.equal([cam.id, cam.status, cam.online, cam.configured], ['CH1', 'Online', true, true]);
     assert.equal(cam.hardware, { floodlight: true, siren: true, redBlueLight: true, pir: true, alarmIn: 1, alarmOut: 1 });
@@ -273,7 +273,7 @@ model('both channel_param forms (plain array, {type:"array", items}) give the sa
     await withRig({ channelParamForm }, {}, async ({ client }) => {
       const raw = (await client.call('/API/Login/ChannelInfo/Get')) as { channel_param: unknown };
       assert.is(Array.isArray(raw.channel_param), channelParamForm === 'array');
-      models.push(await client.channelModel());
+      models.push(await client.channelSlots());
     });
   }
   assert.equal(models[0], models[1]);

@@ -112,7 +112,7 @@ test('channel numbering: core reads the ids the device reports, vendor (IP_CH1 f
     ['slot', 'IP_CH5'],
   ] as const) {
     await withRig({ channelNumbering: numbering }, {}, async ({ sim, client }) => {
-      const models = await client.channelModel();
+      const models = await client.channelSlots();
       assert.equal(
         models.map((m) => m.id),
         sim.profile.channels,

@@ -8,7 +8,7 @@ import { deterrenceGet } from './pages/deterrence';
 import { voiceAlarmGet } from './pages/voice-alarm';
 
 /**
- * The typed channel model the bridge and the nodes use: connection status, hardware and AI abilities, from the
+ * The typed channel slots the bridge and the nodes use: connection status, hardware and AI abilities, from the
  * vendor's channel list (`Login/ChannelInfo/Get` `channel_param`, plain array or `{type: "array", items}`), from the
  * older `channel_info` forms, or (devices without the page) from the channels the configuration pages report.
  */
@@ -24,7 +24,7 @@ export interface ChannelHardware {
   alarmOut: number;
 }
 
-export interface ChannelModel {
+export interface ChannelSlot {
   id: ChannelId;
   name: string;
   status: ConnectStatus;
@@ -50,7 +50,7 @@ const HARDWARE_BY_ABILITY = {
 const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
 const count = (x: unknown): number => (typeof x === 'number' && Number.isInteger(x) && x > 0 ? x : 0);
 
-function model(id: ChannelId, status: ConnectStatus, e: Record<string, unknown> = {}): ChannelModel {
+function model(id: ChannelId, status: ConnectStatus, e: Record<string, unknown> = {}): ChannelSlot {
   const abilities = strings(e.ability);
   const hardware: ChannelHardware = {
     floodlight: false,
@@ -91,21 +91,21 @@ function channelParam(data: Record<string, unknown>): unknown[] | undefined {
 }
 
 /**
- * Channel models from a `Login/ChannelInfo/Get` answer (`channel_param` in both forms, or the older `channel_info`
+ * Channel slots from a `Login/ChannelInfo/Get` answer (`channel_param` in both forms, or the older `channel_info`
  * map / list / `items`). Entries whose id is not a channel id (R3) are left out. Undefined when there is no list.
  */
-export function channelModels(data: unknown): ChannelModel[] | undefined {
+export function channelSlots(data: unknown): ChannelSlot[] | undefined {
   if (!isPlainObject(data)) return undefined;
   // An answer a poller gets again unchanged is the same frozen object (reads with `reuse`): its models, frozen too,
   // are built once, and an unchanged channel list compares by identity.
-  if (!Object.isFrozen(data)) return buildChannelModels(data);
-  if (!FROZEN_MODELS.has(data)) FROZEN_MODELS.set(data, deepFreeze(buildChannelModels(data)));
+  if (!Object.isFrozen(data)) return buildChannelSlots(data);
+  if (!FROZEN_MODELS.has(data)) FROZEN_MODELS.set(data, deepFreeze(buildChannelSlots(data)));
   return FROZEN_MODELS.get(data);
 }
 
-const FROZEN_MODELS = new WeakMap<object, ChannelModel[] | undefined>();
+const FROZEN_MODELS = new WeakMap<object, ChannelSlot[] | undefined>();
 
-function buildChannelModels(data: Record<string, unknown>): ChannelModel[] | undefined {
+function buildChannelSlots(data: Record<string, unknown>): ChannelSlot[] | undefined {
   const param = channelParam(data);
   if (param) {
     return param
@@ -129,7 +129,7 @@ function buildChannelModels(data: Record<string, unknown>): ChannelModel[] | und
     .map(([id, e]) => model(id, legacyStatus(e), e));
 }
 
-/** Channel models from the Get answers of pages that list channels, for devices without `Login/ChannelInfo`. */
+/** Channel slots from the Get answers of pages that list channels, for devices without `Login/ChannelInfo`. */
 export interface PageChannels {
   /** Hardware flag a channel with parameters on this page has. */
   hardware: (typeof HARDWARE_BY_ABILITY)[keyof typeof HARDWARE_BY_ABILITY];
@@ -139,8 +139,8 @@ export interface PageChannels {
 
 const STATUS_RANK: Readonly<Record<string, number>> = { Online: 3, Offline: 2, NotConfigured: 1 };
 
-export function channelModelsFromPages(sources: readonly PageChannels[]): ChannelModel[] {
-  const byId = new Map<ChannelId, ChannelModel>();
+export function channelSlotsFromPages(sources: readonly PageChannels[]): ChannelSlot[] {
+  const byId = new Map<ChannelId, ChannelSlot>();
   for (const { hardware, data } of sources) {
     const info = isPlainObject(data) ? data.channel_info : undefined;
     if (!isPlainObject(info)) continue;
@@ -189,11 +189,11 @@ async function unlessUnsupported(c: Invoker, op: OperationDef): Promise<unknown>
  * Every channel slot from `Login/ChannelInfo/Get`; devices without that page (or without a list in it): the channels
  * the Deterrence and VoiceAlarm pages report, hardware inferred from which page lists them.
  */
-export async function readChannelModel(c: Invoker): Promise<ChannelModel[]> {
-  const models = channelModels(await unlessUnsupported(c, channelInfoGet));
+export async function readChannelSlots(c: Invoker): Promise<ChannelSlot[]> {
+  const models = channelSlots(await unlessUnsupported(c, channelInfoGet));
   if (models) return models;
   const [flood, siren] = await Promise.all([unlessUnsupported(c, deterrenceGet), unlessUnsupported(c, voiceAlarmGet)]);
-  return channelModelsFromPages([
+  return channelSlotsFromPages([
     { hardware: 'floodlight', data: flood },
     { hardware: 'siren', data: siren },
   ]);
@@ -217,7 +217,7 @@ function online(entry: unknown): boolean {
 /** Channel list from a map `{CH1: {...}}`, a list `[{channel, ...}]`, or either wrapped in `items`. */
 export function channelList(data: unknown): ChannelState[] {
   if (isPlainObject(data) && data.channel_param !== undefined) {
-    return (channelModels(data) ?? []).map((m) => ({ channel: m.id, online: m.online }));
+    return (channelSlots(data) ?? []).map((m) => ({ channel: m.id, online: m.online }));
   }
   let info: unknown = isPlainObject(data) ? (data.channel_info ?? data.items ?? data.channels ?? data) : data;
   if (isPlainObject(info) && info.items !== undefined && (Array.isArray(info.items) || isPlainObject(info.items))) info = info.items;

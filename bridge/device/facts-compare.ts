@@ -1,6 +1,6 @@
 /** Comparisons a poll runs every time to tell whether anything changed (without allocating). */
 import { isChannelMarker } from '../../core';
-import { valueAt, type DeviceModel } from './state';
+import { valueAt, type DeviceFacts } from './state';
 import { POLLED_PAGES } from './table';
 
 /** Deep equality of JSON values (Get answers), without allocating. */
@@ -36,10 +36,10 @@ export function sameChannelList(a: Map<string, boolean> | undefined, b: Map<stri
   return true;
 }
 
-function markerSignature(model: DeviceModel): string {
+function markerSignature(facts: DeviceFacts): string {
   let sig = '';
   for (const page of POLLED_PAGES) {
-    const ci = valueAt(model.gets.get(page), ['channel_info']);
+    const ci = valueAt(facts.gets.get(page), ['channel_info']);
     if (ci && typeof ci === 'object') for (const [ch, block] of Object.entries(ci)) if (isChannelMarker(block)) sig += `${page}:${ch};`;
   }
   return sig;
@@ -50,11 +50,11 @@ function markerSignature(model: DeviceModel): string {
  * `{reason}` marker, the parts each channel's live page reports, the page the device disarms through, the alarm
  * outputs the device lists.
  */
-export function structureSignature(model: DeviceModel): string {
-  let sig = markerSignature(model);
-  for (const [ch, s] of model.live)
+export function structureSignature(facts: DeviceFacts): string {
+  let sig = markerSignature(facts);
+  for (const [ch, s] of facts.live)
     sig += `|${ch}:${Object.keys(s)
       .filter((k) => s[k as keyof typeof s] !== undefined)
       .join(',')}`;
-  return `${sig}|${model.disarmPage ?? ''}|${model.alarmOutputNames?.join(',') ?? ''}`;
+  return `${sig}|${facts.disarmPage ?? ''}|${facts.alarmOutputNames?.join(',') ?? ''}`;
 }

@@ -1,15 +1,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { channelModels, channelModelsFromPages } from '../../core/channel-model';
+import { channelSlots, channelSlotsFromPages } from '../../core/channel-slots';
 import { identityFrom, macColon } from '../../core/identity';
 import { liveState, planLiveSet } from '../../core/live';
 import { quoteBigIntegers } from '../../core/json';
 import { parseBody } from '../../core/envelope';
 
-const test = suite('channel model, identity, live (pure)');
+const test = suite('channel slots, identity, live (pure)');
 
-test('channelModels: older forms (map, list, items) still give models; bad ids left out (R3)', () => {
-  const map = channelModels({
+test('channelSlots: older forms (map, list, items) still give models; bad ids left out (R3)', () => {
+  const map = channelSlots({
     channel_info: { CH1: { connect_status: 'Online' }, CH2: { status: 'Offline' }, CH3: { reason: 'Not configured' }, ch4: {} },
   });
   assert.equal(
@@ -20,34 +20,34 @@ test('channelModels: older forms (map, list, items) still give models; bad ids l
       ['CH3', 'NotConfigured', false, false],
     ],
   );
-  const list = channelModels({ channel_info: { items: [{ channel: 'IP_CH2', online: true }, { channel: 'bogus' }] } });
+  const list = channelSlots({ channel_info: { items: [{ channel: 'IP_CH2', online: true }, { channel: 'bogus' }] } });
   assert.equal(
     list?.map((m) => [m.id, m.online]),
     [['IP_CH2', true]],
   );
-  assert.is(channelModels({ other: 1 }), undefined);
-  assert.is(channelModels('x'), undefined);
+  assert.is(channelSlots({ other: 1 }), undefined);
+  assert.is(channelSlots('x'), undefined);
 });
 
-test('channelModels: a frozen (reused) answer gives the same frozen models every time; a fresh answer fresh ones', () => {
+test('channelSlots: a frozen (reused) answer gives the same frozen models every time; a fresh answer fresh ones', () => {
   const answer = () => ({ channel_param: [{ channel: 'CH1', connect_status: 'Online', ability: ['FloodLight'] }] });
   const reused = Object.freeze(answer());
-  const first = channelModels(reused)!;
-  assert.is(channelModels(reused), first, 'built once per answer object');
+  const first = channelSlots(reused)!;
+  assert.is(channelSlots(reused), first, 'built once per answer object');
   assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]) && Object.isFrozen(first[0].hardware), 'shared, so frozen');
   assert.equal(first[0].hardware.floodlight, true);
   // A caller's own (unfrozen) answer: its own models, which it may change.
   const own = answer();
-  const a = channelModels(own)!;
-  assert.is.not(channelModels(own), a);
+  const a = channelSlots(own)!;
+  assert.is.not(channelSlots(own), a);
   assert.not.ok(Object.isFrozen(a));
   // Another answer with other content: other models.
   const offline = Object.freeze({ channel_param: [{ channel: 'CH1', connect_status: 'Offline' }] });
-  assert.equal(channelModels(offline)![0].online, false);
+  assert.equal(channelSlots(offline)![0].online, false);
 });
 
-test('channelModels: channel_param entries keep unknown statuses as the device wrote them', () => {
-  const [m] = channelModels({
+test('channelSlots: channel_param entries keep unknown statuses as the device wrote them', () => {
+  const [m] = channelSlots({
     channel_param: [{ channel: 'CH1', connect_status: 'Upgrading', ability: ['FloodLight', 7], alarm_out_num: -1 }],
   })!;
   assert.equal(
@@ -56,8 +56,8 @@ test('channelModels: channel_param entries keep unknown statuses as the device w
   );
 });
 
-test('channelModelsFromPages: best status wins, hardware from the pages listing parameters, sorted', () => {
-  const models = channelModelsFromPages([
+test('channelSlotsFromPages: best status wins, hardware from the pages listing parameters, sorted', () => {
+  const models = channelSlotsFromPages([
     {
       hardware: 'floodlight',
       data: { channel_info: { IP_CH1: { status: 'Offline', reason: 'Not support' }, CH10: { x: 1 }, CH2: { reason: 'Not configured' } } },
