@@ -3,7 +3,8 @@
 /**
  * Copies what tsc does not emit next to the compiled nodes, one folder per node (nodes/<name>/):
  *   nodes/<name>/<name>.html         -> dist/nodes/<name>/ (Node-RED loads <name>.html beside <name>.js)
- *   nodes/<name>/locales/<lang>/*    -> dist/nodes/<name>/locales/<lang>/ (catalogue and help, found beside the .js)
+ *   nodes/<name>/locales/<lang>/*    -> dist/nodes/<name>/locales/<lang>/ (catalogue and help, found beside the .js;
+ *                                       help parts several types share put in place, see withHelpParts)
  *   icons/<icon>                     -> dist/nodes/<name>/icons/ (Node-RED looks for icons in an `icons` folder
  *                                       beside each node's .js): the icons its editor file names (`icon: '...'`)
  * Run after `tsc`; `npm run build` does both.
@@ -15,14 +16,47 @@ const root = path.resolve(__dirname, '..');
 /** An icon an editor file names in a node type's definition. */
 const ICON = /\bicon: '([^']+)'/g;
 
-function copyMatching(fromDir, toDir, test) {
+/**
+ * A help file whose node types say some things alike writes them once, each in a
+ * `<script type="text/html" data-help-part="NAME">`; each type's help has `<!-- help-part NAME key=value -->` where
+ * the part goes (its `__key__` filled). The shipped help has every type's text whole and no parts.
+ */
+const HELP_PART = /\n<script type="text\/html" data-help-part="([\w-]+)">\n([\s\S]*?)<\/script>\n/g;
+const HELP_PART_USE = /^ *<!-- help-part ([\w-]+)((?: \w+=\w+)*) -->\n/gm;
+function withHelpParts(text, file) {
+  const parts = new Map();
+  const rest = text.replace(HELP_PART, (_m, name, body) => (parts.set(name, body), ''));
+  const used = new Set();
+  const out = rest.replace(HELP_PART_USE, (_m, name, args) => {
+    if (!parts.has(name)) throw new Error(`${file}: no help part ${name}`);
+    used.add(name);
+    const subs = Object.fromEntries(
+      args.trim()
+        ? args
+            .trim()
+            .split(' ')
+            .map((a) => a.split('='))
+        : [],
+    );
+    return parts.get(name).replace(/__(\w+)__/g, (_p, k) => {
+      if (subs[k] === undefined) throw new Error(`${file}: help part ${name} wants ${k}=`);
+      return subs[k];
+    });
+  });
+  const unused = [...parts.keys()].filter((n) => !used.has(n));
+  if (unused.length) throw new Error(`${file}: help parts never used: ${unused.join(', ')}`);
+  return out;
+}
+
+function copyMatching(fromDir, toDir, test, transform) {
   if (!fs.existsSync(fromDir)) return 0;
   fs.mkdirSync(toDir, { recursive: true });
   let n = 0;
   for (const name of fs.readdirSync(fromDir)) {
     const from = path.join(fromDir, name);
     if (!fs.statSync(from).isFile() || !test(name)) continue;
-    fs.copyFileSync(from, path.join(toDir, name));
+    if (transform) fs.writeFileSync(path.join(toDir, name), transform(fs.readFileSync(from, 'utf8'), from));
+    else fs.copyFileSync(from, path.join(toDir, name));
     n++;
   }
   return n;
@@ -41,7 +75,12 @@ for (const name of nodeNames) {
   icons += copyMatching(path.join(root, 'icons'), path.join(to, 'icons'), (n) => used.has(n));
   const localesDir = path.join(from, 'locales');
   for (const lang of fs.existsSync(localesDir) ? fs.readdirSync(localesDir) : []) {
-    locales += copyMatching(path.join(localesDir, lang), path.join(to, 'locales', lang), (n) => /\.(json|html)$/.test(n));
+    locales += copyMatching(
+      path.join(localesDir, lang),
+      path.join(to, 'locales', lang),
+      (n) => /\.(json|html)$/.test(n),
+      (text, file) => (file.endsWith('.html') ? withHelpParts(text, file) : text),
+    );
   }
 }
 console.log(`copy-assets: ${html} editor file(s), ${icons} icon(s), ${locales} locale file(s) -> dist/nodes/<node>/`);
