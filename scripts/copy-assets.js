@@ -2,19 +2,21 @@
 'use strict';
 /**
  * Copies what tsc does not emit next to the compiled nodes, one folder per node (nodes/<name>/):
- *   nodes/<name>/<name>.html         -> dist/nodes/<name>/ (Node-RED loads <name>.html beside <name>.js)
+ *   nodes/<name>/<name>.html         -> dist/nodes/<name>/ (Node-RED loads <name>.html beside <name>.js), with the
+ *                                       registration of its types from their editor script (scripts/node-registration.js)
+ *                                       and its dialog rows expanded (scripts/form-rows.js)
  *   nodes/<name>/locales/<lang>/*    -> dist/nodes/<name>/locales/<lang>/ (catalogue and help, found beside the .js;
  *                                       help parts several types share put in place, see withHelpParts)
  *   icons/<icon>                     -> dist/nodes/<name>/icons/ (Node-RED looks for icons in an `icons` folder
- *                                       beside each node's .js): the icons its editor file names (`icon: '...'`)
- * Run after `tsc`; `npm run build` does both.
+ *                                       beside each node's .js): the icons its types' definitions name
+ * Run after both `tsc` passes (the editor scripts compiled into resources/); `npm run build` does all.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-/** An icon an editor file names in a node type's definition. */
-const ICON = /\bicon: '([^']+)'/g;
+const { registrationScript } = require('./node-registration');
+const { expandRows } = require('./form-rows');
 
 /**
  * A help file whose node types say some things alike writes them once, each in a
@@ -70,8 +72,13 @@ let locales = 0;
 for (const name of nodeNames) {
   const from = path.join(nodesDir, name);
   const to = path.join(root, 'dist', 'nodes', name);
-  html += copyMatching(from, to, (n) => n === `${name}.html`);
-  const used = new Set([...fs.readFileSync(path.join(from, `${name}.html`), 'utf8').matchAll(ICON)].map((m) => m[1]));
+  const source = fs.readFileSync(path.join(from, `${name}.html`), 'utf8');
+  const registration = registrationScript(name, source, path.join(root, 'resources'));
+  fs.mkdirSync(to, { recursive: true });
+  const template = expandRows(source, name, registration.config);
+  fs.writeFileSync(path.join(to, `${name}.html`), `${template}\n${registration.script}`);
+  html++;
+  const used = new Set(registration.icons);
   icons += copyMatching(path.join(root, 'icons'), path.join(to, 'icons'), (n) => used.has(n));
   const localesDir = path.join(from, 'locales');
   for (const lang of fs.existsSync(localesDir) ? fs.readdirSync(localesDir) : []) {
