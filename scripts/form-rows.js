@@ -11,7 +11,7 @@ const ROW = /^( *)<nvr-row prop="([\w-]+)" icon="([\w-]+)"(?: class="([\w -]+)")
 
 function expandRows(html, node, config) {
   const prefix = config ? 'node-config-input-' : 'node-input-';
-  return html.replace(ROW, (_m, indent, prop, icon, extra, content) => {
+  const out = html.replace(ROW, (_m, indent, prop, icon, extra, content) => {
     const lines = content
       .split('\n')
       .map((l) => l.trim())
@@ -24,6 +24,9 @@ function expandRows(html, node, config) {
       `${indent}</div>`,
     ].join('\n');
   });
+  // A row written otherwise (another attribute, on several lines) would ship unexpanded: the dialog would lack it.
+  if (out.includes('<nvr-row')) throw new Error(`${node}.html: an <nvr-row> not in the form <nvr-row prop icon [class]>…</nvr-row>`);
+  return out;
 }
 
 module.exports = { expandRows };

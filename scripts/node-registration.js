@@ -43,7 +43,7 @@ const LITERAL = new Set(['string', 'number', 'boolean']);
 const LISTED = ['defaults', 'credentials'];
 
 function member(key, value, from, indent) {
-  if (LITERAL.has(typeof value)) return `${indent}${key}: ${JSON.stringify(value).replace(/"/g, "'")}`;
+  if (LITERAL.has(typeof value)) return `${indent}${key}: ${JSON.stringify(value)}`;
   if (LISTED.includes(key)) {
     const inner = Object.keys(value).map((k) => `${indent}    ${k}: ${from}.${key}.${k}`);
     return `${indent}${key}: {\n${inner.join(',\n')}\n${indent}}`;
