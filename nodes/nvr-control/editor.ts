@@ -102,4 +102,24 @@ namespace NVR2MQTT.control {
         });
     };
   }
+
+  /** nvr-control's node type (nvr-control.html registers it). */
+  export function definitions(): Record<string, Definition> {
+    return {
+      'nvr-control': NVR2MQTT.flowNode({
+        defaults: {
+          mode: { value: 'floodlight', required: true, validate: validMode },
+          channel: { value: '', validate: NVR2MQTT.validChannel },
+          output: { value: '' },
+          brightness: { value: '', validate: validWholeOrEmpty },
+          volume: { value: '', validate: validWholeOrEmpty },
+          duration: { value: '', validate: validWholeOrEmpty },
+        },
+        icon: 'nvr2mqtt-camera.svg',
+        paletteLabel: 'nvr control',
+        label,
+        oneditprepare,
+      }),
+    };
+  }
 }

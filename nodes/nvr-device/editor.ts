@@ -44,4 +44,27 @@ namespace NVR2MQTT.device {
         });
     });
   }
+
+  /** The config node's type (nvr-device.html registers it): not in the palette, so none of flowNode's base. */
+  export function definitions(): Record<string, Definition> {
+    return {
+      'nvr-device': {
+        category: 'config',
+        defaults: {
+          name: { value: '' },
+          url: { value: '', required: true, validate: validUrl },
+          tls_ca: { value: '' },
+          tls_fingerprint: { value: '', validate: validFingerprint },
+          heartbeat: { value: 25, validate: validHeartbeat },
+        },
+        credentials: {
+          username: { type: 'text' },
+          password: { type: 'password' },
+        },
+        icon: 'nvr2mqtt-device.svg',
+        label,
+        oneditprepare,
+      },
+    };
+  }
 }

@@ -29,4 +29,25 @@ namespace NVR2MQTT.event {
     this.types = NVR2MQTT.ticked('.nvr-event-types');
     this.live = NVR2MQTT.ticked('.nvr-event-live');
   }
+
+  /** nvr-event's node type (nvr-event.html registers it): no input, events come from the device. */
+  export function definitions(): Record<string, Definition> {
+    return {
+      'nvr-event': NVR2MQTT.flowNode({
+        defaults: {
+          channels: { value: '', validate: NVR2MQTT.validChannelList },
+          types: { value: [] },
+          startOnly: { value: false },
+          live: { value: [] },
+          picture: { value: false },
+        },
+        inputs: 0,
+        icon: 'nvr2mqtt-alarm.svg',
+        paletteLabel: 'nvr event',
+        label,
+        oneditprepare,
+        oneditsave,
+      }),
+    };
+  }
 }

@@ -38,31 +38,50 @@ namespace NVR2MQTT.request {
   const literal = (type: string | undefined) => !type || type === 'str';
 
   /**
-   * A request type's validators, label and dialog callbacks. Its (empty) template gets the one dialog copied in:
-   * the editor inserts a node file into the page before it runs the file's inline scripts, which call this.
+   * A request type's own definition: its default page, validators, label and dialog callbacks. Its (empty) template
+   * gets the one dialog copied in: the editor inserts a node file into the page before it runs the file's inline
+   * scripts, whose registration calls this (through `definitions`).
    */
-  export function editor(type: string, operation: Operation) {
+  function requestType(type: string, operation: Operation, page: string): OwnDefinition {
     const verb = operation.toLowerCase();
     $(`script[data-template-name="${type}"]`).text($('#nvr-request-dialog').text());
     return {
-      validPage(this: RequestNode, v: string): boolean {
-        return !literal(this.pageType) || NVR2MQTT.validPage(v);
+      defaults: {
+        page: {
+          value: page,
+          validate(this: RequestNode, v: string): boolean {
+            return !literal(this.pageType) || NVR2MQTT.validPage(v);
+          },
+        },
+        pageType: { value: 'str' },
+        channel: {
+          value: '',
+          validate(this: RequestNode, v: string): boolean {
+            return !literal(this.channelType) || NVR2MQTT.validChannel(v);
+          },
+        },
+        channelType: { value: 'str' },
+        data: {
+          value: '',
+          // Two parameters: Node-RED shows a validator's text as the reason only when it takes two (its 3.x form).
+          validate(this: RequestNode, v: string, _opt?: object): boolean | string {
+            return validData(this, v, operation);
+          },
+        },
+        dataType: { value: 'json' },
+        output: { value: 'payload' },
+        ignoreMsg: { value: false },
       },
-      validChannel(this: RequestNode, v: string): boolean {
-        return !literal(this.channelType) || NVR2MQTT.validChannel(v);
-      },
-      // Two parameters: Node-RED shows a validator's text as the reason only when it takes two (its 3.x form).
-      validData(this: RequestNode, v: string, _opt?: object): boolean | string {
-        return validData(this, v, operation);
-      },
+      icon: 'nvr2mqtt-camera.svg',
+      paletteLabel: 'nvr ' + verb,
       label(this: RequestNode): string {
         return requestLabel(this, verb);
       },
-      oneditprepare(this: RequestNode): void {
-        new RequestDialog(this, operation).prepare();
-      },
       oneditsave(): void {
         saveRequestDialog();
+      },
+      oneditprepare(this: RequestNode): void {
+        new RequestDialog(this, operation).prepare();
       },
     };
   }
@@ -374,5 +393,21 @@ namespace NVR2MQTT.request {
           if (seq === this.channelsRequest) this.setChannels([], 'Channels unavailable: ' + NVR2MQTT.errorText(xhr));
         });
     }
+  }
+
+  /** The three request types (nvr-request.html registers them): one dialog, each its operation, default page and colour. */
+  const TYPES: Array<{ type: string; operation: Operation; page: string; color?: string }> = [
+    { type: 'nvr-range', operation: 'Range', page: 'AlarmConfig/Deterrence' },
+    { type: 'nvr-get', operation: 'Get', page: 'AlarmConfig/Deterrence' },
+    { type: 'nvr-set', operation: 'Set', page: 'AlarmConfig/VoiceAlarm', color: '#E2B98F' },
+  ];
+
+  export function definitions(): Record<string, Definition> {
+    return Object.fromEntries(
+      TYPES.map(({ type, operation, page, color }) => {
+        const own = requestType(type, operation, page);
+        return [type, NVR2MQTT.flowNode(color ? { ...own, color } : own)];
+      }),
+    );
   }
 }

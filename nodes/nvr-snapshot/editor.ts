@@ -11,4 +11,19 @@ namespace NVR2MQTT.snapshot {
   export function label(this: SnapshotNode): string {
     return this.name || 'snapshot' + (this.channel ? ' ' + this.channel : '');
   }
+
+  /** nvr-snapshot's node type (nvr-snapshot.html registers it). */
+  export function definitions(): Record<string, Definition> {
+    return {
+      'nvr-snapshot': NVR2MQTT.flowNode({
+        defaults: {
+          channel: { value: '', validate: NVR2MQTT.validChannel },
+          resolution: { value: '', validate: validResolution },
+        },
+        icon: 'nvr2mqtt-snapshot.svg',
+        paletteLabel: 'nvr snapshot',
+        label,
+      }),
+    };
+  }
 }

@@ -149,6 +149,48 @@ namespace NVR2MQTT {
     return this.name ? 'node_label_italic' : '';
   }
 
+  /** A property of a node type as the editor takes it (RED.nodes.registerType's `defaults`). */
+  export interface Property {
+    value: unknown;
+    type?: string;
+    required?: boolean;
+    validate?: (this: any, v: any, opt?: object) => boolean | string; // eslint-disable-line @typescript-eslint/no-explicit-any
+  }
+  /** A node type's definition, as RED.nodes.registerType takes it. */
+  export interface Definition {
+    category: string;
+    color?: string;
+    defaults: Record<string, Property>;
+    credentials?: Record<string, { type: 'text' | 'password' }>;
+    inputs?: number;
+    outputs?: number;
+    icon: string;
+    paletteLabel?: string;
+    label: (this: EditorNode) => string;
+    labelStyle?: (this: EditorNode) => string;
+    oneditprepare?: (this: EditorNode) => void;
+    oneditsave?: (this: EditorNode) => void;
+  }
+  /** What a flow node of the nvr2mqtt palette says of itself; `flowNode` adds what they all have. */
+  export type OwnDefinition = Omit<Definition, 'category' | 'labelStyle'>;
+
+  /**
+   * A node type of the nvr2mqtt palette: its own definition over what every one has (the category, a colour,
+   * one input and output, `name` and the `device` it uses first among its properties, the label style).
+   * Called from each node file's registration (written by the build, scripts/copy-assets.js), when every script is loaded.
+   */
+  export function flowNode(own: OwnDefinition): Definition {
+    return {
+      category: 'nvr2mqtt',
+      color: '#A6C9E2',
+      inputs: 1,
+      outputs: 1,
+      labelStyle,
+      ...own,
+      defaults: { name: { value: '' }, device: { value: '', type: 'nvr-device', required: true }, ...own.defaults },
+    };
+  }
+
   /** Checkboxes in `$list`, one per choice, ticked when `chosen` has it (the value saved is the choice). */
   export function checkboxes($list: JQuery, choices: Array<{ value: string; text: string }>, chosen: string[], width: string): void {
     for (const c of choices) {

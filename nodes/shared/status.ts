@@ -37,12 +37,16 @@ function text(group: keyof Catalogue['status'], key: string, subs: Record<string
   return t?.replace(/__(\w+)__/g, (_m, k: string) => subs[k] ?? '');
 }
 
+/** A status shape of `fill`: a ring while waiting or failed, a dot when there (the texts come from the catalogue). */
+const ring = (fill: NodeStatus['fill']): NodeStatus => ({ fill, shape: 'ring' });
+const dot = (fill: NodeStatus['fill']): NodeStatus => ({ fill, shape: 'dot' });
+
 const FILL: Record<ConnectionState, NodeStatus> = {
-  idle: { fill: 'yellow', shape: 'ring' },
-  connecting: { fill: 'yellow', shape: 'ring' },
-  connected: { fill: 'green', shape: 'dot' },
-  error: { fill: 'red', shape: 'ring' },
-  closed: { fill: 'grey', shape: 'ring' },
+  idle: ring('yellow'),
+  connecting: ring('yellow'),
+  connected: dot('green'),
+  error: ring('red'),
+  closed: ring('grey'),
 };
 
 const MAX_TEXT = 40;
@@ -75,14 +79,14 @@ export type UpgradeStep = 'reading' | 'validating' | 'requesting' | 'done' | 'fa
 
 /** Progress of nvr-upgrade, shown instead of the connection while a request runs. */
 const UPGRADE_FILL: Record<UpgradeStep, NodeStatus> = {
-  reading: { fill: 'blue', shape: 'ring' },
-  validating: { fill: 'blue', shape: 'ring' },
-  requesting: { fill: 'yellow', shape: 'ring' },
-  done: { fill: 'green', shape: 'dot' },
-  checked: { fill: 'blue', shape: 'ring' },
-  uploading: { fill: 'yellow', shape: 'dot' },
-  installed: { fill: 'green', shape: 'dot' },
-  failed: { fill: 'red', shape: 'ring' },
+  reading: ring('blue'),
+  validating: ring('blue'),
+  requesting: ring('yellow'),
+  done: dot('green'),
+  checked: ring('blue'),
+  uploading: dot('yellow'),
+  installed: dot('green'),
+  failed: ring('red'),
 };
 
 export function upgradeStatus(step: UpgradeStep, err?: DeviceError): NodeStatus {
@@ -91,5 +95,5 @@ export function upgradeStatus(step: UpgradeStep, err?: DeviceError): NodeStatus 
 
 /** Request failures are shown briefly on the node that failed; the connection status comes back later. */
 export function failureStatus(err: DeviceError): NodeStatus {
-  return { fill: 'red', shape: 'ring', text: shortReason(err) };
+  return { ...ring('red'), text: shortReason(err) };
 }
