@@ -49,15 +49,20 @@ export interface FirmwareOptions {
   onChange: () => void;
 }
 
+/** The Home Assistant `update` entity both levels share (one unique id per device node). */
+const updateEntity = (node: string, stateTopic: string) => ({
+  p: 'update',
+  name: 'Firmware',
+  unique_id: `${node}_${FIRMWARE_COMPONENT}`,
+  device_class: 'firmware',
+  state_topic: stateTopic,
+});
+
 /** Home Assistant `update` entity of the recorder. */
 export function firmwareComponent(topics: Topics, device: string, node: string): Json {
   return {
-    p: 'update',
-    name: 'Firmware',
-    unique_id: `${node}_${FIRMWARE_COMPONENT}`,
-    device_class: 'firmware',
+    ...updateEntity(node, topics.firmware(device)),
     entity_category: 'config',
-    state_topic: topics.firmware(device),
     command_topic: topics.set(device, undefined, FIRMWARE_KEY),
     payload_install: 'install',
   };
@@ -66,12 +71,8 @@ export function firmwareComponent(topics: Topics, device: string, node: string):
 /** Home Assistant `update` entity of the camera on a channel: installed only, no install (the vendor gives no latest). */
 export function cameraFirmwareComponent(topics: Topics, device: string, slug: string, node: string): Json {
   return {
-    p: 'update',
-    name: 'Firmware',
-    unique_id: `${node}_${FIRMWARE_COMPONENT}`,
-    device_class: 'firmware',
+    ...updateEntity(node, topics.firmware(device, slug)),
     entity_category: 'diagnostic',
-    state_topic: topics.firmware(device, slug),
     enabled_by_default: false, // a version to look up, one per camera: no flood
   };
 }
