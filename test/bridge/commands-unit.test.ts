@@ -54,7 +54,7 @@ function fakeDevice(o: { ignore?: (page: string, change: Change) => boolean; fir
   model.live.set('CH1', live);
   const device = {
     id: 'nvr',
-    model,
+    facts: model,
     channels: () => ['CH1'],
     async poll() {
       if (polls++ === 0) await o.firstPoll;

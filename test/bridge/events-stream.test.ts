@@ -19,7 +19,7 @@ function fakeDevice(scripts: Array<(signal: AbortSignal) => AsyncGenerator<Devic
   const device = {
     reportedLive: async (ch: string, change: unknown) => void live.push([ch, change]),
     readLiveEveryPoll: () => (liveEveryPoll = true),
-    model: {
+    facts: {
       ...emptyFacts(),
       events: emptyEventValues(
         new Map([

@@ -93,7 +93,7 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
     id: 'nvr',
     name: 'Garage',
     cfg: { url: 'http://192.168.1.20' },
-    model,
+    facts: model,
     channels: () => ['CH1', 'CH2'],
   } as unknown as Device;
   const discovery = new Discovery({

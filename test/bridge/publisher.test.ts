@@ -22,7 +22,7 @@ function fixture() {
     publish: (topic: string, payload: string, o: PublishOptions) => (sent.push({ topic, payload, o }), link.connected),
   };
   const model = { ...emptyFacts(), info: { model: 'N1', firmware: 'V1' } };
-  const rt = { id: 'nvr', online: true, device: { id: 'nvr', name: 'NVR', model, channels: () => [] } } as unknown as DeviceRuntime;
+  const rt = { id: 'nvr', online: true, device: { id: 'nvr', name: 'NVR', facts: model, channels: () => [] } } as unknown as DeviceRuntime;
   const publisher = new StatePublisher({
     link: link as unknown as MqttLink,
     topics: new Topics('b', 'ha'),
