@@ -75,13 +75,13 @@ function alarmInputs(dev: DeviceInfo | undefined): number {
   return typeof n === 'number' && n > 0 ? n : 0;
 }
 
-/** The page a recorder disarms through, as read to learn it: its Get answer and the page's write epoch before. */
+/** The page a recorder disarms through, as read to learn it, and its Get answer. */
 interface DisarmRead {
   page: DisarmPage;
   data: Json;
-  epoch: number;
 }
-const DISARM_PAGES = Object.keys(DISARM_MEMBER) as DisarmPage[];
+/** A live channel's key among the write epochs (and in poll logs): `live CH1`. */
+const LIVE_EPOCH = 'live ';
 
 const isUnsupported = (err: unknown) => err instanceof DeviceError && err.kind === 'unsupported';
 
@@ -127,7 +127,10 @@ export class Device extends EventEmitter {
   private onlineKey?: string;
   /** The channel list (and its online key) derived from the last channel slots read. */
   private listOf?: { models: ChannelSlot[]; list: Map<string, boolean>; onlineKey: string; names: string };
-  /** Bumped by every write (per page, per live channel): a poll's read that started before must not overwrite its read-back. */
+  /**
+   * Bumped by every write (per page, `live <ch>` per live channel, ALARM_OUTPUTS): a poll that started before must not
+   * overwrite its read-back (`keepWritten`).
+   */
   private readonly epochs = new Map<string, number>();
   private readonly reportedPageErrors = new Map<string, string>();
   /** Markers, live parts, disarm page: entities depend on them (a digest of their signature, a few KB of text). */
@@ -241,6 +244,8 @@ export class Device extends EventEmitter {
    * answering.
    */
   async poll(): Promise<void> {
+    // Before any read of this poll: a write confirmed after this is newer than all of them.
+    const epochsAtStart = new Map(this.epochs);
     this.disarmOfPoll = undefined;
     if (!this.loaded) await this.load(true);
     let channelList: Map<string, boolean> | undefined;
@@ -280,7 +285,6 @@ export class Device extends EventEmitter {
     const due = this.dueNow(polledPages(disarmPage));
     const pages = due.pages;
     for (const page of POLLED_PAGES) if (!polledPages(disarmPage).includes(page)) gets.delete(page);
-    const outputsEpoch = this.epochs.get(ALARM_OUTPUTS) ?? 0;
     const [, polledLive, polledOutputs] = await Promise.all([
       // The answer that told the disarm page is this poll's read of that page.
       inTurns(pages, (page) => this.pollPage(page, ranges, gets, page === disarm?.page ? disarm : undefined)),
@@ -291,14 +295,14 @@ export class Device extends EventEmitter {
     this.polled = true;
     // Most polls find nothing new: then the facts keep its identity and nothing downstream runs.
     const prev = this.facts;
+    const written = this.keepWritten(epochsAtStart, prev, gets, polledLive);
     const live = polledLive ?? prev.live;
     const list = channelList ?? prev.channelList;
     const listChanged = !sameChannelList(list, prev.channelList) || this.listOf?.names !== namesBefore;
     const rangesChanged = POLLED_PAGES.some((p) => ranges.get(p) !== prev.ranges.get(p));
     const getsChanged = POLLED_PAGES.some((p) => !sameJson(gets.get(p), prev.gets.get(p)));
     const liveChanged = live !== prev.live && !sameJson(Object.fromEntries(live), Object.fromEntries(prev.live));
-    // A write's read-back that came meanwhile is newer than this poll's read.
-    const alarmOutputs = polledOutputs && (this.epochs.get(ALARM_OUTPUTS) ?? 0) === outputsEpoch ? polledOutputs : prev.alarmOutputs;
+    const alarmOutputs = polledOutputs && !written.has(ALARM_OUTPUTS) ? polledOutputs : prev.alarmOutputs;
     const alarmOutputNames = alarmOutputs && announcedOutputs(alarmOutputs, prev.alarmOutputNames, list);
     const outputsChanged = !sameJson(alarmOutputs, prev.alarmOutputs) || !sameJson(alarmOutputNames, prev.alarmOutputNames);
     if (!getsChanged) adoptSameAnswers(prev.gets, gets);
@@ -309,6 +313,28 @@ export class Device extends EventEmitter {
     this.structurePending = false;
     if (structure) this.updateAlarmKeys();
     this.emit('update', { structure });
+  }
+
+  /**
+   * What writes confirmed since the poll started (`epochsAtStart`) is newer than anything the poll read, whenever it
+   * read it: the poll's pages (`gets`) and live states (`live`) take the facts' value (`prev`, the facts as the poll
+   * commits) for every page and live channel written meanwhile. Returns the epoch keys written meanwhile.
+   */
+  private keepWritten(
+    epochsAtStart: Map<string, number>,
+    prev: DeviceFacts,
+    gets: Map<string, Json>,
+    live?: Map<string, LiveState>,
+  ): Set<string> {
+    const written = new Set([...this.epochs].filter(([key, n]) => (epochsAtStart.get(key) ?? 0) !== n).map(([key]) => key));
+    for (const key of written) {
+      const channel = key.startsWith(LIVE_EPOCH) ? key.slice(LIVE_EPOCH.length) : undefined;
+      const page = channel === undefined && prev.gets.get(key);
+      if (page) gets.set(key, page);
+      const state = channel !== undefined && prev.live.get(channel);
+      if (live && state) live.set(channel, state);
+    }
+    return written;
   }
 
   /**
@@ -338,7 +364,7 @@ export class Device extends EventEmitter {
     page: string,
     ranges: Map<string, Json | null>,
     gets: Map<string, Json>,
-    answered?: { data: Json; epoch: number },
+    answered?: { data: Json },
   ): Promise<void> {
     // cachedRange re-reads a Range after its TTL: Ranges follow device changes without a restart.
     const range = await this.rangeOf(page);
@@ -348,13 +374,11 @@ export class Device extends EventEmitter {
       gets.delete(page);
       return;
     }
-    const epoch = answered?.epoch ?? this.epochs.get(page) ?? 0;
     try {
       const data =
         answered?.data ??
         ((await this.pollRead(page, 'Get', () => this.repeatClient.invoke(op, findPage(page)?.getRequest ?? {}))) as Json);
-      if ((this.epochs.get(page) ?? 0) === epoch) gets.set(page, data);
-      else gets.set(page, this.facts.gets.get(page) ?? data); // a write's read-back is newer
+      gets.set(page, data);
       this.reportedPageErrors.delete(page);
     } catch (err) {
       if (isOutage(err)) throw err;
@@ -366,10 +390,8 @@ export class Device extends EventEmitter {
   /** Which page the device disarms through (core's rule: Disarming where it has it) and its Get; once a poll. */
   private disarmRead(): Promise<DisarmRead | undefined> {
     this.disarmOfPoll ??= (async () => {
-      const epochs = new Map(DISARM_PAGES.map((page) => [page, this.epochs.get(page) ?? 0]));
       try {
-        const { page, data } = await this.pollRead('disarm', 'Get', () => readDisarmAnswer(this.repeatClient));
-        return { page, data, epoch: epochs.get(page)! };
+        return await this.pollRead('disarm', 'Get', () => readDisarmAnswer(this.repeatClient));
       } catch (err) {
         if (isOutage(err)) throw err;
         if (!isUnsupported(err)) this.reportPageError('disarm', err);
@@ -405,13 +427,10 @@ export class Device extends EventEmitter {
       .map(([ch]) => ch);
     await Promise.all(
       channels.map(async (ch) => {
-        const key = `live ${ch}`;
-        const epoch = this.epochs.get(key) ?? 0;
+        const key = `${LIVE_EPOCH}${ch}`;
         try {
           const reader = this.liveEveryPoll ? this.repeatClient : this.pollClient;
-          const state = await this.pollRead(key, 'Get', () => readLive(reader, ch));
-          const newer = (this.epochs.get(key) ?? 0) !== epoch ? this.facts.live.get(ch) : undefined;
-          out.set(ch, newer ?? state);
+          out.set(ch, await this.pollRead(key, 'Get', () => readLive(reader, ch)));
           this.reportedPageErrors.delete(key);
         } catch (err) {
           if (isOutage(err)) throw err;
@@ -527,7 +546,7 @@ export class Device extends EventEmitter {
    */
   applyLive(channel: string, change: Partial<LiveState>, hold = false): void {
     // A poll read that left before this is older: it must not undo it.
-    this.bump(`live ${channel}`);
+    this.bump(`${LIVE_EPOCH}${channel}`);
     const live = new Map(this.facts.live);
     const before = live.get(channel) ?? { channel };
     const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
