@@ -9,6 +9,9 @@ import { suite } from 'uvu';
 import { startBridge } from '../../bridge/bridge';
 import { parseConfig } from '../../bridge/base/config';
 import { createLogger } from '../../bridge/base/log';
+import { alarmOutputKey } from '../../bridge/device/alarm-outputs';
+import { FIRMWARE_KEY } from '../../bridge/device/firmware';
+import { PTZ_KEYS } from '../../bridge/device/ptz';
 import { isLiveRow, TABLE } from '../../bridge/device/table';
 import { REQUEST_OPS } from '../../bridge/mqtt/topics';
 import { CONTROL_MODES } from '../../nodes/shared/control-modes';
@@ -131,6 +134,18 @@ test('every secret sent to every command path: refused, and never quoted back or
             }
           }
         }
+      }
+      // The keys the features own outside the table: PTZ on a channel, firmware and an alarm output on the recorder.
+      for (const key of PTZ_KEYS) {
+        await command(`nvr/ch1/set/${key}`, secret);
+        await command('nvr/ch1/set', JSON.stringify({ [key]: secret }));
+      }
+      for (const member of ['preset', 'move', 'duration', 'speed', secret]) {
+        await command('nvr/ch1/set/ptz', JSON.stringify({ [member]: secret }));
+      }
+      for (const key of [FIRMWARE_KEY, alarmOutputKey('Local->1')]) {
+        await command(`nvr/set/${key}`, secret);
+        await command('nvr/set', JSON.stringify({ [key]: secret }));
       }
       await command('nvr/ch1/set', JSON.stringify({ [secret]: secret }));
       await command('nvr/set', JSON.stringify({ [secret]: true }));
