@@ -63,7 +63,14 @@ async function main() {
   const devicesOf = new Set(job.urls.map((_, i) => channelTopic(i)));
   const t0 = Date.now();
   const bridge = await startBridge(config, {
-    log: createLogger({ level: 'warn', sink: () => warnings.n++ }),
+    log: createLogger({
+      level: 'warn',
+      sink: (level, msg) => {
+        // BENCH_DEBUG: the first few warnings on stderr (the count alone says little).
+        if (process.env.BENCH_DEBUG && warnings.n < 5) process.stderr.write(`  ${level}: ${msg}\n`);
+        warnings.n++;
+      },
+    }),
     discoveryCleanupWindowMs: 500,
     startConcurrency: process.env.BENCH_START_CONCURRENCY ? Number(process.env.BENCH_START_CONCURRENCY) : undefined,
     onPublish: (topic, payload) => {

@@ -65,39 +65,57 @@ class FarmProcess {
 
 export class Farm {
   private constructor(
-    private readonly procs: Array<{ proc: FarmProcess; first: number }>,
+    /** Device processes: device d is the (d / n)-th device of process d % n. */
+    private readonly procs: FarmProcess[],
+    /** The broker's own process (with more than one device process), or none. */
+    private readonly brokerProc: FarmProcess | undefined,
     readonly urls: string[],
     readonly broker?: string,
   ) {}
 
+  /**
+   * Devices are dealt out over the processes in turn, so that the devices a bridge starts together (the first ones
+   * first) are spread over all of them like separate recorders, not all in one process; the embedded broker, with
+   * more than one process, runs in a process of its own (it is not a device).
+   */
   static async start(o: FarmOptions): Promise<Farm> {
-    const n = Math.max(1, o.processes ?? 1);
-    const per = Math.ceil(o.devices / n);
-    const started = await Promise.all(
-      Array.from({ length: n }, (_, i) => {
-        const count = Math.min(per, o.devices - i * per);
-        const args = ['--devices', String(count), '--channels', String(o.channels), '--log-limit', String(o.logLimit ?? 50)];
-        if (o.broker && i === 0) args.push('--broker');
-        return FarmProcess.start(args, o.password);
-      }),
-    );
-    const procs = started.map((s, i) => ({ proc: s.proc, first: i * per }));
+    const n = Math.max(1, Math.min(o.processes ?? 1, o.devices));
+    const devArgs = (count: number) => [
+      '--devices',
+      String(count),
+      '--channels',
+      String(o.channels),
+      '--log-limit',
+      String(o.logLimit ?? 50),
+    ];
+    const ownBroker = o.broker && n > 1;
+    const [started, brokerStarted] = await Promise.all([
+      Promise.all(
+        Array.from({ length: n }, (_, i) => {
+          const args = devArgs(Math.ceil((o.devices - i) / n));
+          if (o.broker && !ownBroker) args.push('--broker');
+          return FarmProcess.start(args, o.password);
+        }),
+      ),
+      ownBroker ? FarmProcess.start([...devArgs(0), '--broker'], o.password) : undefined,
+    ]);
+    const urls = Array.from({ length: o.devices }, (_, d) => started[d % n].urls[Math.floor(d / n)]);
     return new Farm(
-      procs,
-      started.flatMap((s) => s.urls),
-      started[0].broker,
+      started.map((s) => s.proc),
+      brokerStarted?.proc,
+      urls,
+      (brokerStarted ?? started[0]).broker,
     );
   }
 
   private owner(device: number): { proc: FarmProcess; index: number } {
-    const p = [...this.procs].reverse().find((x) => x.first <= device)!;
-    return { proc: p.proc, index: device - p.first };
+    return { proc: this.procs[device % this.procs.length], index: Math.floor(device / this.procs.length) };
   }
 
   /** Requests of every device in [since, until), in all and by path. */
   async count(since: number, until: number): Promise<{ count: number; byPath: Record<string, number> }> {
     const counts = await Promise.all(
-      this.procs.map((p) => p.proc.command<{ count: number; byPath: Record<string, number> }>({ cmd: 'count', since, until })),
+      this.procs.map((p) => p.command<{ count: number; byPath: Record<string, number> }>({ cmd: 'count', since, until })),
     );
     const byPath: Record<string, number> = {};
     for (const c of counts) for (const [k, v] of Object.entries(c.byPath)) byPath[k] = (byPath[k] ?? 0) + v;
@@ -116,6 +134,6 @@ export class Farm {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.procs.map((p) => p.proc.stop()));
+    await Promise.all([...this.procs, ...(this.brokerProc ? [this.brokerProc] : [])].map((p) => p.stop()));
   }
 }

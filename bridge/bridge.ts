@@ -77,7 +77,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   // A feature's entities changed: the device's discovery goes out again.
   const changed = (device: Device) => {
-    if (!publisher.isClosed && device.facts.info) discovery.update(device);
+    if (!publisher.isClosed && device.facts.info) discovery.schedule(device);
   };
   const event = publisher.event.bind(publisher);
   const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed });
@@ -123,6 +123,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       deviceStorage(runtimes, log),
       featurePart(features, runtimes),
       { stop: () => commands.close() },
+      { stop: () => discovery.stop() },
       announcer,
       messageRouter(config, link, topics, { publisher, announcer, requests, commands, work, guard, features }),
       { stop: () => work.refuse() },

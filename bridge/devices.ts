@@ -91,8 +91,9 @@ export function deviceEvents(
       // Entities depend on Range, channels and markers only: rebuilt when those changed.
       if (change.structure) {
         for (const f of features) f.restructured?.(rt);
-        discovery.update(rt.device);
         publisher.info();
+        // The state follows the entities it fills: Home Assistant gets both once, in that order.
+        return discovery.schedule(rt.device, () => publisher.state(rt));
       }
       publisher.state(rt);
     });
@@ -103,7 +104,7 @@ export function deviceEvents(
       if (publisher.isClosed) return;
       // A picture that came alone: the channel's latest alarm picture, nothing else changed.
       if (change.channel && change.picture && !change.edge) return camera.alarm(change.channel, undefined, undefined, change.picture);
-      if (change.structure) discovery.update(rt.device);
+      if (change.structure) discovery.schedule(rt.device);
       if (change.channel) publisher.eventState(rt, change.channel);
       else publisher.state(rt);
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);

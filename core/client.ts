@@ -287,7 +287,8 @@ export class NvrClient extends EventEmitter {
       if (hit.pending) return hit.pending;
       if (Date.now() - hit.at < this.rangeTtlMs) return hit.error ? Promise.reject(hit.error) : Promise.resolve(hit.value!);
     }
-    const pending = this.range(name).then(
+    // `reuse`: an answer this or another device gave before is the same frozen object (AnswerMemo).
+    const pending = this.range(name, undefined, { reuse: true }).then(
       (answer) => {
         // Frozen: shared by every reader, its repeated descriptors shared with the other devices' (deepFreeze).
         // Members a Get nests in a group the Range lists flat are described in the group too (PageDef rangeFlattens).

@@ -19,7 +19,7 @@ test.before(async (ctx) => {
       { id: 'cam', sim: { profile: 'ipc' }, events: false },
     ],
   }); // events: events.test.ts
-  // Every channel's config is out once its state is (state follows discovery).
+  // Every channel's config is out once its state is (the state follows its device's gathered discovery).
   for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch1', 'nvr/ip_ch2', 'nvr/wifi_ch1', 'cam/ch1']) {
     await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);
   }
@@ -56,6 +56,31 @@ async function identityOf(fx: Fixture, id: string) {
 
 const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...parts].join('_');
 const topicOf = (fx: Fixture, ...parts: string[]) => `${fx.prefix}/device/${node(fx, ...parts)}/config`;
+
+test('start-up: every config is published once (the features of a device gathered), each channel state after its config', async ({
+  fx,
+}) => {
+  const all = fx.recorder.messages;
+  const configsAt = new Map<string, number[]>();
+  all.forEach((m, i) => {
+    if (!m.topic.startsWith(`${fx.prefix}/device/`) || !m.payload) return;
+    configsAt.set(m.topic, [...(configsAt.get(m.topic) ?? []), i]);
+  });
+  assert.ok(configsAt.size >= 8, `${configsAt.size} configs`);
+  for (const [topic, at] of configsAt) assert.equal(at.length, 1, `${topic} published ${at.length} times`);
+  // A camera's one channel is on its own device's config.
+  const stateAndConfig = [
+    ['nvr/ch1', ['nvr', 'ch1']],
+    ['nvr/ip_ch1', ['nvr', 'ip_ch1']],
+    ['nvr/wifi_ch1', ['nvr', 'wifi_ch1']],
+    ['cam/ch1', ['cam']],
+  ] as const;
+  for (const [state, config] of stateAndConfig) {
+    const stateAt = all.findIndex((m) => m.topic === `${fx.base}/${state}`);
+    const configAt = configsAt.get(topicOf(fx, ...config))?.[0];
+    assert.ok(configAt !== undefined && configAt < stateAt, `${state}: config at ${configAt}, state at ${stateAt}`);
+  }
+});
 
 test('device-based discovery: one device per recorder and per channel, origin, availability', async ({ fx }) => {
   const all = configs(fx);

@@ -250,6 +250,30 @@ test('reuse (pollers): an unchanged answer is the same frozen object; a changed 
   assert.is(fourth.channel_info?.CH1?.siren_time, 30, 'after failures the answer is read again, not a stale one');
 });
 
+test('reuse across devices: recorders giving the same answer share one frozen object; a different answer is its own', async () => {
+  const a = await setup({ handlers: voiceHandlers(goodGet) });
+  const b = await setup({ handlers: voiceHandlers(goodGet) });
+  const other = goodGet();
+  other.channel_info.CH1.siren_value = 2;
+  const c = await setup({ handlers: voiceHandlers(() => other) });
+  const [ga, gb, gc] = await Promise.all([a, b, c].map(({ c }) => c.invoke(voiceAlarmGet, undefined, { reuse: true })));
+  assert.ok(ga === gb, 'same text from two recorders: one object');
+  assert.ok(gc !== ga);
+  assert.is(gc.channel_info?.CH1?.siren_value, 2);
+  assert.is(ga.channel_info?.CH1?.siren_value, 5);
+  // Ranges (the largest answers) too, and each device was still asked.
+  const [ra, rb] = await Promise.all([a.c.cachedRange(VA), b.c.cachedRange(VA)]);
+  assert.ok(ra === rb && Object.isFrozen(ra));
+  for (const { dev } of [a, b]) assert.is(dev.log.filter((l) => l.path === `${VA}/Range`).length, 1);
+  // A device whose answer then changes gets its own object; the other keeps the shared one.
+  const changed = goodGet();
+  changed.channel_info.CH1.siren_time = 45;
+  const d = await setup({ handlers: voiceHandlers(() => changed) });
+  const gd = await d.c.invoke(voiceAlarmGet, undefined, { reuse: true });
+  assert.is(gd.channel_info?.CH1?.siren_time, 45);
+  assert.ok((await b.c.invoke(voiceAlarmGet, undefined, { reuse: true })) === gb);
+});
+
 test('without reuse every read is a fresh object the caller may change (Node-RED flows do)', async () => {
   const { c } = await setup({ handlers: voiceHandlers(goodGet) });
   await c.invoke(voiceAlarmGet, undefined, { reuse: true });
