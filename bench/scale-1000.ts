@@ -1,9 +1,10 @@
 /**
  * A thousand recorders on one bridge (printed by bench/run.ts, never asserted): 1,000 simulated devices x 16
  * channels in four child processes of their own (dealt out in turn), the broker in a fifth, the bridge alone in
- * another (bench/bridge-scale.ts), 15 s polls, events on. Figures: CPU in % of one core over the measured window, peak RSS at start-up and in the
- * steady state, time until every device's state was published, polls missed, and the event latency (a motion
- * alarm raised at a random device at a random moment of the window -> `motion: true` on MQTT, p50/p95).
+ * another (bench/bridge-scale.ts), 15 s polls, events on. Figures: CPU in % of one core over the measured window,
+ * peak RSS at start-up and in the steady state, time until every device's state was published, polls missed, and
+ * the event latency (a motion alarm raised at a random device at a random moment of the window -> `motion: true` on
+ * MQTT, p50/p95).
  * Goals (issue 23): CPU < 60 %, peak < 400 MB, all published within 60 s, 0 missed polls, latency p95 < 1.2 s,
  * start-up peak at most 20 % above the steady state.
  * BENCH_SCALE_DEVICES (default 1000), BENCH_SCALE_SECONDS (measured window, default 60), BENCH_SCALE_ALARMS

@@ -77,7 +77,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   // A feature's entities changed: the device's discovery goes out again.
   const changed = (device: Device) => {
-    if (!publisher.isClosed && device.facts.info) discovery.schedule(device);
+    if (!publisher.isClosed) discovery.schedule(device);
   };
   const event = publisher.event.bind(publisher);
   const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed });

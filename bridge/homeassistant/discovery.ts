@@ -191,8 +191,6 @@ export interface DiscoveryOptions {
   channelExtras?: (device: Device, channel: string, slug: string, node: string) => Json | undefined;
   /** Components the recorder has beyond the table and its events (its firmware `update` entity, restart button). */
   deviceExtras?: (device: Device, node: string) => Json | undefined;
-  /** How long a device's changes are gathered before its discovery goes out (`schedule`). Default 1500 ms. */
-  gatherMs?: number;
 }
 
 /**
@@ -203,6 +201,9 @@ const described = (d: Device) => !!d.facts.info && d.polled;
 
 /** Devices whose discovery is built and sent in one turn of the event loop at most (see `drain`). */
 const DRAIN_BATCH = 16;
+
+/** How long a device's changes are gathered: its discovery goes out once none came for this long (`schedule`). */
+const GATHER_MS = 1_500;
 
 /** A device whose changes keep coming is published at the latest this long after the first one. */
 const GATHER_MAX_MS = 10_000;
@@ -432,7 +433,7 @@ export class Discovery {
   }
 
   /**
-   * A device's entities changed: its discovery goes out once changes stop for `gatherMs` (at most GATHER_MAX_MS
+   * A device's entities changed: its discovery goes out once changes stop for GATHER_MS (at most GATHER_MAX_MS
    * after the first), then `then` runs (the state that fills those entities follows them). A recorder's features
    * come in one after another after its first poll (table, events, camera, firmware, restart, PTZ): gathered, each
    * topic is published once instead of up to six times (at start-up about 200 instead of 600 KB per 16-channel
@@ -443,12 +444,13 @@ export class Discovery {
     const held = this.due.get(device.id);
     clearTimeout(held?.timer);
     const since = held?.since ?? Date.now();
-    const wait = Math.max(0, Math.min(this.opts.gatherMs ?? 1500, since + GATHER_MAX_MS - Date.now()));
+    const wait = Math.max(0, Math.min(GATHER_MS, since + GATHER_MAX_MS - Date.now()));
     const thens = held?.thens ?? [];
     if (then) thens.push(then);
     const timer = setTimeout(() => {
       this.due.delete(device.id);
-      this.ready.set(device, thens);
+      // Still waiting from an earlier gather (a long drain): one build, every follow-up kept.
+      this.ready.set(device, [...(this.ready.get(device) ?? []), ...thens]);
       void this.drain();
     }, wait);
     this.due.set(device.id, { timer, since, thens });
