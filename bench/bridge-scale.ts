@@ -2,7 +2,7 @@
  * Child process of the bridge benchmark: runs the bridge alone (devices and broker live in the sim-farm
  * process) and measures itself: CPU (process.cpuUsage) in % of one core, peak RSS (sampled every 250 ms),
  * polls completed vs due, MQTT messages published; every device with its event stream on (1 s checks), as by
- * default (BENCH_NO_EVENTS=1: off). Reads its job as one JSON line on stdin
+ * default (BENCH_NO_EVENTS=1: off; job `events: "push"`: pushed alarms, 60 s checks). Reads its job as one JSON line on stdin
  * `{urls, password, broker, seconds, base, prefix}` (optional: `pollInterval` in s, default 1; `startupLimitS`,
  * default 60; `announceSteady`: print `{"phase":"steady"}` when the measured window starts, so that the parent
  * raises alarms in it); prints one JSON line with the figures, with the times at which each channel's `motion`
@@ -25,6 +25,8 @@ interface Job {
   pollInterval?: number;
   startupLimitS?: number;
   announceSteady?: boolean;
+  /** `push`: the devices push their alarms to the bridge (a listener on 127.0.0.1), the event check is the safety net. */
+  events?: 'push';
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,21 +41,34 @@ async function main() {
     {
       mqtt: { url: job.broker, base_topic: job.base },
       homeassistant: { discovery_prefix: job.prefix, status_topic: `${job.prefix}/status` },
+      ...(job.events === 'push' ? { push: { address: '127.0.0.1', port: 0, listen: '127.0.0.1' } } : {}),
       devices: job.urls.map((url, i) => ({
         id: `d${i}`,
         url,
         username: 'admin',
         password: job.password,
         poll_interval: job.pollInterval ?? 1,
-        events: !process.env.BENCH_NO_EVENTS,
+        events: job.events ?? !process.env.BENCH_NO_EVENTS,
       })),
       log_level: 'warn',
     },
     { env: {} },
   );
   let peakRss = process.memoryUsage().rss;
+  let ticks = 0;
+  let lastCpu = process.cpuUsage();
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    // BENCH_DEBUG: a memory timeline on stderr, each second (where a start-up peak comes from).
+    if (process.env.BENCH_DEBUG && ++ticks % 4 === 0) {
+      const mb = (n: number) => (n / 1048576).toFixed(0);
+      const cpu = process.cpuUsage(lastCpu);
+      lastCpu = process.cpuUsage();
+      process.stderr.write(
+        `  t=${((Date.now() - t0) / 1000).toFixed(0)}s published ${firstPublished.size} cpu ${((cpu.user + cpu.system) / 10_000).toFixed(0)}% rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)}\n`,
+      );
+    }
   }, 250);
   // When each device's first channel state reached MQTT, and when a channel's motion turned true.
   const channelTopic = (i: number) => `${job.base}/d${i}/ch1`;

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures and prints the figures of every part in one run (never asserted).
- * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,floor,scale_1000,nodes,events,
+ * BENCH_OUT=<file> also writes them as JSON; BENCH_ONLY=client,validator,bridge,bridge_events,floor,scale_1000,scale_1000_push,nodes,events,
  * cameras picks parts; BENCH_SECONDS shortens the bridge scale run (default 60 s, the issue's figure); BENCH_EVENTS_SECONDS
  * the events run (10 s); BENCH_ALARMS the alarms of the bridge's alarm latency run (30); BENCH_FLOOR_SECONDS the bridge vs
  * bare poller run (60 s); BENCH_SCALE_SECONDS, BENCH_SCALE_DEVICES, BENCH_SCALE_ALARMS the 1,000-device run.
@@ -23,7 +23,8 @@ const PARTS: Record<string, () => Promise<Record<string, number | string>>> = {
   bridge: () => benchBridge(),
   bridge_events: benchBridgeEvents,
   floor: benchFloor,
-  scale_1000: benchScale1000,
+  scale_1000: () => benchScale1000('checks'),
+  scale_1000_push: () => benchScale1000('push'),
   nodes: benchNodes,
   events: benchEvents,
   cameras: benchCameras,

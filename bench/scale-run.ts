@@ -16,6 +16,7 @@ export interface BridgeJob {
   seconds: number;
   pollInterval: number;
   startupLimitS?: number;
+  events?: 'push';
 }
 
 export type Figures = Record<string, unknown>;

@@ -31,6 +31,8 @@ export interface AnnouncerOptions {
 export class Announcer {
   private subscribed = false;
   private haTimer?: NodeJS.Timeout;
+  /** Home Assistant's `online` messages so far (the last one's state goes out). */
+  private haOnline = 0;
   private readonly onConnect = (sessionPresent: boolean) => void this.announce(sessionPresent);
   private readonly onDisconnect = () => {
     this.opts.publisher.reset();
@@ -49,6 +51,7 @@ export class Announcer {
     this.opts.link.off('disconnect', this.onDisconnect);
     if (this.haTimer) clearTimeout(this.haTimer);
     this.haTimer = undefined;
+    this.haOnline++; // a republish still being sent sets no timer
   }
 
   /** A message on Home Assistant's status topic. */
@@ -56,12 +59,16 @@ export class Announcer {
     if (payload.toString('utf8').trim() !== 'online') return;
     const { discovery, runtimes, publisher, log } = this.opts;
     log.info('Home Assistant is online: republishing discovery, then state');
-    discovery.republish(this.devices());
     if (this.haTimer) clearTimeout(this.haTimer);
-    this.haTimer = setTimeout(() => {
-      this.haTimer = undefined;
-      for (const rt of runtimes.values()) publisher.state(rt, { force: true });
-    }, this.opts.haStateDelayMs);
+    this.haTimer = undefined;
+    const asked = ++this.haOnline;
+    void discovery.republish(this.devices()).then(() => {
+      if (asked !== this.haOnline) return; // asked again since: that one's state follows
+      this.haTimer = setTimeout(() => {
+        this.haTimer = undefined;
+        for (const rt of runtimes.values()) publisher.state(rt, { force: true });
+      }, this.opts.haStateDelayMs);
+    });
   }
 
   private devices() {
@@ -95,9 +102,9 @@ export class Announcer {
       publisher.info(true);
       await discovery.collect(this.devices(), this.opts.discoveryCleanupWindowMs);
       if (!link.connected) return;
-      discovery.republish(this.devices());
       publisher.open();
-      for (const rt of runtimes.values()) publisher.state(rt);
+      // Each device's state after its configs, a few devices at a time (a thousand at once: a 200 MB peak).
+      void discovery.republish(this.devices(), (d) => publisher.state(runtimes.get(d.id)!));
       // Alarm edges that happened while the broker was away, with their own times (bounded: EDGE_BUFFER).
       if (publisher.droppedEdges) log.warn(`${publisher.droppedEdges} alarm edge(s) dropped while the broker was away (buffer full)`);
       publisher.droppedEdges = 0;

@@ -230,6 +230,8 @@ export class Discovery {
   private readonly due = new Map<string, { timer: NodeJS.Timeout; since: number; thens: Array<() => void> }>();
   private readonly ready = new Map<Device, Array<() => void>>();
   private draining = false;
+  /** Waiting for `ready` to be sent (`republish`). */
+  private readonly drained: Array<() => void> = [];
 
   constructor(private readonly opts: DiscoveryOptions) {}
 
@@ -458,14 +460,16 @@ export class Discovery {
 
   /**
    * Devices whose gather ended, DRAIN_BATCH per turn of the event loop: at start-up dozens end at once, and building
-   * and sending all their configs in one go would hold them all in memory together (about 20 MB at 64 recorders).
-   * Not one per turn: a loaded loop (a thousand event checks a second) turns a few times a second.
+   * and sending all their configs in one go would hold them all in memory together (about 20 MB at 64 recorders;
+   * a republish of a thousand at once, 200 MB). Not one per turn: a loaded loop (a thousand event checks a second)
+   * turns a few times a second.
    */
   private async drain(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
     try {
       let inTurn = 0;
+      // A Map's loop also visits what is added while it runs: nothing added before it ends is left behind.
       for (const [device, thens] of this.ready) {
         this.ready.delete(device);
         if (described(device)) this.update(device);
@@ -474,6 +478,7 @@ export class Discovery {
       }
     } finally {
       this.draining = false;
+      for (const drained of this.drained.splice(0)) drained();
     }
   }
 
@@ -484,10 +489,16 @@ export class Discovery {
     this.ready.clear();
   }
 
-  /** After a (re)connect or a Home Assistant restart: publish every config again (devices polled at least once). */
-  republish(devices: readonly Device[]): void {
+  /**
+   * After a (re)connect or a Home Assistant restart: every config again (devices polled at least once), sent as
+   * the gathered ones are (`drain`), each device's followed by `then`. Resolves once all are sent.
+   */
+  republish(devices: readonly Device[], then?: (device: Device) => void): Promise<void> {
     this.published.clear();
-    for (const d of devices) if (described(d)) this.update(d, true);
+    for (const d of devices) this.ready.set(d, [...(this.ready.get(d) ?? []), ...(then ? [() => then(d)] : [])]);
+    const sent = new Promise<void>((resolve) => this.drained.push(resolve));
+    void this.drain();
+    return sent;
   }
 
   /** Forget what was published (connection lost: the next connect republishes everything). */
