@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { startEmbeddedBroker } from '../../bridge/mqtt/broker';
-import { setup, until, type DeviceSpec, type Fixture } from './fixture';
+import { settle, setup, until, type DeviceSpec, type Fixture } from './fixture';
 
 const test = suite('bridge many devices');
 
@@ -59,6 +59,9 @@ test('40 cameras, Home Assistant online: every config once, sent a few devices a
   const fx = await setup({ label: 'manyha', devices: cameras(40) });
   const ids = Array.from({ length: 40 }, (_, i) => `d${i}`);
   try {
+    // Start-up over: every device's gathered discovery and its state are out (setup waits for the first config only).
+    await until(() => order(fx, ids, 0).every((o) => o.state >= 0), 'every device state at start-up', 10_000);
+    await settle(fx);
     const since = fx.recorder.count;
     await fx.recorder.publish(`${fx.prefix}/status`, 'online');
     await until(() => order(fx, ids, since).every((o) => o.state >= 0), 'every device state after Home Assistant came online', 10_000);
