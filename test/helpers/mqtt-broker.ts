@@ -5,6 +5,7 @@
  * The Recorder subscribes to `#` and keeps every message.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt, { type MqttClient } from 'mqtt';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../bridge/mqtt/broker';
 
@@ -192,27 +193,43 @@ export class Recorder {
   }
 }
 
-/** Clears every retained message under the given topic prefixes (external brokers keep them across runs). */
+/** A pass this large may have met the broker's limit (Mosquitto's default queue is 1,000). */
+const PASS_MAYBE_CUT = 500;
+
+/**
+ * Clears every retained message under the given topic prefixes (external brokers keep them across runs). A broker
+ * sends a new subscriber only so many at once (Mosquitto about a thousand: its queue per client), so: subscribe,
+ * gather until none came for `windowMs`, clear those, and again while a pass may have been cut short (a
+ * 1,000-device bench leaves about 30,000; a test, a few hundred: one pass).
+ */
 export async function clearRetained(url: string, prefixes: string[], windowMs = 300): Promise<number> {
   const client = mqtt.connect(url, { clientId: `clr_${randomBytes(4).toString('hex')}`, reconnectPeriod: 0 });
+  const filters = prefixes.map((p) => `${p}/#`);
+  let cleared = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
       client.once('error', reject);
     });
-    const topics = new Set<string>();
+    let pass = new Set<string>();
+    let lastAt = 0;
     client.on('message', (topic, payload, packet) => {
-      if (packet.retain && payload.length) topics.add(topic);
+      lastAt = Date.now();
+      if (packet.retain && payload.length) pass.add(topic);
     });
-    await client.subscribeAsync(
-      prefixes.map((p) => `${p}/#`),
-      { qos: 1 },
-    );
-    await new Promise((r) => setTimeout(r, windowMs));
-    for (const t of topics) await client.publishAsync(t, '', { qos: 1, retain: true });
-    return topics.size;
+    for (let round = 0; round < 100; round++) {
+      pass = new Set();
+      await client.subscribeAsync(filters, { qos: 1 });
+      lastAt = Date.now();
+      while (Date.now() - lastAt < windowMs) await sleep(Math.max(10, lastAt + windowMs - Date.now()));
+      await client.unsubscribeAsync(filters);
+      await Promise.all([...pass].map((t) => client.publishAsync(t, '', { qos: 1, retain: true })));
+      cleared += pass.size;
+      if (pass.size < PASS_MAYBE_CUT) break;
+    }
+    return cleared;
   } catch {
-    return 0;
+    return cleared;
   } finally {
     await client.endAsync(true).catch(() => undefined);
   }
