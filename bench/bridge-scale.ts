@@ -57,16 +57,20 @@ async function main() {
   let peakRss = process.memoryUsage().rss;
   let ticks = 0;
   let lastCpu = process.cpuUsage();
+  let lastAt = Date.now();
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
     peakRss = Math.max(peakRss, m.rss);
     // BENCH_DEBUG: a memory timeline on stderr, each second (where a start-up peak comes from).
     if (process.env.BENCH_DEBUG && ++ticks % 4 === 0) {
       const mb = (n: number) => (n / 1048576).toFixed(0);
+      // Over the time since the last line (a loaded loop runs this late), in % of one core (GC threads included).
       const cpu = process.cpuUsage(lastCpu);
+      const wallMs = Date.now() - lastAt;
       lastCpu = process.cpuUsage();
+      lastAt = Date.now();
       process.stderr.write(
-        `  t=${((Date.now() - t0) / 1000).toFixed(0)}s published ${firstPublished.size} cpu ${((cpu.user + cpu.system) / 10_000).toFixed(0)}% rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)}\n`,
+        `  t=${((Date.now() - t0) / 1000).toFixed(0)}s published ${firstPublished.size} cpu ${((cpu.user + cpu.system) / 10 / wallMs).toFixed(0)}% rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)}\n`,
       );
     }
   }, 250);
