@@ -10,6 +10,7 @@
  */
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { constants as perf, PerformanceObserver, type NodeGCPerformanceDetail } from 'node:perf_hooks';
 import { startBridge } from '../bridge/bridge';
 import { parseConfig } from '../bridge/base/config';
 import { createLogger } from '../bridge/base/log';
@@ -58,6 +59,16 @@ async function main() {
   let ticks = 0;
   let lastCpu = process.cpuUsage();
   let lastAt = Date.now();
+  // BENCH_DEBUG: time spent in garbage collection since the last line, minor (scavenge) and major (mark-compact).
+  const gcMs = { minor: 0, major: 0 };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as unknown as { detail: NodeGCPerformanceDetail }).detail.kind;
+      if (kind === perf.NODE_PERFORMANCE_GC_MINOR) gcMs.minor += e.duration;
+      else gcMs.major += e.duration;
+    }
+  });
+  if (process.env.BENCH_DEBUG) gcObserver.observe({ entryTypes: ['gc'] });
   const sampler = setInterval(() => {
     const m = process.memoryUsage();
     peakRss = Math.max(peakRss, m.rss);
@@ -70,8 +81,9 @@ async function main() {
       lastCpu = process.cpuUsage();
       lastAt = Date.now();
       process.stderr.write(
-        `  t=${((Date.now() - t0) / 1000).toFixed(0)}s published ${firstPublished.size} cpu ${((cpu.user + cpu.system) / 10 / wallMs).toFixed(0)}% rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)}\n`,
+        `  t=${((Date.now() - t0) / 1000).toFixed(0)}s published ${firstPublished.size} cpu ${((cpu.user + cpu.system) / 10 / wallMs).toFixed(0)}% rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)} gc ${gcMs.minor.toFixed(0)}+${gcMs.major.toFixed(0)} ms\n`,
       );
+      gcMs.minor = gcMs.major = 0;
     }
   }, 250);
   // When each device's first channel state reached MQTT, and when a channel's motion turned true.
@@ -130,6 +142,7 @@ async function main() {
   const windowT1 = Date.now();
   const after = sum();
   clearInterval(sampler);
+  gcObserver.disconnect();
   const completed = after.completed - before.completed;
   const publishedIdle = bridge.published - published0;
   const due = (job.urls.length * wallUs) / 1e6 / (job.pollInterval ?? 1); // one poll per device per interval

@@ -50,8 +50,6 @@ function outputSwitch(topics: Topics, device: string, node: string, name: string
     state_topic: topics.state(device),
     value_template: onOffTemplate(key),
     command_topic: topics.set(device, undefined, key),
-    payload_on: 'ON',
-    payload_off: 'OFF',
     icon: 'mdi:electric-switch',
   };
 }

@@ -15,6 +15,7 @@ import { DeviceError, readStorage, type Storage } from '../../core';
 import type { Device } from './device';
 import { errorText, type Logger } from '../base/log';
 import type { Json } from './state';
+import { onOffTemplate } from './templates';
 
 const DEFAULT_INTERVAL_MS = 600_000;
 const MB_TO_GB = 1_048_576 / 1e9; // the device's MB are MiB: 476940 MB is a "500 GB" drive
@@ -92,9 +93,7 @@ export function storageComponents(s: Storage, stateTopic: string, node: string):
       state_topic: stateTopic,
       entity_category: 'diagnostic',
       device_class: 'problem',
-      payload_on: 'ON',
-      payload_off: 'OFF',
-      value_template: `{% if value_json.${problem} is not defined %}None{% elif value_json.${problem} %}ON{% else %}OFF{% endif %}`,
+      value_template: onOffTemplate(problem),
     };
   }
   return cmps;

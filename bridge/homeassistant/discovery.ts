@@ -57,6 +57,56 @@ export function channelDevice(recorderName: string, ch: string, m: ChannelSlot |
   return { name: named ?? `${recorderName} ${ch}`, model: features.length ? `${kind} with ${features.join(', ')}` : kind };
 }
 
+/**
+ * Home Assistant's abbreviations (homeassistant/components/mqtt/abbreviations.py) of the component options this
+ * bridge sends. With the state topic said once per config (`stat_t`, a shared option), a 16-channel recorder's
+ * discovery is about 40 % smaller: at a thousand recorders, that much less JSON built, hashed and sent at start-up.
+ */
+export const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  brightness_command_topic: 'bri_cmd_t',
+  brightness_scale: 'bri_scl',
+  brightness_state_topic: 'bri_stat_t',
+  brightness_value_template: 'bri_val_tpl',
+  code_arm_required: 'cod_arm_req',
+  code_disarm_required: 'cod_dis_req',
+  command_topic: 'cmd_t',
+  device_class: 'dev_cla',
+  enabled_by_default: 'en',
+  entity_category: 'ent_cat',
+  event_types: 'evt_typ',
+  icon: 'ic',
+  json_attributes_topic: 'json_attr_t',
+  options: 'ops',
+  payload_arm_away: 'pl_arm_away',
+  payload_disarm: 'pl_disarm',
+  payload_off: 'pl_off',
+  payload_on: 'pl_on',
+  payload_press: 'pl_prs',
+  state_topic: 'stat_t',
+  state_value_template: 'stat_val_tpl',
+  support_duration: 'sup_dur',
+  support_volume_set: 'sup_vol',
+  supported_features: 'sup_feat',
+  topic: 't',
+  unique_id: 'uniq_id',
+  unit_of_measurement: 'unit_of_meas',
+  value_template: 'val_tpl',
+};
+
+/**
+ * A config's components as sent: options abbreviated, and no `state_topic` where it is the config's shared one
+ * (Home Assistant gives a component the shared state topic where it has none; a button, camera or image takes none).
+ */
+function wireComponents(cmps: Json, stateTopic: string): Json {
+  const out: Json = {};
+  for (const [id, c] of Object.entries(cmps)) {
+    const sent: Json = {};
+    for (const [k, v] of Object.entries(c as Json)) if (k !== 'state_topic' || v !== stateTopic) sent[ABBREVIATIONS[k] ?? k] = v;
+    out[id] = sent;
+  }
+  return out;
+}
+
 /** Value template that yields `None` (unknown in Home Assistant) when the key is absent. */
 function template(row: Row, platform: Platform): string {
   const v = `value_json.${row.key}`;
@@ -129,10 +179,9 @@ export function component(
   const command = `${stateTopic}/set/${row.key}`;
   switch (platform) {
     case 'switch':
-      Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF' });
+      c.command_topic = command;
       break;
     case 'binary_sensor':
-      Object.assign(c, { payload_on: 'ON', payload_off: 'OFF' });
       break;
     case 'number':
       // Home Assistant refuses a number whose max is not above its min.
@@ -155,7 +204,7 @@ export function component(
       break;
     case 'light':
       // Default schema: ON/OFF on the command topic, the brightness (scale = the device's maximum) on its own topic.
-      Object.assign(c, { command_topic: command, payload_on: 'ON', payload_off: 'OFF', state_value_template: onOffTemplate(row.key) });
+      Object.assign(c, { command_topic: command, state_value_template: onOffTemplate(row.key) });
       if (live.brightness) {
         Object.assign(c, {
           brightness_command_topic: `${stateTopic}/set/${BRIGHTNESS_KEY}`,
@@ -324,7 +373,15 @@ export class Discovery {
       { t: topics.bridgeState, val_tpl: '{{ value_json.state }}' },
       { t: topics.availability(device.id), val_tpl: '{{ value_json.state }}' },
     ];
-    const shared = (dev: Json, cmps: Json): Json => ({ dev, o: ORIGIN, avty, avty_mode: 'all', qos: 1, cmps });
+    const shared = (dev: Json, stateTopic: string, cmps: Json): Json => ({
+      dev,
+      o: ORIGIN,
+      avty,
+      avty_mode: 'all',
+      qos: 1,
+      stat_t: stateTopic,
+      cmps: wireComponents(cmps, stateTopic),
+    });
     const recorder: Json = {
       ids: [node],
       name: device.name,
@@ -389,10 +446,10 @@ export class Discovery {
         );
         const dev: Json = { ids: [chNode], name: about.name, mf: MANUFACTURER, mdl: about.model, via_device: node };
         const chAvty = [...avty, { t: topics.availability(device.id, slug), val_tpl: '{{ value_json.state }}' }];
-        out.set(topics.discovery(chNode), { ...shared(dev, cmps), avty: chAvty });
+        out.set(topics.discovery(chNode), { ...shared(dev, chTopic, cmps), avty: chAvty });
       }
     }
-    out.set(recorderTopic, shared(recorder, deviceCmps));
+    out.set(recorderTopic, shared(recorder, deviceTopic, deviceCmps));
     return out;
   }
 

@@ -37,7 +37,7 @@ const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...par
 function cmps(fx: Fixture, ...parts: string[]): Json | undefined {
   const topic = `${fx.prefix}/device/${node(fx, ...parts)}/config`;
   const m = fx.recorder.on((t) => t === topic).pop();
-  return m?.payload ? JSON.parse(m.payload).cmps : undefined;
+  return m?.payload ? (json(m).cmps as Json) : undefined;
 }
 const manualSets = (fx: Fixture, since: number) =>
   fx.sims
@@ -61,8 +61,6 @@ test('the outputs the device lists: state keys, switches on the recorder and on 
     value_template:
       '{% if value_json.alarm_output_local_1 is not defined %}None{% elif value_json.alarm_output_local_1 %}ON{% else %}OFF{% endif %}',
     command_topic: `${fx.base}/nvr/set/alarm_output_local_1`,
-    payload_on: 'ON',
-    payload_off: 'OFF',
     icon: 'mdi:electric-switch',
   });
   assert.equal(rec.alarm_output_ip_ch1_1, undefined, "a camera's output is not on the recorder");

@@ -11,7 +11,7 @@ import { rowSupported, rowValue } from '../../bridge/device/sources';
 import { emptyFacts } from '../../bridge/device/state';
 import { rowsFor } from '../../bridge/device/table';
 import { mergeChanges } from '../../bridge/device/write-queue';
-import { setsOf, settle, setup, waitEvent, type Fixture } from './fixture';
+import { json, setsOf, settle, setup, waitEvent, type Fixture } from './fixture';
 import { until } from '../helpers/until';
 
 const test = suite<{ fx: Fixture }>('bridge channel disarmed');
@@ -169,7 +169,7 @@ test('a recorder without Disarming: the switch is LinkageManage enable of the ch
 test('discovery: an "In disarm set" config switch on every configured channel, none elsewhere', ({ fx }) => {
   const configs = new Map<string, Record<string, any>>();
   for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) {
-    if (m.payload) configs.set(m.topic, JSON.parse(m.payload));
+    if (m.payload) configs.set(m.topic, json(m));
     else configs.delete(m.topic);
   }
   const cmps = (...parts: string[]) => configs.get(`${fx.prefix}/device/${[fx.base.toLowerCase(), ...parts].join('_')}/config`)?.cmps;

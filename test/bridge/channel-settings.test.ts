@@ -24,7 +24,7 @@ const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...par
 function cmps(fx: Fixture, ch: string): Json {
   const topic = `${fx.prefix}/device/${node(fx, 'nvr', ch)}/config`;
   const m = fx.recorder.on((t) => t === topic).pop();
-  return JSON.parse(m!.payload).cmps;
+  return json(m).cmps as Json;
 }
 
 async function rangeOf(fx: Fixture, page: string) {

@@ -3,8 +3,9 @@ import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { NvrClient, descriptorAt } from '../../core';
 import { Recorder } from '../helpers/mqtt-broker';
-import { deviceDiscoveryProblems } from './homeassistant';
-import { settle, setup, type Fixture } from './fixture';
+import { ABBREVIATIONS as SENT_AS } from '../../bridge/homeassistant/discovery';
+import { asHomeAssistantReads, deviceDiscoveryProblems } from './homeassistant';
+import { json, settle, setup, type Fixture } from './fixture';
 import { keysOn } from './table-rows';
 
 type Json = Record<string, any>;
@@ -34,7 +35,7 @@ test.after(async ({ fx }) => {
 function configs(fx: Fixture): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) {
-    if (m.payload) out.set(m.topic, JSON.parse(m.payload));
+    if (m.payload) out.set(m.topic, json(m));
     else out.delete(m.topic);
   }
   return out;
@@ -139,6 +140,29 @@ test('device-based discovery: one device per recorder and per channel, origin, a
 
 test("every config is one Home Assistant accepts (device discovery schema, each platform's schema)", ({ fx }) => {
   for (const [topic, cfg] of configs(fx)) assert.deepEqual(deviceDiscoveryProblems(cfg), [], topic);
+});
+
+test("configs as sent: the state topic said once per config, options in Home Assistant's abbreviations", ({ fx }) => {
+  const sent = (topic: string) => JSON.parse(fx.recorder.last(topic)!.payload) as Json;
+  for (const [parts, stateTopic] of [
+    [['nvr'], `${fx.base}/nvr`],
+    [['nvr', 'ch1'], `${fx.base}/nvr/ch1`],
+    [['nvr', 'ip_ch1'], `${fx.base}/nvr/ip_ch1`],
+    [['cam'], `${fx.base}/cam`],
+  ] as const) {
+    const topic = topicOf(fx, ...parts);
+    const raw = sent(topic);
+    assert.deepEqual(deviceDiscoveryProblems(raw), [], topic);
+    assert.equal(raw.stat_t, stateTopic, topic);
+    for (const [id, c] of Object.entries(raw.cmps as Record<string, Json>)) {
+      assert.notEqual(c.stat_t, stateTopic, `${topic} ${id} repeats the shared state topic`);
+      for (const key of Object.keys(c)) assert.ok(!(key in SENT_AS), `${topic} ${id}: ${key} is sent as ${SENT_AS[key]}`);
+    }
+  }
+  // As Home Assistant reads it, each component has its state topic again.
+  const ch1 = asHomeAssistantReads(sent(topicOf(fx, 'nvr', 'ch1'))).cmps as Record<string, Json>;
+  assert.equal(ch1.floodlight_on_alarm.state_topic, `${fx.base}/nvr/ch1`);
+  assert.equal(ch1.camera.state_topic, undefined, 'a camera takes no state topic');
 });
 
 test("at start, each device's discovery goes out before its state (state topics may be unretained)", ({ fx }) => {
@@ -294,8 +318,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   );
   const sw = all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.floodlight_on_alarm;
   assert.equal(sw.command_topic, `${fx.base}/nvr/ch1/set/floodlight_on_alarm`);
-  assert.equal(sw.payload_on, 'ON');
-  assert.equal(sw.payload_off, 'OFF');
+  // ON / OFF are Home Assistant's defaults for a switch: not repeated in every component.
+  assert.ok(!('payload_on' in sw) && !('payload_off' in sw), JSON.stringify(sw));
   assert.equal(all.get(topicOf(fx, 'nvr', 'ch1'))!.cmps.online.p, 'binary_sensor');
 });
 
@@ -391,7 +415,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
     5000,
     since,
   );
-  assert.ok(JSON.parse(rec.payload).cmps.ch1_siren_on_alarm);
+  assert.ok((json(rec).cmps as Json).ch1_siren_on_alarm);
   await settle(fx);
   assert.deepEqual([...configs(fx).keys()], [topicOf(fx, 'nvr')]);
 
@@ -400,7 +424,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   since = fx.recorder.count;
   await fx.restartBridge(fx.makeConfig([{ id: 'nvr' }]));
   const back = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && !!m.payload, 5000, since);
-  const cmps = JSON.parse(back.payload).cmps;
+  const cmps = json(back).cmps as Json;
   assert.deepEqual(cmps.ch1_floodlight_on_alarm, { p: 'switch' });
   assert.deepEqual(cmps.ch1_siren_volume, { p: 'number' });
   await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', 'ch1') && !!m.payload, 5000, since);

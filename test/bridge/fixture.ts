@@ -10,6 +10,7 @@ import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/bridg
 import { parseConfig, type BridgeConfig } from '../../bridge/base/config';
 import { createLogger } from '../../bridge/base/log';
 import { clearRetained, Recorder, startTestBroker, uniqueTopics, type TestBroker } from '../helpers/mqtt-broker';
+import { asHomeAssistantReads } from './homeassistant';
 
 export { until } from '../helpers/until';
 
@@ -202,9 +203,10 @@ export function setsOf(sim: Simulator, since = 0) {
   return sim.log.slice(since).filter((e) => e.path.endsWith('/Set'));
 }
 
+/** A message's JSON; a discovery config as Home Assistant reads its components (`asHomeAssistantReads`). */
 export function json(m: { payload: string } | undefined): Record<string, unknown> {
   assert.ok(m, 'message expected');
-  return JSON.parse(m.payload) as Record<string, unknown>;
+  return asHomeAssistantReads(JSON.parse(m.payload) as Record<string, unknown>);
 }
 
 /** Next bridge/event of a type (after recorder index `since`). */

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { TABLE } from '../../bridge/device/table';
-import { settle, setsOf, setup, waitEvent, type Fixture } from './fixture';
+import { json, settle, setsOf, setup, waitEvent, type Fixture } from './fixture';
 import { deviceDiscoveryProblems } from './homeassistant';
 
 type Cmp = Record<string, unknown>;
@@ -29,7 +29,7 @@ test.after(async ({ fx }) => {
 function configs(fx: Fixture): Map<string, { cmps: Record<string, Cmp> }> {
   const out = new Map<string, { cmps: Record<string, Cmp> }>();
   for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`))) {
-    if (m.payload) out.set(m.topic, JSON.parse(m.payload) as { cmps: Record<string, Cmp> });
+    if (m.payload) out.set(m.topic, json(m) as { cmps: Record<string, Cmp> });
     else out.delete(m.topic);
   }
   return out;
@@ -92,7 +92,7 @@ test('a value the device holds outside its own Range: announced bounds include i
   let since = r.count;
   await r.publish(`${fx.base}/bridge/request/refresh`, JSON.stringify({ device: 'nvr', transaction: 'bounds' }));
   await r.waitTopic(`${fx.base}/nvr/ch2`, (j) => j.siren_duration === 300, 5000, since);
-  const cmp = (JSON.parse(r.last(topic)!.payload) as { cmps: Record<string, Cmp> }).cmps.siren_duration;
+  const cmp = (json(r.last(topic)) as { cmps: Record<string, Cmp> }).cmps.siren_duration;
   assert.deepEqual([cmp.min, cmp.max], [5, 300], 'Home Assistant accepts the value the device shows');
   assert.deepEqual(deviceDiscoveryProblems(JSON.parse(r.last(topic)!.payload) as never), []);
   // Writing within the announced bounds but outside Range: refused, nothing sent.
@@ -124,7 +124,7 @@ test('channel devices carry the camera names of the recorder, follow a rename th
     5000,
     since,
   );
-  const doc = JSON.parse(m.payload) as { dev: Record<string, unknown>; cmps: Record<string, Cmp> };
+  const doc = json(m) as { dev: Record<string, unknown>; cmps: Record<string, Cmp> };
   assert.equal(doc.dev.name, 'Front door');
   assert.deepEqual(doc.dev.ids, [`${fx.base}_nvr_ch2`], 'the same device, renamed');
   assert.equal(doc.cmps.floodlight.unique_id, `${fx.base}_nvr_ch2_floodlight`);

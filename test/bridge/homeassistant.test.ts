@@ -7,11 +7,11 @@ import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import type { RangeDescriptor } from '../../core';
 import type { Device } from '../../bridge/device/device';
-import { component, Discovery } from '../../bridge/homeassistant/discovery';
+import { ABBREVIATIONS as SENT_AS, component, Discovery } from '../../bridge/homeassistant/discovery';
 import { createLogger } from '../../bridge/base/log';
 import { TABLE } from '../../bridge/device/table';
 import { Topics } from '../../bridge/mqtt/topics';
-import { componentProblems, deviceDiscoveryProblems } from './homeassistant';
+import { ABBREVIATIONS, asHomeAssistantReads, componentProblems, deviceDiscoveryProblems } from './homeassistant';
 
 const test = suite('bridge home assistant payloads');
 
@@ -106,7 +106,7 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
   const configs = discovery.build(device);
   assert.equal(configs.size, 3);
   for (const [topic, payload] of configs) assert.deepEqual(deviceDiscoveryProblems(payload), [], topic);
-  const recorder = configs.get(topics.discovery('nvr2mqtt_nvr'))!;
+  const recorder = asHomeAssistantReads(configs.get(topics.discovery('nvr2mqtt_nvr'))!);
   assert.deepEqual(recorder.dev, {
     ids: ['nvr2mqtt_nvr'],
     name: 'Garage',
@@ -119,9 +119,13 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
   const cmps = recorder.cmps as Record<string, Record<string, unknown>>;
   assert.equal(cmps.disarm_siren.p, 'binary_sensor');
   assert.equal(cmps.disarm_siren.entity_category, 'diagnostic');
-  const ch1 = configs.get(topics.discovery('nvr2mqtt_nvr_ch1'))!.cmps as Record<string, Record<string, unknown>>;
+  const ch1 = asHomeAssistantReads(configs.get(topics.discovery('nvr2mqtt_nvr_ch1'))!).cmps as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(ch1).sort(), ['online', 'siren_on_alarm', 'siren_tone', 'siren_volume']);
   assert.equal(ch1.siren_volume.p, 'sensor');
+});
+
+test("every abbreviation the bridge sends is Home Assistant's own for that option", () => {
+  for (const [option, short] of Object.entries(SENT_AS)) assert.equal(ABBREVIATIONS[short], option, `${short} for ${option}`);
 });
 
 test('the checker itself catches what Home Assistant refuses', () => {

@@ -10,8 +10,8 @@
 
 type Json = Record<string, any>;
 
-/** The abbreviations this bridge may use (Home Assistant knows many more). */
-const ABBREVIATIONS: Record<string, string> = {
+/** Home Assistant's abbreviations that this bridge may use (it knows many more), as abbreviations.py has them. */
+export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   avty: 'availability',
   avty_mode: 'availability_mode',
   avty_t: 'availability_topic',
@@ -39,6 +39,15 @@ const ABBREVIATIONS: Record<string, string> = {
   val_tpl: 'value_template',
   cod_arm_req: 'code_arm_required',
   cod_dis_req: 'code_disarm_required',
+  bri_cmd_t: 'brightness_command_topic',
+  bri_scl: 'brightness_scale',
+  bri_stat_t: 'brightness_state_topic',
+  bri_val_tpl: 'brightness_value_template',
+  json_attr_t: 'json_attributes_topic',
+  pl_prs: 'payload_press',
+  stat_val_tpl: 'state_value_template',
+  sup_dur: 'support_duration',
+  sup_vol: 'support_volume_set',
 };
 const DEVICE_ABBREVIATIONS: Record<string, string> = {
   cns: 'connections',
@@ -357,4 +366,30 @@ export function deviceDiscoveryProblems(payload: Json): string[] {
     problems.push(...componentProblems(id, merged));
   }
   return problems;
+}
+
+/** Platforms whose schema has no state topic: Home Assistant drops a shared one there (`extra=vol.REMOVE_EXTRA`). */
+const NO_STATE_TOPIC = new Set(['button', 'camera', 'image']);
+
+/**
+ * A device-based discovery payload as Home Assistant reads its components: their options under the full names, and
+ * the config's shared state topic where a component has none. `p`, `avty`, the device and origin stay as sent, and
+ * so do removal markers (`{"p": ...}`). Anything without `cmps` is returned unchanged.
+ */
+export function asHomeAssistantReads<T = Json>(doc: T): T {
+  const d = doc as Json;
+  if (!d || typeof d !== 'object' || !d.cmps || typeof d.cmps !== 'object') return doc;
+  const shared = d.stat_t ?? d.state_topic;
+  const cmps: Json = {};
+  for (const [id, c] of Object.entries(d.cmps as Json)) {
+    if (!c || typeof c !== 'object' || Object.keys(c).length <= 1) {
+      cmps[id] = c;
+      continue;
+    }
+    const out: Json = {};
+    for (const [k, v] of Object.entries(c as Json)) out[k === 'p' || k === 'avty' ? k : (ABBREVIATIONS[k] ?? k)] = v;
+    if (out.state_topic === undefined && shared !== undefined && !NO_STATE_TOPIC.has(out.p)) out.state_topic = shared;
+    cmps[id] = out;
+  }
+  return { ...d, cmps } as T;
 }

@@ -24,7 +24,7 @@ const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...par
 function cmps(fx: Fixture, ...parts: string[]): Json | undefined {
   const topic = `${fx.prefix}/device/${node(fx, ...parts)}/config`;
   const m = fx.recorder.on((t) => t === topic).pop();
-  return m?.payload ? JSON.parse(m.payload).cmps : undefined;
+  return m?.payload ? (json(m).cmps as Json) : undefined;
 }
 
 test('buttons: the recorder, and each camera its NVR can restart; disabled by default', ({ fx }) => {

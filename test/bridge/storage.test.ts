@@ -35,7 +35,7 @@ test.after(async ({ fx }) => {
 const node = (fx: Fixture, ...parts: string[]) => [fx.base.toLowerCase(), ...parts].join('_');
 function cmps(fx: Fixture, id: string): Json {
   const topic = `${fx.prefix}/device/${node(fx, id)}/config`;
-  return JSON.parse(fx.recorder.on((t) => t === topic).pop()!.payload).cmps;
+  return json(fx.recorder.on((t) => t === topic).pop()).cmps as Json;
 }
 
 test("the NVR's hard disk as the device reports it (MB, seconds), and in Home Assistant in GB and hours", ({ fx }) => {

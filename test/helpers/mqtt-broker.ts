@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt, { type MqttClient } from 'mqtt';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../bridge/mqtt/broker';
+import { asHomeAssistantReads } from '../bridge/homeassistant';
 
 export interface TestBroker {
   url: string;
@@ -122,9 +123,10 @@ export class Recorder {
     return list[list.length - 1];
   }
 
+  /** The last message's JSON (a discovery config as Home Assistant reads its components: `asHomeAssistantReads`). */
   lastJson<T = Record<string, unknown>>(topic: string): T | undefined {
     const m = this.last(topic);
-    return m && m.payload ? (JSON.parse(m.payload) as T) : undefined;
+    return m && m.payload ? asHomeAssistantReads(JSON.parse(m.payload) as T) : undefined;
   }
 
   /** Resolves with the first message (already recorded since `since`, or future) that matches. */
@@ -147,12 +149,13 @@ export class Recorder {
     });
   }
 
+  /** The first message on `topic` whose JSON (read as `lastJson` reads it) matches. */
   waitTopic(topic: string, pred: (json: Record<string, unknown>) => boolean = () => true, timeoutMs = 5000, since = 0): Promise<Message> {
     return this.waitFor(
       (m) => {
         if (m.topic !== topic || !m.payload) return false;
         try {
-          return pred(JSON.parse(m.payload));
+          return pred(asHomeAssistantReads(JSON.parse(m.payload) as Record<string, unknown>));
         } catch {
           return false;
         }
