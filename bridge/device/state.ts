@@ -116,12 +116,15 @@ export function channelIds(facts: DeviceFacts, only?: readonly string[]): string
   return ids;
 }
 
+/** Where a page's channel block says Offline (one array, not one per call: called for every channel of every build). */
+const STATUS = ['status'] as const;
+
 /** Online from the channel list; without one, a channel is online when some page answers parameters for it. */
 export function channelOnline(facts: DeviceFacts, ch: string): boolean {
   const listed = facts.channelList?.get(ch);
   // A page read after the channel list may already say `{status: "Offline"}`: the newer word wins (a channel
   // seen "online" without its pages' values would lose its entities).
-  if (listed) return !POLLED_PAGES.some((page) => valueAt(channelBlock(facts.gets.get(page), ch), ['status']) === 'Offline');
+  if (listed) return !POLLED_PAGES.some((page) => valueAt(channelBlock(facts.gets.get(page), ch), STATUS) === 'Offline');
   if (listed !== undefined) return listed;
   if (facts.channelList) return false;
   for (const page of POLLED_PAGES) {
