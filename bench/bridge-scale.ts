@@ -10,7 +10,7 @@
  */
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { constants as perf, PerformanceObserver, type NodeGCPerformanceDetail } from 'node:perf_hooks';
+import { constants as perf, performance, PerformanceObserver, type NodeGCPerformanceDetail } from 'node:perf_hooks';
 import { startBridge } from '../bridge/bridge';
 import { parseConfig } from '../bridge/base/config';
 import { createLogger } from '../bridge/base/log';
@@ -33,7 +33,8 @@ interface Job {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
-  // Measure the bridge as the `nvr2mqtt` command runs it (BENCH_NO_TUNING=1: V8 defaults, as when embedded).
+  // Measure the bridge as its container runs it: started with LAUNCH_HEAP_FLAGS (scale-run.ts); BENCH_NO_TUNING=1:
+  // V8 defaults, as when embedded.
   const tuned = process.env.BENCH_NO_TUNING ? false : tuneHeapForDaemon();
   const line = await new Promise<string>((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
   const job = JSON.parse(line) as Job;
@@ -59,6 +60,7 @@ async function main() {
   let ticks = 0;
   let lastCpu = process.cpuUsage();
   let lastAt = Date.now();
+  let lastElu = performance.eventLoopUtilization();
   // BENCH_DEBUG: time spent in garbage collection since the last line, minor (scavenge) and major (mark-compact).
   const gcMs = { minor: 0, major: 0 };
   const gcObserver = new PerformanceObserver((list) => {
@@ -80,8 +82,11 @@ async function main() {
       const wallMs = Date.now() - lastAt;
       lastCpu = process.cpuUsage();
       lastAt = Date.now();
+      // The main thread's share of the time busy (1: every turn runs into the next; the rest of `cpu` is V8's helpers).
+      const elu = performance.eventLoopUtilization(lastElu);
+      lastElu = performance.eventLoopUtilization();
       process.stderr.write(
-        `  t=${((Date.now() - t0) / 1000).toFixed(0)}s published ${firstPublished.size} cpu ${((cpu.user + cpu.system) / 10 / wallMs).toFixed(0)}% rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)} gc ${gcMs.minor.toFixed(0)}+${gcMs.major.toFixed(0)} ms\n`,
+        `  t=${((Date.now() - t0) / 1000).toFixed(0)}s published ${firstPublished.size} cpu ${((cpu.user + cpu.system) / 10 / wallMs).toFixed(0)}% loop ${(100 * elu.utilization).toFixed(0)}% rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)} gc ${gcMs.minor.toFixed(0)}+${gcMs.major.toFixed(0)} ms\n`,
       );
       gcMs.minor = gcMs.major = 0;
     }
@@ -167,7 +172,7 @@ async function main() {
     idle_mqtt_messages: publishedIdle,
     idle_mqtt_messages_per_poll: completed ? publishedIdle / completed : NaN,
     scale_warnings_logged: warnings.n,
-    scale_v8_optimize_for_size: tuned ? 1 : 0,
+    scale_v8_heap: tuned || 'defaults',
     scale_events_on: process.env.BENCH_NO_EVENTS ? 0 : 1,
   };
   if (process.env.BENCH_DEBUG) {

@@ -22,6 +22,7 @@ import { createLogger } from '../bridge/base/log';
 import { digestAuthorization, pickDigestChallenge } from '../core';
 import { startSimulator, type Simulator } from '../simulator';
 import { clearRetained, Recorder } from '../test/helpers/mqtt-broker';
+import { bridgeNodeFlags } from './scale-run';
 
 export interface BenchBridgeOptions {
   devices?: number;
@@ -89,7 +90,7 @@ async function scale(devices: number, channels: number, seconds: number): Promis
   const password = randomBytes(12).toString('base64url');
   const external = process.env.BENCH_MQTT_URL;
   const farm = await startFarm(devices, channels, password, !external);
-  const child = spawn(process.execPath, [join(__dirname, 'bridge-scale.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...bridgeNodeFlags(), join(__dirname, 'bridge-scale.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
   const job = {
     urls: farm.urls,
     password,

@@ -97,6 +97,7 @@ export async function benchScale1000(events: 'checks' | 'push' = 'checks'): Prom
       event_latency_p95_ms: percentile(latency, 95),
       event_latency_p95_goal_ms: 1200,
       scale_warnings_logged: Number(r.scale_warnings_logged),
+      scale_v8_heap: String(r.scale_v8_heap),
     };
   } finally {
     await farm.stop();

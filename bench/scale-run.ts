@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { LAUNCH_HEAP_FLAGS } from '../bridge/app/tuning';
 import { clearRetained } from '../test/helpers/mqtt-broker';
 import type { BareJob } from './bare-poller';
 
@@ -22,12 +23,20 @@ export interface BridgeJob {
 export type Figures = Record<string, unknown>;
 
 /**
+ * Node flags of the bridge's process: as its container starts it (LAUNCH_HEAP_FLAGS); BENCH_BRIDGE_NODE_ARGS: flags
+ * of its own instead (to try heap settings), BENCH_NO_TUNING: none.
+ */
+export function bridgeNodeFlags(): string[] {
+  const own = process.env.BENCH_BRIDGE_NODE_ARGS?.split(/\s+/).filter(Boolean);
+  return own ?? (process.env.BENCH_NO_TUNING ? [] : [...LAUNCH_HEAP_FLAGS]);
+}
+
+/**
  * The child's stdout lines as they come; the last one holds its figures. A child that has not given them within
  * `limitS` is killed and the run fails with that said (CI's run stays bounded on a machine too slow for it).
  */
 async function runChild(script: string, job: unknown, limitS: number, onLine?: (line: Figures) => void): Promise<Figures> {
-  // BENCH_BRIDGE_NODE_ARGS: node flags for the bridge's process (to try heap settings).
-  const flags = script === 'bridge-scale.js' ? (process.env.BENCH_BRIDGE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []) : [];
+  const flags = script === 'bridge-scale.js' ? bridgeNodeFlags() : [];
   const child = spawn(process.execPath, [...flags, join(__dirname, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -5,7 +5,7 @@ import { errorText, type Logger } from './base/log';
 import type { DeviceCameras } from './device/cameras';
 import { PushListener } from './device/push-listener';
 import { DeviceRuntime } from './device/runtime';
-import { StartGate } from './device/start-gate';
+import { START_CONCURRENCY, StartGate } from './device/start-gate';
 import { StorageReader } from './device/storage';
 import type { DeviceFeature } from './features';
 import type { Discovery } from './homeassistant/discovery';
@@ -34,7 +34,7 @@ export async function deviceRuntimes(
     maxBackoffMs: opts.backoff?.maxMs,
     offlineAfter: opts.offlineAfter,
     readGapMs: opts.readGapMs,
-    startGate: new StartGate(Math.max(1, opts.startConcurrency ?? 64)),
+    startGate: new StartGate(Math.max(1, opts.startConcurrency ?? START_CONCURRENCY)),
     push,
   };
   const runtimes = new Map(config.devices.map((cfg) => [cfg.id, new DeviceRuntime(cfg, { log: log.child(cfg.id), ...runtimeOptions })]));

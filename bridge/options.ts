@@ -39,10 +39,6 @@ export interface BridgeOptions {
   onPicture?: (device: string, channel: string, bytes: number) => void;
   /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
   broker?: { host?: string; port?: number };
-  /**
-   * Devices in their first poll (login, Ranges, first reads) at once at most. Default 64: each device's first poll
-   * (about 30 requests on 16 channels) is paced by its own request budget (8 a second: about 3 s), so 16 at once
-   * published 200 recorders in 37 s and 64 in 15 s on this machine, for the same CPU.
-   */
+  /** Devices in their first poll (login, Ranges, first reads) at once at most. Default START_CONCURRENCY (128). */
   startConcurrency?: number;
 }

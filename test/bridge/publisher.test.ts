@@ -15,7 +15,7 @@ const config = parseConfig(
   { env: {} },
 ).config;
 
-function fixture() {
+function fixture(devices = 1) {
   const sent: Array<{ topic: string; payload: string; o: PublishOptions }> = [];
   const link = {
     connected: true,
@@ -27,7 +27,8 @@ function fixture() {
     link: link as unknown as MqttLink,
     topics: new Topics('b', 'ha'),
     config,
-    runtimes: new Map([['nvr', rt]]),
+    // Further devices (`devices`): the same runtime under other ids (only their number matters to the pacing).
+    runtimes: new Map([['nvr', rt], ...Array.from({ length: devices - 1 }, (_, i) => [`d${i}`, rt] as const)]),
   });
   return { sent, link, rt, publisher, model };
 }
@@ -111,6 +112,26 @@ test('bridge/info: a burst of changes (devices coming online) makes one publish 
     );
     publisher.info(true);
     assert.equal(infos().length, 3, 'forced (after connecting): at once');
+    publisher.close();
+  }));
+
+test('bridge/info: a longer gap the more devices it lists (one second per hundred)', () =>
+  withFakeTime(async (clock) => {
+    const { sent, rt, publisher } = fixture(250);
+    const infos = () => sent.filter((m) => m.topic === 'b/bridge/info');
+    publisher.info();
+    await clock.tickAsync(0);
+    assert.equal(infos().length, 1);
+    assert.equal((JSON.parse(infos()[0].payload) as { devices: unknown[] }).devices.length, 250);
+    // A change every 100 ms for 5.5 s (an unchanged list is not sent again).
+    for (let i = 0; i < 55; i++) {
+      (rt as { online: boolean }).online = i % 2 === 0;
+      publisher.info();
+      await clock.tickAsync(100);
+    }
+    assert.equal(infos().length, 2, 'one in each 3 s (250 devices), not one a second');
+    await clock.tickAsync(3000);
+    assert.equal(infos().length, 3, 'the last change still goes out');
     publisher.close();
   }));
 
