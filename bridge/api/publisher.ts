@@ -113,7 +113,8 @@ export class StatePublisher {
   /**
    * `bridge/info`: on the next turn (the changes of one poll make one), and at most once per INFO_GAP_MS per
    * INFO_GAP_DEVICES devices (later calls in the gap make one publish at its end): it lists every device, and a
-   * thousand devices coming online would otherwise rebuild it a thousand times. `force` (after connecting) goes out at once and does not count.
+   * thousand devices coming online would otherwise rebuild it a thousand times. `force` (after connecting) goes out
+   * at once and does not count.
    */
   info(force = false): void {
     if (force) {

@@ -5,23 +5,24 @@ import { setFlagsFromString } from 'node:v8';
  * V8's default heap sizing then keeps a lot of garbage resident (bench, 1,000 recorders: 468 MB peak). Given when node
  * starts (the Dockerfiles' entries and `npm start` pass them; V8 sizes the young generation only then):
  * - young generation: semi-spaces of at most 4 MB (V8's default grows them to 16 MB, 30 MB of RSS a hundred devices do
- *   not need; 1 MB costs the start of a thousand devices most of its CPU in scavenges);
+ *   not need; with 1 MB the start of a thousand devices took 75 instead of 69 s, its main thread busy in scavenges);
  * - old generation: grows by 20 % over what survived a full collection (V8's default: up to 4x).
  * Bench, 1,000 recorders x 16 channels, start-up gate 128: all published in 50 s, 226 MB peak, 33 % of a core after
  * start-up; with "optimize for size" set at run time (below) 85-90 s, 200 MB, 44-55 %.
  */
 export const LAUNCH_HEAP_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=20'] as const;
 
-/** Heap flags given to node (its arguments or NODE_OPTIONS). */
-const given = (re: RegExp) => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => re.test(a));
+/** The flags node was given (its arguments and NODE_OPTIONS). */
+const nodeFlags = () => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
 
 /**
  * Started without heap flags (the npm-installed `nvr2mqtt` command: a shebang cannot portably pass them), the heap is
  * kept tight at run time by V8's "optimize for size" mode, for more CPU; not when node was started with heap flags.
  */
 export function tuneHeapForDaemon(): 'launch' | 'runtime' | false {
-  if (LAUNCH_HEAP_FLAGS.every((f) => given(new RegExp(`^${f}$`)))) return 'launch';
-  if (given(/^--(no-)?optimize-for-size$|^--max-(semi|old)-space-size|^--heap-growing-percent/)) return false;
+  const flags = nodeFlags();
+  if (LAUNCH_HEAP_FLAGS.every((f) => flags.includes(f))) return 'launch';
+  if (flags.some((f) => /^--(no-)?optimize-for-size$|^--max-(semi|old)-space-size|^--heap-growing-percent/.test(f))) return false;
   setFlagsFromString('--optimize-for-size');
   return 'runtime';
 }
