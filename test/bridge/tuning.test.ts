@@ -40,8 +40,8 @@ test('started without them (the npm-installed command): the heap is kept tight a
 
 test("heap flags of the user's own (arguments or NODE_OPTIONS) are left alone", () => {
   assert.equal(decision(['--max-old-space-size=512']), 'false');
-  assert.equal(decision([], '--max-semi-space-size=8'), 'false');
-  assert.equal(decision(['--max-semi-space-size=4']), 'false', 'one of the two flags is not the daemon set');
+  assert.equal(decision([], '--max-semi-space-size=16'), 'false');
+  assert.equal(decision([LAUNCH_HEAP_FLAGS[0]]), 'false', 'one of the two flags is not the daemon set');
 });
 
 test.run();

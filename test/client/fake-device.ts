@@ -9,7 +9,8 @@ import type { AddressInfo, Socket } from 'node:net';
  */
 
 export type Handler = (data: Record<string, unknown>, req: http.IncomingMessage) => unknown;
-export type Fault = 'hang' | 'html' | 'http500' | 'truncated' | 'cut' | 'html200';
+/** `bom_chunked`: a good answer behind a UTF-8 byte-order mark, in small chunks that split a character. */
+export type Fault = 'hang' | 'html' | 'http500' | 'truncated' | 'cut' | 'html200' | 'bom_chunked';
 
 export interface FakeOptions {
   username?: string;
@@ -166,6 +167,19 @@ export class FakeDevice {
       this.log.push(line);
       res.writeHead(500, { 'content-type': 'text/plain' });
       return res.end('Internal Server Error');
+    }
+    if (fault === 'bom_chunked') {
+      line.status = 200;
+      this.log.push(line);
+      const body = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(JSON.stringify({ result: 'success', data: { device_type: 'N7516 Caméra', channel_max: 8 } })),
+      ]);
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked
+      const cut = body.indexOf('é') + 1; // inside the two bytes of é
+      res.write(body.subarray(0, 2));
+      res.write(body.subarray(2, cut));
+      return setTimeout(() => res.end(body.subarray(cut)), 5);
     }
     if (fault === 'truncated' || fault === 'cut') {
       line.status = 200;

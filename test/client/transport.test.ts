@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NvrClient, type ClientOptions } from '../../core/client';
 import { DeviceError } from '../../core/errors';
+import { WireHeaders } from '../../core/transport';
 import { systemInfoGet } from '../../core/pages/system-info';
 import { defineOperation } from '../../core/operation';
 import * as v from 'valibot';
@@ -157,6 +158,25 @@ test('truncated JSON (body ends early) and a connection cut mid-body', async () 
   assert.is(cut.kind, 'transport');
   assert.is(cut.error_code, 'network_error');
   assert.match(cut.reason, /closed|reset|terminated/);
+});
+
+test('an answer behind a byte-order mark, in chunks that split a character, is read whole', async () => {
+  const { dev, c } = await setup();
+  await c.login();
+  dev.faults.set(INFO, 'bom_chunked');
+  const info = (await c.call(INFO)) as { device_type?: string; channel_max?: number };
+  assert.is(info.device_type, 'N7516 Caméra');
+  assert.is(info.channel_max, 8);
+  assert.is(c.state, 'connected');
+});
+
+test('answer headers: names in any case, every Set-Cookie line kept in order', () => {
+  const raw = ['Set-Cookie', 'lang=en; path=/', 'X-CsrfToken', 'abc', 'set-cookie', 'session=42; HttpOnly'].map((s) => Buffer.from(s));
+  const h = WireHeaders.fromRaw(raw);
+  assert.equal(h.getSetCookie(), ['lang=en; path=/', 'session=42; HttpOnly']);
+  assert.is(h.get('x-csrftoken'), 'abc');
+  assert.is(h.get('X-CSRFTOKEN'), 'abc');
+  assert.is(h.get('content-type'), null);
 });
 
 test('connection refused', async () => {
