@@ -8,14 +8,14 @@
  *    heartbeat at its period, Event/Check at the bridge's pace) on every device: the same figures;
  * 3. both again with one device: the process's base, so that memory per device beyond it can be given;
  * 4. the ratios bridge / bare (goals: CPU <= 1.5, peak RSS <= 1.10, <= 0.4 MB per device beyond the base).
- * The Python peer (the community integration's client) is measured only where it can run: here it cannot be
- * installed, and the bench says so instead of giving a number.
+ * 5. the Python peer (bench/peer-poller.py: the community integration's own client) on the bare poller's job, where
+ *    it can run (BENCH_PEER, see peerSetup); otherwise the bench says why instead of giving a number.
  * BENCH_FLOOR_SECONDS: the measured window (default 60). BENCH_MQTT_URL: use that broker.
  */
 import { randomBytes } from 'node:crypto';
 import type { BareJob } from './bare-poller';
 import { Farm } from './farm';
-import { runBare, runBridge, type Figures } from './scale-run';
+import { peerSetup, runBare, runBridge, runPeer, type Figures } from './scale-run';
 
 const DEVICES = 100;
 const CHANNELS = 16;
@@ -53,6 +53,29 @@ export function scriptOf(
 
 const num = (f: Figures, k: string) => Number(f[k]);
 
+/** The Python peer on the bare poller's job: its CPU, peak RSS, memory per device and requests a second. */
+async function measurePeer(
+  peer: Exclude<ReturnType<typeof peerSetup>, string>,
+  job: (urls: string[], s: number) => BareJob,
+  farm: Farm,
+  urls: string[],
+  baseSeconds: number,
+  seconds: number,
+): Promise<Record<string, number | string>> {
+  const all = await runPeer(job(urls, seconds), peer);
+  const requests = await farm.count(num(all, 't0'), num(all, 't1'));
+  const one = await runPeer(job(urls.slice(0, 1), baseSeconds), peer);
+  return {
+    python_peer: "run: the community integration's RaySharpNVRClient (aiohttp)",
+    peer_cpu_percent_of_one_core: num(all, 'cpu_percent'),
+    peer_peak_rss_mb: num(all, 'peak_rss_mb'),
+    peer_base_rss_mb_1_device: num(one, 'peak_rss_mb'),
+    peer_mb_per_device_beyond_base: (num(all, 'peak_rss_mb') - num(one, 'peak_rss_mb')) / (urls.length - 1),
+    peer_device_requests_per_s: (requests.count * 1000) / (num(all, 't1') - num(all, 't0')),
+    peer_calls_failed: num(all, 'failed'),
+  };
+}
+
 export async function benchFloor(): Promise<Record<string, number | string>> {
   const seconds = Number(process.env.BENCH_FLOOR_SECONDS ?? 60);
   const baseSeconds = Math.min(seconds, 20);
@@ -78,6 +101,9 @@ export async function benchFloor(): Promise<Record<string, number | string>> {
     const bare = await runBare(job(farm.urls, seconds));
     const bareRequests = await farm.count(num(bare, 't0'), num(bare, 't1'));
     const bare1 = await runBare(job(farm.urls.slice(0, 1), baseSeconds));
+    const peer = peerSetup();
+    const peerFigures =
+      typeof peer === 'string' ? { python_peer: peer } : await measurePeer(peer, job, farm, farm.urls, baseSeconds, seconds);
 
     const cpu = num(bridge, 'bridge_cpu_percent_of_one_core');
     const rss = num(bridge, 'bridge_peak_rss_mb');
@@ -113,7 +139,10 @@ export async function benchFloor(): Promise<Record<string, number | string>> {
       bridge_polls_missed: num(bridge, 'polls_missed_slots'),
       bridge_polls_failed: num(bridge, 'polls_failed'),
       bridge_warnings_logged: num(bridge, 'scale_warnings_logged'),
-      python_peer: "not run: the community integration's Python client cannot be installed here (PyPI unreachable); no figure",
+      ...peerFigures,
+      ...(typeof peerFigures.peer_cpu_percent_of_one_core === 'number'
+        ? { cpu_ratio_bridge_to_peer: cpu / peerFigures.peer_cpu_percent_of_one_core, cpu_ratio_peer_goal: 1 }
+        : {}),
     };
   } finally {
     await farm.stop();

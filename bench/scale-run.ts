@@ -2,9 +2,10 @@
  * Runs the bridge (bench/bridge-scale.ts) or the bare poller (bench/bare-poller.ts) in a child process of its
  * own against a farm, hands it its job and collects its figures.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LAUNCH_HEAP_FLAGS } from '../bridge/app/tuning';
 import { clearRetained } from '../test/helpers/mqtt-broker';
@@ -35,9 +36,9 @@ export function bridgeNodeFlags(): string[] {
  * The child's stdout lines as they come; the last one holds its figures. A child that has not given them within
  * `limitS` is killed and the run fails with that said (CI's run stays bounded on a machine too slow for it).
  */
-async function runChild(script: string, job: unknown, limitS: number, onLine?: (line: Figures) => void): Promise<Figures> {
-  const flags = script === 'bridge-scale.js' ? bridgeNodeFlags() : [];
-  const child = spawn(process.execPath, [...flags, join(__dirname, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function runChild(argv: string[], job: unknown, limitS: number, onLine?: (line: Figures) => void): Promise<Figures> {
+  const script = basename(argv[argv.length - 1]);
+  const child = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
   let timer: NodeJS.Timeout | undefined;
   try {
     child.stdin.write(`${JSON.stringify(job)}\n`);
@@ -71,14 +72,53 @@ export async function runBridge(job: BridgeJob, onSteady?: () => void): Promise<
   const topics = { base: `nvr2mqtt_bench_${tag}`, prefix: `ha_bench_${tag}` };
   try {
     const limitS = (job.startupLimitS ?? 60) + job.seconds + 120;
-    return { ...(await runChild('bridge-scale.js', { ...job, ...topics, announceSteady: true }, limitS, () => onSteady?.())), ...topics };
+    return {
+      ...(await runChild(
+        [process.execPath, ...bridgeNodeFlags(), join(__dirname, 'bridge-scale.js')],
+        { ...job, ...topics, announceSteady: true },
+        limitS,
+        () => onSteady?.(),
+      )),
+      ...topics,
+    };
   } finally {
     if (process.env.BENCH_MQTT_URL) await clearRetained(process.env.BENCH_MQTT_URL, [topics.base, topics.prefix], 1000);
   }
 }
 
 export function runBare(job: BareJob): Promise<Figures> {
-  return runChild('bare-poller.js', job, job.seconds + 120);
+  return runChild([process.execPath, join(__dirname, 'bare-poller.js')], job, job.seconds + 120);
+}
+
+/** The Python peer (bench/peer-poller.py) on the bare poller's job; `peer` as `peerSetup()` found it. */
+export function runPeer(job: BareJob, peer: PeerSetup): Promise<Figures> {
+  return runChild([peer.python, PEER_POLLER], { ...job, peer: peer.dir }, job.seconds + 120);
+}
+
+/** Where it runs from: bench/ beside dist/ (the driver is Python, not built). */
+const PEER_POLLER = join(__dirname, '..', '..', 'bench', 'peer-poller.py');
+
+export interface PeerSetup {
+  python: string;
+  dir: string;
+}
+
+/**
+ * The Python peer can run when BENCH_PEER names the integration's client folder (`custom_components/raysharp_nvr` of a
+ * checkout of github.com/11058/OEM-RaySharp-NVR-Ai; its code is not ours to ship) and the Python (BENCH_PYTHON,
+ * default python3) imports aiohttp; otherwise, why it does not.
+ */
+export function peerSetup(): PeerSetup | string {
+  const dir = process.env.BENCH_PEER;
+  const python = process.env.BENCH_PYTHON ?? 'python3';
+  if (!dir) {
+    return "not run: set BENCH_PEER to the community integration's custom_components/raysharp_nvr (github.com/11058/OEM-RaySharp-NVR-Ai) and use a python3 with aiohttp (Debian: python3-aiohttp; BENCH_PYTHON)";
+  }
+  if (!existsSync(join(dir, 'api_client.py'))) return `not run: BENCH_PEER (${dir}) has no api_client.py`;
+  const probe = spawnSync(python, ['-c', 'import aiohttp'], { encoding: 'utf8' });
+  if (probe.status !== 0)
+    return `not run: ${python} cannot import aiohttp (${(probe.stderr || String(probe.error)).trim().split('\n').pop()})`;
+  return { python, dir };
 }
 
 export function percentile(xs: number[], p: number): number {
