@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BareJob } from './bare-poller';
 import { Farm } from './farm';
-import { peerSetup, runBare, runBridge, runPeer, type Figures } from './scale-run';
+import { peerSetup, runBare, runBridge, runPeer, type Figures, type PeerSetup } from './scale-run';
 
 const DEVICES = 100;
 const CHANNELS = 16;
@@ -55,13 +55,13 @@ const num = (f: Figures, k: string) => Number(f[k]);
 
 /** The Python peer on the bare poller's job: its CPU, peak RSS, memory per device and requests a second. */
 async function measurePeer(
-  peer: Exclude<ReturnType<typeof peerSetup>, string>,
+  peer: PeerSetup,
   job: (urls: string[], s: number) => BareJob,
   farm: Farm,
-  urls: string[],
   baseSeconds: number,
   seconds: number,
 ): Promise<Record<string, number | string>> {
+  const { urls } = farm;
   const all = await runPeer(job(urls, seconds), peer);
   const requests = await farm.count(num(all, 't0'), num(all, 't1'));
   const one = await runPeer(job(urls.slice(0, 1), baseSeconds), peer);
@@ -102,8 +102,7 @@ export async function benchFloor(): Promise<Record<string, number | string>> {
     const bareRequests = await farm.count(num(bare, 't0'), num(bare, 't1'));
     const bare1 = await runBare(job(farm.urls.slice(0, 1), baseSeconds));
     const peer = peerSetup();
-    const peerFigures =
-      typeof peer === 'string' ? { python_peer: peer } : await measurePeer(peer, job, farm, farm.urls, baseSeconds, seconds);
+    const peerFigures = typeof peer === 'string' ? { python_peer: peer } : await measurePeer(peer, job, farm, baseSeconds, seconds);
 
     const cpu = num(bridge, 'bridge_cpu_percent_of_one_core');
     const rss = num(bridge, 'bridge_peak_rss_mb');

@@ -1,6 +1,6 @@
 /**
- * Runs the bridge (bench/bridge-scale.ts) or the bare poller (bench/bare-poller.ts) in a child process of its
- * own against a farm, hands it its job and collects its figures.
+ * Runs the bridge (bench/bridge-scale.ts), the bare poller (bench/bare-poller.ts) or the Python peer
+ * (bench/peer-poller.py) in a child process of its own against a farm, hands it its job and collects its figures.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
