@@ -4,14 +4,14 @@ import { setFlagsFromString } from 'node:v8';
  * The daemon holds little (a few hundred KB per device) but allocates steadily (every poll reads a few answers), and
  * V8's default heap sizing then keeps a lot of garbage resident (bench, 1,000 recorders: 468 MB peak). Given when node
  * starts (the Dockerfiles' entries and `npm start` pass them; V8 sizes the young generation only then):
- * - young generation: semi-spaces of at most 8 MB (V8's default grows them to 16 MB: 30 MB more RSS at 1,000 devices).
- *   A request's objects live as long as its round trip, a poll's for its second or so: with 4 MB, scavenges came
- *   13 times a second and promoted most of them, and the full collections that followed took a third of the CPU
- *   (1,000 recorders checked once a second: 51 % of a core, 239 MB peak; with 8 MB 37 %, 237 MB);
+ * - young generation: semi-spaces of at most 4 MB (V8's default grows them to 16 MB: 30 MB more RSS at 1,000 devices).
+ *   8 MB gave 1,000 recorders checked once a second about the same CPU (39-49 % of a core against 46-49 %, with
+ *   discovery paced by the broker) but raised the peak of 100 recorders from 112 MB to 116-130 MB, above the bare
+ *   poller's 106-113 MB by up to 20 % (bench `floor`);
  * - old generation: grows by 20 % over what survived a full collection (V8's default: up to 4x).
  * With "optimize for size" set at run time (below) the start of 1,000 recorders took 85-90 s instead of 50.
  */
-export const LAUNCH_HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=20'] as const;
+export const LAUNCH_HEAP_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=20'] as const;
 
 /** The flags node was given (its arguments and NODE_OPTIONS). */
 const nodeFlags = () => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];

@@ -18,8 +18,8 @@
  * Payloads are sent as given, never rewritten: secrets stay out by construction (nothing the bridge publishes
  * is built from a configured password).
  */
-import { EventEmitter } from 'node:events';
-import { Duplex } from 'node:stream';
+import { EventEmitter, once } from 'node:events';
+import { Duplex, type Writable } from 'node:stream';
 import * as tls from 'node:tls';
 import mqtt, { MqttClient, ReasonCodes, type IClientOptions, type IPublishPacket } from 'mqtt';
 import type { TlsMaterial } from '../base/config';
@@ -46,6 +46,12 @@ export interface MqttLinkOptions {
 const SESSION_EXPIRY_S = 7 * 24 * 3600;
 /** Filters in one SUBSCRIBE packet (see `subscribe`). */
 const SUBSCRIBE_BATCH = 100;
+
+/**
+ * Bytes the connection may hold unsent before bulk senders wait (`sendable`): a few recorders' discovery. More would
+ * only sit in the bridge's memory while the broker catches up.
+ */
+const SEND_BUFFER_LIMIT = 1 << 20;
 
 /** MQTT 5 DISCONNECT reason: another client connected with this client id. */
 const SESSION_TAKEN_OVER = 0x8e;
@@ -287,6 +293,22 @@ export class MqttLink extends EventEmitter {
       else if (err && !this.closing) this.opts.log.debug(`publish ${topic}: ${errorText(err)}`);
     });
     return true;
+  }
+
+  /**
+   * Resolves once the connection holds less than SEND_BUFFER_LIMIT unsent (at once, or when it drains or closes).
+   * Bulk senders wait on it: discovery for a thousand recorders is about 200 MB, which a broker slower than the
+   * bridge (busy, remote, or sharing its core) would otherwise leave in the bridge's socket buffer.
+   */
+  async sendable(): Promise<void> {
+    const stream = this.client.stream as Writable | undefined;
+    if (!stream || stream.destroyed || stream.writableLength < SEND_BUFFER_LIMIT) return;
+    const done = new AbortController();
+    // 'drain' comes once the buffer is empty; a connection that closes first has nothing left to wait for.
+    await Promise.race([once(stream, 'drain', { signal: done.signal }), once(stream, 'close', { signal: done.signal })]).catch(
+      () => undefined,
+    );
+    done.abort();
   }
 
   /** Publish and wait for the broker's acknowledgement (QoS 1), bounded. */
