@@ -19,12 +19,7 @@ import { parseConfig } from '../bridge/base/config';
 import { createLogger } from '../bridge/base/log';
 import { startSimulator } from '../simulator';
 import { clearRetained, Recorder } from '../test/helpers/mqtt-broker';
-
-function percentile(xs: number[], p: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
+import { percentile } from '../test/helpers/storm';
 
 const CHANNELS = ['CH1', 'CH2', 'CH3', 'CH4'];
 

@@ -22,6 +22,7 @@ import { createLogger } from '../bridge/base/log';
 import { digestAuthorization, pickDigestChallenge } from '../core';
 import { startSimulator, type Simulator } from '../simulator';
 import { clearRetained, Recorder } from '../test/helpers/mqtt-broker';
+import { percentile } from '../test/helpers/storm';
 import { bridgeNodeFlags } from './scale-run';
 
 export interface BenchBridgeOptions {
@@ -33,12 +34,6 @@ export interface BenchBridgeOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function percentile(xs: number[], p: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
 
 const quietLog = (counter: { warn: number }) =>
   createLogger({

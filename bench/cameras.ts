@@ -22,13 +22,8 @@ import { parseConfig } from '../bridge/base/config';
 import { createLogger } from '../bridge/base/log';
 import { startSimulator } from '../simulator';
 import { clearRetained } from '../test/helpers/mqtt-broker';
+import { percentile } from '../test/helpers/storm';
 import { Farm } from './farm';
-
-function percentile(xs: number[], p: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
 
 async function until(cond: () => boolean, timeoutMs: number, what = 'a condition'): Promise<void> {
   const end = Date.now() + timeoutMs;

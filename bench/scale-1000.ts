@@ -13,8 +13,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { percentile } from '../test/helpers/storm';
 import { Farm } from './farm';
-import { percentile, runBridge } from './scale-run';
+import { runBridge } from './scale-run';
 
 const CHANNELS = 16;
 const POLL_S = 15;

@@ -120,9 +120,3 @@ export function peerSetup(): PeerSetup | string {
     return `not run: ${python} cannot import aiohttp (${(probe.stderr || String(probe.error)).trim().split('\n').pop()})`;
   return { python, dir };
 }
-
-export function percentile(xs: number[], p: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}

@@ -121,11 +121,10 @@ async function slowRelay(brokerPort: number) {
  * The bridge's own connection to a paused relay, filled past what it may hold: a 12 MB message, more than the kernel's
  * socket buffers take (about 5.5 MB on loopback here), so that the rest waits in the bridge.
  */
-async function fillSendBuffer(fx: Fixture): Promise<Writable> {
+async function fillSendBuffer(fx: Fixture): Promise<void> {
   const socket = fx.bridge.link.client.stream as unknown as Writable;
   fx.bridge.link.publish(`${fx.base}/filler`, Buffer.alloc(12 << 20));
   await until(() => socket.writableLength >= 2 << 20, 'the send buffer to fill', 10_000);
-  return socket;
 }
 
 /** Discovery configs the bridge published (onPublish), in order. */
@@ -183,6 +182,7 @@ test('a broker that stops reading: discovery waits for it instead of piling up i
     await ha.publish(`${fx.prefix}/status`, 'online');
     // The first device's config goes out, then the bridge waits for the broker: the other five are not built yet.
     await until(() => configsSent(sent, fx).length > before, 'the first config', 5_000);
+    // Nothing can make a round trip while the broker reads nothing (settle cannot): a second's look instead.
     await new Promise((r) => setTimeout(r, 1_000));
     const early = configsSent(sent, fx).slice(before);
     assert.equal(early.length, 1, `sent while the broker read nothing: ${early.join(', ')}`);
