@@ -218,6 +218,45 @@ test('--check: reports broker and devices, exit 0; a failing device: exit 1; no 
   }
 });
 
+test("DEBUG=*: MQTT.js's own log is there, without the MQTT password; without DEBUG it is silent", async () => {
+  const { startSimulator } = await import('../../simulator');
+  const { startTestBroker } = await import('../helpers/mqtt-broker');
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-debug-'));
+  const mqttPassword = `mq-${Date.now().toString(36)}-secret`;
+  const sim = await startSimulator({ password: 'nvr-pass-1' });
+  const broker = await startTestBroker();
+  try {
+    const file = join(dir, 'c.yaml');
+    writeFileSync(
+      file,
+      [
+        'mqtt:',
+        `  url: ${broker.url}`,
+        '  username: bridge',
+        `  password: ${mqttPassword}`,
+        'devices:',
+        '  - id: nvr',
+        `    url: ${sim.url}`,
+        '    username: admin',
+        '    password: nvr-pass-1',
+      ].join('\n'),
+    );
+    const debugged = await runCli(['--config', file, '--check'], { DEBUG: '*' });
+    assert.equal(debugged.code, 0, debugged.out);
+    assert.match(debugged.out, /mqttjs:client MqttClient :: version/); // the log asked for is there
+    assert.match(debugged.out, /_writePacket :: packet/); // packets too, the CONNECT among them
+    for (const form of [mqttPassword, Buffer.from(mqttPassword).toString('hex'), Buffer.from(mqttPassword).toString('base64')])
+      assert.ok(!debugged.out.includes(form), `the MQTT password appears in the debug output (${form})`);
+    const quiet = await runCli(['--config', file, '--check']);
+    assert.equal(quiet.code, 0, quiet.out);
+    assert.doesNotMatch(quiet.out, /mqttjs|MqttClient ::/);
+  } finally {
+    await sim.stop();
+    await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('--check: a bad config lists every problem by path and exits 1; an unreachable device fails the check', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-check-'));
   try {
