@@ -7,11 +7,8 @@
  * hundred KB of descriptors each), so an answer another device already gave is neither parsed, validated nor
  * frozen again (a thousand recorders starting: deepFreeze alone was a quarter of the bridge's start-up CPU).
  */
-import { createHash } from 'node:crypto';
 import { deepFreeze } from './json';
-
-/** 20 bytes stand for an answer of a few KB (a recorder's answers held as text cost about 21 KB a device). */
-const digestOf = (text: string) => createHash('sha1').update(text).digest('base64');
+import { textDigest } from './text-digest';
 
 /** Validated answers of every device, by read and digest, held as long as some reader holds them. */
 const everyDevice = new Map<string, WeakRef<object>>();
@@ -32,7 +29,8 @@ export class AnswerMemo {
   /** `data` of the answer `text` to the read `key`, or the remembered answer when the text is unchanged. */
   parse(key: string, text: string, parse: () => unknown): unknown {
     const hit = this.last.get(key);
-    const digest = digestOf(text);
+    // 20 bytes stand for an answer of a few KB (a recorder's answers held as text cost about 21 KB a device).
+    const digest = textDigest(text);
     if (hit?.digest === digest) return hit.value;
     const known = everyDevice.get(`${key}\n${digest}`)?.deref();
     if (known) {

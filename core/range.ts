@@ -61,23 +61,32 @@ function own(map: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
+const NO_PREFIX: readonly string[] = [];
+
 /**
  * Descriptor at `path` inside a Range `data`: `['channel_info', 'CH1', 'siren_time']`. Array elements are reached
- * by index (`['ptz_info', '0', 'ptz_chn']`); a single element descriptor covers every index.
+ * by index (`['ptz_info', '0', 'ptz_chn']`); a single element descriptor covers every index. `prefix`: path
+ * elements before `path` (`['channel_info', 'CH1']`), so that a caller need not build the joined array.
  * Undefined when the path leads nowhere or to a plain value.
  */
-export function descriptorAt(rangeData: Record<string, unknown>, path: readonly string[]): RangeDescriptor | undefined {
-  if (path.length === 0) return undefined;
-  let node: unknown = own(rangeData, path[0]);
-  for (let i = 1; i < path.length && node !== undefined; i++) {
+export function descriptorAt(
+  rangeData: Record<string, unknown>,
+  path: readonly string[],
+  prefix: readonly string[] = NO_PREFIX,
+): RangeDescriptor | undefined {
+  const length = prefix.length + path.length;
+  const key = (i: number) => (i < prefix.length ? prefix[i] : path[i - prefix.length]);
+  if (length === 0) return undefined;
+  let node: unknown = own(rangeData, key(0));
+  for (let i = 1; i < length && node !== undefined; i++) {
     if (!isDescriptor(node)) return undefined;
     const items = node.items;
     if (Array.isArray(items)) {
-      const index = Number(path[i]);
+      const index = Number(key(i));
       if (!Number.isInteger(index) || index < 0) return undefined;
       node = items.length === 1 ? items[0] : items[index];
     } else if (isPlainObject(items)) {
-      node = own(items, path[i]);
+      node = own(items, key(i));
     } else {
       return undefined;
     }

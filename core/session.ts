@@ -59,6 +59,8 @@ export class Session {
   readonly #password: string;
   private readonly opts: SessionOptions;
   private readonly cookies = new Map<string, string>();
+  /** The Cookie header of `cookies`, built when they change rather than for every request. */
+  private cookieHeader = '';
   private csrf?: string;
   private loggedIn = false;
   /** Incremented by every successful login: tells whether a failed call already saw a newer session. */
@@ -221,12 +223,13 @@ export class Session {
   private forget(): void {
     this.loggedIn = false;
     this.cookies.clear();
+    this.cookieHeader = '';
     this.csrf = undefined;
   }
 
   private headers(extra?: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...extra };
-    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.cookieHeader) h.cookie = this.cookieHeader;
     if (this.csrf) h[CSRF_HEADER] = this.csrf;
     return h;
   }
@@ -239,6 +242,7 @@ export class Session {
       const gone = !m[2] || /;\s*max-age\s*=\s*0\b/i.test(line) || /;\s*expires\s*=\s*Thu, 01 Jan 1970/i.test(line);
       if (gone) this.cookies.delete(m[1]);
       else this.cookies.set(m[1], m[2]);
+      this.cookieHeader = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
     const token = res.headers.get(CSRF_HEADER); // Headers are case-insensitive: X-CsrfToken too
     if (token) this.csrf = token;

@@ -58,36 +58,44 @@ export type { Priority, RequestBudget } from './budget';
 const QUEUE_FACTOR = 4;
 
 /**
- * Headers for ofetch and for answers: a plain map. WHATWG Headers and Response (web streams, one
+ * Headers for ofetch and for answers: a plain record. WHATWG Headers and Response (web streams, one
  * AbortSignal per call) cost three times a loopback request to a device; the device sends small
  * JSON bodies, so the body is read whole and handed over as text.
  */
 export class WireHeaders {
-  private readonly map = new Map<string, string | string[]>();
+  /** Lower-case name -> value (a repeated header: every value); handed to undici as it is (`toRecord`). */
+  private readonly fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   constructor(init?: Iterable<[string, string]> | Record<string, string | string[] | undefined> | WireHeaders) {
     if (!init) return;
-    const entries = init instanceof WireHeaders ? init.map.entries() : Symbol.iterator in init ? init : Object.entries(init);
-    for (const [k, v] of entries) if (v !== undefined) this.map.set(k.toLowerCase(), v);
+    if (init instanceof WireHeaders) Object.assign(this.fields, init.fields);
+    else if (Symbol.iterator in init) for (const [k, v] of init) this.fields[k.toLowerCase()] = v;
+    // `for...in`, not Object.entries: ofetch copies every request's headers through here.
+    else
+      for (const k in init) {
+        const v = init[k];
+        if (v !== undefined) this.fields[k.toLowerCase()] = v;
+      }
   }
   get(name: string): string | null {
-    const v = this.map.get(name.toLowerCase());
+    const v = this.fields[name.toLowerCase()];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
   has(name: string): boolean {
-    return this.map.has(name.toLowerCase());
+    return name.toLowerCase() in this.fields;
   }
   set(name: string, value: string): void {
-    this.map.set(name.toLowerCase(), value);
+    this.fields[name.toLowerCase()] = value;
   }
   getSetCookie(): string[] {
-    const v = this.map.get('set-cookie');
+    const v = this.fields['set-cookie'];
     return v === undefined ? [] : Array.isArray(v) ? v : [v];
   }
   forEach(fn: (value: string, key: string) => void): void {
-    for (const [k] of this.map) fn(this.get(k)!, k);
+    for (const k in this.fields) fn(this.get(k)!, k);
   }
   [Symbol.iterator](): IterableIterator<[string, string]> {
-    return [...this.map.keys()].map((k): [string, string] => [k, this.get(k)!])[Symbol.iterator]();
+    const pairs = Object.keys(this.fields).map((k): [string, string] => [k, this.get(k)!]);
+    return pairs[Symbol.iterator]();
   }
   /** From undici's raw header list (name, value, name, value, ...); repeated names (Set-Cookie) keep every value. */
   static fromRaw(raw: readonly Buffer[]): WireHeaders {
@@ -95,13 +103,14 @@ export class WireHeaders {
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const name = raw[i].toString('latin1').toLowerCase();
       const value = raw[i + 1].toString('utf8');
-      const had = h.map.get(name);
-      h.map.set(name, had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value]);
+      const had = h.fields[name];
+      h.fields[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
     }
     return h;
   }
-  toRecord(): Record<string, string | string[]> {
-    return Object.fromEntries(this.map);
+  /** The headers as undici takes them: this object's own record, not a copy (read it, do not change it). */
+  toRecord(): Readonly<Record<string, string | string[]>> {
+    return this.fields;
   }
 }
 

@@ -4,7 +4,6 @@
  * through core (`update`, `setLive`, `setDisarmed`), which reads, checks, sends and reads back; the read-back lands
  * in the facts. Nothing here knows how a page is requested or written.
  */
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
   DeviceError,
@@ -35,6 +34,7 @@ import { emptyEventValues } from './event-state';
 import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from '../base/log';
 import { sameChannelList, sameJson, structureSignature } from './facts-compare';
+import { textDigest } from '../../core/text-digest';
 import { channelIds, channelOnline, emptyFacts, type DeviceFacts, type Json } from './state';
 import { POLLED_PAGES, polledPages, SETTINGS_PAGES } from './table';
 import { mergeChanges, WriteQueue, type Job, type Written } from './write-queue';
@@ -635,7 +635,7 @@ export class Device extends EventEmitter {
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
   private structureChanged(): boolean {
-    const sig = createHash('sha1').update(structureSignature(this.facts)).digest('base64');
+    const sig = textDigest(structureSignature(this.facts));
     const changed = sig !== this.structure;
     this.structure = sig;
     return changed;

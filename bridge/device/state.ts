@@ -7,7 +7,6 @@
  * answers a page with `{reason}` has no values on that page; an offline channel publishes `{"online": false}` only;
  * a `NotConfigured` slot is no channel at all. Change detection lives in {@link ChangeCache}.
  */
-import { createHash } from 'node:crypto';
 import {
   descriptorAt,
   isChannelMarker,
@@ -22,8 +21,9 @@ import {
   type Storage,
 } from '../../core';
 import { isPlainObject } from '../../core/json';
+import { textDigest } from '../../core/text-digest';
 import type { EventValues } from './event-state';
-import { boundsPath, fieldsOf, isConfigRow, POLLED_PAGES, readsOn, type LiveControl, type Row } from './table';
+import { boundsPrefix, fieldsOf, isConfigRow, POLLED_PAGES, readsOn, type LiveControl, type Row } from './table';
 
 export type Json = Record<string, unknown>;
 
@@ -66,8 +66,10 @@ export function valueAt(obj: unknown, path: readonly string[]): unknown {
   return node;
 }
 
+/** `channel_info.<ch>` of a Get, without a path array per call (read for every row of every channel). */
 export function channelBlock(get: Json | undefined, ch: string): unknown {
-  return get ? valueAt(get, ['channel_info', ch]) : undefined;
+  const info = get && Object.hasOwn(get, 'channel_info') ? get.channel_info : undefined;
+  return isPlainObject(info) && Object.hasOwn(info, ch) ? info[ch] : undefined;
 }
 
 /** The Range descriptor that bounds a page row for a channel (or the device), if the device reports one. */
@@ -76,8 +78,9 @@ export function rowDescriptor(facts: DeviceFacts, row: Row, channel?: string): R
   if (!readsOn(row, facts.disarmPage)) return undefined;
   const range = facts.ranges.get(row.source.page);
   if (!range) return undefined;
+  const prefix = boundsPrefix(row, channel);
   for (const field of fieldsOf(row)) {
-    const desc = descriptorAt(range, boundsPath(row, channel, field));
+    const desc = descriptorAt(range, field, prefix);
     if (desc) return desc;
   }
   return undefined;
@@ -124,7 +127,10 @@ export function channelOnline(facts: DeviceFacts, ch: string): boolean {
   const listed = facts.channelList?.get(ch);
   // A page read after the channel list may already say `{status: "Offline"}`: the newer word wins (a channel
   // seen "online" without its pages' values would lose its entities).
-  if (listed) return !POLLED_PAGES.some((page) => valueAt(channelBlock(facts.gets.get(page), ch), STATUS) === 'Offline');
+  if (listed) {
+    for (const page of POLLED_PAGES) if (valueAt(channelBlock(facts.gets.get(page), ch), STATUS) === 'Offline') return false;
+    return true;
+  }
   if (listed !== undefined) return listed;
   if (facts.channelList) return false;
   for (const page of POLLED_PAGES) {
@@ -143,7 +149,7 @@ export class ChangeCache {
 
   /** True when `payload` differs from what was last recorded for `topic` (and records it). */
   changed(topic: string, payload: string): boolean {
-    const digest = createHash('sha1').update(payload).digest('base64');
+    const digest = textDigest(payload);
     if (this.last.get(topic) === digest) return false;
     this.last.set(topic, digest);
     return true;

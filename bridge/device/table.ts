@@ -462,17 +462,32 @@ export function polledPages(disarmPage: DisarmPage | undefined): readonly string
   return pages;
 }
 
+const NO_PREFIX: readonly string[] = Object.freeze([]);
+const CHANNEL_PREFIX = new Map<string, readonly string[]>();
+
 /**
- * Range path of a configuration row's descriptor for a channel (or the device): `['channel_info', 'CH1', 'siren_time']`,
- * `['linkage_info', 'linkage_siren']`, or the list a channel is a member of (`['disarming_channel']`).
+ * Where a configuration row's Range descriptor sits above its field, for a channel (or the device): `['channel_info',
+ * 'CH1']` (then `siren_time`), or nothing (`['linkage_info', 'linkage_siren']`, a channel list `['disarming_channel']`).
+ * One shared array per channel: looked up for every row of every channel in every state and discovery build.
  */
-export function boundsPath(row: ConfigRow, channel?: string, field: readonly string[] = row.source.field): string[] {
-  return row.level === 'channel' && row.source.kind === 'page' ? ['channel_info', channel ?? '', ...field] : [...field];
+export function boundsPrefix(row: ConfigRow, channel?: string): readonly string[] {
+  if (row.level !== 'channel' || row.source.kind !== 'page') return NO_PREFIX;
+  const ch = channel ?? '';
+  let prefix = CHANNEL_PREFIX.get(ch);
+  if (!prefix) CHANNEL_PREFIX.set(ch, (prefix = Object.freeze(['channel_info', ch])));
+  return prefix;
 }
+
+const FIELDS = new WeakMap<ConfigRow, readonly (readonly string[])[]>();
 
 /** The places a configuration row's member may be, in order: its `field`, then the page source's `or`. */
 export function fieldsOf(row: ConfigRow): readonly (readonly string[])[] {
-  return row.source.kind === 'page' && row.source.or ? [row.source.field, row.source.or] : [row.source.field];
+  let fields = FIELDS.get(row);
+  if (!fields) {
+    fields = row.source.kind === 'page' && row.source.or ? [row.source.field, row.source.or] : [row.source.field];
+    FIELDS.set(row, fields);
+  }
+  return fields;
 }
 
 /** The first of the row's places (`fieldsOf`) where `has` finds the member (in a Get block, or a Range), if any. */

@@ -13,10 +13,10 @@
  *   cleared once the device answered; removed entities are sent once as `{"p": <platform>}` (Home
  *   Assistant's way to remove one component of a device).
  */
-import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { boundsOf, channelKind, channelSlug, macColon, type ChannelSlot, type RangeDescriptor } from '../../core';
 import { deepFreeze, isPlainObject } from '../../core/json';
+import { textDigest } from '../../core/text-digest';
 import { panelCodeOptions } from './alarm-code';
 import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from '../device/device';
@@ -463,7 +463,7 @@ export class Discovery {
     const mine = this.byDevice.get(device.id) ?? new Set<string>();
     for (const [topic, payload] of wanted) {
       const spec = JSON.stringify(payload);
-      const digest = createHash('sha1').update(spec).digest('base64');
+      const digest = textDigest(spec);
       if (!force && this.published.get(topic) === digest) continue;
       const cmps = payload.cmps as Json;
       const platforms: Record<string, string> = {};

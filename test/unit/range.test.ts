@@ -95,6 +95,23 @@ test('descriptorAt follows objects and arrays; undefined for plain values and mi
   assert.is(descriptorAt(faceRange, ['channel_info', 'constructor']), undefined);
 });
 
+test('descriptorAt with a prefix finds what the joined path finds, the same descriptor or none', () => {
+  const cases: Array<[string[], string[]]> = [
+    [['channel_info', 'CH1'], ['sensitivity']],
+    [
+      ['channel_info', 'CH1'],
+      ['rule_info', 'rule_number1', 'point_num', '1'],
+    ],
+    [['channel_info', 'CH2'], ['sensitivity']],
+    [['channel_info'], ['CH1', 'vendor_flag']],
+    [[], ['channel_info', 'CH1', 'sensitivity']],
+    [['channel_info', 'CH1', 'sensitivity'], []],
+  ];
+  for (const [prefix, path] of cases) assert.is(descriptorAt(faceRange, path, prefix), descriptorAt(faceRange, [...prefix, ...path]));
+  assert.equal(descriptorAt(faceRange, ['sensitivity'], ['channel_info', 'CH1'])?.max, 100);
+  assert.is(descriptorAt(faceRange, [], []), undefined);
+});
+
 test('supportedChannels lists channel ids of channel_info.items in device order, nothing else', () => {
   assert.equal(supportedChannels(faceRange), ['CH1']);
   assert.equal(supportedChannels(mainStreamRangeFixture(8)), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH5', 'IP_CH6', 'IP_CH7', 'WIFI_CH8']);
