@@ -5,7 +5,8 @@
  * default (BENCH_NO_EVENTS=1: off; job `events: "push"`: pushed alarms, 60 s checks). Reads its job as one JSON line on stdin
  * `{urls, password, broker, seconds, base, prefix}` (optional: `pollInterval` in s, default 1; `startupLimitS`,
  * default 60; `announceSteady`: print `{"phase":"steady"}` when the measured window starts, so that the parent
- * raises alarms in it); prints one JSON line with the figures, with the times at which each channel's `motion`
+ * raises alarms in it; `watchPids`: processes whose CPU is measured over the window too, beside the whole machine's);
+ * prints one JSON line with the figures, with the times at which each channel's `motion`
  * turned true on MQTT (`motion_on`, topic -> epoch ms list) and the measured window (`window_t0`, `window_t1`).
  */
 import { createInterface } from 'node:readline';
@@ -15,6 +16,7 @@ import { startBridge } from '../bridge/bridge';
 import { parseConfig } from '../bridge/base/config';
 import { createLogger } from '../bridge/base/log';
 import { tuneHeapForDaemon } from '../bridge/app/tuning';
+import { loadBetween, loadMark } from './machine-load';
 
 interface Job {
   urls: string[];
@@ -28,6 +30,8 @@ interface Job {
   announceSteady?: boolean;
   /** `push`: the devices push their alarms to the bridge (a listener on 127.0.0.1), the event check is the safety net. */
   events?: 'push';
+  /** Other processes whose CPU is measured over the window (the simulated devices'). */
+  watchPids?: number[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,10 +143,12 @@ async function main() {
   if (job.announceSteady) process.stdout.write(`${JSON.stringify({ phase: 'steady' })}\n`);
   const windowT0 = Date.now();
   const cpu0 = process.cpuUsage();
+  const load0 = loadMark(job.watchPids ?? []);
   const wall0 = process.hrtime.bigint();
   peakRss = process.memoryUsage().rss;
   await sleep(job.seconds * 1000);
   const cpu = process.cpuUsage(cpu0);
+  const load = loadBetween(load0, loadMark(job.watchPids ?? []));
   const wallUs = Number(process.hrtime.bigint() - wall0) / 1000;
   const windowT1 = Date.now();
   const after = sum();
@@ -160,6 +166,8 @@ async function main() {
     scale_poll_interval_s: job.pollInterval ?? 1,
     scale_seconds: job.seconds,
     bridge_cpu_percent_of_one_core: (100 * (cpu.user + cpu.system)) / wallUs,
+    machine_cpu_percent_of_one_core: load.machine,
+    watched_cpu_percent_of_one_core: load.processes,
     bridge_peak_rss_mb: Math.max(peakRss, peakStartup) / (1 << 20),
     bridge_peak_rss_steady_mb: peakRss / (1 << 20),
     bridge_peak_rss_startup_mb: peakStartup / (1 << 20),

@@ -108,6 +108,11 @@ export class Farm {
     );
   }
 
+  /** Process ids of the devices' and the broker's processes (bench/machine-load.ts). */
+  get pids(): number[] {
+    return [...this.procs, ...(this.brokerProc ? [this.brokerProc] : [])].map((p) => p.child.pid!);
+  }
+
   private owner(device: number): { proc: FarmProcess; index: number } {
     return { proc: this.procs[device % this.procs.length], index: Math.floor(device / this.procs.length) };
   }

@@ -19,6 +19,8 @@ export interface BridgeJob {
   pollInterval: number;
   startupLimitS?: number;
   events?: 'push';
+  /** Processes whose CPU the bridge's child also measures over its window (the farm's: bench/machine-load.ts). */
+  watchPids?: number[];
 }
 
 export type Figures = Record<string, unknown>;
