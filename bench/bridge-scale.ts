@@ -167,7 +167,8 @@ async function main() {
     scale_seconds: job.seconds,
     bridge_cpu_percent_of_one_core: (100 * (cpu.user + cpu.system)) / wallUs,
     machine_cpu_percent_of_one_core: load.machine,
-    watched_cpu_percent_of_one_core: load.processes,
+    // Only where there are processes to watch (`scale_1000`'s farm): the `bridge` part gives none.
+    ...(job.watchPids ? { watched_cpu_percent_of_one_core: load.processes } : {}),
     bridge_peak_rss_mb: Math.max(peakRss, peakStartup) / (1 << 20),
     bridge_peak_rss_steady_mb: peakRss / (1 << 20),
     bridge_peak_rss_startup_mb: peakStartup / (1 << 20),
