@@ -19,6 +19,12 @@ export interface FarmOptions {
   logLimit?: number;
 }
 
+interface Counts {
+  count: number;
+  byPath: Record<string, number>;
+  connects: number;
+}
+
 class FarmProcess {
   private readonly waiting: Array<(line: string) => void> = [];
   private constructor(
@@ -118,13 +124,13 @@ export class Farm {
   }
 
   /** Requests of every device in [since, until), in all and by path. */
-  async count(since: number, until: number): Promise<{ count: number; byPath: Record<string, number> }> {
-    const counts = await Promise.all(
-      this.procs.map((p) => p.command<{ count: number; byPath: Record<string, number> }>({ cmd: 'count', since, until })),
-    );
+  /** Requests (all, by path) and TCP connects of every device in [since, until). */
+  async count(since: number, until: number): Promise<Counts> {
+    const counts = await Promise.all(this.procs.map((p) => p.command<Counts>({ cmd: 'count', since, until })));
     const byPath: Record<string, number> = {};
     for (const c of counts) for (const [k, v] of Object.entries(c.byPath)) byPath[k] = (byPath[k] ?? 0) + v;
-    return { count: counts.reduce((sum, c) => sum + c.count, 0), byPath };
+    const sum = (key: 'count' | 'connects') => counts.reduce((n, c) => n + c[key], 0);
+    return { count: sum('count'), byPath, connects: sum('connects') };
   }
 
   async log(device: number, since: number): Promise<Array<{ time: number; path: string; data: unknown }>> {

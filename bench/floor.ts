@@ -2,10 +2,11 @@
  * Cost per device at the floor (printed by bench/run.ts, never asserted), side by side in one run on the same
  * simulated devices (100 x 16 channels in a child process, events on, 15 s polls):
  * 1. the bridge (bench/bridge-scale.ts), alone in its process: CPU in % of one core over the measured window,
- *    peak RSS, device requests per second (counted at the simulators);
+ *    peak RSS, device requests per second and TCP connects a device a minute (both counted at the simulators);
  * 2. the bare poller (bench/bare-poller.ts): undici `request` on a keep-alive Pool + `JSON.parse`, making the
  *    requests the bridge made to device 0 in its window (one poll's requests every poll interval, the
- *    heartbeat at its period, Event/Check at the bridge's pace) on every device: the same figures;
+ *    heartbeat at its period, Event/Check at the bridge's pace) on every device: the same figures (its Pool takes
+ *    the first free connection, so the second idles out after a poll and the next poll opens it again);
  * 3. both again with one device: the process's base, so that memory per device beyond it can be given;
  * 4. the ratios bridge / bare (goals: CPU <= 1.5, peak RSS <= 1.10, <= 0.4 MB per device beyond the base).
  * 5. the Python peer (bench/peer-poller.py: the community integration's own client) on the bare poller's job, where
@@ -133,6 +134,8 @@ export async function benchFloor(): Promise<Record<string, number | string>> {
       bare_device_requests_per_s: (bareRequests.count * 1000) / (num(bare, 't1') - num(bare, 't0')),
       bridge_event_checks_per_s: ((bridgeRequests.byPath[EVENTS] ?? 0) * 1000) / (t1 - t0),
       bare_event_checks_per_s: ((bareRequests.byPath[EVENTS] ?? 0) * 1000) / (num(bare, 't1') - num(bare, 't0')),
+      bridge_connects_per_device_per_min: (bridgeRequests.connects * 60_000) / (t1 - t0) / DEVICES,
+      bare_connects_per_device_per_min: (bareRequests.connects * 60_000) / (num(bare, 't1') - num(bare, 't0')) / DEVICES,
       bare_requests_per_poll: script.poll.length,
       bare_event_interval_ms: script.eventIntervalMs,
       bridge_polls_missed: num(bridge, 'polls_missed_slots'),

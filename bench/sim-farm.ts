@@ -4,7 +4,8 @@
  * and runs until stdin closes or SIGTERM. The device password comes from NVR2MQTT_BENCH_PASSWORD.
  *   node dist/bench/sim-farm.js --devices 100 --channels 16 [--broker] [--log-limit 50] [--event-hold-ms 0]
  * Commands, one JSON line each on stdin, answered by one JSON line on stdout (see FarmCommand):
- *   {"cmd":"count","since":t,"until":t}   requests of all devices in [since, until) -> {"count": n, "byPath": {...}}
+ *   {"cmd":"count","since":t,"until":t}   requests and TCP connects of all devices in [since, until)
+ *                                          -> {"count": n, "byPath": {...}, "connects": n}
  *   {"cmd":"log","device":i,"since":t}    the request log of device i from `since` -> {"log": [...]}
  *   {"cmd":"alarm","device":i,"channel":"CH1","active":true}   raise or end a motion alarm -> {"at": epoch ms}
  */
@@ -21,8 +22,12 @@ function answer(sims: Simulator[], c: FarmCommand): unknown {
   switch (c.cmd) {
     case 'count': {
       const byPath: Record<string, number> = {};
-      for (const s of sims) for (const e of s.log) if (e.time >= c.since && e.time < c.until) byPath[e.path] = (byPath[e.path] ?? 0) + 1;
-      return { count: Object.values(byPath).reduce((a, b) => a + b, 0), byPath };
+      let connects = 0;
+      for (const s of sims) {
+        for (const e of s.log) if (e.time >= c.since && e.time < c.until) byPath[e.path] = (byPath[e.path] ?? 0) + 1;
+        for (const t of s.connects) if (t >= c.since && t < c.until) connects++;
+      }
+      return { count: Object.values(byPath).reduce((a, b) => a + b, 0), byPath, connects };
     }
     case 'log':
       return { log: sims[c.device].log.filter((e) => e.time >= c.since).map(({ time, path, data }) => ({ time, path, data })) };

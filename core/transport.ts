@@ -126,11 +126,16 @@ interface WireInit {
 
 /**
  * The device's connections: up to `slots` undici Clients (keep-alive, no pipelining), opened as needed; a request goes
- * to the one with the fewest of ours on it. (An undici Pool does the same with a request queue of its own, 2,048
- * entries, 16 KB a device, never used here: the RequestGate lets at most `slots` requests out at once.)
+ * to the one with the fewest of ours on it and, among those, to the one used least recently. Taking turns keeps every
+ * opened connection in use: at one event check a second, both stay alive, where "the first free one" let the second
+ * idle past its keep-alive after every poll and the next poll opened it again (a TCP connect and close a device each
+ * poll). (An undici Pool hands out the first free connection, with a request queue of its own, 2,048 entries, 16 KB a
+ * device, never used here: the RequestGate lets at most `slots` requests out at once.)
  */
 class Connections {
-  private readonly clients: Array<{ client: Client; calls: number }> = [];
+  private readonly clients: Array<{ client: Client; calls: number; turn: number }> = [];
+  /** Counts requests handed out: a connection's `turn` is the count when it last took one. */
+  private turns = 0;
 
   constructor(
     private readonly origin: string,
@@ -141,10 +146,11 @@ class Connections {
   /** One request and its whole body: its connection is free for the next request only then. */
   async send(opts: Dispatcher.DispatchOptions, signal: EventEmitter | undefined): Promise<WholeAnswer> {
     let c = this.clients[0];
-    for (const other of this.clients) if (other.calls < c.calls) c = other;
+    for (const other of this.clients) if (other.calls < c.calls || (other.calls === c.calls && other.turn < c.turn)) c = other;
     if (!c || (c.calls > 0 && this.clients.length < this.slots))
-      this.clients.push((c = { client: new Client(this.origin, this.options), calls: 0 }));
+      this.clients.push((c = { client: new Client(this.origin, this.options), calls: 0, turn: 0 }));
     c.calls++;
+    c.turn = ++this.turns;
     try {
       return await dispatchWhole(c.client, opts, signal);
     } finally {

@@ -121,6 +121,8 @@ export interface Simulator {
   port: number;
   /** Every request: time, path, redacted data, status, error_code. Never headers or passwords. */
   log: LogEntry[];
+  /** When (epoch ms) a client opened a TCP connection to the device, oldest first; as many kept as `log` keeps. */
+  connects: number[];
   clearLog(): void;
   /**
    * Requests received and not answered yet because the simulator holds them: Event/Check calls held by `eventHold`
@@ -240,6 +242,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     gate: () => firmware.gate(),
   };
   const server = await listen(opts, parts.host, requestListener(front));
+  const connects = new RequestLog<number>(opts.logLimit ?? 1000);
+  server.on('connection', () => connects.add(Date.now()));
   const port = (server.address() as AddressInfo).port;
   auth = authFor(opts, port);
   const { push, maintenance } = mountRoutes(parts, auth, front.routes);
@@ -249,6 +253,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}`,
     port,
     log: parts.log.entries,
+    connects: connects.entries,
     clearLog: () => parts.log.clear(),
     get held() {
       return events.held + parts.sleeps.size;

@@ -45,13 +45,13 @@ export function redact(x: unknown): unknown {
   return copy ?? o;
 }
 
-export class RequestLog {
-  /** The array handed out as `Simulator.log`: kept as one object, trimmed in place. */
-  readonly entries: LogEntry[] = [];
+export class RequestLog<T = LogEntry> {
+  /** The array handed out as `Simulator.log` (and `connects`): kept as one object, trimmed in place. */
+  readonly entries: T[] = [];
 
   constructor(private readonly limit: number) {}
 
-  add(entry: LogEntry): void {
+  add(entry: T): void {
     this.entries.push(entry);
     // Amortised trimming: let it grow to twice the limit, then drop the oldest half at once.
     if (this.entries.length > this.limit * 2) this.entries.splice(0, this.entries.length - this.limit);

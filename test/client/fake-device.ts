@@ -28,6 +28,8 @@ export interface FakeOptions {
   refuseLogin?: (credentialsOk: boolean) => string | undefined;
   tls?: { key: string | Buffer; cert: string | Buffer };
   handlers?: Record<string, Handler>;
+  /** How long the device keeps an idle connection (its `Keep-Alive: timeout=` hint); Node's default 5 s otherwise. */
+  keepAliveMs?: number;
 }
 
 export interface LogLine {
@@ -94,6 +96,7 @@ export class FakeDevice {
   async start(): Promise<this> {
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
     this.server = this.opts.tls ? https.createServer({ ...this.opts.tls }, handler) : http.createServer(handler);
+    if (this.opts.keepAliveMs !== undefined) this.server.keepAliveTimeout = this.opts.keepAliveMs;
     const onSocket = (s: Socket) => {
       this.connections++;
       this.sockets.add(s);

@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NvrClient, type ClientOptions } from '../../core/client';
@@ -199,6 +200,28 @@ test('at most maxConnections sockets for 20 concurrent calls, reused', async () 
   assert.is(dev.ok(INFO), 40);
   assert.ok(dev.connections <= 2, `connections: ${dev.connections}`);
   assert.ok(dev.connections >= 1);
+});
+
+test('both connections stay in use: steady calls and bursts open no connection after the first two', async () => {
+  // The device keeps an idle connection 3 s: undici then reuses one idle for at most 1 s (2 s less, its margin).
+  const { dev, c } = await setup({ keepAliveMs: 3_000 });
+  await c.login();
+  let steady = true;
+  // One call every 250 ms (as event checks go), bursts of two (as a poll's reads go) 1.5 s apart.
+  const checks = (async () => {
+    while (steady) {
+      await c.call(INFO);
+      await sleep(250);
+    }
+  })();
+  for (let burst = 0; burst < 3; burst++) {
+    await Promise.all([c.call(INFO), c.call(INFO)]);
+    await sleep(1_500);
+  }
+  steady = false;
+  await checks;
+  // Taking the first free connection each time left the second idle past its keep-alive: a connect per burst (4).
+  assert.is(dev.connections, 2);
 });
 
 test('maxConnections: 1 means one socket', async () => {

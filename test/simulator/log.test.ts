@@ -1,7 +1,9 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startSimulator } from '../../simulator';
-import { PASSWORD, RawClient } from './raw-client';
+import { PASSWORD, RawClient, until } from './raw-client';
 
 const test = suite('simulator request log');
 
@@ -70,6 +72,31 @@ test('the log keeps at most about twice logLimit entries', async () => {
     const c = new RawClient(sim.url);
     for (let i = 0; i < 30; i++) await c.post('/API/Nope');
     assert.ok(sim.log.length <= 10 && sim.log.length >= 5);
+  } finally {
+    await sim.stop();
+  }
+});
+
+test('connects: when each TCP connection was opened, kept as the log is kept', async () => {
+  const sim = await startSimulator({ password: PASSWORD, logLimit: 5 });
+  const open = async () => {
+    const socket = connect(sim.port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.destroy();
+  };
+  try {
+    const t0 = Date.now();
+    for (let i = 0; i < 3; i++) await open();
+    await until(() => sim.connects.length === 3, 'three connects');
+    assert.ok(sim.connects.every((t, i) => t >= t0 && t <= Date.now() && (i === 0 || t >= sim.connects[i - 1])));
+    // A request without keep-alive (RawClient: agent false) is a connection of its own.
+    await new RawClient(sim.url).post('/API/Nope');
+    assert.is(sim.connects.length, 4);
+    for (let i = 0; i < 20; i++) await open();
+    const last = Date.now();
+    await open();
+    await until(() => sim.connects[sim.connects.length - 1] >= last, 'the last connect');
+    assert.ok(sim.connects.length >= 5 && sim.connects.length <= 10, `${sim.connects.length} kept`);
   } finally {
     await sim.stop();
   }
