@@ -123,7 +123,6 @@ export class Farm {
     return { proc: this.procs[device % this.procs.length], index: Math.floor(device / this.procs.length) };
   }
 
-  /** Requests of every device in [since, until), in all and by path. */
   /** Requests (all, by path) and TCP connects of every device in [since, until). */
   async count(since: number, until: number): Promise<Counts> {
     const counts = await Promise.all(this.procs.map((p) => p.command<Counts>({ cmd: 'count', since, until })));
