@@ -7,7 +7,9 @@ import { setFlagsFromString } from 'node:v8';
  * - young generation: semi-spaces of at most 4 MB (V8's default grows them to 16 MB: 30 MB more RSS at 1,000 devices).
  *   8 MB gave 1,000 recorders checked once a second about the same CPU (39-49 % of a core against 46-49 %, with
  *   discovery paced by the broker) but raised the peak of 100 recorders from 112 MB to 116-130 MB, above the bare
- *   poller's 106-113 MB by up to 20 % (bench `floor`);
+ *   poller's 106-113 MB by up to 20 % (bench `floor`). At 1,000 recorders the small young generation costs CPU:
+ *   scavenges took about 15 % of a core (16 MB: about 5 %), the bridge 60-67 % (16 MB: 41-43 %, 290 MB peak) on
+ *   one later day; the README tells large sites to start node with 16 MB;
  * - old generation: grows by 20 % over what survived a full collection (V8's default: up to 4x).
  * With "optimize for size" set at run time (below) the start of 1,000 recorders took 85-90 s instead of 50.
  */
