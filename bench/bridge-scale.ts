@@ -15,7 +15,7 @@ import { constants as perf, performance, PerformanceObserver, type NodeGCPerform
 import { startBridge } from '../bridge/bridge';
 import { parseConfig } from '../bridge/base/config';
 import { createLogger } from '../bridge/base/log';
-import { tuneHeapForDaemon } from '../bridge/app/tuning';
+import { sizeYoungGeneration, tuneHeapForDaemon } from '../bridge/app/tuning';
 import { loadBetween, loadMark } from './machine-load';
 
 interface Job {
@@ -60,6 +60,8 @@ async function main() {
     },
     { env: {} },
   );
+  // As the CLI does once it knows the devices: the young generation for this many.
+  const young = tuned === 'launch' ? sizeYoungGeneration(config.devices.length) : undefined;
   let peakRss = process.memoryUsage().rss;
   let ticks = 0;
   let lastCpu = process.cpuUsage();
@@ -181,7 +183,7 @@ async function main() {
     idle_mqtt_messages: publishedIdle,
     idle_mqtt_messages_per_poll: completed ? publishedIdle / completed : NaN,
     scale_warnings_logged: warnings.n,
-    scale_v8_heap: tuned || 'defaults',
+    scale_v8_heap: young ? `${tuned}, semi-spaces up to ${young} MB` : tuned || 'defaults',
     scale_events_on: process.env.BENCH_NO_EVENTS ? 0 : 1,
   };
   if (process.env.BENCH_DEBUG) {

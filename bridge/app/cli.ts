@@ -11,7 +11,7 @@ import { startBridge, type Bridge } from '../bridge';
 import { runCheck } from './config-check';
 import { ConfigError, loadConfigFile } from '../base/config';
 import { runDemo } from './demo';
-import { tuneHeapForDaemon } from './tuning';
+import { sizeYoungGeneration, tuneHeapForDaemon } from './tuning';
 import { VERSION } from '../base/version';
 
 const USAGE = `nvr2mqtt ${VERSION}: recorders and cameras (floodlight, siren, disarming) on MQTT and Home Assistant
@@ -135,6 +135,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
       process.stderr.write('nvr2mqtt: --check needs --config <file.yaml>\n');
       return 2;
     }
+    sizeYoungGeneration(0); // the demo's few simulated devices
     const demo = await runDemo({ host: args.host, port: args.port });
     onSignals(() => demo.stop());
     return undefined;
@@ -151,6 +152,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
   for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
   if (args.check) return (await runCheck(loaded.config)) ? 0 : 1;
+  sizeYoungGeneration(loaded.config.devices.length);
   let bridge: Bridge;
   try {
     bridge = await startBridge(loaded.config, { broker: { host: args.host, port: args.port } });

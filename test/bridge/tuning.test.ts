@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
-import { LAUNCH_HEAP_FLAGS } from '../../bridge/app/tuning';
+import { LARGE_SITE_DEVICES, LAUNCH_HEAP_FLAGS } from '../../bridge/app/tuning';
 
 const test = suite('bridge: heap flags');
 const repo = join(__dirname, '..', '..', '..');
@@ -41,7 +41,40 @@ test('started without them (the npm-installed command): the heap is kept tight a
 test("heap flags of the user's own (arguments or NODE_OPTIONS) are left alone", () => {
   assert.equal(decision(['--max-old-space-size=512']), 'false');
   assert.equal(decision([], '--max-semi-space-size=16'), 'false');
-  assert.equal(decision([LAUNCH_HEAP_FLAGS[0]]), 'false', 'one of the two flags is not the daemon set');
+  assert.equal(decision([LAUNCH_HEAP_FLAGS[0]]), 'false', 'one of the flags is not the daemon set');
+  assert.equal(decision(['--min-semi-space-size=2']), 'false');
+});
+
+/**
+ * The young generation a node started with `args` reaches for `devices` recorders: sizeYoungGeneration's answer, then
+ * the largest new space (both semi-spaces, MB) seen while allocating objects of which many live on, as in flight.
+ */
+function youngGeneration(args: string[], devices: number): { answer: string; newSpaceMb: number } {
+  const script = `
+    const { sizeYoungGeneration } = require(${JSON.stringify(tuning)});
+    const { getHeapSpaceStatistics } = require('node:v8');
+    const answer = String(sizeYoungGeneration(${devices}));
+    const live = [];
+    let max = 0;
+    for (let i = 0; i < 3e6; i++) {
+      live.push({ i, s: 'x' + i });
+      if (live.length > 20000) live.splice(0, 10000);
+      if (i % 10000 === 0) max = Math.max(max, getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+    }
+    process.stdout.write(JSON.stringify({ answer, newSpaceMb: max / 1048576 }));`;
+  return JSON.parse(execFileSync(process.execPath, [...args, '-e', script], { env: { ...process.env, NODE_OPTIONS: '' } }).toString()) as {
+    answer: string;
+    newSpaceMb: number;
+  };
+}
+
+test('started with the heap flags: 4 MB semi-spaces below a large site, growing to 16 MB from there', () => {
+  assert.deepEqual(youngGeneration([...LAUNCH_HEAP_FLAGS], LARGE_SITE_DEVICES - 1), { answer: '4', newSpaceMb: 8 });
+  assert.deepEqual(youngGeneration([...LAUNCH_HEAP_FLAGS], LARGE_SITE_DEVICES), { answer: '16', newSpaceMb: 32 });
+});
+
+test('started otherwise: the young generation is left to V8 (or to the flags given)', () => {
+  assert.deepEqual(youngGeneration(['--max-semi-space-size=2'], 10), { answer: 'undefined', newSpaceMb: 4 });
 });
 
 test.run();
