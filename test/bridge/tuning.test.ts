@@ -19,7 +19,7 @@ function decision(args: string[], nodeOptions = ''): string {
   return execFileSync(process.execPath, [...args, '-e', script], { env: { ...process.env, NODE_OPTIONS: nodeOptions } }).toString();
 }
 
-test('the container images and npm start launch node with the heap flags', () => {
+test('the container images, npm start and the systemd example launch node with the heap flags', () => {
   const entry = (file: string) => readFileSync(join(repo, file), 'utf8').match(/^ENTRYPOINT (\[.*\])$/m)?.[1];
   for (const file of ['Dockerfile', 'addon/Dockerfile']) {
     const argv = JSON.parse(entry(file) ?? 'null') as string[] | null;
@@ -28,6 +28,12 @@ test('the container images and npm start launch node with the heap flags', () =>
   }
   const start = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
   assert.equal(start, `node ${LAUNCH_HEAP_FLAGS.join(' ')} dist/bridge/app/cli.js`);
+  const unit = readFileSync(join(repo, 'examples', 'nvr2mqtt.service'), 'utf8');
+  assert.match(
+    unit,
+    new RegExp(`^# ExecStart=/usr/bin/node ${LAUNCH_HEAP_FLAGS.join(' ')} /`, 'm'),
+    'the systemd example for many recorders',
+  );
 });
 
 test('started with the heap flags: nothing is changed at run time', () => {
