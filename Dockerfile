@@ -58,4 +58,4 @@ STOPSIGNAL SIGTERM
 # No arguments: /data/options.json (Home Assistant add-on) or $NVR2MQTT_CONFIG. Arguments are the
 # nvr2mqtt command's own: --check, simulate --port 8080, --help.
 # The heap flags: bridge/app/tuning.ts (LAUNCH_HEAP_FLAGS; node takes them only when it starts).
-ENTRYPOINT ["node", "--min-semi-space-size=4", "--max-semi-space-size=16", "--heap-growing-percent=20", "/app/dist/bridge/app/container.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--heap-growing-percent=20", "/app/dist/bridge/app/container.js"]

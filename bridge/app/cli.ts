@@ -7,11 +7,12 @@
  *   nvr2mqtt simulate [options]           run a device simulator (see `nvr2mqtt simulate --help`)
  *   nvr2mqtt streams --config config.yaml stream configuration for go2rtc, Frigate, generic camera
  */
+// First: holds the young generation before the rest of the code is loaded (bridge/app/tuning.ts).
+import { sizeYoungGeneration, tuneHeapForDaemon } from './tuning';
 import { startBridge, type Bridge } from '../bridge';
 import { runCheck } from './config-check';
 import { ConfigError, loadConfigFile } from '../base/config';
 import { runDemo } from './demo';
-import { sizeYoungGeneration, tuneHeapForDaemon } from './tuning';
 import { VERSION } from '../base/version';
 
 const USAGE = `nvr2mqtt ${VERSION}: recorders and cameras (floodlight, siren, disarming) on MQTT and Home Assistant

@@ -11,6 +11,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import './tuning'; // first: holds the young generation before the rest of the code is loaded
 import { fetchMqttService, settingsFromAddonOptions } from './addon';
 import { main } from './cli';
 
