@@ -62,7 +62,7 @@ async function main() {
     { env: {} },
   );
   // As the CLI does once it knows the devices: the young generation for this many.
-  const young = tuned === 'launch' ? sizeYoungGeneration(config.devices.length) : undefined;
+  const young = sizeYoungGeneration(config.devices.length);
   let peakRss = process.memoryUsage().rss;
   let ticks = 0;
   let lastCpu = process.cpuUsage();

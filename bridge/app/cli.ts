@@ -136,7 +136,6 @@ export async function main(argv: string[]): Promise<number | undefined> {
       process.stderr.write('nvr2mqtt: --check needs --config <file.yaml>\n');
       return 2;
     }
-    sizeYoungGeneration(0); // the demo's few simulated devices
     const demo = await runDemo({ host: args.host, port: args.port });
     onSignals(() => demo.stop());
     return undefined;

@@ -4,14 +4,14 @@ import { setFlagsFromString } from 'node:v8';
  * The daemon holds little (a few hundred KB per device) but allocates steadily (every poll reads a few answers), and
  * V8's default heap sizing then keeps a lot of garbage resident (bench, 1,000 recorders: 468 MB peak). Given when node
  * starts (the Dockerfiles' entries and `npm start` pass them; V8 sizes the young generation only then):
- * - young generation: semi-spaces allowed to grow to 16 MB, held as V8 starts them (1 MB on Node 20 and 22) from
- *   this module's load until `sizeYoungGeneration` lets them grow (from LARGE_SITE_DEVICES on). At 100 recorders that is what `--max-semi-space-size=4` gave too
- *   (113 MB peak, the bare poller's 114), where starting them at 4 MB (`--min-semi-space-size=4`) raised the peak to
- *   128-130 MB and 16 MB to 147 (bench `floor`). At 1,000 recorders, checked once a second, a request in flight
- *   outlives two scavenges of 4 MB semi-spaces, so nearly all it allocated is promoted: scavenges took about 15 % of a
- *   core and the bridge 60-67 %; with 16 MB about 5 % and 41-43 %, 290 instead of 229-251 MB peak; at 500 recorders
- *   20 % instead of 28 % (211 instead of 166 MB), at 300 15 % instead of 16 % (176 instead of 151 MB) (bench
- *   `scale_1000`, one day, side by side);
+ * - young generation: semi-spaces allowed to grow to 16 MB, held as V8 starts them (1 MB on Node 20 and 22) from this
+ *   module's load until `sizeYoungGeneration` lets them grow (from LARGE_SITE_DEVICES on). At 100 recorders that is
+ *   what `--max-semi-space-size=4` gave too (113 MB peak, the bare poller's 114), where starting them at 4 MB
+ *   (`--min-semi-space-size=4`) raised the peak to 128-130 MB and 16 MB to 147 (bench `floor`). At 1,000 recorders,
+ *   checked once a second, a request in flight outlives two scavenges of 4 MB semi-spaces, so nearly all it allocated
+ *   is promoted: scavenges took about 15 % of a core and the bridge 60-67 %; with 16 MB about 5 % and 41-43 %, 290
+ *   instead of 229-251 MB peak; at 500 recorders 20 % instead of 28 % (211 instead of 166 MB), at 300 15 % instead of
+ *   16 % (176 instead of 151 MB) (bench `scale_1000`, one day, side by side);
  * - old generation: grows by 20 % over what survived a full collection (V8's default: up to 4x).
  * With "optimize for size" set at run time (below) the start of 1,000 recorders took 85-90 s instead of 50.
  */
