@@ -66,6 +66,13 @@ function copyMatching(fromDir, toDir, test, transform) {
 
 const nodesDir = path.join(root, 'nodes');
 const nodeNames = fs.readdirSync(nodesDir).filter((d) => fs.existsSync(path.join(nodesDir, d, `${d}.html`)));
+// What an earlier run copied goes first (the build is incremental): a removed icon, locale or node leaves nothing.
+const distNodes = path.join(root, 'dist', 'nodes');
+for (const name of fs.existsSync(distNodes) ? fs.readdirSync(distNodes) : []) {
+  const dir = path.join(distNodes, name);
+  if (!fs.statSync(dir).isDirectory()) continue;
+  for (const out of ['icons', 'locales', `${name}.html`]) fs.rmSync(path.join(dir, out), { recursive: true, force: true });
+}
 let html = 0;
 let icons = 0;
 let locales = 0;
