@@ -11,16 +11,18 @@
 # The image holds the base's files, Node and the application, without npm (the base's ENV, ENTRYPOINT and
 # USER are not kept: the ones below are the image's).
 ARG BUILD_FROM=docker.io/library/node:22-alpine
+# The base the application is built on (npm ci, tsc): BUILD_FROM unless told otherwise. The application is plain
+# JavaScript, so images for several bases can share one build (scripts/test-image.sh builds it once).
+ARG BUILDER_FROM=${BUILD_FROM}
 
-# Node comes from the base; a base without it takes docker/node/ from the build context (bind-mounted,
-# so no copy of it stays behind in a layer).
+# Node comes from the base; a base without it takes docker/node/ from the build context (docker/take-node.sh,
+# bind-mounted, so no copy of it stays behind in a layer).
 FROM ${BUILD_FROM} AS node
-RUN --mount=type=bind,source=docker/node,target=/tmp/node-from-context \
-    if ! command -v node >/dev/null && [ -x /tmp/node-from-context/bin/node ]; then cp -a /tmp/node-from-context/bin /tmp/node-from-context/lib /usr/local/; fi; \
-    node --version && npm --version || { echo "no Node.js in BUILD_FROM nor in docker/node/ (docker/node/README.md)" >&2; exit 1; }
+RUN --mount=type=bind,source=docker,target=/tmp/docker sh /tmp/docker/take-node.sh
 
 # Build with every dependency (TypeScript), then keep the production ones only.
-FROM node AS build
+FROM ${BUILDER_FROM} AS build
+RUN --mount=type=bind,source=docker,target=/tmp/docker sh /tmp/docker/take-node.sh
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
