@@ -50,7 +50,11 @@ function filesUnder(dir) {
 /** One digest of every input's path and content (a few MB: tens of milliseconds). */
 function inputDigest(inputs) {
   const hash = createHash('sha256');
-  for (const f of inputs) hash.update(`${f}\0`).update(readFileSync(join(root, f))).update('\0');
+  for (const f of inputs)
+    hash
+      .update(`${f}\0`)
+      .update(readFileSync(join(root, f)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -62,7 +66,9 @@ function outputOf(rel) {
 function run(args) {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
-    child.on('close', (code, signal) => (code === 0 ? done() : fail(new Error(`${args.slice(0, 3).join(' ')}: ${signal ?? `exit ${code}`}`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? done() : fail(new Error(`${args.slice(0, 3).join(' ')}: ${signal ?? `exit ${code}`}`)),
+    );
   });
 }
 
