@@ -20,6 +20,7 @@
 import { channelSlug, DeviceError, firmwareCheck, firmwareVersions, ipcUpgradeGet, ipcVersions, type FirmwareVersions } from '../../core';
 import { Refusal } from './refusal';
 import type { Device } from './device';
+import { alarmActive } from './event-state';
 import { errorText, type Logger } from '../base/log';
 import type { MqttLink } from '../mqtt/link';
 import type { Json } from './state';
@@ -75,12 +76,6 @@ export function cameraFirmwareComponent(topics: Topics, device: string, slug: st
     entity_category: 'diagnostic',
     enabled_by_default: false, // a version to look up, one per camera: no flood
   };
-}
-
-/** Any alarm active on the recorder (Event/Check): an upgrade would reboot it in the middle. */
-export function alarmActive(device: Device): boolean {
-  for (const types of device.facts.events?.active.values() ?? []) if (types.size) return true;
-  return false;
 }
 
 export class DeviceFirmware {
@@ -174,7 +169,7 @@ export class DeviceFirmware {
     if (this.timer || this.stopped || this.opts.scheduled === false) return;
     void this.check();
     // Never while an alarm is active: the check may make the recorder busy with its upgrade server.
-    this.timer = setInterval(() => void (alarmActive(this.device) ? undefined : this.check()), this.checkMs());
+    this.timer = setInterval(() => void (alarmActive(this.device.facts.events) ? undefined : this.check()), this.checkMs());
     this.timer.unref?.();
   }
 
@@ -236,7 +231,7 @@ export class DeviceFirmware {
     if (this.supported === false) throw new Refusal(`${FIRMWARE_KEY}: the device has no online upgrade`, { key: FIRMWARE_KEY });
     if (!this.versions?.available)
       throw new Refusal(`${FIRMWARE_KEY}: no newer firmware found (send "check" first)`, { key: FIRMWARE_KEY });
-    if (alarmActive(this.device))
+    if (alarmActive(this.device.facts.events))
       throw new Refusal(`${FIRMWARE_KEY}: refused while an alarm is active on ${this.device.id}`, { key: FIRMWARE_KEY });
     return () => this.install();
   }
