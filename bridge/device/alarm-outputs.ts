@@ -5,7 +5,7 @@
  * every poll; a device without the page is not asked again (R2).
  *
  * - State: `<base>/<dev>` carries `alarm_output_<slug>` (true/false) per output the device lists: `Local->1` is
- *   `alarm_output_local_1`, `IP_CH1->1` is `alarm_output_ip_ch1_1`.
+ *   `alarm_output_local_1`, `IP_CH1->1` is `alarm_output_ip_ch1_1` (the device's state, alarm-output-names.ts).
  * - Commands: `<base>/<dev>/set/alarm_output_<slug>` with an ON/OFF word (core/words.ts; TOGGLE flips the state
  *   known), or the key inside `<base>/<dev>/set`'s JSON. Core reads the outputs fresh, sends only what changes and
  *   reads back; the state read back is published, and a read-back that differs is reported unconfirmed.
@@ -14,32 +14,12 @@
  */
 import { channelSlug, DeviceError } from '../../core';
 import { switchValue } from '../../core/words';
-import { outputChannel } from './alarm-output-names';
+import { alarmOutputKey, outputChannel } from './alarm-output-names';
 import { Refusal } from './refusal';
 import type { Device } from './device';
-import { channelOnline, type DeviceFacts, type Json } from './state';
+import { channelOnline, type Json } from './state';
 import { onOffTemplate } from './templates';
 import type { Topics } from '../mqtt/topics';
-
-export const ALARM_OUTPUT_PREFIX = 'alarm_output_';
-
-/** `Local->1` -> `local_1`, `IP_CH1->1` -> `ip_ch1_1`. */
-export function alarmOutputSlug(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_|_$/g, '');
-}
-
-export const alarmOutputKey = (name: string) => `${ALARM_OUTPUT_PREFIX}${alarmOutputSlug(name)}`;
-export const isAlarmOutputKey = (key: string) => key.startsWith(ALARM_OUTPUT_PREFIX) && key.length > ALARM_OUTPUT_PREFIX.length;
-
-/** The state keys of the outputs the device lists now. */
-export function alarmOutputState(facts: DeviceFacts): Json {
-  const out: Json = {};
-  for (const [name, on] of Object.entries(facts.alarmOutputs ?? {})) out[alarmOutputKey(name)] = on;
-  return out;
-}
 
 function outputSwitch(topics: Topics, device: string, node: string, name: string): Json {
   const key = alarmOutputKey(name);

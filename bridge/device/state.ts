@@ -49,7 +49,7 @@ export interface DeviceFacts {
   storage?: Storage;
   /** Alarm outputs (`PreviewChannel/ManualAlarm`: `Local->1`, `IP_CH1->1`) and whether each is on; read with every poll. */
   alarmOutputs?: Readonly<Record<string, boolean>>;
-  /** The outputs that get switches: those listed now, and a camera's listed before while it is a channel (alarm-outputs.ts). */
+  /** The outputs that get switches: those listed now, and a camera's listed before while it is a channel (alarm-output-names.ts). */
   alarmOutputNames?: readonly string[];
 }
 

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import { startBridge } from '../../bridge/bridge';
 import { parseConfig } from '../../bridge/base/config';
 import { createLogger } from '../../bridge/base/log';
-import { alarmOutputKey } from '../../bridge/device/alarm-outputs';
+import { alarmOutputKey } from '../../bridge/device/alarm-output-names';
 import { FIRMWARE_KEY } from '../../bridge/device/firmware';
 import { PTZ_KEYS } from '../../bridge/device/ptz';
 import { isLiveRow, TABLE } from '../../bridge/device/table';
