@@ -3,9 +3,9 @@
  * in order, stopped in reverse) and does nothing else.
  *
  * - `device/runtime.ts`  one DeviceRuntime per device: client, facts (its state), poller, online flag, coalesced
- *   reads; `devices.ts` starts their polls, disk reads and sends out what they report
- * - `features.ts`  the per-device features outside the settings table (cameras, PTZ, firmware, restarts, alarm
- *   outputs), one shape each: discovery components, command keys, MQTT topics, structure changes, stop
+ *   reads; `devices.ts` starts their polls and sends out what they report
+ * - `features.ts`  the per-device features outside the settings table (cameras, PTZ, storage, firmware, restarts,
+ *   alarm outputs), one shape each: discovery components, command keys, MQTT topics, structure changes, stop
  * - `api/publisher.ts`  StatePublisher: everything published, change cache, gating of state behind discovery
  * - `homeassistant/discovery.ts`  Home Assistant discovery and ghost cleanup
  * - `api/commands.ts`, `api/requests.ts`  what arrives on `set`/`get` and `bridge/request/<op>` (`router.ts` routes)
@@ -26,7 +26,7 @@ import { createLogger, redacting, type Logger } from './base/log';
 import type { Device } from './device/device';
 import type { PollStats } from './device/poller';
 import type { DeviceRuntime } from './device/runtime';
-import { deviceEvents, devicePolls, deviceRuntimes, deviceStorage } from './devices';
+import { deviceEvents, devicePolls, deviceRuntimes } from './devices';
 import { deviceFeatures, featureCommands, featureComponents, featurePart } from './features';
 import { Discovery } from './homeassistant/discovery';
 import { bridgeLink, mqttEndpoint } from './mqtt/endpoint';
@@ -120,7 +120,6 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       ...shutdown({ endpoint, link, topics, listener, runtimes, publisher, work, saysOffline: () => connected && !yielded }),
       deviceEvents(runtimes, publisher, discovery, features, cameras),
       devicePolls(runtimes),
-      deviceStorage(runtimes, log),
       featurePart(features, runtimes),
       { stop: () => commands.close() },
       { stop: () => discovery.stop() },

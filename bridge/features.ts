@@ -1,9 +1,9 @@
 /**
- * The per-device features outside the settings table (cameras, PTZ, firmware, restarts, alarm outputs), each in one
- * shape, in the manner of zigbee2mqtt's extensions: what it adds to a device's Home Assistant discovery, which command
- * keys it owns and how it plans them, which MQTT messages it answers, what it does when a device's structure changes
- * or the device comes online, and its stop. startBridge lists them once; discovery, commands, the message router and
- * the device events read the list (in its order).
+ * The per-device features outside the settings table (cameras, PTZ, storage, firmware, restarts, alarm outputs), each
+ * in one shape, in the manner of zigbee2mqtt's extensions: what it adds to a device's Home Assistant discovery, which
+ * command keys it owns and how it plans them, which MQTT messages it answers, what it does when a device's structure
+ * changes or the device comes online or goes offline, and its stop. startBridge lists them once; discovery, commands,
+ * the message router and the device events read the list (in its order).
  */
 import { channelFromSlug } from '../core';
 import type { Quoter } from '../core/quote';
@@ -20,6 +20,7 @@ import { Refusal } from './device/refusal';
 import { Restarts, type RestartOptions } from './device/restart';
 import type { DeviceRuntime } from './device/runtime';
 import type { Json } from './device/state';
+import { StorageReader, storageComponents } from './device/storage';
 import type { MqttLink } from './mqtt/link';
 import type { Topics } from './mqtt/topics';
 import type { BridgeOptions } from './options';
@@ -39,6 +40,8 @@ export interface DeviceFeature extends Part {
   restructured?(rt: DeviceRuntime): void;
   /** The device answered (again). */
   online?(rt: DeviceRuntime): void;
+  /** The device stopped answering. */
+  offline?(rt: DeviceRuntime): void;
 }
 
 export interface FeatureOptions extends Pick<BridgeOptions, 'onPicture' | 'firmwareCheckGapMs' | 'firmwareProgressMs'> {
@@ -81,9 +84,11 @@ export function deviceFeatures(o: FeatureOptions): { features: DeviceFeature[]; 
     );
     ptz.set(rt.id, new DevicePtz(rt.device, { link, topics, log, onChange }));
   }
+  // Storage before firmware: the recorder's disk entities come before its update entity in its discovery config.
   const features = [
     cameraFeature(cameras, o),
     ptzFeature(ptz, topics),
+    storageFeature(o),
     firmwareFeature(firmware, topics),
     restartFeature(restarts),
     alarmOutputFeature(topics),
@@ -137,6 +142,21 @@ function reloadedPerDevice(each: ReadonlyMap<string, { load(): Promise<unknown>;
       void reader.load().then(() => reader.start());
     },
     stop: () => each.forEach((r) => r.stop()),
+  };
+}
+
+/** The disks (state and sensors of the recorder), each device's read on its own slow schedule while it is online. */
+function storageFeature(o: FeatureOptions): DeviceFeature {
+  const readers = new Map<string, StorageReader>();
+  for (const rt of o.runtimes.values())
+    readers.set(rt.id, new StorageReader(rt.device, { intervalMs: rt.cfg.storage_interval, log: o.log.child(rt.id) }));
+  return {
+    deviceComponents: (device, node) =>
+      device.facts.storage ? storageComponents(device.facts.storage, o.topics.state(device.id), node) : undefined,
+    online: (rt) => readers.get(rt.id)!.online(),
+    offline: (rt) => readers.get(rt.id)!.offline(),
+    // Reads under way finish before the devices are logged out.
+    stop: () => Promise.all([...readers.values()].map((r) => r.stop())).then(() => undefined),
   };
 }
 
@@ -209,15 +229,27 @@ export function featureCommands(features: readonly DeviceFeature[]): KeyedComman
   };
 }
 
-/** The features' part of the running bridge: each learns of its devices coming online, and stops in reverse order. */
+/**
+ * The features' part of the running bridge: each learns of its devices coming online and going offline, and stops in
+ * reverse order (what a stop waits for, the bridge waits for before it goes on stopping).
+ */
 export function featurePart(features: readonly DeviceFeature[], runtimes: ReadonlyMap<string, DeviceRuntime>): Part {
   return {
     start: () =>
       runtimes.forEach((rt) =>
         rt.on('availability', (online) => {
-          if (online) for (const f of features) f.online?.(rt);
+          for (const f of features)
+            if (online) f.online?.(rt);
+            else f.offline?.(rt);
         }),
       ),
-    stop: () => [...features].reverse().forEach((f) => void f.stop?.()),
+    async stop() {
+      const waits: Promise<void>[] = [];
+      for (const f of [...features].reverse()) {
+        const stopped = f.stop?.();
+        if (stopped) waits.push(stopped);
+      }
+      await Promise.all(waits);
+    },
   };
 }
