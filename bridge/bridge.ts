@@ -4,8 +4,9 @@
  *
  * - `device/runtime.ts`  one DeviceRuntime per device: client, facts (its state), poller, online flag, coalesced
  *   reads; `devices.ts` starts their polls and sends out what they report
- * - `features.ts`  the per-device features outside the settings table (cameras, PTZ, storage, firmware, restarts,
- *   alarm outputs), one shape each: discovery components, command keys, MQTT topics, structure changes, stop
+ * - `features/`  the per-device features outside the settings table (cameras, PTZ, storage, firmware, restarts,
+ *   alarm outputs), a folder and one shape each: discovery components, command keys, MQTT topics, structure changes,
+ *   coming online and going offline, stop
  * - `api/publisher.ts`  StatePublisher: everything published, change cache, gating of state behind discovery
  * - `homeassistant/discovery.ts`  Home Assistant discovery and ghost cleanup
  * - `api/commands.ts`, `api/requests.ts`  what arrives on `set`/`get` and `bridge/request/<op>` (`router.ts` routes)
@@ -27,14 +28,15 @@ import type { Device } from './device/device';
 import type { PollStats } from './device/poller';
 import type { DeviceRuntime } from './device/runtime';
 import { deviceEvents, devicePolls, deviceRuntimes } from './devices';
-import { deviceFeatures, featureCommands, featureComponents, featurePart } from './features';
+import { deviceFeatures } from './features';
+import { featureCommands, featureComponents, featurePart } from './features/feature';
 import { Discovery } from './homeassistant/discovery';
 import { bridgeLink, mqttEndpoint } from './mqtt/endpoint';
 import { InstanceConflict, watchInstance } from './mqtt/instance-probe';
 import type { MqttLink } from './mqtt/link';
 import { Topics } from './mqtt/topics';
 import type { BridgeOptions } from './options';
-import { Parts } from './part';
+import { Parts } from './base/part';
 import { messageRouter } from './router';
 import { shutdown } from './shutdown';
 

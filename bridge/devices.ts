@@ -2,14 +2,14 @@
 import type { StatePublisher } from './api/publisher';
 import type { BridgeConfig } from './base/config';
 import { errorText, type Logger } from './base/log';
-import type { DeviceCameras } from './device/cameras';
+import type { DeviceCameras } from './features/cameras/cameras';
 import { PushListener } from './device/push-listener';
 import { DeviceRuntime } from './device/runtime';
 import { START_CONCURRENCY, StartGate } from './device/start-gate';
-import type { DeviceFeature } from './features';
+import type { DeviceFeature } from './features/feature';
 import type { Discovery } from './homeassistant/discovery';
 import type { BridgeOptions } from './options';
-import type { Part } from './part';
+import type { Part } from './base/part';
 
 /**
  * One DeviceRuntime per device, and the listener devices with `events: push` call (started before any device, so

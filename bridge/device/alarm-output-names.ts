@@ -1,7 +1,7 @@
 /**
  * Which alarm outputs a device has switches for, from the names it lists (`Local->1`, `IP_CH1->1`), and their state
  * keys (`alarm_output_<slug>`): no I/O, read by the device's poll (device.ts), its state (sources.ts) and the alarm
- * outputs' feature (alarm-outputs.ts).
+ * outputs' feature (features/alarm-outputs/).
  */
 import { isChannelId } from '../../core';
 import type { DeviceFacts, Json } from './state';

@@ -1,6 +1,6 @@
 /**
  * The disks' state keys on `<base>/<dev>` (`disk_<id>_status`, `_total`, `_free`, `_used`, `_time_left`, `_problem`,
- * `overwrite`), from the facts the storage reader fills (storage.ts): no I/O, read by the device's state (sources.ts).
+ * `overwrite`), from the facts the storage reader fills (features/storage/): no I/O, read by the device's state (sources.ts).
  */
 import type { Storage } from '../../core';
 import type { Json } from './state';

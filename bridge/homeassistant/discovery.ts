@@ -24,7 +24,7 @@ import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from '..
 import type { Logger } from '../base/log';
 import type { MqttLink } from '../mqtt/link';
 import { rowValue, supportedRows } from '../device/sources';
-import { onOffTemplate } from '../device/templates';
+import { onOffTemplate } from './templates';
 import { channelOnline, liveBounds, rowDescriptor, type DeviceFacts, type Json } from '../device/state';
 import type { Platform, Row } from '../device/table';
 import type { Topics } from '../mqtt/topics';

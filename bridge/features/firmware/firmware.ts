@@ -17,14 +17,22 @@
  *   `<dev>/<ch>/firmware` with latest = installed (the vendor gives no newer-version string for an IPC) and no install.
  *   Read with each check and when the channels change; a device without the page (a camera, R2) has none.
  */
-import { channelSlug, DeviceError, firmwareCheck, firmwareVersions, ipcUpgradeGet, ipcVersions, type FirmwareVersions } from '../../core';
-import { Refusal } from './refusal';
-import type { Device } from './device';
-import { alarmActive } from './event-state';
-import { errorText, type Logger } from '../base/log';
-import type { MqttLink } from '../mqtt/link';
-import type { Json } from './state';
-import type { Topics } from '../mqtt/topics';
+import {
+  channelSlug,
+  DeviceError,
+  firmwareCheck,
+  firmwareVersions,
+  ipcUpgradeGet,
+  ipcVersions,
+  type FirmwareVersions,
+} from '../../../core';
+import { Refusal } from '../../device/refusal';
+import type { Device } from '../../device/device';
+import { alarmActive } from '../../device/event-state';
+import { errorText, type Logger } from '../../base/log';
+import type { MqttLink } from '../../mqtt/link';
+import type { Json } from '../../device/state';
+import type { Topics } from '../../mqtt/topics';
 
 export const FIRMWARE_KEY = 'firmware';
 /** The update entity's id on the recorder's device (`firmware` is the diagnostic version sensor's). */
