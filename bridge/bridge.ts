@@ -3,9 +3,10 @@
  * in order, stopped in reverse) and does nothing else.
  *
  * - `device/runtime.ts`  one DeviceRuntime per device: client, facts (its state), poller, online flag, coalesced
- *   reads; `devices.ts` starts their polls, disk reads and sends out what they report
- * - `features.ts`  the per-device features outside the settings table (cameras, PTZ, firmware, restarts, alarm
- *   outputs), one shape each: discovery components, command keys, MQTT topics, structure changes, stop
+ *   reads; `devices.ts` starts their polls and sends out what they report
+ * - `features/`  the per-device features outside the settings table (cameras, PTZ, storage, firmware, restarts,
+ *   alarm outputs), a folder and one shape each: discovery components, command keys, MQTT topics, structure changes,
+ *   coming online and going offline, stop
  * - `api/publisher.ts`  StatePublisher: everything published, change cache, gating of state behind discovery
  * - `homeassistant/discovery.ts`  Home Assistant discovery and ghost cleanup
  * - `api/commands.ts`, `api/requests.ts`  what arrives on `set`/`get` and `bridge/request/<op>` (`router.ts` routes)
@@ -26,15 +27,16 @@ import { createLogger, redacting, type Logger } from './base/log';
 import type { Device } from './device/device';
 import type { PollStats } from './device/poller';
 import type { DeviceRuntime } from './device/runtime';
-import { deviceEvents, devicePolls, deviceRuntimes, deviceStorage } from './devices';
-import { deviceFeatures, featureCommands, featureComponents, featurePart } from './features';
+import { deviceEvents, devicePolls, deviceRuntimes } from './devices';
+import { deviceFeatures } from './features';
+import { featureCommands, featureComponents, featurePart } from './features/feature';
 import { Discovery } from './homeassistant/discovery';
 import { bridgeLink, mqttEndpoint } from './mqtt/endpoint';
 import { InstanceConflict, watchInstance } from './mqtt/instance-probe';
 import type { MqttLink } from './mqtt/link';
 import { Topics } from './mqtt/topics';
 import type { BridgeOptions } from './options';
-import { Parts } from './part';
+import { Parts } from './base/part';
 import { messageRouter } from './router';
 import { shutdown } from './shutdown';
 
@@ -120,7 +122,6 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
       ...shutdown({ endpoint, link, topics, listener, runtimes, publisher, work, saysOffline: () => connected && !yielded }),
       deviceEvents(runtimes, publisher, discovery, features, cameras),
       devicePolls(runtimes),
-      deviceStorage(runtimes, log),
       featurePart(features, runtimes),
       { stop: () => commands.close() },
       { stop: () => discovery.stop() },

@@ -1,16 +1,15 @@
-/** The devices' parts of the running bridge: runtimes, polls, disks, and what their runtimes report going out. */
+/** The devices' parts of the running bridge: runtimes, polls, and what their runtimes report going out. */
 import type { StatePublisher } from './api/publisher';
 import type { BridgeConfig } from './base/config';
 import { errorText, type Logger } from './base/log';
-import type { DeviceCameras } from './device/cameras';
+import type { DeviceCameras } from './features/cameras/cameras';
 import { PushListener } from './device/push-listener';
 import { DeviceRuntime } from './device/runtime';
 import { START_CONCURRENCY, StartGate } from './device/start-gate';
-import { StorageReader } from './device/storage';
-import type { DeviceFeature } from './features';
+import type { DeviceFeature } from './features/feature';
 import type { Discovery } from './homeassistant/discovery';
 import type { BridgeOptions } from './options';
-import type { Part } from './part';
+import type { Part } from './base/part';
 
 /**
  * One DeviceRuntime per device, and the listener devices with `events: push` call (started before any device, so
@@ -58,16 +57,6 @@ export function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part 
     },
     stop: () => Promise.all([...runtimes.values()].map((rt) => rt.stop())).then(() => undefined),
   };
-}
-
-/** The disks of every device, each on its own slow schedule while the device is online (storage.ts). */
-export function deviceStorage(runtimes: ReadonlyMap<string, DeviceRuntime>, log: Logger): Part {
-  const readers = [...runtimes.values()].map((rt) => {
-    const reader = new StorageReader(rt.device, { intervalMs: rt.cfg.storage_interval, log: log.child(rt.id) });
-    rt.on('availability', (online) => (online ? reader.online() : reader.offline()));
-    return reader;
-  });
-  return { stop: () => Promise.all(readers.map((r) => r.stop())).then(() => undefined) };
 }
 
 /** What a device's runtime reports goes out: availability, state, discovery when its structure changed, events. */

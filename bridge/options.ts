@@ -1,12 +1,10 @@
 /** startBridge's options: test and tuning knobs, none of them in the config file. */
 import type { Logger, LogSink } from './base/log';
 import type { DeviceOptions } from './device/device';
+import type { FeatureOptions } from './features/feature';
 
-export interface BridgeOptions {
-  /** On-demand firmware checks closer than this share the last answer (default 10 s; tests 0). */
-  firmwareCheckGapMs?: number;
-  /** Between Progress reads of a firmware install (default 2000 ms). */
-  firmwareProgressMs?: number;
+/** The features' own knobs (firmware check gap and progress reads, `onPicture`) are documented in FeatureOptions. */
+export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs' | 'firmwareProgressMs' | 'onPicture'> {
   /** A logger, or a sink receiving every line; default: stdout/stderr at config.log_level. */
   log?: Logger | LogSink;
   /** Called for every message the bridge publishes (demo output, tests). */
@@ -35,8 +33,6 @@ export interface BridgeOptions {
   /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
   connectTimeoutMs?: number;
   clientFactory?: DeviceOptions['clientFactory'];
-  /** Called for every picture published (tests, figures): device, channel, JPEG bytes. */
-  onPicture?: (device: string, channel: string, bytes: number) => void;
   /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
   broker?: { host?: string; port?: number };
   /** Devices in their first poll (login, Ranges, first reads) at once at most. Default START_CONCURRENCY (128). */

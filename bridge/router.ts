@@ -5,11 +5,11 @@ import type { Commands } from './api/commands';
 import type { StatePublisher } from './api/publisher';
 import type { Requests } from './api/requests';
 import type { BridgeConfig } from './base/config';
-import type { DeviceFeature } from './features';
+import type { DeviceFeature } from './features/feature';
 import type { InstanceGuard } from './mqtt/instance-probe';
 import type { MqttLink } from './mqtt/link';
 import type { Topics } from './mqtt/topics';
-import type { Part } from './part';
+import type { Part } from './base/part';
 
 export function messageRouter(
   config: BridgeConfig,

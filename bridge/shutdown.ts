@@ -9,7 +9,7 @@ import { closeDevices } from './devices';
 import type { DeviceRuntime } from './device/runtime';
 import type { MqttLink } from './mqtt/link';
 import type { Topics } from './mqtt/topics';
-import type { Part } from './part';
+import type { Part } from './base/part';
 
 export function shutdown(p: {
   endpoint: Part;

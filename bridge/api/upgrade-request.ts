@@ -16,7 +16,7 @@ import type { UpgradeStep } from '../../core';
 import { lookupDevice, requireOnline } from './commands';
 import type { BridgeContext } from './context';
 import { Refusal } from '../device/refusal';
-import { alarmActive } from '../device/firmware';
+import { alarmActive } from '../device/event-state';
 import type { RequestApiConfig } from './request-permission';
 import type { Json } from '../device/state';
 
@@ -66,7 +66,7 @@ export class UpgradeRequests {
     if (extra.length) throw new Refusal(`unknown member(s) ${extra.map((k) => this.ctx.quoter.quote(k, 32)).join(', ')}`, { device });
     const file = await allowedFirmwarePath(msg.file, dirs, this.ctx);
     requireOnline(h);
-    if (alarmActive(h.device)) throw new Refusal(`upgrade refused while an alarm is active on ${device}`, { device });
+    if (alarmActive(h.device.facts.events)) throw new Refusal(`upgrade refused while an alarm is active on ${device}`, { device });
     if (this.running.has(device)) throw new Refusal(`an upgrade of ${device} is already running`, { device });
     this.running.add(device);
     try {

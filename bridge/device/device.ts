@@ -66,7 +66,7 @@ function isOutage(err: unknown): boolean {
   return err.kind === 'transport' || err.kind === 'session' || err.kind === 'lockout' || err.kind === 'busy';
 }
 
-/** The alarm outputs' page (read with every poll, bridge/device/alarm-outputs.ts). */
+/** The alarm outputs' page (read with every poll, bridge/features/alarm-outputs/). */
 const ALARM_OUTPUTS = 'PreviewChannel/ManualAlarm';
 
 /** `local_alarmin_num` of `Login/DeviceInfo` (the identity's read); 0 when the device does not say. */
@@ -622,7 +622,7 @@ export class Device extends EventEmitter {
     return outputs[name];
   }
 
-  /** The disks as last read (storage.ts): published with the device's state; entities follow the disks. */
+  /** The disks as last read (features/storage/): published with the device's state; entities follow the disks. */
   applyStorage(storage: Storage): void {
     const prev = this.facts.storage;
     if (sameJson(prev, storage)) return;

@@ -121,3 +121,12 @@ export function channelEventState(values: EventValues | undefined, channel: stri
   for (const key of values.keys.get(channel) ?? []) out[key] = !!on?.has(key);
   return out;
 }
+
+/**
+ * Any alarm active on the recorder (a device fact: Event/Check's): an upgrade, online or from a file, would reboot it
+ * in the middle.
+ */
+export function alarmActive(values: EventValues | undefined): boolean {
+  for (const types of values?.active.values() ?? []) if (types.size) return true;
+  return false;
+}

@@ -45,11 +45,11 @@ export interface DeviceFacts {
   disarmPage?: DisarmPage;
   /** What the device's events said (alarms, disk); undefined with `events: false`. Live state is `live`'s. */
   events?: EventValues;
-  /** The disks, read on their own slow schedule (storage.ts); undefined until read or where the device has no disk page. */
+  /** The disks, read on their own slow schedule (features/storage/); undefined until read or where the device has no disk page. */
   storage?: Storage;
   /** Alarm outputs (`PreviewChannel/ManualAlarm`: `Local->1`, `IP_CH1->1`) and whether each is on; read with every poll. */
   alarmOutputs?: Readonly<Record<string, boolean>>;
-  /** The outputs that get switches: those listed now, and a camera's listed before while it is a channel (alarm-outputs.ts). */
+  /** The outputs that get switches: those listed now, and a camera's listed before while it is a channel (alarm-output-names.ts). */
   alarmOutputNames?: readonly string[];
 }
 

@@ -24,8 +24,7 @@ import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from '..
 import type { Logger } from '../base/log';
 import type { MqttLink } from '../mqtt/link';
 import { rowValue, supportedRows } from '../device/sources';
-import { storageComponents } from '../device/storage';
-import { onOffTemplate } from '../device/templates';
+import { onOffTemplate } from './templates';
 import { channelOnline, liveBounds, rowDescriptor, type DeviceFacts, type Json } from '../device/state';
 import type { Platform, Row } from '../device/table';
 import type { Topics } from '../mqtt/topics';
@@ -239,9 +238,9 @@ export interface DiscoveryOptions {
   topics: Topics;
   enabled: boolean;
   log: Logger;
-  /** Components a channel has beyond the table and its events (the camera and its snapshot button). */
+  /** Components a channel has beyond the table and its events: the features' (the camera and its snapshot button, ...). */
   channelExtras?: (device: Device, channel: string, slug: string, node: string) => Json | undefined;
-  /** Components the recorder has beyond the table and its events (its firmware `update` entity, restart button). */
+  /** Components the recorder has beyond the table and its events: the features' (its disks, firmware `update` entity, ...). */
   deviceExtras?: (device: Device, node: string) => Json | undefined;
 }
 
@@ -412,7 +411,6 @@ export class Discovery {
     }
     if (facts.events) deviceCmps[DISK_PROBLEM_KEY] = component(DISK_PROBLEM_ROW, undefined, deviceTopic, `${node}_${DISK_PROBLEM_KEY}`);
     deviceCmps[COMMAND_ERROR_KEY] = commandErrorComponent(topics.commandError(device.id), `${node}_${COMMAND_ERROR_KEY}`);
-    if (facts.storage) Object.assign(deviceCmps, storageComponents(facts.storage, deviceTopic, node));
     Object.assign(deviceCmps, this.opts.deviceExtras?.(device, node));
     for (const ch of channels) {
       const slug = channelSlug(ch);

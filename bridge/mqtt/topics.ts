@@ -55,7 +55,7 @@ export class Topics {
   snapshotGet(device: string, slug: string): string {
     return `${this.snapshot(device, slug)}/get`;
   }
-  /** Firmware of a recorder (or of the camera on a channel): installed and latest version, upgrade progress (retained JSON; bridge/device/firmware.ts). */
+  /** Firmware of a recorder (or of the camera on a channel): installed and latest version, upgrade progress (retained JSON; bridge/features/firmware/). */
   firmware(device: string, slug?: string): string {
     return `${this.state(device, slug)}/firmware`;
   }
@@ -131,7 +131,7 @@ export class Topics {
     return p.length === 4 && p[0] !== 'bridge' && p[2] === 'snapshot' && p[3] === 'get' ? { device: p[0], slug: p[1] } : undefined;
   }
 
-  /** `<base>/<dev>[/<ch>]/restart`: press to restart the recorder, or a camera behind it (restart.ts). */
+  /** `<base>/<dev>[/<ch>]/restart`: press to restart the recorder, or a camera behind it (features/restarts/). */
   restart(device: string, slug?: string): string {
     return `${this.state(device, slug)}/restart`;
   }

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import mqtt from 'mqtt';
 import { suite } from 'uvu';
-import { pickResolution, snapshotChannels } from '../../bridge/device/cameras';
+import { pickResolution, snapshotChannels } from '../../bridge/features/cameras/cameras';
 import { parseConfig } from '../../bridge/base/config';
 import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { json, pollsSince, settle, setup, until, waitEvent, type Fixture } from './fixture';

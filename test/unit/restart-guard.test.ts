@@ -2,8 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RestartGuard } from '../../core/restart-guard';
-import { announcedOutputs, outputChannel } from '../../bridge/device/alarm-output-names';
-import { alarmOutputKey } from '../../bridge/device/alarm-outputs';
+import { alarmOutputKey, announcedOutputs, outputChannel } from '../../bridge/device/alarm-output-names';
 
 const test = suite('restart guard, alarm output names');
 

@@ -1,6 +1,6 @@
 /**
  * The recorder's disks (StorageConfig/Disk, vendor-facts-more j), read on a slow schedule of their own
- * (`storage_interval`, default 10 min; never with every poll) and published with the device's state:
+ * (`storage_interval`, default 10 min; never with every poll) and published with the device's state (device/storage-state.ts):
  *
  * - `<base>/<dev>`: `disk_<id>_status`, `disk_<id>_total`, `disk_<id>_free`, `disk_<id>_used` (MB, as the device
  *   gives them), `disk_<id>_time_left` (seconds of recording left), `disk_<id>_problem` (core's rule: NoHdd,
@@ -11,34 +11,14 @@
  *
  * A device without the page (R2) publishes none of this; a read that fails is retried at the next slot.
  */
-import { DeviceError, readStorage, type Storage } from '../../core';
-import type { Device } from './device';
-import { errorText, type Logger } from '../base/log';
-import type { Json } from './state';
-import { onOffTemplate } from './templates';
+import { DeviceError, readStorage, type Storage } from '../../../core';
+import type { Device } from '../../device/device';
+import { errorText, type Logger } from '../../base/log';
+import type { Json } from '../../device/state';
+import { onOffTemplate } from '../../homeassistant/templates';
 
 const DEFAULT_INTERVAL_MS = 600_000;
 const MB_TO_GB = 1_048_576 / 1e9; // the device's MB are MiB: 476940 MB is a "500 GB" drive
-
-/** State keys of the disks (flat, beside the device's other keys). */
-export function storageState(s: Storage): Json {
-  const out: Json = {};
-  if (s.overwrite !== undefined) out.overwrite = s.overwrite;
-  for (const d of s.disks) {
-    const k = `disk_${d.id}`;
-    const values: Json = {
-      status: d.status,
-      type: d.type,
-      total: d.totalMb,
-      free: d.freeMb,
-      used: d.usedMb,
-      time_left: d.timeLeftS,
-      problem: d.problem,
-    };
-    for (const [name, v] of Object.entries(values)) if (v !== undefined) out[`${k}_${name}`] = v;
-  }
-  return out;
-}
 
 /** Home Assistant components of the disks (keyed like their state keys), for the recorder's device. */
 export function storageComponents(s: Storage, stateTopic: string, node: string): Json {
@@ -57,7 +37,7 @@ export function storageComponents(s: Storage, stateTopic: string, node: string):
   if (s.overwrite !== undefined) sensor('overwrite', 'Disk overwrite', { icon: 'mdi:database-refresh-outline', enabled_by_default: false });
   for (const d of s.disks) {
     const k = `disk_${d.id}`;
-    // Named by number ("Disk 1"): the recorder's own disk alarm is the entity "Disk problem" (event-sensors.ts).
+    // Named by number ("Disk 1"): the recorder's own disk alarm is the entity "Disk problem" (device/event-sensors.ts).
     const label = `${d.type === 'Sd' ? 'SD card' : 'Disk'} ${d.id}`;
     // Free space and the problem sensor are what a dashboard shows; the rest is announced disabled (no flood).
     if (d.status !== undefined) sensor(`${k}_status`, `${label} status`, { icon: 'mdi:harddisk', enabled_by_default: false });

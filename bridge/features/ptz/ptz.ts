@@ -15,14 +15,14 @@
  * `poll` (never on every poll); a preset asked for that is not known is read once more at once (someone stored it
  * on the device meanwhile), at most once per `MISS_REREAD_MS`.
  */
-import { channelSlug, DeviceError, findPreset, hasPtzAbility, planPtz, PTZ_MOVES, type PtzInfo } from '../../core';
-import { isPlainObject } from '../../core/json';
-import { Refusal } from './refusal';
-import type { Device } from './device';
-import { errorText, type Logger } from '../base/log';
-import type { MqttLink } from '../mqtt/link';
-import { channelOnline, type Json } from './state';
-import type { Topics } from '../mqtt/topics';
+import { channelSlug, DeviceError, findPreset, hasPtzAbility, planPtz, PTZ_MOVES, type PtzInfo } from '../../../core';
+import { isPlainObject } from '../../../core/json';
+import { Refusal } from '../../device/refusal';
+import type { Device } from '../../device/device';
+import { errorText, type Logger } from '../../base/log';
+import type { MqttLink } from '../../mqtt/link';
+import { channelOnline, type Json } from '../../device/state';
+import type { Topics } from '../../mqtt/topics';
 
 /** How often the presets are read again (the slow schedule: the Range cache's lifetime). */
 export const PRESET_REFRESH_MS = 300_000;

@@ -17,13 +17,22 @@
  *   `<dev>/<ch>/firmware` with latest = installed (the vendor gives no newer-version string for an IPC) and no install.
  *   Read with each check and when the channels change; a device without the page (a camera, R2) has none.
  */
-import { channelSlug, DeviceError, firmwareCheck, firmwareVersions, ipcUpgradeGet, ipcVersions, type FirmwareVersions } from '../../core';
-import { Refusal } from './refusal';
-import type { Device } from './device';
-import { errorText, type Logger } from '../base/log';
-import type { MqttLink } from '../mqtt/link';
-import type { Json } from './state';
-import type { Topics } from '../mqtt/topics';
+import {
+  channelSlug,
+  DeviceError,
+  firmwareCheck,
+  firmwareVersions,
+  ipcUpgradeGet,
+  ipcVersions,
+  type FirmwareVersions,
+} from '../../../core';
+import { Refusal } from '../../device/refusal';
+import type { Device } from '../../device/device';
+import { alarmActive } from '../../device/event-state';
+import { errorText, type Logger } from '../../base/log';
+import type { MqttLink } from '../../mqtt/link';
+import type { Json } from '../../device/state';
+import type { Topics } from '../../mqtt/topics';
 
 export const FIRMWARE_KEY = 'firmware';
 /** The update entity's id on the recorder's device (`firmware` is the diagnostic version sensor's). */
@@ -75,12 +84,6 @@ export function cameraFirmwareComponent(topics: Topics, device: string, slug: st
     entity_category: 'diagnostic',
     enabled_by_default: false, // a version to look up, one per camera: no flood
   };
-}
-
-/** Any alarm active on the recorder (Event/Check): an upgrade would reboot it in the middle. */
-export function alarmActive(device: Device): boolean {
-  for (const types of device.facts.events?.active.values() ?? []) if (types.size) return true;
-  return false;
 }
 
 export class DeviceFirmware {
@@ -174,7 +177,7 @@ export class DeviceFirmware {
     if (this.timer || this.stopped || this.opts.scheduled === false) return;
     void this.check();
     // Never while an alarm is active: the check may make the recorder busy with its upgrade server.
-    this.timer = setInterval(() => void (alarmActive(this.device) ? undefined : this.check()), this.checkMs());
+    this.timer = setInterval(() => void (alarmActive(this.device.facts.events) ? undefined : this.check()), this.checkMs());
     this.timer.unref?.();
   }
 
@@ -236,7 +239,7 @@ export class DeviceFirmware {
     if (this.supported === false) throw new Refusal(`${FIRMWARE_KEY}: the device has no online upgrade`, { key: FIRMWARE_KEY });
     if (!this.versions?.available)
       throw new Refusal(`${FIRMWARE_KEY}: no newer firmware found (send "check" first)`, { key: FIRMWARE_KEY });
-    if (alarmActive(this.device))
+    if (alarmActive(this.device.facts.events))
       throw new Refusal(`${FIRMWARE_KEY}: refused while an alarm is active on ${this.device.id}`, { key: FIRMWARE_KEY });
     return () => this.install();
   }

@@ -9,13 +9,13 @@
  * device is away (it shows offline) and the first one after it is back logs in once. A retained press is ignored (it
  * would restart the device on every bridge restart); a second press while one restart is under way is refused.
  */
-import { channelFromSlug, channelSlug, DeviceError, rebootableChannels, RestartGuard } from '../../core';
-import type { Quoter } from '../../core/quote';
-import type { Device } from './device';
-import { errorText, type Logger } from '../base/log';
-import type { DeviceRuntime } from './runtime';
-import type { Json } from './state';
-import type { Topics } from '../mqtt/topics';
+import { channelFromSlug, channelSlug, DeviceError, rebootableChannels, RestartGuard } from '../../../core';
+import type { Quoter } from '../../../core/quote';
+import type { Device } from '../../device/device';
+import { errorText, type Logger } from '../../base/log';
+import type { DeviceRuntime } from '../../device/runtime';
+import type { Json } from '../../device/state';
+import type { Topics } from '../../mqtt/topics';
 
 export interface RestartOptions {
   topics: Topics;

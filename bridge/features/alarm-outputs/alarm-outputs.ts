@@ -5,41 +5,21 @@
  * every poll; a device without the page is not asked again (R2).
  *
  * - State: `<base>/<dev>` carries `alarm_output_<slug>` (true/false) per output the device lists: `Local->1` is
- *   `alarm_output_local_1`, `IP_CH1->1` is `alarm_output_ip_ch1_1`.
+ *   `alarm_output_local_1`, `IP_CH1->1` is `alarm_output_ip_ch1_1` (the device's state, device/alarm-output-names.ts).
  * - Commands: `<base>/<dev>/set/alarm_output_<slug>` with an ON/OFF word (core/words.ts; TOGGLE flips the state
  *   known), or the key inside `<base>/<dev>/set`'s JSON. Core reads the outputs fresh, sends only what changes and
  *   reads back; the state read back is published, and a read-back that differs is reported unconfirmed.
  * - Home Assistant: a `switch` per output ("Alarm output Local->1"): the recorder's outputs on the recorder's device,
  *   a camera's on that camera's channel device (its channel is published), otherwise on the recorder's.
  */
-import { channelSlug, DeviceError } from '../../core';
-import { switchValue } from '../../core/words';
-import { outputChannel } from './alarm-output-names';
-import { Refusal } from './refusal';
-import type { Device } from './device';
-import { channelOnline, type DeviceFacts, type Json } from './state';
-import { onOffTemplate } from './templates';
-import type { Topics } from '../mqtt/topics';
-
-export const ALARM_OUTPUT_PREFIX = 'alarm_output_';
-
-/** `Local->1` -> `local_1`, `IP_CH1->1` -> `ip_ch1_1`. */
-export function alarmOutputSlug(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_|_$/g, '');
-}
-
-export const alarmOutputKey = (name: string) => `${ALARM_OUTPUT_PREFIX}${alarmOutputSlug(name)}`;
-export const isAlarmOutputKey = (key: string) => key.startsWith(ALARM_OUTPUT_PREFIX) && key.length > ALARM_OUTPUT_PREFIX.length;
-
-/** The state keys of the outputs the device lists now. */
-export function alarmOutputState(facts: DeviceFacts): Json {
-  const out: Json = {};
-  for (const [name, on] of Object.entries(facts.alarmOutputs ?? {})) out[alarmOutputKey(name)] = on;
-  return out;
-}
+import { channelSlug, DeviceError } from '../../../core';
+import { switchValue } from '../../../core/words';
+import { alarmOutputKey, outputChannel } from '../../device/alarm-output-names';
+import { Refusal } from '../../device/refusal';
+import type { Device } from '../../device/device';
+import { channelOnline, type Json } from '../../device/state';
+import { onOffTemplate } from '../../homeassistant/templates';
+import type { Topics } from '../../mqtt/topics';
 
 function outputSwitch(topics: Topics, device: string, node: string, name: string): Json {
   const key = alarmOutputKey(name);

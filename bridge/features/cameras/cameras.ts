@@ -24,13 +24,13 @@ import {
   type AlarmPicture,
   type AlarmType,
   type NvrClient,
-} from '../../core';
-import { isPlainObject } from '../../core/json';
-import type { Device } from './device';
-import { errorText, type Logger } from '../base/log';
-import type { MqttLink } from '../mqtt/link';
-import { channelOnline, type Json } from './state';
-import type { Topics } from '../mqtt/topics';
+} from '../../../core';
+import { isPlainObject } from '../../../core/json';
+import type { Device } from '../../device/device';
+import { errorText, type Logger } from '../../base/log';
+import type { MqttLink } from '../../mqtt/link';
+import { channelOnline, type Json } from '../../device/state';
+import type { Topics } from '../../mqtt/topics';
 
 const POLL = { priority: 'poll' } as const;
 /** The default picture: the largest the device offers that is not above this (pixels). */

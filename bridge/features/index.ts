@@ -1,0 +1,27 @@
+/**
+ * The features, one folder each (feature.ts: their shape), in the one list startBridge takes: the order their
+ * discovery components, structure changes and stops (reversed) go.
+ */
+import { alarmOutputFeature } from './alarm-outputs';
+import { cameraFeature, deviceCameras } from './cameras';
+import type { DeviceCameras } from './cameras/cameras';
+import type { DeviceFeature, FeatureOptions } from './feature';
+import { firmwareFeature } from './firmware';
+import { ptzFeature } from './ptz';
+import { restartFeature } from './restarts';
+import { storageFeature } from './storage';
+
+export function deviceFeatures(o: FeatureOptions): { features: DeviceFeature[]; cameras: ReadonlyMap<string, DeviceCameras> } {
+  // The device events hand the cameras their alarm pictures (bridge/devices.ts).
+  const cameras = deviceCameras(o);
+  // Storage before firmware: the recorder's disk entities come before its update entity in its discovery config.
+  const features = [
+    cameraFeature(cameras, o),
+    ptzFeature(o),
+    storageFeature(o),
+    firmwareFeature(o),
+    restartFeature(o),
+    alarmOutputFeature(o),
+  ];
+  return { features, cameras };
+}
