@@ -8,8 +8,8 @@
  * --fast     the fast tier only: every test file that starts no MQTT broker, browser, Node-RED runtime, simulator or
  *            bridge, read from its imports (followed through test/ helpers), so a new unit or fake-time test joins
  *            by itself.
- * --jobs N   worker processes at once (default TEST_JOBS, else the cores + 1: the end-to-end files mostly wait on
- *            sockets and timers, so one more than the cores keeps both busy).
+ * --jobs N   worker processes at once (default TEST_JOBS, else 3 per core: the end-to-end files mostly wait on
+ *            sockets and timers, so the cores stay busy with more of them than cores).
  * words      keep the test files whose path (relative to test/, e.g. `bridge/push.test.js`) contains every word.
  *
  * Each end-to-end file runs in a process of its own (its own embedded broker, ports and topics: nothing is shared
@@ -69,7 +69,7 @@ function slow(file) {
 }
 
 function parseArgs(argv) {
-  const opts = { fast: false, jobs: Number(process.env.TEST_JOBS) || availableParallelism() + 1, words: [] };
+  const opts = { fast: false, jobs: Number(process.env.TEST_JOBS) || availableParallelism() * 3, words: [] };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--fast') opts.fast = true;
     else if (argv[i] === '--jobs') opts.jobs = Number(argv[++i]);
