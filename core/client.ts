@@ -22,7 +22,7 @@ import { deviceInfoGet, type DeviceInfo } from './pages/device-info';
 import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
-import { Session, type LogFn, type SessionState } from './session';
+import { Session, type LogFn, type LoginOutcome, type SessionState } from './session';
 import { rebootCamera, rebootDevice, secondaryAuth, type SecondaryAuth } from './reboot';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
@@ -63,6 +63,8 @@ export interface ClientOptions {
   /** After a refused login (wrong password, blocked address), calls fail fast this long. Default 300000. */
   lockoutMs?: number;
   log?: LogFn;
+  /** Every login the device judged (accepted, or refused with how long logins are held): see Session. */
+  onLogin?: (outcome: LoginOutcome) => void;
 }
 
 export type ClientState = SessionState;
@@ -170,6 +172,7 @@ export class NvrClient extends EventEmitter {
       lockoutMs: nonNegative('lockoutMs', opts.lockoutMs, 300_000),
       log: opts.log,
       onState: (state, error) => this.onState(state, error),
+      ...(opts.onLogin ? { onLogin: opts.onLogin } : {}),
     });
   }
 
@@ -198,6 +201,14 @@ export class NvrClient extends EventEmitter {
   /** Restart a camera behind an NVR (IPCMaintaint/IPCReboot); refused without sending where the NVR does not list it. */
   restartCamera(channel: string): Promise<string | undefined> {
     return this.session.withPassword((password) => rebootCamera(this, password, channel));
+  }
+
+  /**
+   * Hold logins until `until` (epoch ms) with `error` instead of logging in: the same credentials were refused a
+   * moment ago (see Session.holdLogins). The state turns `error` now; `login()` or the first call after `until` logs in.
+   */
+  holdLogins(error: DeviceError, until: number): void {
+    this.session.holdLogins(error, until);
   }
 
   /** Log in now (calls log in lazily anyway); clears a lock-out. Use it to test a connection. */

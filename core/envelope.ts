@@ -55,12 +55,22 @@ export function parseBody(status: number, text: string, contentType: string | nu
   return body;
 }
 
-/** A refusal's own "how long" (vendor facts a: `data.block_remain_time` on a blocked login, `data.remain_locked_time`), seconds. */
-function remaining(data: unknown): { retryAfterMs?: number } {
+/** A count or a number of seconds in a refusal's `data`: an int (vendor), or its digits as a string (seen on hardware). */
+function whole(x: unknown): number | undefined {
+  const n = typeof x === 'string' && /^\s*\d+\s*$/.test(x) ? Number(x) : x;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * What a refusal's `data` says beyond its code (vendor facts a, b): how long the device refuses (`block_remain_time` on a
+ * blocked login, `remain_locked_time`), in seconds, and on a refused login the failed logins it counts (`fail_login_count`).
+ */
+function refusalData(data: unknown): { retryAfterMs?: number; failedLogins?: number } {
   if (typeof data !== 'object' || data === null) return {};
   const d = data as Record<string, unknown>;
-  const s = [d.block_remain_time, d.remain_locked_time].find((x): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0);
-  return s === undefined ? {} : { retryAfterMs: s * 1000 };
+  const s = [d.block_remain_time, d.remain_locked_time].map(whole).find((x) => x !== undefined);
+  const failed = whole(d.fail_login_count);
+  return { ...(s !== undefined ? { retryAfterMs: s * 1000 } : {}), ...(failed !== undefined ? { failedLogins: failed } : {}) };
 }
 
 /**
@@ -73,7 +83,7 @@ export function unwrapEnvelope(status: number, body: Record<string, unknown>, ct
   if (body.result === 'failed' || (body.result === undefined && typeof body.error_code === 'string')) {
     const error_code = typeof body.error_code === 'string' && body.error_code ? body.error_code : 'unknown_error';
     const reason = typeof body.reason === 'string' && body.reason ? body.reason : `device refused the request (HTTP ${status})`;
-    throw new DeviceError({ error_code, reason, channel_errors: channelErrors(body.ch_error_code), ...remaining(body.data), ...where });
+    throw new DeviceError({ error_code, reason, channel_errors: channelErrors(body.ch_error_code), ...refusalData(body.data), ...where });
   }
   const versionOk = ctx.envelope === 'version' || ctx.envelope === 'any';
   if (body.result === undefined && versionOk && 'data' in body && status < 400) return body.data ?? {};

@@ -176,6 +176,8 @@ export interface DeviceErrorInit {
   violations?: Violation[];
   /** How long the device says it refuses (`data.block_remain_time`, `data.remain_locked_time`), in ms. */
   retryAfterMs?: number;
+  /** A refused login: the failed logins the device counts since the last one that worked (`data.fail_login_count`). */
+  failedLogins?: number;
   cause?: unknown;
 }
 
@@ -190,6 +192,7 @@ export class DeviceError extends Error {
   readonly operation?: string;
   readonly violations: Violation[];
   readonly retryAfterMs?: number;
+  readonly failedLogins?: number;
 
   constructor(init: DeviceErrorInit) {
     const where = init.page ? `${init.page}${init.operation ? `/${init.operation}` : ''}: ` : '';
@@ -205,6 +208,7 @@ export class DeviceError extends Error {
     this.operation = init.operation;
     this.violations = init.violations ?? [];
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.failedLogins !== undefined) this.failedLogins = init.failedLogins;
   }
 
   toJSON() {

@@ -9,6 +9,22 @@ import { DeviceError, holdsLogin } from './errors';
  * An explicit login (`clear()`: a reconnect, a redeploy) lifts a hold.
  */
 
+/**
+ * The device blocks logins after this many failed ones in a row (the vendor's login page: `verify_failed` "wrong
+ * username or password within five times", `login_failed_or_block` "locked after five or more failed logins").
+ */
+export const LOGIN_FAILURE_LIMIT = 5;
+
+/**
+ * How many more failed logins the device takes before it blocks, where its refusal says: its own count
+ * (`fail_login_count`) against the limit, or none once it blocks. Undefined where the refusal says neither.
+ */
+export function loginTriesLeft(err: DeviceError): number | undefined {
+  if (err.error_code === 'login_failed_or_block' || err.error_code === 'user_locked_login') return 0;
+  if (err.error_code === 'verify_failed' && err.failedLogins !== undefined) return Math.max(0, LOGIN_FAILURE_LIMIT - err.failedLogins);
+  return undefined;
+}
+
 const RELOGIN_GAP_MS = 1_000;
 const RELOGIN_GAP_MAX_MS = 60_000;
 /** A session older than this that still answers resets the re-login gap. */

@@ -33,7 +33,12 @@ export interface SessionOptions {
   busyLoginMs?: number;
   log?: LogFn;
   onState?: (state: SessionState, error?: DeviceError) => void;
+  /** Every login the device judged: accepted, or refused (a lock-out code) with how long logins are now held. */
+  onLogin?: (outcome: LoginOutcome) => void;
 }
+
+/** What a login the device judged came to (SessionOptions.onLogin). */
+export type LoginOutcome = { ok: true } | { ok: false; error: DeviceError; heldUntil?: number };
 
 export interface ExchangeOptions extends AnswerContext {
   timeoutMs?: number;
@@ -164,6 +169,19 @@ export class Session {
     );
   }
 
+  /**
+   * Hold logins until `until` (epoch ms) with `error`, without logging in: these credentials were refused a moment
+   * ago (by an earlier client, e.g. before a redeploy) and asking again would only count toward the device's block.
+   * The state turns `error` at once; the first call after `until`, or `login()`, logs in.
+   */
+  holdLogins(error: DeviceError, until: number): void {
+    this.assertOpen();
+    const ms = until - Date.now();
+    if (ms <= 0) return;
+    this.guard.holdFor(error, ms);
+    this.setState('error', this.guard.held());
+  }
+
   /** Runs `use` with the login password (secondary authentication); the password never leaves core. */
   withPassword<T>(use: (password: string) => Promise<T>): Promise<T> {
     return use(this.#password);
@@ -210,6 +228,15 @@ export class Session {
   private scrub(err: unknown): unknown {
     if (!(err instanceof DeviceError) || !this.#password || !err.message.includes(this.#password)) return err;
     return new DeviceError({ ...err.toJSON(), reason: this.redact(err.reason) });
+  }
+
+  /** Tells onLogin; a listener that throws never breaks the login. */
+  private judged(outcome: LoginOutcome): void {
+    try {
+      this.opts.onLogin?.(outcome);
+    } catch {
+      // the listener's problem
+    }
   }
 
   private setState(state: SessionState, error?: DeviceError): void {
@@ -325,6 +352,7 @@ export class Session {
       this.worked = false;
       this.guard.loggedIn();
       this.log('info', `logged in as ${this.username}${this.cookies.size ? '' : ' (no session cookie received)'}`);
+      this.judged({ ok: true });
       this.setState('connected');
       this.startHeartbeat();
     } catch (raw) {
@@ -335,6 +363,7 @@ export class Session {
       const heldMs = err instanceof DeviceError ? this.guard.refused(err) : undefined;
       if (heldMs !== undefined) this.log('error', `login refused (${err.error_code}); not retrying for ${Math.round(heldMs / 1000)} s`);
       else this.log('warn', `login failed: ${(err as Error).message}`);
+      if (err instanceof DeviceError && err.kind === 'lockout') this.judged({ ok: false, error: err, heldUntil: this.guard.heldUntil });
       this.setState('error', err instanceof DeviceError ? err : undefined);
       throw err;
     }

@@ -6,7 +6,7 @@ import { DeviceSession } from '../shared/device-session';
 import { holdSecret } from '../shared/secrets';
 import { SharedEventStream } from '../shared/event-stream';
 import { LiveParts } from '../shared/live-parts';
-import { countLogins, loginWarning } from '../shared/login-failures';
+import { loginWarning, recordLogins } from '../shared/login-failures';
 import { useTranslator } from '../shared/status';
 import type { CloseHandler, NodeDef, RED } from '../shared/red';
 
@@ -53,14 +53,14 @@ export = function (RED: RED) {
     (node as { url?: unknown }).url = def.url;
     const streak = streakLog((method, message) => node[method](message));
     const options = clientOptions(def as DeviceProps, { username: creds.username, password: creds.password }, streak.log);
-    const logins = countLogins(options.url, options.username);
-    node.session = new DeviceSession(options, (state, err) => {
-      streak.state(state);
-      logins(state, err);
+    const record = recordLogins(options);
+    options.onLogin = (outcome) => {
+      record(outcome);
       // Before the device's block, whatever the streak: the next failures lock the user out.
-      const warning = state === 'error' && err?.kind === 'lockout' ? loginWarning(options.url, options.username) : undefined;
+      const warning = outcome.ok ? undefined : loginWarning(options, outcome.error);
       if (warning) node.warn(warning);
-    });
+    };
+    node.session = new DeviceSession(options, (state) => streak.state(state));
     node.live = new LiveParts((channel) => node.session.current?.live(channel));
     node.events = new SharedEventStream(
       () => node.session.current,

@@ -10,7 +10,7 @@ import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
-import { countLogins, loginWarning } from './login-failures';
+import { recordLogins, triesLeftText } from './login-failures';
 import { LIVE_PARTS } from './live-parts';
 import { pageForm } from './page-form';
 import { normaliseChannel } from './request-node';
@@ -92,23 +92,22 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
   try {
     // The deployed session counts its logins itself (nvr-device.ts); a short-lived client is counted here.
     if (open && deployed.session.matches(options)) return await fn(open);
-    const client = new NvrClient(options);
+    const client = new NvrClient({ ...options, onLogin: recordLogins(options) });
     client.on('error', () => undefined);
-    client.on('state', countLogins(options.url, options.username));
     try {
       return await fn(client);
     } finally {
       await settleWithin(client.close(), CLOSE_TIMEOUT_MS);
     }
   } catch (e) {
-    throw withLoginWarning(asDeviceError(e), options.url, options.username);
+    throw withTriesLeft(asDeviceError(e), options);
   }
 }
 
-/** A refused login, with the warning the user needs before the device blocks logins (each press counts). */
-function withLoginWarning(err: DeviceError, url: string, username: string): DeviceError {
-  const warning = err.kind === 'lockout' ? loginWarning(url, username) : undefined;
-  return warning ? new DeviceError({ ...err.toJSON(), reason: `${err.reason}; ${warning}` }) : err;
+/** A refused login, with how many tries are left before the device blocks logins (each press counts). */
+function withTriesLeft(err: DeviceError, c: { url: string; username: string }): DeviceError {
+  const left = triesLeftText(c, err);
+  return left ? new DeviceError({ ...err.toJSON(), reason: `${err.reason}; ${left}` }) : err;
 }
 
 function deviceRoute(RED: RED, fn: (client: NvrClient, body: DialogValues) => Promise<unknown>): AdminHandler {

@@ -1,6 +1,7 @@
 import { NvrClient, type ClientOptions } from '../../core/client';
 import type { DeviceError } from '../../core/errors';
 import { asDeviceError } from './errors';
+import { refusedLately } from './login-failures';
 import type { ConnectionState } from './status';
 
 export type StateListener = (state: ConnectionState, err?: DeviceError) => void;
@@ -81,8 +82,11 @@ export class DeviceSession {
         if (this.observer) safeCall(this.observer, state, err);
         for (const l of [...this.users.values()]) safeCall(l, state, err);
       });
-      // Log in now so every user shows the connection at once; failures show up as state 'error'.
-      c.login().catch(() => undefined);
+      // Log in now so every user shows the connection at once; failures show up as state 'error'. Credentials the
+      // device refused a moment ago (before this deploy) wait instead: asking again only counts toward its block.
+      const refused = refusedLately(this.options);
+      if (refused) c.holdLogins(refused.error, refused.until);
+      else c.login().catch(() => undefined);
     }
     safeCall(listener, client.state, client.lastError);
     return client;

@@ -2,9 +2,9 @@
  * What a new user meets in the first hour, in a REAL Node-RED 4 and 5 (child process, this package
  * installed from its packed tarball) against the simulator: errors that reach Catch nodes say what
  * happened in the user's words (an offline channel read by nvr-get, a text payload for nvr-set, a
- * URL without http://); a wrong password warns before the device's 5-failure block (Test-connection
- * presses count), the status says when it retries, and a redeploy with the right password logs in
- * at once; a lost device reaches nvr-event's Catch node once per failure streak with the time of
+ * URL without http://); a wrong password is asked once however often the flow is deployed again, Test
+ * connection says how many tries the device has left before its 5-failure block, the status says when it
+ * retries, and a redeploy with the right password logs in at once; a lost device reaches nvr-event's Catch node once per failure streak with the time of
  * the next try, and the debug sidebar gets one warning per streak instead of two per retry.
  */
 import { suite } from 'uvu';
@@ -155,16 +155,35 @@ for (const target of targets) {
     );
   });
 
-  test('a wrong password: the status says when it retries, Test connection warns before the block, a redeploy with the right one logs in at once', async (ctx) => {
+  test('a wrong password: the status says when it retries, redeploys do not ask again, Test connection says the tries left, a redeploy with the right one logs in at once', async (ctx) => {
     const { nr, sim } = ctx;
+    const failedLogins = () => sim!.log.filter((e) => e.path === LOGIN && e.error_code === 'verify_failed').length;
+    const base = failedLogins();
     await nr!.deploy(flow(sim!.url, 'admin', 'not-the-password'));
     // The deployed node's login fails once, then waits (core holds logins after a refusal): the status says until when.
     const text = await eventually(async () => (await seen(nr!)).statuses.ev1?.find((t) => /^wrong username or password/.test(t)), 'status');
     assert.match(text, /^wrong username or password; retry \d\d:\d\d:\d\d$/);
-    const failedLogins = () => sim!.log.filter((e) => e.path === LOGIN && e.error_code === 'verify_failed').length;
-    const before = failedLogins();
-    assert.ok(before >= 1, 'the deployed node tried once');
-    // Test-connection presses with the dialog's (still wrong) values: each one counts toward the device's block of 5.
+    assert.is(failedLogins() - base, 1, 'the deployed node tried once');
+    // Four more full deploys with the same refused password: the new config nodes wait for the same retry time instead
+    // of asking again (each ask counts toward the device's block of 5; before, four redeploys and a press locked it).
+    const perDeploy: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const before = failedLogins();
+      const shown = (await seen(nr!)).statuses.ev1?.length ?? 0;
+      await nr!.deploy(flow(sim!.url, 'admin', 'not-the-password'));
+      // The new nodes show the held login (the flow context keeps every status since the first deploy).
+      await eventually(
+        async () => ((await seen(nr!)).statuses.ev1 ?? []).slice(shown).find((t) => /^wrong username or password; retry /.test(t)),
+        'held status',
+      );
+      // The event stream's retries meanwhile (1 s, 2 s) meet the held login too: nothing reaches the device.
+      await delay(1500);
+      perDeploy.push(failedLogins() - before);
+    }
+    console.log(`  refused logins at the device per redeploy with the same wrong password: ${JSON.stringify(perDeploy)}`);
+    assert.equal(perDeploy, [0, 0, 0, 0]);
+    // Test-connection presses with the dialog's (still wrong) values: an explicit ask, so it goes out, and says how many
+    // tries the device has left by its own count (fail_login_count).
     const press = async () =>
       (await nr!
         .admin('/nvr-device/test', {
@@ -174,16 +193,17 @@ for (const target of targets) {
         })
         .then((r) => r.json())) as any;
     const answers: string[] = [];
-    while (failedLogins() < 4) answers.push((await press()).error.reason);
-    assert.ok(answers.length >= 2, `${answers.length} presses`);
-    // The press that made 3 failures says 2 tries are left, the one that made 4 says 1: before the block, not after.
-    assert.match(answers.at(-2)!, /3 failed logins in a row \(Test connection presses count\): 2 more and the device blocks logins/);
-    assert.match(answers.at(-1)!, /4 failed logins in a row \(Test connection presses count\): 1 more and the device blocks logins/);
+    while (failedLogins() - base < 4) answers.push((await press()).error.reason);
+    assert.equal(
+      answers.map((a) => /(\d) tr(?:y|ies) left before the device blocks logins \(as the device counts\)/.exec(a)?.[1]),
+      ['3', '2', '1'],
+      answers.join('\n'),
+    );
     assert.not.ok(
       sim!.log.some((e) => e.error_code === 'login_failed_or_block'),
       'the device never blocked',
     );
-    assert.match(nr!.logs(), /\[warn\] \[nvr-device:recorder\] \d failed logins in a row/);
+    assert.match(nr!.logs(), /\[warn\] \[nvr-device:recorder\] [12] tr(y|ies) left before the device blocks logins/);
     // The password fixed and deployed (modified nodes only, as the editor's Deploy does): the login goes out now, not after 300 s.
     const t0 = Date.now();
     const r = await nr!.admin('/flows', {

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { DeviceError, type ErrorKind } from '../../core/errors';
 import { forDone } from '../../nodes/shared/errors';
 import { connectionStatus, shortReason, upgradeStatus, useTranslator } from '../../nodes/shared/status';
+import { recordLogins, refusedLately, triesLeftText } from '../../nodes/shared/login-failures';
 
 const KINDS: ErrorKind[] = ['session', 'busy', 'unsupported', 'rejected', 'lockout', 'transport', 'invalid_answer', 'invalid_request'];
 
@@ -58,6 +59,27 @@ test('library wording never reaches a Catch node: "call login()" becomes what a 
   assert.match(err.reason, /deploy the device again to retry now/);
   assert.not.match(err.message, /login\(\)/);
   assert.not.match(JSON.stringify((err as any).cause), /login\(\)/);
+});
+
+test('refused credentials: remembered until they change or the wait is over; tries left by the device, else counted here', () => {
+  const c = { url: 'http://192.0.2.7', username: 'admin', password: 'wrong' };
+  const record = recordLogins(c);
+  const wrong = (data: { failedLogins?: number } = {}) => new DeviceError({ error_code: 'verify_failed', reason: 'x', ...data });
+  const until = Date.now() + 60_000;
+  record({ ok: false, error: wrong(), heldUntil: until });
+  assert.is(refusedLately(c)?.until, until);
+  assert.is(refusedLately({ ...c, password: 'fixed' }), undefined, 'changed credentials are tried at once');
+  assert.is(refusedLately(c, until), undefined, 'the wait is over');
+  // A device that says nothing of its count: the refusals counted here (1 of 5).
+  assert.match(triesLeftText(c, wrong())!, /^4 tries left before the device blocks logins \(counted by this Node-RED/);
+  // A device that counts: its word wins.
+  assert.match(triesLeftText(c, wrong({ failedLogins: 4 }))!, /^1 try left before the device blocks logins \(as the device counts\)/);
+  const blocked = new DeviceError({ error_code: 'login_failed_or_block', reason: 'x', retryAfterMs: 175_000 });
+  assert.match(triesLeftText(c, blocked)!, /^the device blocks logins for 175 s more/);
+  assert.is(triesLeftText(c, new DeviceError({ error_code: 'black_ip', reason: 'x' })), undefined, 'no tries for a blacklisted address');
+  record({ ok: true });
+  assert.is(refusedLately(c), undefined, 'a login that works forgets the refusal');
+  assert.match(triesLeftText(c, wrong())!, /^5 tries left/);
 });
 
 test.run();

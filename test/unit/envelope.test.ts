@@ -68,6 +68,33 @@ test('error kinds from codes', () => {
   assert.is(kind('service_unavailable_error', 503), 'busy');
 });
 
+test("a refused login's data: how long the device blocks (int, or its digits as text) and its failed-login count", () => {
+  const login = { page: 'Web', operation: 'Login' };
+  const wrong = failure(() =>
+    parseAnswer(400, '{"result":"failed","error_code":"verify_failed","reason":"x","data":{"fail_login_count":2}}', null, login),
+  );
+  assert.is(wrong.failedLogins, 2);
+  assert.is(wrong.retryAfterMs, undefined);
+  const blocked = failure(() =>
+    parseAnswer(
+      400,
+      '{"result":"failed","error_code":"login_failed_or_block","reason":"x","data":{"block_remain_time":"180"}}',
+      null,
+      login,
+    ),
+  );
+  assert.is(blocked.retryAfterMs, 180_000);
+  const nonsense = failure(() =>
+    parseAnswer(
+      400,
+      '{"result":"failed","error_code":"verify_failed","reason":"x","data":{"fail_login_count":"two","block_remain_time":-1}}',
+      null,
+      login,
+    ),
+  );
+  assert.equal([nonsense.failedLogins, nonsense.retryAfterMs], [undefined, undefined]);
+});
+
 test('HTML, 5xx, empty and truncated answers give clear errors', () => {
   const html = failure(() => parseAnswer(500, '<html><body>oops</body></html>', 'text/html', ctx));
   assert.is(html.kind, 'transport');
