@@ -23,7 +23,8 @@ import { systemInfoGet, type SystemInfo } from './pages/system-info';
 import { buildSet, changedPaths, channelProblems } from './update';
 import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeTokenResponse } from './pages/upgrade-token';
 import { Session, type LogFn, type LoginOutcome, type SessionState } from './session';
-import { rebootCamera, rebootDevice, secondaryAuth, type SecondaryAuth } from './reboot';
+import { rebootCamera, rebootDevice } from './reboot';
+import { secondaryAuth, type SecondaryAuth } from './secondary-auth';
 import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
 import { prepareUpgrade } from './upgrade';
 import {
@@ -104,8 +105,10 @@ export interface UpdateOptions extends LateOptions {
 export interface UpgradeTokenInput {
   file: string | Uint8Array;
   file_name?: string;
-  /** `base_secondary_authentication` as obtained from the user (the cipher is not computable here). */
+  /** `base_secondary_authentication` `{seq, cipher}`; default: built from the configured password (secondaryAuthentication). */
   auth?: UpgradeTokenRequest['base_secondary_authentication'];
+  /** The model takes files up to 200 MiB; default: the client's `largeCapacity`. */
+  largeCapacity?: boolean;
 }
 
 type Data = Record<string, unknown>;
@@ -421,10 +424,15 @@ export class NvrClient extends EventEmitter {
     return readStreamUrls(this);
   }
 
-  /** Upgrade token for a firmware file or buffer; limits are checked before anything is sent. */
+  /**
+   * Upgrade token for a firmware file or buffer; limits are checked before anything is sent, then the secondary
+   * authentication is built from the configured password (unless `auth` gives one).
+   */
   async upgradeToken(input: UpgradeTokenInput): Promise<UpgradeTokenResponse> {
-    const prepared = await prepareUpgrade({ file: input.file, file_name: input.file_name }, { largeCapacity: this.largeCapacity });
-    return this.invoke(upgradeTokenOp, { ...prepared, ...(input.auth ? { base_secondary_authentication: input.auth } : {}) });
+    const largeCapacity = input.largeCapacity ?? this.largeCapacity;
+    const prepared = await prepareUpgrade({ file: input.file, file_name: input.file_name }, { largeCapacity });
+    const auth = input.auth ?? (await this.secondaryAuthentication());
+    return this.invoke(upgradeTokenOp, { ...prepared, base_secondary_authentication: auth });
   }
 
   /** `base_secondary_authentication` from the configured password and a fresh salt of the device (TransKey/Get). */
@@ -444,10 +452,13 @@ export class NvrClient extends EventEmitter {
   }
 
   /**
-   * The whole local upgrade from a file path or a buffer: limits and secondary authentication checked before anything
-   * is sent, token, upload with `X-Upgrade-Token`; resolves when the device accepted the file.
+   * The whole local upgrade from a file path or a buffer: limits checked before anything is sent, the secondary
+   * authentication built from the configured password (unless `auth` gives one), token, upload with `X-Upgrade-Token`;
+   * resolves when the device accepted the file.
    */
-  upgradeFirmware(input: LocalUpgradeInput): Promise<{ file_name: string; file_size: number }> {
+  upgradeFirmware(
+    input: Omit<LocalUpgradeInput, 'auth'> & { auth?: LocalUpgradeInput['auth']; largeCapacity?: boolean },
+  ): Promise<{ file_name: string; file_size: number }> {
     const sender: UploadSender = {
       invoke: (op, data, opts) => this.invoke(op, data, opts),
       upload: (path: string, body: () => Uint8Array | NodeJS.ReadableStream, headers: Record<string, string>, timeoutMs: number) =>
@@ -458,7 +469,9 @@ export class NvrClient extends EventEmitter {
           timeoutMs,
         }),
     };
-    return runLocalUpgrade(sender, input, { largeCapacity: this.largeCapacity });
+    const { largeCapacity = this.largeCapacity, ...rest } = input;
+    const auth = rest.auth ?? (() => this.secondaryAuthentication());
+    return runLocalUpgrade(sender, { ...rest, auth }, { largeCapacity });
   }
 
   /** Device events from `/API/Event/Check`, at most one call per `intervalMs` (default 1 s); ends on abort or close. */

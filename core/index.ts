@@ -25,6 +25,7 @@ export * from './disarm';
 export * from './event-push';
 export * from './storage';
 export * from './reboot';
+export * from './secondary-auth';
 export * from './restart-guard';
 export * from './late';
 export * from './ptz-control';

@@ -74,7 +74,6 @@ export class UpgradeRequests {
       const done = await client.upgradeFirmware({
         file,
         file_name: basename(typeof msg.file === 'string' ? msg.file : file),
-        auth: () => client.secondaryAuthentication(),
         onStep: (step, detail) => {
           if (step !== 'done') progress(step, detail);
         },

@@ -1,6 +1,5 @@
 import { basename } from 'node:path';
-import { upgradeToken } from '../../core/pages/upgrade-token';
-import { prepareUpgrade, type UpgradeInput } from '../../core/upgrade';
+import type { UpgradeInput } from '../../core/upgrade';
 import { bindDevice } from '../shared/bind-device';
 import { forDone, invalidRequest } from '../shared/errors';
 import type { InputHandler, NodeDef, NodeMessage, RED, RedNode } from '../shared/red';
@@ -21,7 +20,10 @@ function firmwareInput(msg: NodeMessage, fileProperty: unknown): UpgradeInput {
   throw invalidRequest('invalid_firmware', 'no firmware: send a Buffer or a file path in msg.payload, or set the file property', where);
 }
 
-/** `msg.auth` -> base_secondary_authentication `{seq, cipher}` (optional; the cipher comes from the user). */
+/**
+ * `msg.auth` -> base_secondary_authentication `{seq, cipher}`: optional (flows of earlier versions set it); without it
+ * core builds it from the device's password, as for the bridge's upgrades and restarts.
+ */
 function secondaryAuth(auth: unknown): { seq: number; cipher: string } | undefined {
   if (auth === undefined || auth === null) return undefined;
   const a = auth as { seq?: unknown; cipher?: unknown };
@@ -33,9 +35,10 @@ function secondaryAuth(auth: unknown): { seq: number; cipher: string } | undefin
 
 /**
  * `nvr-upgrade`: mode `upgrade` (the default of new nodes) does the whole local upgrade from a path or a Buffer:
- * limits and `msg.auth` checked (nothing sent otherwise), token, upload of the file with `X-Upgrade-Token`; each step
- * is shown on the node's status and listed in `msg.steps`; the device's answer is the only signal. Mode `token`
- * (nodes saved before the mode existed) only checks the file and requests the token.
+ * limits checked (nothing sent otherwise), the secondary authentication built from the device's password, token,
+ * upload of the file with `X-Upgrade-Token`; each step is shown on the node's status and listed in `msg.steps`; the
+ * device's answer is the only signal. Mode `token` (nodes saved before the mode existed) only checks the file and
+ * requests the token.
  */
 export = function (RED: RED) {
   function NvrUpgradeNode(this: RedNode, def: NodeDef) {
@@ -52,13 +55,12 @@ export = function (RED: RED) {
     const upgrade = async (msg: NodeMessage) => {
       const input = firmwareInput(msg, def.file);
       const auth = secondaryAuth(msg.auth);
-      if (!auth)
-        throw invalidRequest('bad_auth', 'msg.auth {seq, cipher} is required: the device asks for secondary authentication', where);
       const steps: Array<Record<string, unknown>> = [];
       const STATUS = { checked: 'checked', token: 'uploading', uploading: 'uploading', done: 'installed' } as const;
       const done = await binding!.client.upgradeFirmware({
         ...input,
-        auth,
+        ...(auth ? { auth } : {}),
+        largeCapacity,
         onStep: (step, detail) => {
           steps.push({ step, at: new Date().toISOString(), ...detail });
           if (!closed) node.status(upgradeStatus(STATUS[step]));
@@ -73,14 +75,9 @@ export = function (RED: RED) {
       node.status(upgradeStatus('reading'));
       if (wholeUpgrade) return upgrade(msg);
       const input = firmwareInput(msg, def.file);
-      const prepared = await prepareUpgrade(input, { largeCapacity });
-      node.status(upgradeStatus('validating'));
       const auth = secondaryAuth(msg.auth);
       node.status(upgradeStatus('requesting'));
-      const answer = await binding.client.invoke(upgradeToken, {
-        ...prepared,
-        ...(auth ? { base_secondary_authentication: auth } : {}),
-      });
+      const answer = await binding.client.upgradeToken({ ...input, ...(auth ? { auth } : {}), largeCapacity });
       return { upgrade_token: answer.upgrade_token, upgrade_timeout: answer.upgrade_timeout };
     };
 

@@ -75,12 +75,11 @@ export function connectionStatus(state: ConnectionState, err?: DeviceError, retr
   return { ...base, text: shortReason(err) + (retryAt ? `; retry ${clockTime(retryAt)}` : '') };
 }
 
-export type UpgradeStep = 'reading' | 'validating' | 'requesting' | 'done' | 'failed' | 'checked' | 'uploading' | 'installed';
+export type UpgradeStep = 'reading' | 'requesting' | 'done' | 'failed' | 'checked' | 'uploading' | 'installed';
 
 /** Progress of nvr-upgrade, shown instead of the connection while a request runs. */
 const UPGRADE_FILL: Record<UpgradeStep, NodeStatus> = {
   reading: ring('blue'),
-  validating: ring('blue'),
   requesting: ring('yellow'),
   done: dot('green'),
   checked: ring('blue'),

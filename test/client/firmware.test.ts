@@ -34,6 +34,7 @@ const image = (version: string, size = 64 * 1024) => {
 const sent = (path: string) => sim.log.filter((e) => e.path === path).length;
 const TOKEN = '/API/Maintenance/SystemUpgrade/Token';
 const UPLOAD = '/API/Maintenance/SystemUpgrade/Upgrade';
+const TRANS_KEY = '/API/Maintenance/TransKey/Get';
 
 test('local upgrade from a path: steps reported in order, token then upload, the device installs and reboots', async () => {
   const path = join(dir, 'fw_9.3.0.sw');
@@ -56,10 +57,28 @@ test('local upgrade from a Buffer', async () => {
   await until(() => sim.firmware.installs.length === 1, 'install');
 });
 
-test('bad inputs: nothing is sent (no auth, too big, too small, missing file)', async () => {
+test('without auth: the secondary authentication is built from the configured password (a fresh salt, checked by the device)', async () => {
+  const done = await c.upgradeFirmware({ file: image('9.3.2'), file_name: 'fw.sw' });
+  assert.equal(done, { file_name: 'fw.sw', file_size: 64 * 1024 });
+  const order = sim.log.map((e) => e.path).filter((p) => p === TRANS_KEY || p === TOKEN || p === UPLOAD);
+  assert.equal(order, [TRANS_KEY, TOKEN, UPLOAD]);
+  await until(() => sim.firmware.installs.length === 1, 'install');
+  // The token alone too: same rule, one place (core/secondary-auth.ts).
+  await until(() => !sim.firmware.busy, 'device back');
   sim.clearLog();
-  const noAuth = await rejection(c.upgradeFirmware({ file: image('9.4.0'), auth: undefined }));
-  assert.is(noAuth.error_code, 'bad_auth');
+  const token = await c.upgradeToken({ file: image('9.3.3'), file_name: 'fw.sw' });
+  assert.type(token.upgrade_token, 'string');
+  const answered = sim.log.filter((e) => e.status === 200).map((e) => e.path);
+  assert.equal(
+    answered.filter((p) => p === TRANS_KEY || p === TOKEN),
+    [TRANS_KEY, TOKEN],
+  );
+});
+
+test('bad inputs: nothing is sent (a malformed auth, too big, too small, missing file)', async () => {
+  sim.clearLog();
+  const badAuth = await rejection(c.upgradeFirmware({ file: image('9.4.0'), auth: { seq: 'one' } as never }));
+  assert.is(badAuth.error_code, 'bad_auth');
   const big = await rejection(c.upgradeFirmware({ file: Buffer.alloc((100 << 20) + 1), auth: AUTH }));
   assert.match(big.reason, /at most 104857600 bytes/);
   const small = await rejection(c.upgradeFirmware({ file: Buffer.alloc(100), auth: AUTH }));
