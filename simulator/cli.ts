@@ -1,10 +1,17 @@
 /**
  * `nvr2mqtt simulate [options]`: runs one simulated device until SIGINT/SIGTERM.
- * The password comes from --password or NVR2MQTT_SIM_PASSWORD and is never printed.
+ * The password comes from --password or NVR2MQTT_SIM_PASSWORD and is never printed; without either the simulator
+ * takes the documented demo password (DEMO_LOGIN) and prints it, so that a newcomer can point Node-RED's
+ * example device (examples/*.json) or a bridge config at it at once.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SimulatorOptions, startSimulator } from './index';
+
+/** Where `nvr2mqtt simulate` listens without options: the URL the example flows' device points at. */
+export const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:8080';
+/** The login of `nvr2mqtt simulate` without --username/--password: documented, printed, and in the example flows. */
+export const DEMO_LOGIN = { username: 'admin', password: 'demo' } as const;
 
 const USAGE = `Usage: nvr2mqtt simulate [options]
   --port <n>              TCP port (default 8080; 0 = any free port)
@@ -14,7 +21,8 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
   --channels <n>          nvr channel count (default 8)
   --channel-numbering vendor|slot   digital channel ids: IP_CH1 first (vendor, default) or after the slot (IP_CH5)
   --username <name>       login user (default admin)
-  --password <pw>         login password (or env NVR2MQTT_SIM_PASSWORD); required
+  --password <pw>         login password (or env NVR2MQTT_SIM_PASSWORD; never printed). Without either: the
+                          demo password "demo", printed at start (what the example flows' device uses)
   --digest MD5|SHA-256    Digest algorithm offered first (default MD5)
   --token-in-body         old firmware: CSRF token in the login body
   --session-timeout <s>   session inactivity timeout in seconds (default 300)
@@ -34,6 +42,8 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
 interface Parsed {
   opts: SimulatorOptions;
   help: boolean;
+  /** No password given: the demo password is used, and printed. */
+  demo: boolean;
 }
 
 const text = { type: 'string' } as const;
@@ -104,8 +114,8 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
     profile: oneOf('profile', ['nvr', 'ipc'], values.profile) ?? 'nvr',
     firmware: values.firmware,
     channels: num('channels'),
-    username: values.username ?? 'admin',
-    password: values.password ?? env.NVR2MQTT_SIM_PASSWORD ?? '',
+    username: values.username ?? DEMO_LOGIN.username,
+    password: values.password ?? env.NVR2MQTT_SIM_PASSWORD ?? DEMO_LOGIN.password,
     digestAlgorithm: oneOf('digest', ['MD5', 'SHA-256'], values.digest?.toUpperCase()),
     tokenInBody: values['token-in-body'] ?? false,
     largeCapacity: values['large-capacity'] ?? false,
@@ -129,7 +139,8 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
   if (pictures) opts.alarmPictures = pictures;
   const alarm = num('alarm-every');
   if (alarm) opts.alarmEveryMs = alarm * 1000;
-  return { opts, help: values.help ?? false };
+  const demo = values.password === undefined && env.NVR2MQTT_SIM_PASSWORD === undefined;
+  return { opts, help: values.help ?? false, demo };
 }
 
 /** Runs the simulator until SIGINT/SIGTERM; resolves after a clean stop. Bad arguments: message, exit code 2. */
@@ -147,7 +158,7 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     return;
   }
   if (!parsed.opts.password) {
-    process.stderr.write('nvr2mqtt simulate: a password is required (--password or NVR2MQTT_SIM_PASSWORD)\n');
+    process.stderr.write('nvr2mqtt simulate: the password must not be empty (--password or NVR2MQTT_SIM_PASSWORD)\n');
     process.exitCode = 2;
     return;
   }
@@ -163,8 +174,9 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
   process.stdout.write(
     `nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
       `${sim.profile.channels.length} channel${sim.profile.channels.length === 1 ? '' : 's'}) listening on ${sim.url} ` +
-      `(user ${o.username ?? 'admin'})\n`,
+      `(user ${o.username ?? DEMO_LOGIN.username}${parsed.demo ? `, demo password ${JSON.stringify(DEMO_LOGIN.password)}` : ''})\n`,
   );
+  if (parsed.demo) process.stdout.write('(a password of your own: --password <pw> or NVR2MQTT_SIM_PASSWORD; it is never printed)\n');
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,15 +1,19 @@
 /**
- * The example flows in examples/ (Node-RED's Import > Examples): valid, no credentials, the
- * contract's property names, and each one loads in the runtime and works against the simulator.
+ * The example flows in examples/ (Node-RED's Import > Examples): valid, the contract's property names, their one
+ * device pointing at `nvr2mqtt simulate` as it starts without options (its URL and printed demo login, the only
+ * credentials an example carries), and each one loads in the runtime and works against the simulator as shipped:
+ * every node as in the file, its own credentials; only the device URL's port is the test simulator's (test files run
+ * side by side and never share a fixed port). Besides, where an example waits for the night, for 30 s or 60 s, or
+ * writes to /tmp, a second load shortens or moves just that, named in the test.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nvrSnapshot from '../../nodes/nvr-snapshot/nvr-snapshot';
-import { helper, NODES, newPassword, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
+import { DEFAULT_SIMULATOR_URL, DEMO_LOGIN, parseSimulatorArgs } from '../../simulator/cli';
+import { helper, NODES, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
 
 const root = join(__dirname, '..', '..', '..');
 const examplesDir = join(root, 'examples');
@@ -45,14 +49,15 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-snapshot': ['name', 'device', 'channel', 'resolution'],
   'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
 };
-const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g']);
+const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g', 'credentials']);
 
 const LIVE = 'PreviewChannel/Floodlight2AudioAlarm';
 const liveOf = (ctx: Ctx, ch: string) => (ctx.sim!.state as any)[LIVE].channel_info[ch];
 const readExample = (name: string): any[] => JSON.parse(readFileSync(join(examplesDir, `${name}.json`), 'utf8'));
 
 type Ctx = SimulatorContext;
-const test = suite<Ctx>('nodes: example flows', { password: newPassword() });
+// The simulator of this suite takes the demo login the examples carry.
+const test = suite<Ctx>('nodes: example flows', { password: DEMO_LOGIN.password });
 
 useSimulator(test);
 const after: Array<() => void> = [];
@@ -69,7 +74,17 @@ test('every example carries the same nvr-device (one id, global): importing seve
   }
 });
 
-test('the example flows are there and well formed, without credentials', () => {
+test('the example device is `nvr2mqtt simulate` as it starts without options: its URL and its printed demo login', () => {
+  const [device] = readExample(EXPECTED[0]).filter((n) => n.type === 'nvr-device');
+  const plain = parseSimulatorArgs(['simulate'], {});
+  assert.is(`http://${plain.opts.host}:${plain.opts.port}`, DEFAULT_SIMULATOR_URL);
+  assert.ok(plain.demo, 'no password given: the demo one, printed');
+  assert.equal([plain.opts.username, plain.opts.password], [DEMO_LOGIN.username, DEMO_LOGIN.password]);
+  assert.is(device.url, DEFAULT_SIMULATOR_URL);
+  assert.equal(device.credentials, { ...DEMO_LOGIN });
+});
+
+test('the example flows are there and well formed; the only credentials are the demo login', () => {
   const names = readdirSync(examplesDir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.replace(/\.json$/, ''))
@@ -77,8 +92,9 @@ test('the example flows are there and well formed, without credentials', () => {
   for (const e of EXPECTED) assert.ok(names.includes(e), `examples/${e}.json missing`);
   for (const name of EXPECTED) {
     const flow = readExample(name);
-    const text = JSON.stringify(flow);
-    assert.not.ok(/"(credentials|password|username)"\s*:/i.test(text), `${name}: credentials in the example`);
+    const text = JSON.stringify(flow.map(({ credentials, ...n }) => (n.type === 'nvr-device' ? n : { ...n, credentials })));
+    assert.not.ok(/"(credentials|password|username)"\s*:/i.test(text), `${name}: credentials outside the demo device`);
+    for (const d of flow.filter((n) => n.credentials !== undefined)) assert.equal(d.credentials, { ...DEMO_LOGIN }, `${name}: ${d.id}`);
     const ids = new Set(flow.map((n) => n.id));
     assert.is(ids.size, flow.length, `${name}: duplicate ids`);
     for (const n of flow) {
@@ -109,19 +125,33 @@ function first(ids: string[], timeoutMs = 8000): Promise<any> {
   });
 }
 
-/** Loads an example with its device pointed at the simulator. */
+/**
+ * Loads an example as shipped: its nodes as in the file and its device's own credentials; the device URL gets the test
+ * simulator's port. `patch` (named in the test) changes what a test cannot wait for or must not write.
+ */
 async function loadExample(ctx: Ctx, name: string, patch: (n: any) => void = () => undefined) {
   const flow = readExample(name);
-  let dev = '';
+  const creds: Record<string, object> = {};
   for (const n of flow) {
     if (n.type === 'nvr-device') {
-      n.url = ctx.sim!.url;
-      dev = n.id;
+      const shipped = new URL(n.url);
+      n.url = `${shipped.protocol}//${shipped.hostname}:${new URL(ctx.sim!.url).port}`;
+      creds[n.id] = n.credentials;
+      delete n.credentials;
     }
     patch(n);
   }
-  await helper.load([...NODES, nvrSnapshot, ...Object.values(CORE_NODES)], flow, { [dev]: { username: 'admin', password: ctx.password } });
+  await helper.load([...NODES, nvrSnapshot, ...Object.values(CORE_NODES)], flow, creds);
 }
+
+test('every example logs in as shipped (green status on every node using the device)', async (ctx) => {
+  for (const name of EXPECTED) {
+    await loadExample(ctx, name);
+    const users = readExample(name).filter((n) => n.device === 'nvr2mqtt.dev');
+    for (const u of users) await waitFor(() => statusesOf(u.id).some((s) => s.fill === 'green'), `${name}: ${u.id} connected`);
+    await helper.unload();
+  }
+});
 
 test("read-deterrence-state: the inject fires once and the debug node gets CH1's floodlight block", async (ctx) => {
   await loadExample(ctx, 'read-deterrence-state');
@@ -177,24 +207,34 @@ test('switch-siren-with-range-check ("Switch a siren"): switches the siren now, 
   assert.is(alarmSettings(ctx), settings, 'no alarm setting changed');
 });
 
-test('request-upgrade-token: the file read by the flow gets a token', async (ctx) => {
-  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-example-'));
-  const fw = join(dir, 'firmware.sw');
-  writeFileSync(fw, randomBytes(4096)); // random bytes stand in for firmware
-  after.push(() => rmSync(dir, { recursive: true, force: true }));
-  await loadExample(ctx, 'request-upgrade-token', (n) => {
-    if (n.type === 'file in') n.filename = fw;
-  });
+test('request-upgrade-token: the test file gets a token, the secondary authentication built from the password', async (ctx) => {
+  await loadExample(ctx, 'request-upgrade-token');
   const got = first(['ex3.d', 'ex3.errd']);
   node('ex3.i').receive({});
   const msg = await got;
   assert.is(msg.from, 'ex3.d', JSON.stringify(msg.error));
   assert.type(msg.payload.upgrade_token, 'string');
+  const token = ctx.sim!.log.find((e) => e.path === '/API/Maintenance/SystemUpgrade/Token')!.data as any;
+  assert.is(token.file_name, 'test-firmware.sw');
+  assert.ok(
+    ctx.sim!.log.some((e) => e.path === '/API/Maintenance/TransKey/Get'),
+    'a fresh salt',
+  );
 });
 
 test("react-to-alarm-events: motion on CH1 switches CH1's floodlight on now (not an alarm setting), and off again", async (ctx) => {
   const settings = alarmSettings(ctx);
-  // 1 s instead of 30 s, for the test.
+  // As shipped: motion switches the floodlight on.
+  await loadExample(ctx, 'react-to-alarm-events');
+  await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
+  const shipped = first(['ex4.sd', 'ex4.errd']);
+  ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+  assert.is((await shipped).from, 'ex4.sd');
+  assert.is(liveOf(ctx, 'CH1').floodlight_switch, true);
+  ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
+  await helper.unload();
+  ctx.sim!.setLive('CH1', { floodlight_switch: false });
+  // Besides: 1 s instead of 30 s, to see it go off again.
   await loadExample(ctx, 'react-to-alarm-events', (n) => {
     if (n.id === 'ex4.ctl') n.duration = '1';
   });
@@ -265,7 +305,22 @@ test("motion-at-night-floodlight: the night filter, then motion switches that ch
   );
   assert.is(readExample('motion-at-night-floodlight').find((n) => n.id === 'ex6.ctl').duration, '60');
   ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false }); // the earlier test's alarm ends
-  // Always night, and 1 s instead of 60 s, for the test.
+  // As shipped: at night motion switches that channel's floodlight on; by day nothing is sent (the filter, with the
+  // Node-RED host's clock as the flow reads it).
+  const isNight = filter(new Date().getHours()) !== null;
+  await loadExample(ctx, 'motion-at-night-floodlight');
+  await waitFor(() => ctx.sim!.log.some((e) => e.path === '/API/Event/Check'), 'subscribed');
+  const sets = () => ctx.sim!.log.filter((e) => e.path.endsWith('/Set')).length;
+  const before = sets();
+  const shipped = first(['ex6.d', 'ex6.errd'], isNight ? 8000 : 2000).catch(() => undefined);
+  ctx.sim!.raiseAlarm({ channel: 'IP_CH1', type: 'motion', active: true });
+  const got = await shipped;
+  if (isNight) assert.is(got?.from, 'ex6.d', JSON.stringify(got?.error));
+  else assert.equal([got, sets() - before], [undefined, 0], 'by day: nothing sent');
+  ctx.sim!.raiseAlarm({ channel: 'IP_CH1', type: 'motion', active: false });
+  await helper.unload();
+  ctx.sim!.setLive('IP_CH1', { floodlight_switch: false });
+  // Besides: always night, and 1 s instead of 60 s, for the test.
   await loadExample(ctx, 'motion-at-night-floodlight', (n) => {
     if (n.id === 'ex6.night') n.func = 'return msg;';
     if (n.id === 'ex6.ctl') n.duration = '1';

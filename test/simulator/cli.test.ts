@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseSimulatorArgs } from '../../simulator/cli';
+import { DEMO_LOGIN, parseSimulatorArgs } from '../../simulator/cli';
 import { startSimulator } from '../../simulator';
 import { PASSWORD, RawClient } from './raw-client';
 import { missingTool, testIf } from '../helpers/missing';
@@ -42,6 +42,10 @@ test('parseSimulatorArgs: options, env password, defaults, errors', () => {
     [v.opts.alarmEveryMs, v.opts.channelParamForm, v.opts.disarming, v.opts.linkageManage, v.opts.eventHold],
     [5000, 'array', false, false, false],
   );
+  const plain = parseSimulatorArgs([], {});
+  assert.equal([plain.opts.username, plain.opts.password, plain.demo], ['admin', DEMO_LOGIN.password, true]);
+  assert.is(d.demo, false);
+  assert.is(p.demo, false, 'a password from the environment is no demo password');
   assert.throws(() => parseSimulatorArgs(['--channel-param', 'list'], {}), /array or wrapped/);
   assert.throws(() => parseSimulatorArgs(['--bogus', '1'], {}), /unknown option/);
   assert.throws(() => parseSimulatorArgs(['--profile', 'dvr'], {}), /profile/);
@@ -51,6 +55,16 @@ test('parseSimulatorArgs: options, env password, defaults, errors', () => {
 function runCli(
   args: string[],
   env: Record<string, string | undefined>,
+  probe?: (c: RawClient) => Promise<void>,
+): Promise<{ code: number | null; out: string; err: string; url?: string }> {
+  return runCliAs(args, env, PASSWORD, probe);
+}
+
+/** Runs the CLI; once it listens, logs in with `password`, runs `probe`, stops it with SIGTERM. */
+function runCliAs(
+  args: string[],
+  env: Record<string, string | undefined>,
+  password: string,
   probe?: (c: RawClient) => Promise<void>,
 ): Promise<{ code: number | null; out: string; err: string; url?: string }> {
   return new Promise((resolve, reject) => {
@@ -70,7 +84,7 @@ function runCli(
           if (m && !url) {
             url = m[1];
             try {
-              const c = new RawClient(url);
+              const c = new RawClient(url, 'admin', password);
               const res = await c.login();
               assert.is(res.status, 200);
               await probe?.(c);
@@ -112,11 +126,19 @@ test('CLI --alarm-every: random alarms reach an Event/Check reader', async () =>
   assert.ok(alarms >= 2, `alarms seen: ${alarms}`);
 });
 
-test('CLI: refuses to start without a password', async () => {
-  const r = await runCli(['--port', '0'], {});
-  assert.is(r.code, 2);
-  assert.match(r.err, 'password is required');
-  assert.is(r.url, undefined);
+test('CLI without a password: the documented demo password, printed with the URL; one given is never printed', async () => {
+  let loggedIn = 0;
+  const r = await runCliAs(['--port', '0', '--quiet'], {}, DEMO_LOGIN.password, async () => {
+    loggedIn++;
+  });
+  assert.is(r.err, '');
+  assert.is(r.code, 0);
+  assert.is(loggedIn, 1, 'logged in with the demo password');
+  assert.match(r.out, `(user admin, demo password "${DEMO_LOGIN.password}")`);
+  const empty = await runCli(['--port', '0', '--password', ''], {});
+  assert.is(empty.code, 2);
+  assert.match(empty.err, 'the password must not be empty');
+  assert.is(empty.url, undefined);
 });
 
 testIf(test, missingTool('openssl'), 'HTTPS when tls is given', async () => {
