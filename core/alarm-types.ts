@@ -122,3 +122,9 @@ export function alarmTypesOf(channel: AlarmCapabilities, recorderInputs = 0): Al
     }
   });
 }
+
+/** The recorder's own alarm inputs (`local_alarmin_num` of `Login/DeviceInfo`), which count for `io`; 0 when it does not say. */
+export function recorderAlarmInputs(dev: { local_alarmin_num?: unknown } | undefined): number {
+  const n = dev?.local_alarmin_num;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
+}

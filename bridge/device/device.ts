@@ -18,9 +18,9 @@ import {
   readIdentityPages,
   readLive,
   readManualAlarm,
+  recorderAlarmInputs,
   type ChannelSlot,
   type ClientOptions,
-  type DeviceInfo,
   type DisarmPage,
   type Invoker,
   type LateOptions,
@@ -69,11 +69,6 @@ function isOutage(err: unknown): boolean {
 /** The alarm outputs' page (read with every poll, bridge/features/alarm-outputs/). */
 const ALARM_OUTPUTS = 'PreviewChannel/ManualAlarm';
 
-/** `local_alarmin_num` of `Login/DeviceInfo` (the identity's read); 0 when the device does not say. */
-function alarmInputs(dev: DeviceInfo | undefined): number {
-  const n = dev?.local_alarmin_num;
-  return typeof n === 'number' && n > 0 ? n : 0;
-}
 
 /** The page a recorder disarms through, as read to learn it, and its Get answer. */
 interface DisarmRead {
@@ -217,7 +212,7 @@ export class Device extends EventEmitter {
    */
   async load(refresh: boolean): Promise<void> {
     const { sys, dev } = await this.pollRead('identity', 'Get', () => readIdentityPages(this.pollClient));
-    if (this.facts.events && this.recorderInputs === undefined) this.recorderInputs = alarmInputs(dev);
+    if (this.facts.events && this.recorderInputs === undefined) this.recorderInputs = recorderAlarmInputs(dev);
     const disarmPage = this.facts.disarmPage ?? (await this.disarmRead())?.page;
     const ranges = new Map<string, Json | null>();
     await inTurns(polledPages(disarmPage), async (page) => void ranges.set(page, await this.rangeOf(page, refresh)));

@@ -4,6 +4,11 @@ namespace NVR2MQTT.control {
     mode?: string;
     channel?: string;
     output?: string;
+    ptz?: string;
+  }
+  interface PtzOffer {
+    presets: Array<{ no: number; name: string }>;
+    moves: string[];
   }
   interface Hardware {
     channels: Array<{ id: string; name?: string; online?: boolean; state?: string }>;
@@ -29,7 +34,8 @@ namespace NVR2MQTT.control {
     if (this.name) return this.name;
     const m = modeOf(this.mode);
     const target = m.target === 'channel' ? this.channel : m.target === 'output' ? this.output : '';
-    return (this.mode || 'nvr control') + (target ? ' ' + target : '');
+    const command = this.mode === 'ptz' && this.ptz ? ' ' + this.ptz : '';
+    return (this.mode || 'nvr control') + (target ? ' ' + target : '') + command;
   }
 
   export function oneditprepare(this: ControlNode): void {
@@ -46,9 +52,69 @@ namespace NVR2MQTT.control {
       $mode.val(node.mode || 'floodlight');
     });
     const refresh = hardwareRefresher(node);
+    const refreshPtz = ptzRefresher(node);
     $mode.on('change', refresh);
     $('#node-input-device').on('change', refresh);
+    $('#node-input-channel').on('change', refreshPtz);
     ready.always(refresh);
+  }
+
+  /**
+   * PTZ mode: the chosen channel's offer (its stored presets, its moves, stop) as the node's command, asked of the
+   * camera through the admin route; empty = msg.payload decides. A saved command the camera no longer offers stays.
+   */
+  function ptzRefresher(node: ControlNode): () => void {
+    const $ptz = $('#node-input-ptz');
+    const $note = $('#nvr-control-note');
+    let asked = 0;
+    const fill = (offer: PtzOffer | null, current: string) => {
+      $ptz.empty().append($('<option>').val('').text(node._('nvr-control.note.ptzFromMsg')));
+      const listed: string[] = [];
+      const group = (label: string, entries: Array<{ value: string; text: string }>) => {
+        if (!entries.length) return;
+        const $g = $('<optgroup>').attr('label', label);
+        for (const e of entries) {
+          $('<option>').val(e.value).text(e.text).appendTo($g);
+          listed.push(e.value);
+        }
+        $ptz.append($g);
+      };
+      if (offer) {
+        group(
+          node._('nvr-control.note.ptzPresets'),
+          offer.presets.map((p) => ({ value: String(p.no), text: `${p.no} ${p.name}` })),
+        );
+        group(node._('nvr-control.note.ptzMoves'), [
+          ...offer.moves.map((m) => ({ value: m, text: m.replace('_', ' ') })),
+          { value: 'stop', text: node._('nvr-control.note.ptzStop') },
+        ]);
+      }
+      if (current && !listed.includes(current))
+        $('<option>')
+          .val(current)
+          .text(`${current} (${node._('nvr-control.note.notListed')})`)
+          .appendTo($ptz);
+      $ptz.val(current);
+    };
+    return () => {
+      const seq = ++asked;
+      const current = $ptz.val() || node.ptz || '';
+      if ($('#node-input-mode').val() !== 'ptz') return;
+      const channel = $('#node-input-channel').val();
+      const values = NVR2MQTT.deviceValues($('#node-input-device').val());
+      fill(null, current);
+      if (!values?.url || !channel) return void $note.text(node._('nvr-control.note.ptzChooseChannel'));
+      $note.text(node._('nvr-control.note.ptzAsking'));
+      NVR2MQTT.post<PtzOffer>('ptz', { ...values, channel })
+        .done((offer) => {
+          if (seq !== asked) return;
+          fill(offer, current);
+          $note.text(offer.presets.length ? node._('nvr-control.note.ptzHint') : node._('nvr-control.note.ptzNone'));
+        })
+        .fail((xhr) => {
+          if (seq === asked) $note.text(node._('nvr-control.note.failed') + ' ' + NVR2MQTT.errorText(xhr));
+        });
+    };
   }
 
   /**
@@ -71,9 +137,12 @@ namespace NVR2MQTT.control {
       const channelled = m.target === 'channel' || m.channel === 'optional';
       $('.nvr-control-channel').toggle(channelled);
       $('.nvr-control-output').toggle(m.target === 'output');
+      $('.nvr-control-ptz').toggle(mode === 'ptz');
       for (const s of ['brightness', 'volume', 'duration']) $('.nvr-control-' + s).toggle(m.settings.includes(s));
       const current = channelled ? $channel.val() || node.channel || '' : $output.val() || node.output || '';
-      if (!channelled && m.target === 'device') return void $note.text('');
+      // What the mode's messages must carry, where the runtime says (restart).
+      const payloadNote = m.payload ? node._('nvr-control.note.restartPayload').replace('__words__', m.payload) : '';
+      if (!channelled && m.target === 'device') return void $note.text(payloadNote);
       const values = NVR2MQTT.deviceValues($('#node-input-device').val());
       if (!values?.url) return void $note.text(node._('nvr-control.note.chooseDevice'));
       $note.text(node._('nvr-control.note.asking'));
@@ -84,7 +153,8 @@ namespace NVR2MQTT.control {
             const listed = res.channels.map((c) => ({ value: c.id, text: NVR2MQTT.channelText(c.id, c) }));
             if (m.channel === 'optional') listed.unshift({ value: '', text: node._('nvr-control.note.recorder') });
             NVR2MQTT.fillSelect($channel, listed, current, notListed());
-            $note.text(res.channels.length || m.channel === 'optional' ? '' : node._('nvr-control.note.noHardware'));
+            $note.text(res.channels.length || m.channel === 'optional' ? payloadNote : node._('nvr-control.note.noHardware'));
+            if (mode === 'ptz') $channel.trigger('change'); // its presets and moves
           } else {
             NVR2MQTT.fillSelect(
               $output,
@@ -114,6 +184,7 @@ namespace NVR2MQTT.control {
           brightness: { value: '', validate: validWholeOrEmpty },
           volume: { value: '', validate: validWholeOrEmpty },
           duration: { value: '', validate: validWholeOrEmpty },
+          ptz: { value: '' },
         },
         icon: 'nvr2mqtt-camera.svg',
         paletteLabel: 'nvr control',

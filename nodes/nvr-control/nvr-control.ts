@@ -70,7 +70,12 @@ export = function (RED: RED) {
     RED.nodes.createNode(this, def);
     const node = this;
     const mode: ControlMode | undefined = isControlMode(def.mode) ? def.mode : undefined;
-    const defaults = { brightness: settingOf(def.brightness), volume: settingOf(def.volume), duration: settingOf(def.duration) };
+    const defaults = {
+      brightness: settingOf(def.brightness),
+      volume: settingOf(def.volume),
+      duration: settingOf(def.duration),
+      ptz: def.ptz,
+    };
     const timers = new SwitchOffTimers();
     let closed = false;
     const binding = bindDevice(RED, node, def.device, () => {

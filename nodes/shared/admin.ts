@@ -1,3 +1,4 @@
+import { ALARM_TYPES, alarmTypesOf, recorderAlarmInputs } from '../../core/alarm-types';
 import type { ChannelSlot } from '../../core/channel-slots';
 import { NvrClient } from '../../core/client';
 import { deviceUrl } from '../../core/transport';
@@ -6,7 +7,7 @@ import { rebootableChannels } from '../../core/reboot';
 import { PAGE_NAME_PATTERN, pages, parsePageName } from '../../core/pages';
 import type { DeviceNode } from './bind-device';
 import { ALARM_TYPE_KEYS } from './alarm-event';
-import { channelsFor, CONTROL_MODES, isControlMode } from './control-modes';
+import { channelsFor, checkChannel, CONTROL_MODES, isControlMode, RESTART_PAYLOAD } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
 import { asDeviceError } from './errors';
@@ -132,6 +133,7 @@ function editorRules() {
         settings: row.settings,
         ...(row.target.kind === 'channel' ? { label: row.target.label } : {}),
         ...(row.target.kind === 'device' && row.target.channel ? { channel: row.target.channel } : {}),
+        ...(mode === 'restart' ? { payload: RESTART_PAYLOAD.words } : {}),
       },
     ]),
   );
@@ -201,6 +203,40 @@ export function registerAdminRoutes(RED: RED): void {
             : [];
       const outputs = kind === 'output' ? Object.keys(await client.manualAlarm()) : [];
       return { ok: true, channels: channels.map((c) => ({ id: c.id, name: c.name, online: c.online, state: statusWords(c) })), outputs };
+    }),
+  );
+
+  // nvr-control's PTZ mode: what the chosen channel offers (stored presets, moves), to pick the node's command from.
+  RED.httpAdmin.post(
+    '/nvr-device/ptz',
+    write,
+    deviceRoute(RED, async (client, body) => {
+      const channel = normaliseChannel(body.channel);
+      if (!channel) throw new DeviceError({ kind: 'invalid_request', error_code: 'bad_channel', reason: 'choose a PTZ channel' });
+      const slots = await client.channelSlots();
+      const refused = checkChannel('ptz', channel, slots);
+      if (refused) throw refused;
+      const info = await client.ptzInfo(channel, slots.length);
+      return { ok: true, channel, presets: info.presets, moves: info.moves };
+    }),
+  );
+
+  // nvr-event's dialog: the configured channels and the alarm types each can raise (core's alarmTypesOf, as the
+  // bridge announces them); nvr-snapshot's: the channels.
+  RED.httpAdmin.post(
+    '/nvr-device/alarms',
+    write,
+    deviceRoute(RED, async (client) => {
+      const [slots, info] = await Promise.all([client.channelSlots(), client.deviceInfo().catch(() => undefined)]);
+      const inputs = recorderAlarmInputs(info);
+      const channels = slots
+        .filter((c) => c.configured)
+        .map((c) => ({ id: c.id, name: c.name, online: c.online, state: statusWords(c), types: alarmTypesOf(c, inputs) }));
+      const offered = new Set(channels.flatMap((c) => c.types));
+      const types = Object.entries(ALARM_TYPES)
+        .filter(([key]) => offered.has(key as never))
+        .map(([key, t]) => ({ key, label: t.label }));
+      return { ok: true, channels, types };
     }),
   );
 

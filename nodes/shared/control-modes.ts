@@ -33,6 +33,8 @@ export interface ControlDefaults {
   brightness?: unknown;
   volume?: unknown;
   duration?: unknown;
+  /** PTZ mode: the command picked in the dialog (a preset's number, a move, `stop`), run on a message that names none. */
+  ptz?: unknown;
 }
 
 type Setting = LiveSetting | 'duration';
@@ -138,19 +140,25 @@ function onOff(mode: ControlMode, value: unknown, where: string): boolean {
   throw invalidRequest('bad_payload', `${where} must be ${allowed.join(', ')} (got ${nodeQuoter.describe(value)})`);
 }
 
+/** What restart mode takes (the dialog says it too, from the rules route): `true`, `"restart"`, an inject's timestamp. */
+export const RESTART_PAYLOAD = {
+  words: 'true, "restart" or a timestamp (an inject as it comes)',
+  accepts: (payload: unknown): boolean =>
+    payload === true ||
+    (typeof payload === 'string' && payload.trim().toLowerCase() === 'restart') ||
+    (typeof payload === 'number' && Number.isInteger(payload) && payload > 0),
+};
+
 /**
  * `msg.payload` -> a command: true/false, "on"/"off" ("disarm"/"arm" for disarm), or an object
  * `{on, brightness?, volume?, duration?}` (the settings the mode has); the node's settings fill the gaps.
  */
 export function parseCommand(mode: ControlMode, payload: unknown, defaults: ControlDefaults): Command {
-  if (mode === 'ptz') return { on: true, ptz: ptzCommand(payload) };
+  if (mode === 'ptz') return { on: true, ptz: ptzCommand(payload, defaults.ptz) };
   if (mode === 'restart') {
-    // Only a clear ask restarts (an inject's timestamp, a stray number or object does not).
-    if (payload === true || (typeof payload === 'string' && payload.trim().toLowerCase() === 'restart')) return { on: true };
-    throw invalidRequest(
-      'bad_payload',
-      `msg.payload must be true or "restart" to restart (got ${nodeQuoter.describe(payload)}); nothing was sent`,
-    );
+    // A clear ask restarts, and so does an inject as it comes (its timestamp); not false, other text or an object.
+    if (RESTART_PAYLOAD.accepts(payload)) return { on: true };
+    throw invalidRequest('bad_payload', `msg.payload must be ${RESTART_PAYLOAD.words} to restart (got ${nodeQuoter.describe(payload)})`);
   }
   const row = CONTROL_MODES[mode];
   const cmd: Command = { on: false };
@@ -186,17 +194,27 @@ export function parseCommand(mode: ControlMode, payload: unknown, defaults: Cont
   return cmd;
 }
 
+/** A preset number as PTZ mode reads it in a payload (larger numbers are an inject's timestamp, no preset). */
+const PRESET_NUMBER_MAX = 255;
+
 /**
  * PTZ mode's `msg.payload`: core's command object as it is (core checks it), or a word: a move (`left`, `zoom_in`),
- * `stop`, a preset's name; a number: a preset.
+ * `stop`, a preset's name; a number 1-255: a preset. A message that names none (an inject's timestamp, `true`, empty)
+ * runs the node's own command (`fallback`, picked in the dialog), where it has one.
  */
-function ptzCommand(payload: unknown): unknown {
-  if (typeof payload === 'number') return { preset: payload };
-  if (typeof payload !== 'string') return payload;
-  const word = payload.trim().toLowerCase();
+function ptzCommand(payload: unknown, fallback: unknown): unknown {
+  const named =
+    isPlainObject(payload) ||
+    (typeof payload === 'string' && payload.trim() !== '') ||
+    (typeof payload === 'number' && payload <= PRESET_NUMBER_MAX);
+  const own = typeof fallback === 'string' && fallback.trim() ? fallback.trim() : undefined;
+  const given = named || !own ? payload : own;
+  if (typeof given === 'number') return { preset: given };
+  if (typeof given !== 'string') return given;
+  const word = given.trim().toLowerCase();
   if (word === 'stop') return { stop: true };
   if (Object.hasOwn(PTZ_MOVES, word)) return { move: word };
-  return { preset: payload };
+  return { preset: given };
 }
 
 /**

@@ -34,6 +34,7 @@ interface JQuery {
   css(name: string, value: string): JQuery;
   is(selector: string): boolean;
   on(events: string, handler: (this: HTMLElement) => void): JQuery;
+  trigger(event: string): JQuery;
   toggle(show?: boolean): JQuery;
   hide(): JQuery;
   empty(): JQuery;

@@ -17,6 +17,8 @@ namespace NVR2MQTT {
     settings: string[];
     label?: string;
     channel?: 'optional';
+    /** What msg.payload the mode takes, in words (restart). */
+    payload?: string;
   }
   /** A device's settings as the admin routes take them. */
   export interface DeviceValues {
@@ -211,9 +213,36 @@ namespace NVR2MQTT {
       .get();
   }
 
+  /**
+   * Answers of the device for one dialog list: only the latest question's answer counts (switching device or mode
+   * quickly answers out of order). `ask(promise, done, fail)`.
+   */
+  export function latestAnswer(): <T>(answer: JQueryPromise<T>, done: (value: T) => void, fail: (xhr: JQueryXHR) => void) => void {
+    let asked = 0;
+    return (answer, done, fail) => {
+      const seq = ++asked;
+      answer.done((v) => seq === asked && done(v)).fail((xhr) => seq === asked && fail(xhr));
+    };
+  }
+
+  /** The configured channels of a device (the channels route), each as the dialogs show it. */
+  export interface ChannelEntry {
+    channel: string;
+    name?: string;
+    online?: boolean;
+    status?: string;
+    state?: string;
+  }
+
   /** A `<select>`'s choices; a saved one the device no longer offers stays selectable (and visible as such). */
-  export function fillSelect($select: JQuery, values: Array<{ value: string; text: string }>, current: string, notListed: string): void {
-    $select.empty().append($('<option>').val('').text('—'));
+  export function fillSelect(
+    $select: JQuery,
+    values: Array<{ value: string; text: string }>,
+    current: string,
+    notListed: string,
+    emptyText = '—',
+  ): void {
+    $select.empty().append($('<option>').val('').text(emptyText));
     for (const v of values) $('<option>').val(v.value).text(v.text).appendTo($select);
     if (current && !values.some((v) => v.value === current)) $('<option>').val(current).text(`${current} (${notListed})`).appendTo($select);
     $select.val(current || '');

@@ -57,6 +57,8 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
     'POST /nvr-device/channels nvr-device.write',
     'POST /nvr-device/form nvr-device.write',
     'POST /nvr-device/hardware nvr-device.write',
+    'POST /nvr-device/ptz nvr-device.write',
+    'POST /nvr-device/alarms nvr-device.write',
     'POST /nvr-device/test nvr-device.write',
   ]);
 });
@@ -181,6 +183,56 @@ test('POST form: a channel the page lacks, a page the device lacks, no page: cle
   const none = await post('form', { ...base });
   assert.is(none.status, 400);
   assert.is(none.body.error.error_code, 'bad_page');
+});
+
+test("POST ptz: the channel's stored presets and its moves, for nvr-control's Command; a channel without PTZ refused", async ({
+  sim,
+  password,
+}) => {
+  await empty();
+  const base = { url: sim!.url, username: 'admin', password };
+  const r = await post('ptz', { ...base, channel: 'ip_ch1' });
+  assert.is(r.status, 200, r.text);
+  assert.is(r.body.channel, 'IP_CH1');
+  assert.ok(
+    r.body.presets.some((p: any) => p.no === 3 && p.name === 'Garden'),
+    JSON.stringify(r.body.presets),
+  );
+  assert.ok(r.body.presets.every((p: any) => Number.isInteger(p.no)));
+  assert.ok(
+    ['left', 'zoom_in'].every((m) => r.body.moves.includes(m)),
+    JSON.stringify(r.body.moves),
+  );
+  const none = await post('ptz', { ...base, channel: 'CH1' });
+  assert.is(none.status, 400);
+  assert.match(none.body.error.reason, /CH1 has no PTZ/);
+  assert.not.ok(paths(sim!).includes('/API/PreviewChannel/PTZ/Control'), 'read only');
+});
+
+test('POST alarms: the configured channels with the alarm types each can raise, and only the types the device offers', async ({
+  sim,
+  password,
+}) => {
+  await empty();
+  const r = await post('alarms', { url: sim!.url, username: 'admin', password });
+  assert.is(r.status, 200, r.text);
+  const byId = Object.fromEntries(r.body.channels.map((c: any) => [c.id, c]));
+  // IP_CH3 is an empty slot: not listed. IP_CH2 is offline: it can only report its video loss.
+  assert.equal(Object.keys(byId), ['CH1', 'CH2', 'CH3', 'CH4', 'IP_CH1', 'IP_CH2', 'WIFI_CH1']);
+  assert.equal(byId.IP_CH2.types, ['video_loss']);
+  assert.is(byId.IP_CH2.state, 'offline');
+  assert.ok(
+    ['motion', 'person', 'line_crossing', 'object'].every((t) => byId.IP_CH1.types.includes(t)),
+    byId.IP_CH1.types,
+  );
+  assert.not.ok(byId.CH4.types.includes('person'), 'CH4 has no person detection');
+  const offered = r.body.types.map((t: any) => t.key);
+  assert.ok(offered.includes('person') && offered.includes('object'));
+  for (const absent of ['fire', 'plate', 'temperature', 'avd']) assert.not.ok(offered.includes(absent), absent);
+  assert.equal(
+    r.body.types.find((t: any) => t.key === 'line_crossing'),
+    { key: 'line_crossing', label: 'Line crossing' },
+  );
 });
 
 test('bad input: a url that is not http(s) is refused without a request', async ({ sim }) => {

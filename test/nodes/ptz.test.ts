@@ -41,6 +41,34 @@ test('payloads: an object as it is, words for moves and stop, a number or a name
   assert.equal(parseCommand('ptz', 'Gate', {}).ptz, { preset: 'Gate' });
 });
 
+test("the node's Command (picked in the dialog) runs on a message that names none: an inject's timestamp, true, empty", () => {
+  const own = { ptz: '3' };
+  for (const payload of [1764122400000, true, '', undefined]) assert.equal(parseCommand('ptz', payload, own).ptz, { preset: '3' });
+  assert.equal(parseCommand('ptz', 1764122400000, { ptz: 'left' }).ptz, { move: 'left' });
+  assert.equal(parseCommand('ptz', Date.now(), { ptz: 'stop' }).ptz, { stop: true });
+  // A message naming a command of its own runs that one.
+  assert.equal(parseCommand('ptz', 'right', own).ptz, { move: 'right' });
+  assert.equal(parseCommand('ptz', 2, own).ptz, { preset: 2 });
+  assert.equal(parseCommand('ptz', { stop: true }, own).ptz, { stop: true });
+  // Without a Command, a timestamp is read as what it says (a preset number out of range: refused by core).
+  assert.equal(parseCommand('ptz', 1764122400000, {}).ptz, { preset: 1764122400000 });
+});
+
+test("a default inject runs the node's Command: preset 3 (Garden) called", async (ctx) => {
+  await helper.unload();
+  await load(
+    flowWith(ctx.sim!.url, [
+      { id: 'c1', type: 'nvr-control', name: '', device: DEV, mode: 'ptz', channel: 'IP_CH1', ptz: '3', wires: [['out']] },
+      { id: 'out', type: 'helper' },
+      { id: 'catcher', type: 'catch', scope: ['c1'], uncaught: false, wires: [['caught']] },
+      { id: 'caught', type: 'helper' },
+    ]),
+    credentials(ctx.password),
+  );
+  const r = await exchange('c1', { payload: Date.now() });
+  assert.equal(r.out?.payload, { channel: 'IP_CH1', preset: 3, name: 'Garden' }, JSON.stringify(r.caught?.error));
+});
+
 test('a preset by name: CallPreset with its number; the answer names it; the camera moved', async (ctx) => {
   await ptzNode(ctx);
   const since = ctx.sim!.log.length;

@@ -1,7 +1,7 @@
 /**
  * nvr-control's restart mode in the Node-RED runtime against the simulator: the recorder restarts (secondary
  * authentication, the simulator reboots), the node answers and comes back with one login; a camera behind the NVR
- * restarts through IPCReboot; a stray payload, a retained message, an analog channel and a second restart within a
+ * restarts through IPCReboot (a default inject's timestamp does it); a stray payload, a retained message, an analog channel and a second restart within a
  * minute are refused with nothing sent.
  */
 import { suite } from 'uvu';
@@ -44,11 +44,13 @@ async function restartFlow(ctx: Ctx, props: Record<string, unknown> = {}) {
 
 const restartRequests = (ctx: Ctx) => ctx.sim!.log.filter((e) => /TransKey|DeviceReboot|IPCReboot\/Set/.test(e.path));
 
-test('refused with nothing sent: an inject timestamp, false, a retained message, an analog channel', async (ctx) => {
+test('refused with nothing sent: false, other text, an object, a retained message, an analog channel', async (ctx) => {
   await restartFlow(ctx);
+  const takes = /msg\.payload must be true, "restart" or a timestamp \(an inject as it comes\) to restart \(got /;
   const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-    [{ payload: 1764122400000 }, 'bad_payload', /must be true or "restart"/],
-    [{ payload: false }, 'bad_payload', /must be true or "restart"/],
+    [{ payload: false }, 'bad_payload', takes],
+    [{ payload: 'reboot now' }, 'bad_payload', takes],
+    [{ payload: { restart: true } }, 'bad_payload', takes],
     [{ payload: 'restart', retain: true }, 'retained', /retained message does not restart/],
     [{ payload: true, channel: 'nope' }, 'bad_channel', /is not CH<n>/],
   ];
@@ -65,9 +67,9 @@ test('refused with nothing sent: an inject timestamp, false, a retained message,
   assert.is(ctx.sim!.reboots, 0);
 });
 
-test('a camera behind the NVR restarts through IPCReboot; the answer names it', async (ctx) => {
+test('a camera behind the NVR restarts through IPCReboot, from a default inject (its timestamp); the answer names it', async (ctx) => {
   await restartFlow(ctx, { channel: 'IP_CH1' });
-  const r = await exchange('r1', { payload: 'restart', topic: 'cam' });
+  const r = await exchange('r1', { payload: Date.now(), topic: 'cam' });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.is(r.out.control, 'restart');
   assert.is(r.out.channel, 'IP_CH1');
