@@ -69,7 +69,6 @@ function isOutage(err: unknown): boolean {
 /** The alarm outputs' page (read with every poll, bridge/features/alarm-outputs/). */
 const ALARM_OUTPUTS = 'PreviewChannel/ManualAlarm';
 
-
 /** The page a recorder disarms through, as read to learn it, and its Get answer. */
 interface DisarmRead {
   page: DisarmPage;
