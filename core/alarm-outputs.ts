@@ -19,7 +19,7 @@ export async function readManualAlarm(c: Invoker, fresh = false): Promise<Record
 /** Only outputs the device lists (R2), only the ones that change are sent; read back. */
 export async function writeManualAlarm(c: Invoker, outputs: Record<string, boolean>): Promise<Record<string, boolean>> {
   const where = { page: manualAlarmSet.page, operation: 'Set' };
-  if (!isPlainObject(outputs)) throw refused(where, [{ path: '', problem: 'type', message: 'outputs must be an object' }]);
+  if (!isPlainObject(outputs)) throw refused(where, [{ path: '', problem: 'type', message: 'the outputs must be an object' }]);
   const current = await readManualAlarm(c, true);
   const violations = Object.entries(outputs).flatMap(([name, on]): Violation[] => {
     if (!Object.hasOwn(current, name)) {
@@ -27,7 +27,7 @@ export async function writeManualAlarm(c: Invoker, outputs: Record<string, boole
         {
           path: name,
           problem: 'unsupported',
-          message: `the device has no alarm output ${name} (it has ${Object.keys(current).join(', ') || 'none'})`,
+          message: `is not an alarm output of the device (it has ${Object.keys(current).join(', ') || 'none'})`,
         },
       ];
     }

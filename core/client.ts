@@ -264,8 +264,7 @@ export class NvrClient extends EventEmitter {
     const diff = changedPaths(current, stripped);
     if (Object.keys(diff).length === 0) return current;
     const problems = channelProblems(def, current, diff);
-    if (problems.length)
-      throw refuse('out_of_range', `${problems.length} channel problem${problems.length > 1 ? 's' : ''}; nothing was sent`, problems);
+    if (problems.length) throw refuse('out_of_range', `${problems.length} channel problem${problems.length > 1 ? 's' : ''}`, problems);
     const setOp = this.operation(def.name, 'Set');
     let range: Data | undefined;
     if (!opts.skipRangeCheck) range = await this.checkRange(setOp, diff, metaKeys);
@@ -606,7 +605,7 @@ export class NvrClient extends EventEmitter {
         error_code: 'out_of_range',
         ...where,
         violations,
-        reason: `${violations.length} value${violations.length > 1 ? 's' : ''} outside the device's Range; nothing was sent`,
+        reason: `${violations.length} value${violations.length > 1 ? 's' : ''} outside the device's Range`,
       });
     }
     return rangeData;

@@ -15,11 +15,20 @@ export interface ChannelError {
 }
 
 export interface Violation {
-  /** Dotted path inside `data`, e.g. `channel_info.CH1.siren_time`. */
+  /** Dotted path inside `data`, e.g. `channel_info.CH1.siren_time`: the field as the user gave it; '' for the whole. */
   path: string;
   /** `not_described`: the Range lists the field as a plain value (a setting of the page), not as a descriptor. */
   problem: 'unsupported' | 'not_described' | 'read_only' | 'enum' | 'min' | 'max' | 'length' | 'size' | 'type' | 'channel';
+  /**
+   * What is wrong, as a predicate that follows the field's name ("must be at most 180 (got 999)", "is read-only on
+   * this device"); with an empty path, a sentence of its own. violationText joins them: one rule for every refusal.
+   */
   message: string;
+}
+
+/** A violation as a sentence a user understands: "channel_info.CH1.siren_time must be at most 180 (got 999)". */
+export function violationText(v: Pick<Violation, 'path' | 'message'>): string {
+  return v.path ? `${v.path} ${v.message}` : v.message;
 }
 
 /**
@@ -196,7 +205,7 @@ export class DeviceError extends Error {
 
   constructor(init: DeviceErrorInit) {
     const where = init.page ? `${init.page}${init.operation ? `/${init.operation}` : ''}: ` : '';
-    const list = init.violations?.length ? `: ${init.violations.map((x) => `${x.path} ${x.message}`).join('; ')}` : '';
+    const list = init.violations?.length ? `: ${init.violations.map(violationText).join('; ')}` : '';
     super(`${where}${init.error_code} (${init.reason})${list}`, init.cause ? { cause: init.cause } : undefined);
     this.name = 'DeviceError';
     this.kind = init.kind ?? kindOfCode(init.error_code);

@@ -56,16 +56,15 @@ export function liveState(channel: string, a: LiveAnswer): LiveState {
 function check(key: LiveControlName, value: unknown, a: LiveAnswer): Violation | undefined {
   const c = CONTROLS[key];
   const v = (problem: Violation['problem'], message: string): Violation => ({ path: key, problem, message });
-  if (a[c.field] === undefined) return v('unsupported', `this channel has no ${c.field} (absent from the live page)`);
+  if (a[c.field] === undefined) return v('unsupported', 'is not available on this channel');
   if (c.kind === 'bool') return typeof value === 'boolean' ? undefined : v('type', `must be a boolean (got ${JSON.stringify(value)})`);
   if (typeof value !== 'number' || !Number.isInteger(value)) return v('type', `must be an integer (got ${JSON.stringify(value)})`);
   if (c.values && !c.values.includes(value)) return v('enum', `must be one of ${c.values.join(', ')} (got ${value})`);
   if (c.range) {
-    if (c.adjustable && a[c.adjustable] === false)
-      return v('read_only', `the ${key} of this ${c.hardware} is not adjustable (${c.adjustable} false)`);
+    if (c.adjustable && a[c.adjustable] === false) return v('read_only', 'cannot be changed on this channel (the device fixes it)');
     const { min, max } = bounds(a[c.range.field], c.range);
-    if (value < min) return v('min', `must be >= ${min} (${c.range.field}; got ${value})`);
-    if (value > max) return v('max', `must be <= ${max} (${c.range.field}; got ${value})`);
+    if (value < min) return v('min', `must be at least ${min} on this channel (got ${value})`);
+    if (value > max) return v('max', `must be at most ${max} on this channel (got ${value})`);
   }
   return undefined;
 }
@@ -89,7 +88,7 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
     if (value === undefined) continue;
     if (!Object.hasOwn(CONTROLS, key)) {
       const near = nearestField(key, Object.keys(CONTROLS));
-      violations.push({ path: key, problem: 'unsupported', message: `not a live control${near ? `; did you mean ${near}?` : ''}` });
+      violations.push({ path: key, problem: 'unsupported', message: `is not a live control${near ? `; did you mean ${near}?` : ''}` });
       continue;
     }
     const k = key as LiveControlName;
@@ -108,14 +107,14 @@ export function planLiveSet(channel: string, a: LiveAnswer, change: Record<strin
   return { violations, data: { ...a, ...fields, channel: a.channel ?? channel, operation_type } };
 }
 
-/** A refused change (the error message lists every violation); nothing was sent. */
+/** A refused change (the error message lists every violation); nothing was sent (kind `invalid_request` says so). */
 export function refused(where: { page: string; operation: string }, violations: Violation[]): DeviceError {
   return new DeviceError({
     kind: 'invalid_request',
     error_code: 'out_of_range',
     violations,
     ...where,
-    reason: `${violations.length} value${violations.length > 1 ? 's' : ''} refused; nothing was sent`,
+    reason: `${violations.length} value${violations.length > 1 ? 's' : ''} refused`,
   });
 }
 

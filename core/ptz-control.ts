@@ -126,25 +126,29 @@ export function planPtz(info: PtzInfo, input: unknown): PtzCommand {
   const bad = (path: string, problem: Violation['problem'], message: string) => v.push({ path, problem, message });
   if (!isPlainObject(input))
     throw refused(WHERE, [
-      { path: '', problem: 'type', message: `must be an object such as {"preset": 1} or {"move": "left"} (got ${show(input)})` },
+      {
+        path: '',
+        problem: 'type',
+        message: `a PTZ command must be an object such as {"preset": 1} or {"move": "left"} (got ${show(input)})`,
+      },
     ]);
   for (const k of Object.keys(input)) {
     if (MEMBERS.includes(k)) continue;
     const near = nearestField(k, MEMBERS);
-    bad(k, 'unsupported', `not a PTZ command member (accepted: ${MEMBERS.join(', ')})${near ? `; did you mean ${near}?` : ''}`);
+    bad(k, 'unsupported', `is not part of a PTZ command (it takes ${MEMBERS.join(', ')})${near ? `; did you mean ${near}?` : ''}`);
   }
   const actions = ['preset', 'move', 'stop'].filter((k) => input[k] !== undefined);
   if (actions.length !== 1)
-    bad('', 'type', actions.length ? `give one of preset, move, stop (got ${actions.join(' and ')})` : 'give one of preset, move or stop');
+    bad('', 'type', `a PTZ command gives one of preset, move or stop (${actions.length ? `got ${actions.join(' and ')}` : 'got none'})`);
   if (v.length) throw refused(WHERE, v);
   if (input.stop !== undefined) {
     if (input.stop !== true) bad('stop', 'type', `must be true (got ${show(input.stop)})`);
-    for (const k of ['duration', 'speed']) if (input[k] !== undefined) bad(k, 'unsupported', 'only a move takes it');
+    for (const k of ['duration', 'speed']) if (input[k] !== undefined) bad(k, 'unsupported', 'is taken by a move only');
     if (v.length) throw refused(WHERE, v);
     return { kind: 'stop' };
   }
   if (input.preset !== undefined) {
-    for (const k of ['duration', 'speed']) if (input[k] !== undefined) bad(k, 'unsupported', 'only a move takes it');
+    for (const k of ['duration', 'speed']) if (input[k] !== undefined) bad(k, 'unsupported', 'is taken by a move only');
     const preset = findPreset(info, input.preset);
     if (typeof preset === 'string') bad('preset', 'enum', preset);
     if (v.length) throw refused(WHERE, v);
@@ -154,34 +158,36 @@ export function planPtz(info: PtzInfo, input: unknown): PtzCommand {
   if (typeof move !== 'string' || !Object.hasOwn(PTZ_MOVES, move)) {
     bad('move', 'enum', `must be one of ${info.moves.join(', ')} (got ${show(move)})`);
   } else if (!info.moves.includes(move as PtzMove)) {
-    bad('move', 'unsupported', `${info.channel} cannot ${move.replace('_', ' ')} (it offers ${info.moves.join(', ') || 'no move'})`);
+    bad('move', 'unsupported', `must be a move ${info.channel} can make: ${info.moves.join(', ') || 'it makes none'} (got ${show(move)})`);
   }
   const seconds = input.duration ?? PTZ_DURATION.default;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds))
     bad('duration', 'type', `must be a number of seconds (got ${show(seconds)})`);
-  else if (seconds < PTZ_DURATION.min) bad('duration', 'min', `must be >= ${PTZ_DURATION.min} seconds (got ${seconds})`);
-  else if (seconds > PTZ_DURATION.max) bad('duration', 'max', `must be <= ${PTZ_DURATION.max} seconds (got ${seconds})`);
+  else if (seconds < PTZ_DURATION.min) bad('duration', 'min', `must be at least ${PTZ_DURATION.min} seconds (got ${seconds})`);
+  else if (seconds > PTZ_DURATION.max) bad('duration', 'max', `must be at most ${PTZ_DURATION.max} seconds (got ${seconds})`);
   const { min, max } = info.speed;
   const speed = input.speed ?? Math.round((min + max) / 2);
   if (typeof speed !== 'number' || !Number.isInteger(speed)) bad('speed', 'type', `must be a whole number (got ${show(speed)})`);
-  else if (speed < min) bad('speed', 'min', `must be >= ${min} (got ${speed})`);
-  else if (speed > max) bad('speed', 'max', `must be <= ${max} on this device (got ${speed})`);
+  else if (speed < min) bad('speed', 'min', `must be at least ${min} (got ${speed})`);
+  else if (speed > max) bad('speed', 'max', `must be at most ${max} on this device (got ${speed})`);
   if (v.length) throw refused(WHERE, v);
   return { kind: 'move', move: move as PtzMove, seconds: seconds as number, speed: speed as number };
 }
 
-/** A stored preset by number (or a numeric string) or by name; else why not. */
+/** A stored preset by number (or a numeric string) or by name; else why not (a predicate that follows "preset"). */
 export function findPreset(info: PtzInfo, raw: unknown): PtzPreset | string {
   const names = info.presets.map((p) => `${p.no} ${p.name}`).join(', ');
-  const offer = info.presets.length ? `stored presets: ${names}` : `${info.channel} has no stored preset`;
+  const offer = info.presets.length ? `${info.channel} stores ${names}` : `${info.channel} has no stored preset`;
   const no = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : undefined;
   if (no !== undefined) {
-    if (!Number.isInteger(no) || no < 1 || no > 255) return `must be a preset number 1-255 or a preset name (got ${show(raw)}); ${offer}`;
-    return info.presets.find((p) => p.no === no) ?? `preset ${no} is not stored on ${info.channel}; ${offer}`;
+    if (!Number.isInteger(no) || no < 1 || no > 255) return `must be a preset number 1-255 or a preset name (got ${show(raw)}; ${offer})`;
+    return info.presets.find((p) => p.no === no) ?? `must be a preset stored on ${info.channel} (got ${no}; ${offer})`;
   }
-  if (typeof raw !== 'string' || !raw.trim()) return `must be a preset number or name (got ${show(raw)}); ${offer}`;
+  if (typeof raw !== 'string' || !raw.trim()) return `must be a preset number or name (got ${show(raw)}; ${offer})`;
   const name = raw.trim().toLowerCase();
-  return info.presets.find((p) => p.name.toLowerCase() === name) ?? `no stored preset is named ${show(raw)}; ${offer}`;
+  return (
+    info.presets.find((p) => p.name.toLowerCase() === name) ?? `must be a preset stored on ${info.channel} (got ${show(raw)}; ${offer})`
+  );
 }
 
 /** What a command did: the preset called, or the move run (its Stop sent), or what was stopped. */

@@ -49,7 +49,7 @@ export async function rebootCamera(c: Invoker, password: string, channel: string
       kind: 'invalid_request',
       error_code: 'out_of_range',
       ...where,
-      reason: 'the restart of a camera carries the admin password, which this page takes up to 16 characters; nothing was sent',
+      reason: 'the restart of a camera carries the admin password, which this page takes up to 16 characters',
     });
   const auth = await secondaryAuth(c, password);
   const answer = await c.invoke(

@@ -57,15 +57,15 @@ export function channelProblems(page: PageDef, current: unknown, diff: Data): Vi
   const have = blocks(current);
   const out: Violation[] = [];
   for (const [ch, block] of Object.entries(diff.channel_info)) {
-    if (!isChannelId(ch)) out.push({ path: path(ch), problem: 'channel', message: 'not a channel id (CH<n>, IP_CH<n>, WIFI_CH<n>)' });
+    if (!isChannelId(ch)) out.push({ path: path(ch), problem: 'channel', message: 'is not a channel id (CH<n>, IP_CH<n>, WIFI_CH<n>)' });
     else if (!Object.hasOwn(have, ch))
-      out.push({ path: path(ch), problem: 'channel', message: `channel ${ch} is not on this page of the device` });
+      out.push({ path: path(ch), problem: 'channel', message: 'is not a channel of this page on the device' });
     else if (isChannelMarker(have[ch])) {
       const m = have[ch];
       out.push({
         path: path(ch),
         problem: 'channel',
-        message: `channel ${ch} has no parameters here (${typeof m.status === 'string' ? `${m.status}, ` : ''}${m.reason})`,
+        message: `has no settings here: the device answers ${typeof m.status === 'string' ? `${m.status}, ` : ''}"${m.reason}"`,
       });
     } else if (!isPlainObject(block)) {
       out.push({ path: path(ch), problem: 'type', message: 'must be an object of fields' });

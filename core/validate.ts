@@ -59,16 +59,16 @@ function checkMembers(value: Map, members: Map): void {
     if (isDesc(d)) {
       checkValue(value[key], d);
     } else if (d === undefined || !Object.hasOwn(members, key)) {
-      if (isChannelId(key)) report('channel', `channel ${key} is not available on this page of the device (absent from Range)`);
+      if (isChannelId(key)) report('channel', 'is not a channel of this page on the device');
       // A Range channel block carries `status` only while the channel is offline (spec 2.2, 2.6), and then its
       // fields are missing because the camera is away, not because the device lacks them.
       else if (depth >= 2 && isChannelId(stack[depth - 2]) && isDesc(members.status))
-        report('unsupported', 'not available: the channel is offline (absent from Range)');
-      else report('unsupported', `not supported by this device (absent from Range)${didYouMean(key, members)}`);
+        report('unsupported', 'is not available while the channel is offline');
+      else report('unsupported', `is not a setting this device offers${didYouMean(key, members)}`);
     } else {
       // A plain Range value (enable_export: true, default_timeout: 60, channel_max): what the page says about
       // itself, not a field it takes. R1: only what Range describes may be sent.
-      report('not_described', `not settable: Range gives it as a plain value (${describe(d)}), not as a field descriptor`);
+      report('not_described', `cannot be set: the device reports it as a fact of the page (${describe(d)}), not as a setting`);
     }
     depth--;
   }
@@ -76,7 +76,7 @@ function checkMembers(value: Map, members: Map): void {
 
 function checkValue(value: unknown, d: Desc): void {
   if (d.mode === 'r') {
-    report('read_only', 'is read-only (mode "r" in Range)');
+    report('read_only', 'is read-only on this device');
     return;
   }
   switch (d.type) {
@@ -113,8 +113,8 @@ function checkInt(value: unknown, d: Desc): void {
     report('type', `must be a 32-bit integer (got ${describe(value)})`);
     return;
   }
-  if (d.min !== undefined && value < d.min) report('min', `must be >= ${d.min} (got ${value})`);
-  else if (d.max !== undefined && value > d.max) report('max', `must be <= ${d.max} (got ${value})`);
+  if (d.min !== undefined && value < d.min) report('min', `must be at least ${d.min} (got ${value})`);
+  else if (d.max !== undefined && value > d.max) report('max', `must be at most ${d.max} (got ${value})`);
   else if (Array.isArray(items)) {
     if (items.length !== 0 && items.indexOf(value) === -1) report('enum', `must be one of ${items.join(', ')} (got ${value})`);
   } else if (typeof items === 'string' && isPtzHex(items) && (value < 0 || value > 255 || !ptzHexHas(items, value))) {
@@ -136,9 +136,9 @@ function checkString(value: unknown, d: Desc): void {
   // in byte buffers, so counting characters could let through a name the device refuses. ASCII: same.
   const len = d.min_len === undefined && d.max_len === undefined ? 0 : Buffer.byteLength(value, 'utf8');
   if (d.min_len !== undefined && len < d.min_len) {
-    report('length', `length must be >= ${d.min_len} bytes (got ${len})`);
+    report('length', `must be at least ${d.min_len} bytes long (got ${len})`);
   } else if (d.max_len !== undefined && len > d.max_len) {
-    report('length', `length must be <= ${d.max_len} bytes (got ${len})`);
+    report('length', `must be at most ${d.max_len} bytes long (got ${len})`);
   }
 }
 
@@ -246,7 +246,7 @@ export function validateAgainstRange(payload: unknown, rangeData: Record<string,
   depth = 0;
   meta = opts?.metaKeys ?? NO_META;
   try {
-    if (!isPlainObject(payload)) report('type', `payload must be an object (got ${describe(payload)})`);
+    if (!isPlainObject(payload)) report('type', `the data must be an object (got ${describe(payload)})`);
     else checkMembers(payload, rangeData);
   } finally {
     out = [];

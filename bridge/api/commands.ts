@@ -17,7 +17,7 @@ import { SwitchOffTimers } from '../../core/switch-off';
 import { checkCode, panelCommand } from '../homeassistant/alarm-code';
 import type { CommandErrorType } from '../homeassistant/command-error';
 import type { BridgeContext } from './context';
-import { Refusal } from '../device/refusal';
+import { notOffered, Refusal, shownKey } from '../device/refusal';
 import type { DeviceRuntime } from '../device/runtime';
 import { errorText } from '../base/log';
 import type { LivePlan } from '../device/live-commands';
@@ -68,10 +68,8 @@ function checkKey(h: DeviceRuntime, level: Level, channel: string | undefined, k
   }
   const facts = h.device.facts;
   const row = rows.find((r) => rowSupported(facts, r, channel));
-  if (rows.every(isReadOnlyRow)) throw new Refusal(`${key} is read-only`, { key });
-  if (!row) {
-    throw new Refusal(`${key} is not supported by ${h.device.id}${channel ? ` ${channel}` : ''} (absent from its Range)`, { key });
-  }
+  if (rows.every(isReadOnlyRow)) throw new Refusal(`${shownKey(rows[0])} is read-only`, { key });
+  if (!row) throw notOffered(rows[0], h.device.id, channel);
   if (row.source.kind === 'disarm') {
     // The code (where the config sets one) is checked first: a wrong code learns nothing about the command.
     const { action, code } = panelCommand(key, raw);

@@ -5,7 +5,7 @@
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  * `bridge/request/upgrade` (off by default) is the local firmware upgrade from a file: bridge/api/upgrade-request.ts.
  */
-import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange } from '../../core';
+import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange, violationText } from '../../core';
 import type { Quoter } from '../../core/quote';
 import { isPlainObject } from '../../core/json';
 import { lookupDevice, requireOnline } from './commands';
@@ -203,7 +203,7 @@ export class Requests {
     const violations = validateAgainstRange(data, range, { metaKeys });
     if (violations.length) {
       const shown = shownViolations(violations, data, this.ctx.quoter);
-      throw new Refusal(`outside the device's Range: ${shown.map((v) => `${v.path} ${v.message}`).join('; ')}`, {
+      throw new Refusal(`outside the device's Range: ${shown.map(violationText).join('; ')}`, {
         device: h.device.id,
         page,
         violations: shown,

@@ -10,7 +10,7 @@
 import { addressingOf, DISARM_MEMBER, findPage, isChannelMarker, validateAgainstRange } from '../../core';
 import { isPlainObject } from '../../core/json';
 import type { Quoter } from '../../core/quote';
-import { Refusal } from './refusal';
+import { notOffered, Refusal, shownKey } from './refusal';
 import { channelEventState } from './event-state';
 import { DISK_PROBLEM_KEY } from './event-sensors';
 import { alarmOutputState } from './alarm-output-names';
@@ -140,11 +140,8 @@ function getField(row: ConfigRow, base: unknown): readonly string[] {
 /** The Range descriptor a command on a configuration row is checked against: present and writable. */
 function writableDescriptor(row: ConfigRow, c: Command) {
   const desc = rowDescriptor(c.facts, row, c.channel);
-  if (!desc)
-    throw new Refusal(`${row.key} is not supported by ${c.device}${c.channel ? ` ${c.channel}` : ''} (absent from its Range)`, {
-      key: row.key,
-    });
-  if (desc.mode === 'r') throw new Refusal(`${row.key} is read-only on this device (Range mode "r")`, { key: row.key });
+  if (!desc) throw notOffered(row, c.device, c.channel);
+  if (desc.mode === 'r') throw new Refusal(`${shownKey(row)} is read-only on this device`, { key: row.key });
   return desc;
 }
 
@@ -156,7 +153,7 @@ function checkedPageWrite(row: ConfigRow, c: Command, path: readonly string[], v
   const violations = range ? validateAgainstRange(payload, range, { metaKeys: addressingOf(findPage(row.source.page)).keys }) : [];
   if (violations.length) {
     const shown = shownViolations(violations, c.raw, c.q);
-    throw new Refusal(`${row.key}: ${shown.map((v) => v.message).join('; ')}`, { key: row.key, violations: shown });
+    throw new Refusal(`${shownKey(row)} ${shown.map((v) => v.message).join('; ')}`, { key: row.key, violations: shown });
   }
   return { kind: 'page', row, change };
 }

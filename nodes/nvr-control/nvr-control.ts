@@ -1,6 +1,5 @@
 import type { ChannelSlot } from '../../core/channel-slots';
 import type { NvrClient } from '../../core/client';
-import { DeviceError } from '../../core/errors';
 import { RestartGuard } from '../../core/restart-guard';
 import type { LiveState } from '../../core/live';
 import { SwitchOffTimers } from '../../core/switch-off';
@@ -8,7 +7,6 @@ import { bindDevice, type DeviceBinding, type DeviceNode } from '../shared/bind-
 import {
   checkChannel,
   CONTROL_MODES,
-  humanRefusal,
   isControlMode,
   parseCommand,
   settingOf,
@@ -86,15 +84,11 @@ export = function (RED: RED) {
 
     const device = typeof def.device === 'string' ? (RED.nodes.getNode(def.device) as DeviceNode | null) : null;
     const run = async (m: ControlMode, target: string, cmd: Command): Promise<unknown> => {
-      try {
-        const state = await CONTROL_MODES[m].run(binding!.client, target, cmd);
-        // The state read back is what the part is now: nvr-event nodes of the device report it (dashboards follow).
-        if (CONTROL_MODES[m].target.kind === 'channel' && m !== 'ptz')
-          device?.live?.update({ ...(state as LiveState), channel: target }, 'read-back');
-        return state;
-      } catch (e) {
-        throw e instanceof DeviceError ? humanRefusal(e) : e;
-      }
+      const state = await CONTROL_MODES[m].run(binding!.client, target, cmd);
+      // The state read back is what the part is now: nvr-event nodes of the device report it (dashboards follow).
+      if (CONTROL_MODES[m].target.kind === 'channel' && m !== 'ptz')
+        device?.live?.update({ ...(state as LiveState), channel: target }, 'read-back');
+      return state;
     };
 
     /** After `seconds`, the same part off again; its state goes out as a message of its own. */
@@ -193,9 +187,9 @@ async function restart(
   channel: string,
 ): Promise<{ state: unknown } | undefined> {
   if (msg.retain === true)
-    throw invalidRequest('retained', 'a retained message does not restart the device (it would on every deploy); nothing was sent');
+    throw invalidRequest('retained', 'a retained message does not restart the device (it would again on every deploy)');
   const why = guard.begin(channel || undefined);
-  if (why) throw invalidRequest('restarting', `${why}; nothing was sent`);
+  if (why) throw invalidRequest('restarting', why);
   let sent = false;
   binding.muted = true;
   node.status({ fill: 'yellow', shape: 'dot', text: `restarting ${channel || 'the recorder'}` });

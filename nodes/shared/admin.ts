@@ -1,5 +1,4 @@
 import { ALARM_TYPES, alarmTypesOf, recorderAlarmInputs } from '../../core/alarm-types';
-import type { ChannelSlot } from '../../core/channel-slots';
 import { NvrClient } from '../../core/client';
 import { deviceUrl } from '../../core/transport';
 import { DeviceError } from '../../core/errors';
@@ -10,6 +9,7 @@ import { ALARM_TYPE_KEYS } from './alarm-event';
 import { channelsFor, checkChannel, CONTROL_MODES, isControlMode, RESTART_PAYLOAD } from './control-modes';
 import { clientOptions, type DeviceCredentials, type DeviceProps } from './device-config';
 import { CLOSE_TIMEOUT_MS, settleWithin } from './device-session';
+import { statusWords } from './channel-state';
 import { asDeviceError } from './errors';
 import { recordLogins, triesLeftText } from './login-failures';
 import { LIVE_PARTS } from './live-parts';
@@ -23,16 +23,6 @@ const PASSWORD_PLACEHOLDER = '__PWRD__';
 
 /** Admin requests give up sooner than flows: a user is waiting in front of a dialog. */
 const ADMIN_TIMEOUT_MS = 8000;
-
-/** ChannelInfo `connect_status` in the editor's words, for a channel that is not online (one table for every dialog). */
-const STATUS_WORDS: Readonly<Record<string, string>> = {
-  Offline: 'offline',
-  Sleep: 'asleep',
-  NotConfigured: 'no camera',
-  NotPaired: 'not paired',
-  FailConnectNetwork: 'no network',
-};
-const statusWords = (m: ChannelSlot): string | undefined => (m.online ? undefined : (STATUS_WORDS[m.status] ?? m.status));
 
 /** Body of the POST routes: the config dialog's current values (the node may not be deployed yet). */
 interface DialogValues extends DeviceProps {

@@ -6,6 +6,7 @@ import { isPlainObject } from '../../core/json';
 import { hasPtzAbility, PTZ_MOVES } from '../../core/ptz-control';
 import { MAX_DURATION_S } from '../../core/switch-off';
 import { switchValue } from '../../core/words';
+import { statusWords } from './channel-state';
 import { invalidRequest } from './errors';
 import { nodeQuoter } from './secrets';
 
@@ -230,26 +231,13 @@ export function checkChannel(mode: ControlMode, channel: string, model: readonly
   }
   if (hasPart(ch, target.hardware)) return undefined;
   // An offline camera lists no abilities: say it is offline rather than that it lacks the part.
-  if (!ch.online) return invalidRequest('channel_offline', `${channel} is ${ch.status}; nothing was sent`);
+  if (!ch.online) return invalidRequest('channel_offline', `${channel} is ${statusWords(ch)}: its camera lists no parts now`);
   const has = CHANNEL_PARTS.filter((m) => hasPart(ch, m.hardware)).map((m) => m.label);
-  return invalidRequest(
-    'no_hardware',
-    `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}; nothing was sent`,
-  );
+  return invalidRequest('no_hardware', `${channel} has no ${target.label}${has.length ? ` (it has: ${has.join(', ')})` : ''}`);
 }
 
 /** Channels the editor offers for a mode: those whose hardware has the part. */
 export function channelsFor(mode: ControlMode, model: readonly ChannelSlot[]): ChannelSlot[] {
   const { target } = CONTROL_MODES[mode];
   return target.kind === 'channel' ? model.filter((c) => c.configured && hasPart(c, target.hardware)) : [];
-}
-
-/**
- * A refusal by core (values out of the page's `_range`, a part the page lacks) in the words of the
- * violations: "brightness must be <= 100 (…; got 150); nothing was sent".
- */
-export function humanRefusal(err: DeviceError): DeviceError {
-  if (!err.violations?.length) return err;
-  const reason = `${err.violations.map((v) => `${v.path} ${v.message}`).join('; ')}; nothing was sent`;
-  return invalidRequest(err.error_code, reason, { page: err.page, operation: err.operation });
 }

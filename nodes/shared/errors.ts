@@ -1,4 +1,4 @@
-import { DeviceError, type ErrorKind } from '../../core/errors';
+import { DeviceError, violationText, type ErrorKind } from '../../core/errors';
 import { nodeQuoter } from './secrets';
 
 /** Which request an error belongs to. */
@@ -44,16 +44,19 @@ const KIND_WORDS: Readonly<Record<ErrorKind, string>> = {
   invalid_request: 'Not sent',
 };
 
-/** The message in the user's words: the reason, the violations, and the page it was about. */
+/**
+ * The message in the user's words, after the kind's name ("Not sent: ..."): each violation as a sentence where there
+ * are some (they say more than the reason's count of them), else the reason; and the page it was about.
+ */
 function userMessage(d: {
   reason: string;
   violations?: ReadonlyArray<{ path: string; message: string }>;
   page?: string;
   operation?: string;
 }) {
-  const list = d.violations?.length ? `: ${d.violations.map((x) => `${x.path} ${x.message}`).join('; ')}` : '';
+  const what = d.violations?.length ? d.violations.map(violationText).join('; ') : d.reason;
   const where = d.page ? ` (${d.page}${d.operation ? ` ${d.operation}` : ''})` : '';
-  return `${d.reason}${list}${where}`;
+  return `${what}${where}`;
 }
 
 /**

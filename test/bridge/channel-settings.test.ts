@@ -104,11 +104,11 @@ test('refused: a value outside Range or not offered, and a key the channel does 
   const sim = fx.sims.get('nvr')!;
   const sets = setsOf(sim).length;
   const cases: Array<[string, string, RegExp]> = [
-    ['ch3/set/motion_sensitivity', '99', /motion_sensitivity: must be <= 8 \(got 99\)/],
-    ['ch1/set/pir_sensitivity', '0', /pir_sensitivity: must be >= 1 \(got 0\)/],
-    ['ch3/set/day_night', 'Disco', /day_night: .*Disco/],
-    ['ch1/set/ir_led', 'On', /ir_led is not supported by nvr CH1/],
-    ['ch3/set/pir_detection', 'ON', /pir_detection is not supported by nvr CH3/],
+    ['ch3/set/motion_sensitivity', '99', /\(motion_sensitivity\) must be at most 8 \(got 99\)/],
+    ['ch1/set/pir_sensitivity', '0', /\(pir_sensitivity\) must be at least 1 \(got 0\)/],
+    ['ch3/set/day_night', 'Disco', /^Day\/night mode \(day_night\) must be one of .*\(got "Disco"\)/],
+    ['ch1/set/ir_led', 'On', /\(ir_led\): nvr CH1 does not offer this setting/],
+    ['ch3/set/pir_detection', 'ON', /\(pir_detection\): nvr CH3 does not offer this setting/],
   ];
   for (const [t, payload, reason] of cases) {
     const since = fx.recorder.count;
@@ -147,10 +147,10 @@ test('white light mode: a select only on the full-colour camera; set nested in F
   const refused = r.count;
   await r.publish(`${fx.base}/nvr/ch4/set/white_light`, 'Disco');
   const data = await waitEvent(fx, 'command_refused', (d) => d.topic === `${fx.base}/nvr/ch4/set/white_light`, refused);
-  assert.match(String(data.reason), /white_light: .*Disco/);
+  assert.match(String(data.reason), /\(white_light\) must be one of .*Disco/);
   await r.publish(`${fx.base}/nvr/ch3/set/white_light`, 'Auto');
   const ch3 = await waitEvent(fx, 'command_refused', (d) => d.topic === `${fx.base}/nvr/ch3/set/white_light`, refused);
-  assert.match(String(ch3.reason), /white_light is not supported by nvr CH3/);
+  assert.match(String(ch3.reason), /^White light mode \(white_light\): nvr CH3 does not offer this setting$/);
   assert.equal(setsOf(sim).length, before, 'nothing sent');
 });
 

@@ -149,14 +149,19 @@ const REFUSALS: Array<[string, string, string | Buffer, RegExp]> = [
   ['empty object', 'nvr/ch1/set', '{}', /nothing to set/],
   ['unknown key', 'nvr/ch1/set', '{"bogus": 1}', /unknown key "bogus"/],
   ['device key on a channel', 'nvr/ch1/set', '{"disarm_siren": true}', /unknown key "disarm_siren".*device key/],
-  ['unsupported: CH3 floodlight', 'nvr/ch3/set/floodlight_on_alarm', 'ON', /floodlight_on_alarm is not supported/],
-  ['unsupported: CH4 siren', 'nvr/ch4/set', '{"siren_on_alarm": true}', /siren_on_alarm is not supported/],
-  ['unsupported: CH2 audio', 'nvr/ch2/set/audio_in_volume', '10', /not supported/],
-  ['out of bounds: max', 'nvr/ch1/set', '{"siren_volume": 11}', /siren_volume: must be <= 10/],
-  ['out of bounds: min', 'nvr/ch1/set/floodlight_duration', '4', /must be >= 5/],
+  [
+    'unsupported: CH3 floodlight',
+    'nvr/ch3/set/floodlight_on_alarm',
+    'ON',
+    /^Floodlight on alarm \(floodlight_on_alarm\): nvr CH3 does not offer this setting$/,
+  ],
+  ['unsupported: CH4 siren', 'nvr/ch4/set', '{"siren_on_alarm": true}', /\(siren_on_alarm\): nvr CH4 does not offer this setting/],
+  ['unsupported: CH2 audio', 'nvr/ch2/set/audio_in_volume', '10', /\(audio_in_volume\): nvr CH2 does not offer this setting/],
+  ['out of bounds: max', 'nvr/ch1/set', '{"siren_volume": 11}', /^Siren volume \(siren_volume\) must be at most 10 \(got 11\)/],
+  ['out of bounds: min', 'nvr/ch1/set/floodlight_duration', '4', /\(floodlight_duration\) must be at least 5/],
   ['out of bounds: option', 'nvr/ch1/set/floodlight_mode', 'Disco', /must be one of/],
   ['empty slot (NotConfigured): no channel', 'nvr/ip_ch3/set/floodlight_mode', 'Strobe', /unknown channel "ip_ch3"/],
-  ['LinkageManage switch on a Disarming device', 'nvr/set/disarm_ptz', 'ON', /disarm_ptz is not supported/],
+  ['LinkageManage switch on a Disarming device', 'nvr/set/disarm_ptz', 'ON', /\(disarm_ptz\): nvr does not offer this setting/],
   ['wrong type: bool', 'nvr/ch1/set', '{"siren_on_alarm": "maybe"}', /wrong type/],
   ['wrong type: number', 'nvr/ch1/set/siren_volume', 'loud', /wrong type/],
   ['wrong type: fraction', 'nvr/ch1/set', '{"siren_volume": 5.5}', /whole number/],
@@ -200,7 +205,7 @@ test('refusals: clear reason on bridge/event, device untouched', async ({ fx }) 
   );
   const res = json(await fx.recorder.waitTopic(`${fx.base}/bridge/response/set`, (j) => j.transaction === 'bad-1', 3000, reqSince));
   assert.equal(res.status, 'error');
-  assert.match(String(res.error), /siren_value.*<= 10/);
+  assert.match(String(res.error), /siren_value must be at most 10 \(got 99\)/);
   await waitEvent(fx, 'command_refused', (d) => d.transaction === 'bad-1', reqSince);
   for (const [payload, pattern] of [
     ['{"page": "AlarmConfig/VoiceAlarm", "transaction": "r1"}', /"device".*required/],

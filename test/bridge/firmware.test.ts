@@ -62,7 +62,7 @@ test('the recorder has an update entity; state: installed = latest until the che
 });
 
 test('install with nothing newer, a bad word: refused, nothing sent', async () => {
-  await refused('install', /no newer firmware found/);
+  await refused('install', /no newer firmware than .+ was found \(checked at \d{4}-/);
   await refused('flash', /send "install" or "check"/);
 });
 

@@ -186,8 +186,8 @@ test('alarm panel on a device without Disarming: LinkageManage enable, and its l
 
 // Each bad live command: a clear reason on bridge/event, nothing sent to the live page.
 const REFUSALS: Array<[string, string, string, RegExp]> = [
-  ['no floodlight on CH3 (siren only)', 'nvr/ch3/set/floodlight', 'ON', /floodlight is not supported by nvr CH3/],
-  ['no red/blue light on CH2', 'nvr/ch2/set/red_blue_light', 'ON', /red_blue_light is not supported/],
+  ['no floodlight on CH3 (siren only)', 'nvr/ch3/set/floodlight', 'ON', /^Floodlight \(floodlight\): nvr CH3 does not offer this setting$/],
+  ['no red/blue light on CH2', 'nvr/ch2/set/red_blue_light', 'ON', /\(red_blue_light\): nvr CH2 does not offer this setting/],
   ['brightness above the range', 'nvr/ch1/set/floodlight_brightness', '101', /between 1 and 100/],
   ['brightness in the JSON schema out of range', 'nvr/ch1/set/floodlight', '{"state":"ON","brightness":0}', /between 1 and 100/],
   ['light: not a word', 'nvr/ch1/set/floodlight', 'BRIGHT', /expected ON\/OFF/],

@@ -134,21 +134,21 @@ test('a preset stored on the device: asked for by its name, read again at once a
 });
 
 const REFUSED: Array<[string, string, string, RegExp]> = [
-  ['not JSON, not a move word', 'ptz', 'spin', /ptz: must be an object/],
+  ['not JSON, not a move word', 'ptz', 'spin', /^ptz: a PTZ command must be an object such as/],
   ['an unknown move', 'ptz', '{"move":"spin"}', /ptz: move must be one of up, down, left, right/],
-  ['speed above the recorder range', 'ptz', '{"move":"left","speed":101}', /ptz: speed must be <= 100 on this device/],
-  ['a duration of 60 s', 'ptz', '{"move":"left","duration":60}', /ptz: duration must be <= 10 seconds/],
-  ['a negative duration', 'ptz', '{"move":"left","duration":-1}', /ptz: duration must be >= 0.1 seconds/],
-  ['an unknown member', 'ptz', '{"move":"left","sped":5}', /sped not a PTZ command member.*did you mean speed/],
-  ['two actions', 'ptz', '{"move":"left","preset":1}', /give one of preset, move, stop/],
+  ['speed above the recorder range', 'ptz', '{"move":"left","speed":101}', /ptz: speed must be at most 100 on this device \(got 101\)/],
+  ['a duration of 60 s', 'ptz', '{"move":"left","duration":60}', /ptz: duration must be at most 10 seconds/],
+  ['a negative duration', 'ptz', '{"move":"left","duration":-1}', /ptz: duration must be at least 0.1 seconds/],
+  ['an unknown member', 'ptz', '{"move":"left","sped":5}', /sped is not part of a PTZ command.*did you mean speed/],
+  ['two actions', 'ptz', '{"move":"left","preset":1}', /a PTZ command gives one of preset, move or stop \(got preset and move\)/],
   ['preset 0', 'ptz', '{"preset":0}', /preset must be a preset number 1-255/],
   [
     'a preset that is not stored',
     'ptz',
     '{"preset":200}',
-    /preset 200 is not stored on IP_CH1; stored presets: 1 Gate, 2 Driveway, 3 Garden/,
+    /preset must be a preset stored on IP_CH1 \(got 200; IP_CH1 stores 1 Gate, 2 Driveway, 3 Garden/,
   ],
-  ['a preset name not stored', 'ptz_preset', 'Pool', /no stored preset is named "Pool"/],
+  ['a preset name not stored', 'ptz_preset', 'Pool', /ptz_preset: preset must be a preset stored on IP_CH1 \(got "Pool"; /],
 ];
 
 for (const [what, key, payload, reason] of REFUSED) {

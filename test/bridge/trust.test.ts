@@ -65,8 +65,11 @@ test('a page the owner allowed is written; fields its Range lists as plain value
     const before = setsOf(sim).length;
     const plain = await ask({ data: { enable_export: true, default_timeout: 60 }, transaction: 'plain' });
     assert.equal(plain.status, 'error');
-    assert.match(String(plain.error), /enable_export not settable: Range gives it as a plain value/);
-    assert.match(String(plain.error), /default_timeout not settable/);
+    assert.match(
+      String(plain.error),
+      /enable_export cannot be set: the device reports it as a fact of the page \(true\), not as a setting/,
+    );
+    assert.match(String(plain.error), /default_timeout cannot be set/);
     assert.equal(setsOf(sim).length, before, 'nothing was sent');
     const ok = await ask({ data: { ssh_switch: true }, transaction: 'ssh' });
     assert.equal(ok.status, 'ok', JSON.stringify(ok));

@@ -259,7 +259,7 @@ test('out-of-Range Set: refused locally, every violation listed with its path, n
     );
     for (const x of err.violations) assert.ok(err.message.includes(x.path), `message names ${x.path}: ${err.message}`);
     assert.match(err.violations[0].message, /180/);
-    assert.match(err.reason, /nothing was sent/);
+    assert.match(err.reason, /^3 values outside the device.s Range$/, 'the kind (invalid_request) says nothing was sent');
     assert.equal(
       paths(sim).filter((p) => p.endsWith('/Set')),
       [],

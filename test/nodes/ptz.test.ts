@@ -116,11 +116,11 @@ test('refused before anything is sent: a channel without PTZ, a preset not store
   assert.match(noPtz.caught!.error.message, /CH1 has no PTZ/);
   await ptzNode(ctx);
   for (const [payload, reason] of [
-    [7, /preset 7 is not stored on IP_CH1/],
-    [{ move: 'left', speed: 101 }, /speed must be <= 100/],
-    [{ move: 'left', duration: 30 }, /duration must be <= 10 seconds/],
-    [{ turn: 'left' }, /turn not a PTZ command member/],
-    [true, /must be an object/],
+    [7, /^Not sent: preset must be a preset stored on IP_CH1 \(got 7; IP_CH1 stores 1 Gate, 2 Driveway, 3 Garden\)/],
+    [{ move: 'left', speed: 101 }, /speed must be at most 100 on this device/],
+    [{ move: 'left', duration: 30 }, /duration must be at most 10 seconds/],
+    [{ turn: 'left' }, /turn is not part of a PTZ command/],
+    [true, /a PTZ command must be an object/],
   ] as const) {
     const r = await exchange('c1', { payload });
     assert.ok(r.caught, `refused: ${JSON.stringify(payload)}`);

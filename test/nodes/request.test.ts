@@ -134,7 +134,10 @@ test('nvr-set outside the Range: Catch gets out_of_range with every violation; n
   assert.is(error.source.id, 'n1');
   assert.is(error.cause.error_code, 'out_of_range');
   assert.is(error.cause.kind, 'invalid_request');
-  assert.ok(error.message.includes(error.cause.reason), 'the message carries the reason');
+  // Each violation as a sentence, after the kind's name (Not sent), without saying twice that nothing was sent.
+  assert.match(error.stack, /^Not sent: channel_info\.CH1\.siren_\w+ must be /);
+  assert.ok(error.message.includes('channel_info.CH1.siren_time must be at most 180 (got 999)'), error.message);
+  assert.not.match(error.stack, /nothing was sent/);
   const violated = error.cause.violations.map((x: any) => x.path).sort();
   assert.equal(violated, ['channel_info.CH1.siren_time', 'channel_info.CH1.siren_type', 'channel_info.CH1.siren_value']);
   for (const p of violated) assert.ok(error.message.includes(p), `message lists ${p}: ${error.message}`);

@@ -329,7 +329,7 @@ for (const target of targets) {
     const bad = await postJson(nr!.url + '/control', { on: true, brightness: 101 });
     assert.is(bad.status, 500);
     assert.is(bad.body.caught.code, 'out_of_range', JSON.stringify(bad.body));
-    assert.match(bad.body.caught.message, /brightness must be <= 100/);
+    assert.match(bad.body.caught.message, /brightness must be at most 100 on this channel/);
     assert.not.ok(
       sim!.log.some((e) => e.path.endsWith('/Set')),
       'nothing was sent',

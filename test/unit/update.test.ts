@@ -40,10 +40,10 @@ test("channelProblems: not a channel id, absent, a marker (with the device's wor
   assert.equal(
     problems.map((p) => [p.path, p.message]),
     [
-      ['channel_info.ch1', 'not a channel id (CH<n>, IP_CH<n>, WIFI_CH<n>)'],
-      ['channel_info.CH9', 'channel CH9 is not on this page of the device'],
-      ['channel_info.CH2', 'channel CH2 has no parameters here (Not configured)'],
-      ['channel_info.IP_CH1', 'channel IP_CH1 has no parameters here (Offline, Not support)'],
+      ['channel_info.ch1', 'is not a channel id (CH<n>, IP_CH<n>, WIFI_CH<n>)'],
+      ['channel_info.CH9', 'is not a channel of this page on the device'],
+      ['channel_info.CH2', 'has no settings here: the device answers "Not configured"'],
+      ['channel_info.IP_CH1', 'has no settings here: the device answers Offline, "Not support"'],
     ],
   );
 });
@@ -101,9 +101,9 @@ test('validator: unsupported field names the nearest Range field (did you mean)'
     },
   };
   const [v] = validateAgainstRange({ channel_info: { CH1: { siren_volume: 3 } } }, r);
-  assert.is(v.message, 'not supported by this device (absent from Range); did you mean siren_value?');
+  assert.is(v.message, 'is not a setting this device offers; did you mean siren_value?');
   const [far] = validateAgainstRange({ channel_info: { CH1: { brightness: 3 } } }, r);
-  assert.is(far.message, 'not supported by this device (absent from Range)');
+  assert.is(far.message, 'is not a setting this device offers');
   assert.is(nearestField('sirentime', ['siren_time', 'siren_value']), 'siren_time');
   assert.is(nearestField('x', []), undefined);
 });

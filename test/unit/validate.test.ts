@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validateAgainstRange, writableSubset } from '../../core/validate';
-import type { Violation } from '../../core/errors';
+import { violationText, type Violation } from '../../core/errors';
 import { mainStreamRangeFixture, mainStreamSetFixture } from '../../bench/validator';
 
 const test = suite('validateAgainstRange');
@@ -77,7 +77,7 @@ test('unsupported field (R2): top level and inside a channel, with the R2 wordin
       ['siren_master', 'unsupported'],
     ],
   );
-  assert.is(vs[0].message, 'not supported by this device (absent from Range)');
+  assert.is(vs[0].message, 'is not a setting this device offers');
 });
 
 test('read-only field (mode r) is refused even with a valid value', () => {
@@ -109,9 +109,9 @@ test('numeric bounds: min and max are inclusive', () => {
   assert.equal(check(5), []);
   assert.equal(check(180), []);
   const low = one(check(4));
-  assert.equal([low.path, low.problem, low.message], ['channel_info.CH1.siren_time', 'min', 'must be >= 5 (got 4)']);
+  assert.equal([low.path, low.problem, low.message], ['channel_info.CH1.siren_time', 'min', 'must be at least 5 (got 4)']);
   const high = one(check(181));
-  assert.equal([high.problem, high.message], ['max', 'must be <= 180 (got 181)']);
+  assert.equal([high.problem, high.message], ['max', 'must be at most 180 (got 181)']);
 });
 
 test('int32 must be a 32-bit integer, not a float, a numeric string or out of int32', () => {
@@ -145,7 +145,7 @@ test('string length: max_len inclusive, min_len enforced', () => {
   };
   assert.equal(validateAgainstRange({ name: 'x'.repeat(48) }, range), []);
   const long = one(validateAgainstRange({ name: 'x'.repeat(49) }, range));
-  assert.equal([long.path, long.problem, long.message], ['name', 'length', 'length must be <= 48 bytes (got 49)']);
+  assert.equal([long.path, long.problem, long.message], ['name', 'length', 'must be at most 48 bytes long (got 49)']);
   assert.is(one(validateAgainstRange({ name: '' }, range)).problem, 'length');
 });
 
@@ -154,7 +154,7 @@ test('string length is counted in UTF-8 bytes, as the device stores it', () => {
   assert.equal(validateAgainstRange({ username: 'a'.repeat(63) }, range), []);
   // 32 two-byte characters: 32 characters but 64 bytes, one more than the device keeps.
   const v = one(validateAgainstRange({ username: 'é'.repeat(32) }, range));
-  assert.equal([v.path, v.problem, v.message], ['username', 'length', 'length must be <= 63 bytes (got 64)']);
+  assert.equal([v.path, v.problem, v.message], ['username', 'length', 'must be at most 63 bytes long (got 64)']);
 });
 
 test('arrays: max_size, element descriptor applied to each element with its index in the path', () => {
@@ -221,7 +221,7 @@ test('per-channel maps: a channel absent from Range is a channel problem', () =>
       ['channel_info.IP_CH9', 'channel'],
     ],
   );
-  assert.match(vs[0].message, 'channel CH4 is not available');
+  assert.is(violationText(vs[0]), 'channel_info.CH4 is not a channel of this page on the device');
 });
 
 test('an offline channel (Range shows only its status) says so for the fields it lacks', () => {
@@ -236,10 +236,10 @@ test('an offline channel (Range shows only its status) says so for the fields it
   };
   const v = one(validateAgainstRange({ channel_info: { IP_CH6: { siren_switch: true } } }, range));
   assert.equal([v.path, v.problem], ['channel_info.IP_CH6.siren_switch', 'unsupported']);
-  assert.is(v.message, 'not available: the channel is offline (absent from Range)');
+  assert.is(v.message, 'is not available while the channel is offline');
   assert.is(
     one(validateAgainstRange({ channel_info: { CH1: { siren_colour: 'red' } } }, range)).message,
-    'not supported by this device (absent from Range)',
+    'is not a setting this device offers',
   );
 });
 
@@ -352,7 +352,7 @@ test('fields the Range lists as plain values (DeveloperMode enable_export: true,
       ['default_timeout', 'not_described'],
     ],
   );
-  assert.match(vs[0].message, /plain value \(true\), not as a field descriptor/);
+  assert.match(vs[0].message, /^cannot be set: the device reports it as a fact of the page \(true\), not as a setting/);
   assert.equal(validateAgainstRange({ ssh_switch: false, export_days: 'all' }, range), []);
 });
 

@@ -237,8 +237,13 @@ export class DeviceFirmware {
     if (word !== 'install') throw new Refusal(`${FIRMWARE_KEY}: send "install" or "check"`, { key: FIRMWARE_KEY });
     if (this.installing) throw new Refusal(`${FIRMWARE_KEY}: an upgrade is already running`, { key: FIRMWARE_KEY });
     if (this.supported === false) throw new Refusal(`${FIRMWARE_KEY}: the device has no online upgrade`, { key: FIRMWARE_KEY });
-    if (!this.versions?.available)
-      throw new Refusal(`${FIRMWARE_KEY}: no newer firmware found (send "check" first)`, { key: FIRMWARE_KEY });
+    if (!this.versions?.available) {
+      // Right after a check, asking for one again would not help: say what the check found, and when.
+      const checked = this.versions
+        ? `no newer firmware than ${this.installed() ?? 'the installed one'} was found (checked at ${new Date(this.lastCheck).toISOString()})`
+        : 'no newer firmware is known yet: send "check" to ask the device';
+      throw new Refusal(`${FIRMWARE_KEY}: ${checked}`, { key: FIRMWARE_KEY });
+    }
     if (alarmActive(this.device.facts.events))
       throw new Refusal(`${FIRMWARE_KEY}: refused while an alarm is active on ${this.device.id}`, { key: FIRMWARE_KEY });
     return () => this.install();

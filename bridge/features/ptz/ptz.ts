@@ -15,7 +15,7 @@
  * `poll` (never on every poll); a preset asked for that is not known is read once more at once (someone stored it
  * on the device meanwhile), at most once per `MISS_REREAD_MS`.
  */
-import { channelSlug, DeviceError, findPreset, hasPtzAbility, planPtz, PTZ_MOVES, type PtzInfo } from '../../../core';
+import { channelSlug, DeviceError, findPreset, hasPtzAbility, planPtz, PTZ_MOVES, violationText, type PtzInfo } from '../../../core';
 import { isPlainObject } from '../../../core/json';
 import { Refusal } from '../../device/refusal';
 import type { Device } from '../../device/device';
@@ -77,7 +77,7 @@ const findPresetOk = (info: PtzInfo, raw: unknown) => typeof findPreset(info, ra
 /** Core's refusal in the words of its violations, as a command refusal (nothing was sent). */
 function refusal(key: PtzKey, err: unknown): unknown {
   if (!(err instanceof DeviceError) || err.kind !== 'invalid_request') return err;
-  const words = err.violations?.length ? err.violations.map((v) => (v.path ? `${v.path} ${v.message}` : v.message)).join('; ') : err.reason;
+  const words = err.violations?.length ? err.violations.map(violationText).join('; ') : err.reason;
   return new Refusal(`${key}: ${words}`, { key });
 }
 
