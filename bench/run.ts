@@ -4,7 +4,7 @@
  *
  * BENCH_PROFILE picks what runs and how long:
  *   full (default)  every part, at its full length, one after another;
- *   ci              what .ci/run runs (under 8 minutes on the 2-core CI machine): the README's headline figures at
+ *   ci              what .ci/run runs (under 8 minutes on the 2-core CI machine): the headline figures of docs/performance.md at
  *                   the sizes the goals name (floor: 100 recorders against the bare poller; 1,000 recorders with
  *                   checks and with push: start-up, CPU, peak, event latency; alarm to MQTT with checks, a held
  *                   check and push; reliability: storm and outage), with shorter measured windows. The parts that

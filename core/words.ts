@@ -1,6 +1,6 @@
 /**
  * The words that switch something on or off, the same for MQTT commands and Node-RED messages (case-insensitive,
- * surrounding spaces ignored; README "ON/OFF words"). `TOGGLE` flips the current state where the bridge knows it.
+ * surrounding spaces ignored; docs/mqtt.md "Live commands and ON/OFF words"). `TOGGLE` flips the current state where the bridge knows it.
  */
 const ON_WORDS = ['ON', 'TRUE', '1'] as const;
 const OFF_WORDS = ['OFF', 'FALSE', '0'] as const;
