@@ -151,8 +151,9 @@ namespace NVR2MQTT.control {
           if (seq !== asked) return;
           if (channelled) {
             const listed = res.channels.map((c) => ({ value: c.id, text: NVR2MQTT.channelText(c.id, c) }));
-            if (m.channel === 'optional') listed.unshift({ value: '', text: node._('nvr-control.note.recorder') });
-            NVR2MQTT.fillSelect($channel, listed, current, notListed());
+            // Restart mode: the empty choice is the recorder itself.
+            const none = m.channel === 'optional' ? node._('nvr-control.note.recorder') : undefined;
+            NVR2MQTT.fillSelect($channel, listed, current, notListed(), none);
             $note.text(res.channels.length || m.channel === 'optional' ? payloadNote : node._('nvr-control.note.noHardware'));
             if (mode === 'ptz') $channel.trigger('change'); // its presets and moves
           } else {

@@ -128,6 +128,9 @@ function dialogSuite(target: RuntimeTarget) {
     const note = (await p.textContent('#nvr-control-note')) ?? '';
     assert.match(note, /msg\.payload true, "restart" or a timestamp \(an inject as it comes\)/);
     assert.not.ok(await p.isVisible('#node-input-ptz'), 'no PTZ command in restart mode');
+    // The channel: none is the recorder itself (said once), or a camera the NVR can restart.
+    await p.waitForSelector('#node-input-channel option[value="IP_CH1"]', { state: 'attached' });
+    assert.equal(await texts(p, '#node-input-channel option[value=""]'), ['the recorder itself']);
     await shoot(p, 'control-restart');
     await p.click('#node-dialog-cancel');
   });
