@@ -66,7 +66,6 @@ async function measure(mode: 'checks' | 'hold' | 'push'): Promise<Record<string,
     rec = await Recorder.start(brokerUrl, [`${base}/nvr/+`]);
     bridge = await startBridge(config, {
       log: createLogger({ level: 'warn', sink: () => warnings++ }),
-      discoveryCleanupWindowMs: 200,
     });
     await rec.waitTopic(`${base}/nvr/ch1`, (j) => j.motion === false, 20_000);
     if (mode === 'push') while (!sim.pushSettings.enable) await sleep(100);

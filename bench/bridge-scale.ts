@@ -114,7 +114,6 @@ async function main() {
         warnings.n++;
       },
     }),
-    discoveryCleanupWindowMs: 500,
     startConcurrency: process.env.BENCH_START_CONCURRENCY ? Number(process.env.BENCH_START_CONCURRENCY) : undefined,
     onPublish: (topic, payload) => {
       if (!devicesOf.has(topic) || !payload) return;

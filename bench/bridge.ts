@@ -198,7 +198,7 @@ async function latency(commands: number, channels: number): Promise<Record<strin
       { env: {} },
     );
     rec = await Recorder.start(brokerUrl, [`${base}/nvr/ch1`]);
-    bridge = await startBridge(config, { log: quietLog(counter), discoveryCleanupWindowMs: 200 });
+    bridge = await startBridge(config, { log: quietLog(counter) });
     // A first state within a minute even on a machine busy with the scale run's leftovers (CI).
     const started = performance.now();
     await rec.waitTopic(`${base}/nvr/ch1`, () => true, 60_000);

@@ -68,7 +68,7 @@ async function cameraMemory(): Promise<Record<string, number>> {
       },
       { env: {} },
     );
-    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }), discoveryCleanupWindowMs: 500 });
+    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }) });
     const t0 = Date.now();
     // Every device's cameras (the channels its Snapshot Range lists: online ones), then no new one for 5 s.
     const perDevice = () => new Set([...streams].map((t) => t.split('/')[1])).size;
@@ -141,7 +141,7 @@ async function benchCameraPictures(): Promise<Record<string, number>> {
       },
       { env: {} },
     );
-    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }), discoveryCleanupWindowMs: 200 });
+    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }) });
     await until(() => seen.some((m) => m.topic === `${base}/nvr/ch1/streams`), 20_000);
 
     // (1) idle.

@@ -95,7 +95,6 @@ async function outage(): Promise<Record<string, number>> {
     rec = await Recorder.start(broker.url, [`${base}/nvr/+`, `${base}/nvr/+/event`]);
     bridge = await startBridge(config, {
       log: createLogger({ level: 'error', sink: () => undefined }),
-      discoveryCleanupWindowMs: 200,
     });
     await rec.waitTopic(`${base}/nvr/ch1`, () => true, 30_000);
     await subscribed(sim);
@@ -155,7 +154,7 @@ async function storm(): Promise<Record<string, number>> {
   let rec: Recorder | undefined;
   try {
     rec = await Recorder.start(brokerUrl, [`${base}/nvr/+`, `${base}/nvr/+/event`]);
-    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }), discoveryCleanupWindowMs: 200 });
+    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }) });
     await rec.waitTopic(`${base}/nvr/ch1`, () => true, 30_000);
     await subscribed(sim);
     const r = await alarmStorm({
@@ -205,7 +204,7 @@ async function flood(): Promise<Record<string, number>> {
       { env: {} },
     );
     rec = await Recorder.start(brokerUrl, [`${base}/nvr/+`, `${base}/bridge/response/+`]);
-    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }), discoveryCleanupWindowMs: 200 });
+    bridge = await startBridge(config, { log: createLogger({ level: 'error', sink: () => undefined }) });
     await rec.waitTopic(`${base}/nvr/ch1`, () => true, 20_000);
     const since = rec.count;
     const logFrom = sim.log.length;

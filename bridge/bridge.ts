@@ -113,7 +113,6 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     config,
     claim: () => guard.claim(),
     stale: endpoint.stale,
-    discoveryCleanupWindowMs: opts.discoveryCleanupWindowMs ?? 1500,
     haStateDelayMs: opts.haStateDelayMs ?? 2000,
   });
   let connected = false;

@@ -15,8 +15,6 @@ export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs'
   offlineAfter?: number;
   /** Delay between republished discovery and state after Home Assistant's birth message. Default 2000 ms. */
   haStateDelayMs?: number;
-  /** How long to listen for retained discovery configs of earlier runs at start. Default 1500 ms. */
-  discoveryCleanupWindowMs?: number;
   /** How long the instance probe listens for retained topics under the base topic. Default 1000 ms. */
   instanceProbeWindowMs?: number;
   /** Least time between two reads of a device asked for over MQTT (`get`, `refresh`). Default 1000 ms. */

@@ -24,7 +24,6 @@ export interface AnnouncerOptions {
   stale: string[];
   /** Claims the base topic on this connection (InstanceGuard): false when another instance acts, then nothing is announced. */
   claim: () => Promise<boolean>;
-  discoveryCleanupWindowMs: number;
   haStateDelayMs: number;
 }
 
@@ -100,7 +99,7 @@ export class Announcer {
       // Availability only once known: a restart must not flap a device offline before its first poll.
       for (const rt of runtimes.values()) if (rt.started) publisher.availability(rt, true);
       publisher.info(true);
-      await discovery.collect(this.devices(), this.opts.discoveryCleanupWindowMs);
+      await discovery.collect(this.devices());
       if (!link.connected) return;
       publisher.open();
       // Each device's state after its configs, a few devices at a time (a thousand at once: a 200 MB peak).

@@ -69,7 +69,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   const log = createLogger({ level: config.log_level, sink: (level, line) => out(`   [${level}] ${line}`) });
   let bridge: Bridge;
   try {
-    bridge = await startBridge(config, { log, onPublish: printer.onPublish, discoveryCleanupWindowMs: 500 });
+    bridge = await startBridge(config, { log, onPublish: printer.onPublish });
   } catch (err) {
     printer.stop();
     await sim.stop();

@@ -287,9 +287,9 @@ export class Discovery {
   constructor(private readonly opts: DiscoveryOptions) {}
 
   /** On the first connection: learn which discovery topics earlier runs left retained. */
-  collect(devices: readonly Device[], windowMs: number): Promise<void> {
+  collect(devices: readonly Device[]): Promise<void> {
     if (this.collected) return this.collected;
-    this.collected = this.doCollect(devices, windowMs)
+    this.collected = this.doCollect(devices)
       .catch((err) => this.opts.log.warn(`discovery cleanup: ${err}`))
       .finally(() => {
         this.collectDone = true;
@@ -297,12 +297,12 @@ export class Discovery {
     return this.collected;
   }
 
-  private async doCollect(devices: readonly Device[], windowMs: number): Promise<void> {
+  private async doCollect(devices: readonly Device[]): Promise<void> {
     const { link, topics, log } = this.opts;
     const wildcard = topics.discoveryWildcard;
     const nodes = new Map(devices.map((d) => [topics.node(d.id), d.id]));
-    const onMessage = (topic: string, payload: Buffer, packet: { retain?: boolean }) => {
-      if (!packet.retain || !payload.length || !topic.startsWith(`${topics.discoveryPrefix}/device/`)) return;
+    const onRetained = (topic: string, payload: Buffer) => {
+      if (!payload.length || !topic.startsWith(`${topics.discoveryPrefix}/device/`)) return;
       let doc: unknown;
       try {
         doc = JSON.parse(payload.toString('utf8'));
@@ -316,14 +316,7 @@ export class Discovery {
       const owner = nodes.get(String(via ?? ids[0] ?? ''));
       this.retained.set(topic, { device: owner, payload: doc });
     };
-    link.client.on('message', onMessage);
-    try {
-      await link.subscribe([wildcard], 1);
-      await new Promise((r) => setTimeout(r, windowMs));
-    } finally {
-      link.client.off('message', onMessage);
-      await link.unsubscribe([wildcard]).catch(() => undefined);
-    }
+    await link.readRetained(wildcard, topics.bridgePing, onRetained);
     for (const [topic, entry] of this.retained) {
       const comps = isPlainObject(entry.payload.cmps)
         ? entry.payload.cmps

@@ -18,6 +18,8 @@
  * Payloads are sent as given, never rewritten: secrets stay out by construction (nothing the bridge publishes
  * is built from a configured password).
  */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EventEmitter, once } from 'node:events';
 import { Duplex, type Writable } from 'node:stream';
 import * as tls from 'node:tls';
@@ -47,6 +49,10 @@ export interface MqttLinkOptions {
 const SESSION_EXPIRY_S = 7 * 24 * 3600;
 /** Filters in one SUBSCRIBE packet (see `subscribe`). */
 const SUBSCRIBE_BATCH = 100;
+/** readRetained gives up when nothing arrives for this long (a broker that never returns the ping). */
+const RETAINED_STALL_MS = 10_000;
+/** How long after the last retained message readRetained still waits for more (only when some came). */
+const RETAINED_QUIET_MS = 300;
 
 /**
  * Bytes the connection may hold unsent before bulk senders wait (`sendable`): a few recorders' discovery. More would
@@ -369,6 +375,63 @@ export class MqttLink extends EventEmitter {
         else resolve();
       });
     });
+  }
+
+  /**
+   * Everything retained under `filter` now, handed to `onRetained` as it arrives, without a fixed window (a slow or busy
+   * broker outlasts any window, and the configs it missed stayed behind as ghosts). The filter and `pingTopic` go in
+   * one SUBSCRIBE; a ping published after it comes back behind the retained messages where the broker sends them
+   * before it reads the next packet (Mosquitto), but may overtake them where it streams them after its SUBACK (aedes).
+   * So it is done when a ping came back, nothing retained came for RETAINED_QUIET_MS, and a last ping came back with
+   * nothing before it. It gives up when nothing at all arrives for `stallMs` (a broker that drops the ping).
+   */
+  async readRetained(filter: string, pingTopic: string, onRetained: MessageHandler, stallMs = RETAINED_STALL_MS): Promise<void> {
+    let seen = 0;
+    let lastAt = Date.now();
+    let ping: { nonce: string; back: () => void } | undefined;
+    const onMessage: MessageHandler = (topic, payload, packet) => {
+      if (topic === pingTopic) {
+        if (ping && payload.toString() === ping.nonce) ping.back();
+      } else if (packet.retain) {
+        seen++;
+        lastAt = Date.now();
+        onRetained(topic, payload, packet);
+      }
+    };
+    /** True when the ping came back; false when nothing at all came for stallMs meanwhile. */
+    const pingBack = async (): Promise<boolean> => {
+      let heard = false;
+      const back = new Promise<void>((resolve) => {
+        ping = { nonce: randomBytes(8).toString('hex'), back: () => ((heard = true), resolve()) };
+      });
+      const sentAt = Date.now();
+      this.publish(pingTopic, ping!.nonce, { qos: 0 });
+      while (!heard) {
+        const silentFor = Date.now() - Math.max(lastAt, sentAt);
+        if (silentFor >= stallMs) return false;
+        await Promise.race([back, sleep(Math.min(stallMs - silentFor, 100), undefined, { ref: false })]);
+      }
+      return true;
+    };
+    this.client.on('message', onMessage);
+    try {
+      // QoS 0: a broker bounds what it queues for a client at QoS 1 (Mosquitto: 1,000 messages, the rest dropped),
+      // and a thousand recorders leave more configs than that.
+      await this.subscribeBatch([filter, pingTopic], 0);
+      if (!(await pingBack())) return;
+      for (;;) {
+        const quiet = Date.now() - lastAt;
+        if (seen && quiet < RETAINED_QUIET_MS) {
+          await sleep(RETAINED_QUIET_MS - quiet);
+          continue;
+        }
+        const before = seen;
+        if (!(await pingBack()) || seen === before) return;
+      }
+    } finally {
+      this.client.off('message', onMessage);
+      await this.unsubscribe([filter, pingTopic]).catch(() => undefined);
+    }
   }
 
   unsubscribe(topics: string[]): Promise<void> {

@@ -29,6 +29,10 @@ export class Topics {
   get bridgeInstance(): string {
     return `${this.base}/bridge/instance`;
   }
+  /** The bridge's own pings (non-retained): one that comes back says the broker has sent what was before it. */
+  get bridgePing(): string {
+    return `${this.base}/bridge/ping`;
+  }
   request(op: string): string {
     return `${this.base}/bridge/request/${op}`;
   }

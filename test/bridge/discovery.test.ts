@@ -2,7 +2,9 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { NvrClient, descriptorAt } from '../../core';
-import { Recorder } from '../helpers/mqtt-broker';
+import { createLogger } from '../../bridge/base/log';
+import { MqttLink } from '../../bridge/mqtt/link';
+import { clearRetained, Recorder, startTestBroker, uniqueTopics } from '../helpers/mqtt-broker';
 import { ABBREVIATIONS as SENT_AS } from '../../bridge/homeassistant/discovery';
 import { asHomeAssistantReads, deviceDiscoveryProblems } from './homeassistant';
 import { json, settle, setup, type Fixture } from './fixture';
@@ -444,3 +446,30 @@ test('discovery switched off: the configs of earlier runs are removed, none publ
 });
 
 test.run();
+
+const many = suite('bridge discovery: what earlier runs left retained');
+
+many('every retained config is read before the bridge decides what is a ghost, however many: 3,000 of 2 KB', async () => {
+  // A fixed window to listen for them (the bridge had one) ends before a busy broker has sent them all, and every
+  // config it missed stayed behind as a ghost.
+  const broker = await startTestBroker();
+  const { base, prefix } = uniqueTopics('retained');
+  const rec = await Recorder.start(broker.url, [`${prefix}/#`]);
+  const link = new MqttLink({ url: broker.url, log: createLogger({ level: 'error' }), protocolVersion: broker.external ? 5 : 4 });
+  try {
+    const payload = JSON.stringify({ o: { name: 'nvr2mqtt' }, pad: 'x'.repeat(2000) });
+    const topics = Array.from({ length: 3000 }, (_, i) => `${prefix}/device/old_${i}/config`);
+    await Promise.all(topics.map((t) => rec.publish(t, payload, { retain: true })));
+    await link.waitConnected();
+    const read = new Set<string>();
+    await link.readRetained(`${prefix}/device/+/config`, `${base}/bridge/ping`, (topic) => read.add(topic));
+    assert.equal(read.size, topics.length);
+  } finally {
+    await link.end();
+    await clearRetained(broker.url, [prefix]);
+    await rec.stop();
+    await broker.stop();
+  }
+});
+
+many.run();

@@ -137,7 +137,6 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
     log,
     backoff: { minMs: 50, maxMs: 300 },
     haStateDelayMs: 100,
-    discoveryCleanupWindowMs: 150,
     reconnectPeriodMs: 200,
     deviceTimeoutMs: 2000,
     ...opts.bridge,

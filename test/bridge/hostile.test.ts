@@ -27,7 +27,6 @@ test('a second instance on the same base topic refuses to start and publishes no
       startBridge(fx.config, {
         log: createLogger({ sink: (_l, line) => logs.push(line) }),
         instanceProbeWindowMs: 150,
-        discoveryCleanupWindowMs: 150,
       }),
       (err: Error) => err instanceof InstanceConflict && err.message.includes(fx.base) && /bridge\/state is online/.test(err.message),
     );
@@ -293,7 +292,6 @@ test('refresh of a device that never answered publishes no discovery config', as
   const bridge2 = await startBridge(config, {
     log: createLogger({ level: 'error', sink: () => undefined }),
     backoff: { minMs: 50, maxMs: 100 },
-    discoveryCleanupWindowMs: 100,
     instanceProbeWindowMs: 100,
     readGapMs: 100,
   });

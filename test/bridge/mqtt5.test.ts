@@ -33,7 +33,6 @@ testIf(
       const opts = {
         log: createLogger({ level: 'info', sink: (_l: string, line: string) => logs.push(line) }),
         instanceProbeWindowMs: 100,
-        discoveryCleanupWindowMs: 100,
         reconnectPeriodMs: 200,
       };
       bridges.push(...(await Promise.all([startBridge(fx.config, opts), startBridge(fx.config, opts)])));

@@ -54,7 +54,6 @@ test('all MQTT traffic and logs of a run with errors: zero hits for any password
     bridge2 = await startBridge(config, {
       log: createLogger({ level: 'debug', sink: (l, line) => logs.push(`${l} ${line}`) }),
       backoff: { minMs: 50, maxMs: 200 },
-      discoveryCleanupWindowMs: 100,
     });
     await fx.recorder.waitTopic(`${fx.base}_2/wrong/availability`, (j) => j.state === 'offline', 8000);
     await fx.recorder.waitTopic(`${fx.base}_2/gone/availability`, (j) => j.state === 'offline', 8000);

@@ -102,7 +102,6 @@ testIf(test, opensslMissing, 'pinned fingerprint: connects to a self-signed brok
   const bridge = await startBridge(config(ctx, { fingerprint: ctx.fingerprint }), {
     log: quiet(),
     connectTimeoutMs: 5000,
-    discoveryCleanupWindowMs: 50,
   });
   await bridge.stop();
 });
@@ -111,7 +110,6 @@ testIf(test, opensslMissing, 'CA file: connects; without it the self-signed brok
   const bridge = await startBridge(config(ctx, { ca_file: join(ctx.dir, 'cert.pem') }), {
     log: quiet(),
     connectTimeoutMs: 5000,
-    discoveryCleanupWindowMs: 50,
   });
   await bridge.stop();
   await assert.rejects(startBridge(config(ctx, {}), { log: quiet(), connectTimeoutMs: 1500, reconnectPeriodMs: 300 }), /no connection/);
@@ -172,7 +170,6 @@ testIf(
       ).config,
       {
         log: createLogger({ level: 'debug', sink: (_l, line) => lines.push(line) }),
-        discoveryCleanupWindowMs: 50,
         offlineAfter: 1,
         backoff: { minMs: 100, maxMs: 200 },
       },
