@@ -316,7 +316,7 @@ export class Discovery {
       const owner = nodes.get(String(via ?? ids[0] ?? ''));
       this.retained.set(topic, { device: owner, payload: doc });
     };
-    await link.readRetained(wildcard, topics.bridgePing, onRetained);
+    await link.readRetained([wildcard], topics.bridgePing, onRetained);
     for (const [topic, entry] of this.retained) {
       const comps = isPlainObject(entry.payload.cmps)
         ? entry.payload.cmps

@@ -378,14 +378,14 @@ export class MqttLink extends EventEmitter {
   }
 
   /**
-   * Everything retained under `filter` now, handed to `onRetained` as it arrives, without a fixed window (a slow or busy
-   * broker outlasts any window, and the configs it missed stayed behind as ghosts). The filter and `pingTopic` go in
+   * Everything retained under `filters` now, handed to `onRetained` as it arrives, without a fixed window (a slow or busy
+   * broker outlasts any window, and the configs it missed stayed behind as ghosts). The filters and `pingTopic` go in
    * one SUBSCRIBE; a ping published after it comes back behind the retained messages where the broker sends them
    * before it reads the next packet (Mosquitto), but may overtake them where it streams them after its SUBACK (aedes).
    * So it is done when a ping came back, nothing retained came for RETAINED_QUIET_MS, and a last ping came back with
    * nothing before it. It gives up when nothing at all arrives for `stallMs` (a broker that drops the ping).
    */
-  async readRetained(filter: string, pingTopic: string, onRetained: MessageHandler, stallMs = RETAINED_STALL_MS): Promise<void> {
+  async readRetained(filters: string[], pingTopic: string, onRetained: MessageHandler, stallMs = RETAINED_STALL_MS): Promise<void> {
     let seen = 0;
     let lastAt = Date.now();
     let ping: { nonce: string; back: () => void } | undefined;
@@ -417,7 +417,7 @@ export class MqttLink extends EventEmitter {
     try {
       // QoS 0: a broker bounds what it queues for a client at QoS 1 (Mosquitto: 1,000 messages, the rest dropped),
       // and a thousand recorders leave more configs than that.
-      await this.subscribeBatch([filter, pingTopic], 0);
+      await this.subscribeBatch([...filters, pingTopic], 0);
       if (!(await pingBack())) return;
       for (;;) {
         const quiet = Date.now() - lastAt;
@@ -430,7 +430,7 @@ export class MqttLink extends EventEmitter {
       }
     } finally {
       this.client.off('message', onMessage);
-      await this.unsubscribe([filter, pingTopic]).catch(() => undefined);
+      await this.unsubscribe([...filters, pingTopic]).catch(() => undefined);
     }
   }
 

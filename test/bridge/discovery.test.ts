@@ -462,7 +462,7 @@ many('every retained config is read before the bridge decides what is a ghost, h
     await Promise.all(topics.map((t) => rec.publish(t, payload, { retain: true })));
     await link.waitConnected();
     const read = new Set<string>();
-    await link.readRetained(`${prefix}/device/+/config`, `${base}/bridge/ping`, (topic) => read.add(topic));
+    await link.readRetained([`${prefix}/device/+/config`], `${base}/bridge/ping`, (topic) => read.add(topic));
     assert.equal(read.size, topics.length);
   } finally {
     await link.end();
