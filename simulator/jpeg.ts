@@ -188,6 +188,19 @@ export class JpegEncoder {
     const lastX = w - 1;
     const lastY = this.height - 1;
     for (let col = from; col < to; col++) {
+      // A block of one colour (most of a test pattern): its DC alone, from one pixel, no transform needed.
+      const first = (Math.min(row * 8, lastY) * w + Math.min(col * 8, lastX)) * 3;
+      if (this.flat(rgb, row, col, first)) {
+        const r = rgb[first];
+        const g = rgb[first + 1];
+        const b = rgb[first + 2];
+        const at = col * BLOCKS;
+        into.fill(0, at, at + BLOCKS);
+        into[at] = Math.round((0.299 * r + 0.587 * g + 0.114 * b - 128) * 64 * this.scales[0][0]);
+        into[at + 64] = Math.round((-0.168736 * r - 0.331264 * g + 0.5 * b) * 64 * this.scales[1][0]);
+        into[at + 128] = Math.round((0.5 * r - 0.418688 * g - 0.081312 * b) * 64 * this.scales[1][0]);
+        continue;
+      }
       for (let i = 0; i < 64; i++) {
         // Edges repeat the last pixel (the picture need not be a multiple of 8).
         const px = col * 8 + (i & 7);
@@ -204,19 +217,23 @@ export class JpegEncoder {
         const d = this.ycc[c];
         const scale = this.scales[c === 0 ? 0 : 1];
         const at = col * BLOCKS + c * 64;
-        // A block of one colour (most of a test pattern) has its DC alone: no transform needed.
-        let flat = true;
-        for (let i = 1; i < 64 && flat; i++) flat = d[i] === d[0];
-        if (flat) {
-          into.fill(0, at + 1, at + 64);
-          into[at] = Math.round(d[0] * 64 * scale[0]);
-          continue;
-        }
         fdct(d);
         for (let k = 0; k < 64; k++) into[at + k] = Math.round(d[ZIGZAG[k]] * scale[ZIGZAG[k]]);
       }
     }
     return into;
+  }
+
+  /** Whether the 8x8 block at block row `row`, column `col` is of one colour (`first`: its first pixel's offset). */
+  private flat(rgb: Uint8Array, row: number, col: number, first: number): boolean {
+    const w = this.width;
+    const r = rgb[first];
+    const g = rgb[first + 1];
+    const b = rgb[first + 2];
+    for (let y = row * 8; y < Math.min(row * 8 + 8, this.height); y++)
+      for (let x = col * 8, p = (y * w + x) * 3; x < Math.min(col * 8 + 8, w); x++, p += 3)
+        if (rgb[p] !== r || rgb[p + 1] !== g || rgb[p + 2] !== b) return false;
+    return true;
   }
 
   /**

@@ -76,14 +76,17 @@ const BARS: ReadonlyArray<readonly [number, number, number]> = [
 
 function renderPattern(width: number, height: number): Uint8Array {
   const rgb = new Uint8Array(width * height * 3);
-  const barsEnd = Math.round((height * 2) / 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const p = (y * width + x) * 3;
-      if (y < barsEnd) rgb.set(BARS[Math.min(BARS.length - 1, Math.floor((x * BARS.length) / width))], p);
-      else rgb.fill(Math.round((x * 255) / Math.max(1, width - 1)), p, p + 3);
-    }
+  // Bars and ramp steps change on block edges only: every block of the pattern is of one colour, quick to code.
+  const blocks = Math.ceil(width / 8);
+  const barsEnd = Math.min(height, Math.round((height * 2) / 3 / 8) * 8);
+  const line = width * 3;
+  for (let x = 0; x < width; x++) {
+    const block = Math.floor(x / 8);
+    rgb.set(BARS[Math.floor((block * BARS.length) / blocks)], x * 3);
+    if (barsEnd < height) rgb.fill(Math.round((block * 255) / Math.max(1, blocks - 1)), barsEnd * line + x * 3, barsEnd * line + x * 3 + 3);
   }
+  for (let y = 1; y < height; y++)
+    if (y !== barsEnd) rgb.copyWithin(y * line, (y < barsEnd ? 0 : barsEnd) * line, (y < barsEnd ? 1 : barsEnd + 1) * line);
   return rgb;
 }
 
@@ -104,9 +107,14 @@ class PatternOfSize {
     this.coefficients = new Array<Int16Array | undefined>(this.encoder.mcuRows);
   }
 
-  /** Segment `s` of block row `i` of the pattern, coded. */
+  /** Segment `s` of block row `i` of the pattern, coded (a row's at once: its coefficients are kept only where captions need them). */
   segment(i: number, s: number): Uint8Array {
-    return (this.segments[i * this.encoder.segmentsPerRow + s] ??= this.encoder.codeSegment(this.rowCoefficients(i), s));
+    const e = this.encoder;
+    if (!this.segments[i * e.segmentsPerRow]) {
+      const row = this.coefficients[i] ?? e.quantize(this.rgb, i, 0, e.mcuCols, new Int16Array(e.mcuCols * BLOCKS));
+      for (let n = 0; n < e.segmentsPerRow; n++) this.segments[i * e.segmentsPerRow + n] = e.codeSegment(row, n);
+    }
+    return this.segments[i * e.segmentsPerRow + s]!;
   }
 
   /** Block row `i` of the pattern, quantized (kept: captions are coded from them). */
