@@ -15,6 +15,11 @@ export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs'
   offlineAfter?: number;
   /** Delay between republished discovery and state after Home Assistant's birth message. Default 2000 ms. */
   haStateDelayMs?: number;
+  /**
+   * How long Home Assistant is given to set up the entities of a discovery message before what fills them follows (an
+   * alarm of a new type; the retained state of removed devices, cleared after their discovery). Default 1000 ms.
+   */
+  entitySetupMs?: number;
   /** How long to listen for retained discovery configs of earlier runs at start. Default 1500 ms. */
   discoveryCleanupWindowMs?: number;
   /** How long the instance probe listens for retained topics under the base topic. Default 1000 ms. */

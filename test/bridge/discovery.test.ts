@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import { NvrClient, descriptorAt } from '../../core';
 import { Recorder } from '../helpers/mqtt-broker';
 import { ABBREVIATIONS as SENT_AS } from '../../bridge/homeassistant/discovery';
-import { asHomeAssistantReads, deviceDiscoveryProblems } from './homeassistant';
+import { asHomeAssistantReads, deviceDiscoveryProblems, selectSends } from './homeassistant';
 import { json, settle, setup, type Fixture } from './fixture';
 import { keysOn } from './table-rows';
 
@@ -252,11 +252,13 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     assert.deepEqual([ch1.siren_duration.min, ch1.siren_duration.max], [t.min, t.max]);
     const bt = descriptorAt(det, ['channel_info', 'CH1', 'bright_time'])!;
     assert.deepEqual([ch1.floodlight_duration.min, ch1.floodlight_duration.max], [bt.min, bt.max]);
-    assert.deepEqual(ch1.floodlight_mode.options, descriptorAt(det, ['channel_info', 'CH1', 'flood_light_mode'])!.items);
-    assert.deepEqual(ch1.siren_tone.options, descriptorAt(va, ['channel_info', 'CH1', 'siren_type'])!.items);
+    // Shown as words people say, sending the device's own values.
+    assert.deepEqual(selectSends(ch1.floodlight_mode), descriptorAt(det, ['channel_info', 'CH1', 'flood_light_mode'])!.items);
+    assert.deepEqual(ch1.floodlight_mode.options, ['Warning light', 'Strobe']);
+    assert.deepEqual(selectSends(ch1.siren_tone), descriptorAt(va, ['channel_info', 'CH1', 'siren_type'])!.items);
     // Per-channel option lists differ: proof they are not constants.
     const ch2 = all.get(topicOf(fx, 'nvr', 'ch2'))!.cmps;
-    assert.deepEqual(ch2.siren_tone.options, descriptorAt(va, ['channel_info', 'CH2', 'siren_type'])!.items);
+    assert.deepEqual(selectSends(ch2.siren_tone), descriptorAt(va, ['channel_info', 'CH2', 'siren_type'])!.items);
     assert.notDeepEqual(ch2.siren_tone.options, ch1.siren_tone.options);
   } finally {
     await client.close();
@@ -402,13 +404,32 @@ test('Home Assistant birth message: discovery again, then state after a short de
   assert.equal(fx.recorder.messages.slice(s2).filter((m) => m.topic.startsWith(`${fx.prefix}/device/`)).length, 0);
 });
 
+/**
+ * Retained configs come after the subscription with no "that was all": the fixture's short window (150 ms) may end
+ * before a loaded test process has read them all. The restarts that test their cleanup listen as long as a bridge does.
+ */
+const CLEANUP = { discoveryCleanupWindowMs: 1500 };
+
 test('no ghosts: removed devices, channels and entities are cleared after a restart', async ({ fx }) => {
   await fx.bridge.stop();
   // Restart with the camera gone and the recorder reduced to CH1: channel devices disappear, CH1 merges
   // into the recorder device.
   let since = fx.recorder.count;
-  await fx.restartBridge(fx.makeConfig([{ id: 'nvr', channels: ['CH1'] }]));
-  await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'cam') && m.payload === '', 5000, since, 'cam config cleared');
+  await fx.restartBridge(fx.makeConfig([{ id: 'nvr', channels: ['CH1'] }]), CLEANUP);
+  const camConfig = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'cam') && m.payload === '', 5000, since, 'cam config cleared');
+  // The removed camera's retained state and availability go after its discovery, once Home Assistant dropped its
+  // entities (each cleared topic read by a live entity would be a template error there).
+  const camState = await fx.recorder.waitFor((m) => m.topic === `${fx.base}/cam` && m.payload === '', 5000, since, 'cam state cleared');
+  const camAvailability = await fx.recorder.waitFor(
+    (m) => m.topic === `${fx.base}/cam/availability` && m.payload === '',
+    5000,
+    since,
+    'cam availability cleared',
+  );
+  for (const cleared of [camState, camAvailability]) {
+    assert.ok(fx.recorder.messages.indexOf(cleared) > fx.recorder.messages.indexOf(camConfig), `${cleared.topic} after the config`);
+    assert.ok(cleared.at - camConfig.at >= 800, `${cleared.topic} ${cleared.at - camConfig.at} ms after the config`);
+  }
   for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch1', 'ip_ch2', 'wifi_ch1', 'ch1']) {
     await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
   }
@@ -424,7 +445,7 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   // Back to all channels: CH1's entities leave the recorder device, sent once as {"p": ...} (removal).
   await fx.bridge.stop();
   since = fx.recorder.count;
-  await fx.restartBridge(fx.makeConfig([{ id: 'nvr' }]));
+  await fx.restartBridge(fx.makeConfig([{ id: 'nvr' }]), CLEANUP);
   const back = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr') && !!m.payload, 5000, since);
   const cmps = json(back).cmps as Json;
   assert.deepEqual(cmps.ch1_floodlight_on_alarm, { p: 'switch' });
@@ -436,7 +457,7 @@ test('discovery switched off: the configs of earlier runs are removed, none publ
   await fx.bridge.stop();
   const since = fx.recorder.count;
   const config = fx.makeConfig([{ id: 'nvr' }, { id: 'cam' }]);
-  await fx.restartBridge({ ...config, homeassistant: { ...config.homeassistant, enabled: false } });
+  await fx.restartBridge({ ...config, homeassistant: { ...config.homeassistant, enabled: false } }, CLEANUP);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ch1`, () => true, 5000, since);
   await settle(fx);
   assert.deepEqual([...configs(fx).keys()], []);

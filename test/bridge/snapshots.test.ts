@@ -79,7 +79,7 @@ test('a camera and a Snapshot button per channel with video; stream addresses as
     const cmps = (cfg as { cmps: Record<string, Record<string, unknown>> }).cmps;
     assert.deepEqual(cmps.camera, {
       p: 'camera',
-      name: 'Camera',
+      name: null, // the channel device's main feature: named by the device alone
       unique_id: `${fx.base}_nvr_${slug}_camera`,
       topic: `${fx.base}/nvr/${slug}/snapshot`,
       json_attributes_topic: `${fx.base}/nvr/${slug}/streams`,
