@@ -135,7 +135,8 @@ function documentedCounts(): { file: string; rows: Array<{ kind: string; announc
     const lines = text
       .slice(at + marker.length)
       .trimStart()
-      .split('\n');
+      .split('\n')
+      .map((l) => l.trim());
     const rows = lines
       .slice(
         2,
