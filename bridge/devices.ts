@@ -114,9 +114,10 @@ export function deviceEvents(
     rt.on('events', (change: EventChange) => {
       if (publisher.isClosed) return;
       let hold = held.get(rt.id);
-      if (change.structure) {
+      if (change.structure && discovery.enabled) {
         // A type the channel never reported: its binary sensor is announced first, and given the time to be set up,
         // so that Home Assistant has it when its first state and edge come (the event entity lists every type already).
+        // Without Home Assistant nothing waits.
         if (!hold) held.set(rt.id, (hold = { pending: 0, changes: [] }));
         hold.pending++;
         const h = hold;

@@ -311,6 +311,11 @@ export class Discovery {
 
   constructor(private readonly opts: DiscoveryOptions) {}
 
+  /** Whether anything is announced to Home Assistant (`homeassistant.enabled`). */
+  get enabled(): boolean {
+    return this.opts.enabled;
+  }
+
   /** On the first connection: learn which discovery topics earlier runs left retained. */
   collect(devices: readonly Device[], windowMs: number): Promise<void> {
     if (this.collected) return this.collected;
