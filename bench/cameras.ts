@@ -11,7 +11,9 @@
  *    a GC where `--expose-gc` allows one) and RSS once every channel's camera is announced, and again after one alarm
  *    picture per device. The bridge holds no picture: each is published and dropped (pictures held: 0 bytes; what
  *    stays is the last alarm's type and time per channel). BENCH_CAMERA_MEMORY=0 skips this part, =only runs it alone.
- * The simulator's picture is a 1x1 JPEG: the picture bytes are its size, a real camera's are larger.
+ * 5. the simulator's own pictures (a captioned test pattern, simulator/test-pattern.ts): pictures it makes a second, at
+ *    1280x720 (a snapshot's default) and 640x480 (an alarm picture's), in this process, for BENCH_CAMERA_PICTURE_SECONDS
+ *    (default 1) each; and their size. A real camera's pictures are larger (a photograph compresses less).
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,7 +22,7 @@ import { startBridge, type Bridge } from '../bridge/bridge';
 import { startEmbeddedBroker } from '../bridge/mqtt/broker';
 import { parseConfig } from '../bridge/base/config';
 import { createLogger } from '../bridge/base/log';
-import { startSimulator } from '../simulator';
+import { startSimulator, testPicture } from '../simulator';
 import { clearRetained } from '../test/helpers/mqtt-broker';
 import { percentile } from '../test/helpers/storm';
 import { Farm } from './farm';
@@ -108,8 +110,28 @@ async function cameraMemory(): Promise<Record<string, number>> {
   }
 }
 
+/** Part 5: the simulator's picture rate (a captioned test pattern coded as JPEG), per size. */
+function simulatorPictures(): Record<string, number> {
+  const seconds = Number(process.env.BENCH_CAMERA_PICTURE_SECONDS ?? 1);
+  const out: Record<string, number> = {};
+  for (const [w, h] of [
+    [1280, 720],
+    [640, 480],
+  ]) {
+    testPicture(w, h, ['warm-up']); // the pattern of a size is coded once
+    let n = 0;
+    let bytes = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < seconds * 1000)
+      bytes += testPicture(w, h, ['Camera1 CH1', new Date().toISOString(), `Alarm: ${n++}`]).length;
+    out[`sim_pictures_per_second_${w}x${h}`] = n / ((performance.now() - t0) / 1000);
+    out[`sim_picture_bytes_${w}x${h}`] = bytes / n;
+  }
+  return out;
+}
+
 export async function benchCameras(): Promise<Record<string, number>> {
-  const figures = process.env.BENCH_CAMERA_MEMORY === 'only' ? {} : await benchCameraPictures();
+  const figures = process.env.BENCH_CAMERA_MEMORY === 'only' ? {} : { ...simulatorPictures(), ...(await benchCameraPictures()) };
   return process.env.BENCH_CAMERA_MEMORY === '0' ? figures : { ...figures, ...(await cameraMemory()) };
 }
 

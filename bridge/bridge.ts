@@ -27,7 +27,7 @@ import { createLogger, redacting, type Logger } from './base/log';
 import type { Device } from './device/device';
 import type { PollStats } from './device/poller';
 import type { DeviceRuntime } from './device/runtime';
-import { deviceEvents, devicePolls, deviceRuntimes } from './devices';
+import { deviceEvents, devicePolls, deviceRuntimes, ENTITY_SETUP_MS } from './devices';
 import { deviceFeatures } from './features';
 import { featureCommands, featureComponents, featurePart } from './features/feature';
 import { Discovery } from './homeassistant/discovery';
@@ -114,12 +114,13 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     claim: () => guard.claim(),
     stale: endpoint.stale,
     haStateDelayMs: opts.haStateDelayMs ?? 2000,
+    entitySetupMs: opts.entitySetupMs ?? ENTITY_SETUP_MS,
   });
   let connected = false;
   const parts = new Parts(
     [
       ...shutdown({ endpoint, link, topics, listener, runtimes, publisher, work, saysOffline: () => connected && !yielded }),
-      deviceEvents(runtimes, publisher, discovery, features, cameras),
+      deviceEvents(runtimes, publisher, discovery, features, cameras, opts.entitySetupMs),
       devicePolls(runtimes),
       featurePart(features, runtimes),
       { stop: () => commands.close() },

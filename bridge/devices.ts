@@ -3,6 +3,7 @@ import type { StatePublisher } from './api/publisher';
 import type { BridgeConfig } from './base/config';
 import { errorText, type Logger } from './base/log';
 import type { DeviceCameras } from './features/cameras/cameras';
+import type { EventChange } from './device/event-state';
 import { PushListener } from './device/push-listener';
 import { DeviceRuntime } from './device/runtime';
 import { START_CONCURRENCY, StartGate } from './device/start-gate';
@@ -59,6 +60,13 @@ export function devicePolls(runtimes: ReadonlyMap<string, DeviceRuntime>): Part 
   };
 }
 
+/**
+ * How long Home Assistant is given to set up the entities of a discovery message before what fills them follows: an
+ * alarm of a type the channel never reported waits this long after its new entity is announced (once per type and
+ * channel: what was announced stays announced, across restarts too).
+ */
+export const ENTITY_SETUP_MS = 1_000;
+
 /** What a device's runtime reports goes out: availability, state, discovery when its structure changed, events. */
 export function deviceEvents(
   runtimes: ReadonlyMap<string, DeviceRuntime>,
@@ -66,7 +74,11 @@ export function deviceEvents(
   discovery: Discovery,
   features: readonly DeviceFeature[],
   cameras: ReadonlyMap<string, DeviceCameras>,
+  entitySetupMs = ENTITY_SETUP_MS,
 ): Part {
+  /** Per device: its event changes held (in order) until the entities a new alarm type brought are announced. */
+  const held = new Map<string, { pending: number; changes: Array<() => void> }>();
+  const timers = new Set<NodeJS.Timeout>();
   const wire = (rt: DeviceRuntime) => {
     rt.on('availability', (online, err) => {
       if (publisher.isClosed) return;
@@ -89,17 +101,49 @@ export function deviceEvents(
     rt.device.on('event', (type: string, data: Record<string, unknown>) => publisher.event(type, data));
     // Device events: published at once (state first, then the edge), without waiting for a poll; in a storm a channel's
     // state at most every EVENT_STATE_GAP_MS, each edge at once.
-    rt.on('events', (change) => {
+    const publish = (change: EventChange) => {
       if (publisher.isClosed) return;
       // A picture that came alone: the channel's latest alarm picture, nothing else changed.
       if (change.channel && change.picture && !change.edge) return camera.alarm(change.channel, undefined, undefined, change.picture);
-      if (change.structure) discovery.schedule(rt.device);
       if (change.channel) publisher.eventState(rt, change.channel);
       else publisher.state(rt);
       if (change.channel && change.edge) publisher.alarmEdge(rt, change.channel, change.edge);
       // The start of an alarm (not its end, not a repeat while it lasts): its picture, sent with it or read.
       if (change.channel && change.edge?.active) camera.alarm(change.channel, change.edge.type, change.edge.time, change.picture);
+    };
+    rt.on('events', (change: EventChange) => {
+      if (publisher.isClosed) return;
+      let hold = held.get(rt.id);
+      if (change.structure && discovery.enabled) {
+        // A type the channel never reported: its binary sensor is announced first, and given the time to be set up,
+        // so that Home Assistant has it when its first state and edge come (the event entity lists every type already).
+        // Without Home Assistant nothing waits.
+        if (!hold) held.set(rt.id, (hold = { pending: 0, changes: [] }));
+        hold.pending++;
+        const h = hold;
+        discovery.schedule(
+          rt.device,
+          () => {
+            const timer = setTimeout(() => {
+              timers.delete(timer);
+              if (--h.pending) return;
+              held.delete(rt.id);
+              for (const go of h.changes.splice(0)) go();
+            }, entitySetupMs);
+            timers.add(timer);
+          },
+          { now: true },
+        );
+      }
+      if (hold) hold.changes.push(() => publish(change));
+      else publish(change);
     });
   };
-  return { start: () => runtimes.forEach(wire) };
+  return {
+    start: () => runtimes.forEach(wire),
+    stop: () => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
 }

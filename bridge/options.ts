@@ -2,6 +2,7 @@
 import type { Logger, LogSink } from './base/log';
 import type { DeviceOptions } from './device/device';
 import type { FeatureOptions } from './features/feature';
+import type { EmbeddedBroker } from './mqtt/broker';
 
 /** The features' own knobs (firmware check gap and progress reads, `onPicture`) are documented in FeatureOptions. */
 export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs' | 'firmwareProgressMs' | 'onPicture'> {
@@ -15,6 +16,11 @@ export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs'
   offlineAfter?: number;
   /** Delay between republished discovery and state after Home Assistant's birth message. Default 2000 ms. */
   haStateDelayMs?: number;
+  /**
+   * How long Home Assistant is given to set up the entities of a discovery message before what fills them follows (an
+   * alarm of a new type; the retained state of removed devices, cleared after their discovery). Default 1000 ms.
+   */
+  entitySetupMs?: number;
   /** How long the instance probe listens for retained topics under the base topic. Default 1000 ms. */
   instanceProbeWindowMs?: number;
   /** Least time between two reads of a device asked for over MQTT (`get`, `refresh`). Default 1000 ms. */
@@ -31,8 +37,11 @@ export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs'
   /** Wait at most this long for the first MQTT connection before startBridge rejects. Default 30000 ms. */
   connectTimeoutMs?: number;
   clientFactory?: DeviceOptions['clientFactory'];
-  /** The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`). */
-  broker?: { host?: string; port?: number };
+  /**
+   * The embedded broker of a config without `mqtt.url`: address and port (CLI `--host`, `--port`), or one already
+   * started (`started`, the demo's: it holds nothing, so there is no other instance to probe for; its owner stops it).
+   */
+  broker?: { host?: string; port?: number; started?: EmbeddedBroker };
   /** Devices in their first poll (login, Ranges, first reads) at once at most. Default START_CONCURRENCY (128). */
   startConcurrency?: number;
 }

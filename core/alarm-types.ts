@@ -32,7 +32,7 @@ export const ALARM_TYPES = {
   io: { label: 'Alarm input', deviceClass: 'safety', able: { by: 'alarm_in' }, members: ['io_alarm'] },
   video_loss: { label: 'Video loss', deviceClass: 'problem', able: { by: 'configured' }, members: ['videoloss'] },
   person: { label: 'Person', deviceClass: 'occupancy', able: intelligent('PVD'), subtypes: ['pd'] },
-  vehicle: { label: 'Person/vehicle', deviceClass: 'occupancy', able: intelligent('PVD'), subtypes: ['pd_vd'] },
+  vehicle: { label: 'Person or vehicle', deviceClass: 'occupancy', able: intelligent('PVD'), subtypes: ['pd_vd'] },
   /**
    * A vehicle (not a person) in an AI picture (`ai_snap_picture` `Type` 2, 4, 6, 12, 15, 18): announced on channels
    * with person/vehicle detection (they send those pictures to an `aipushpic` subscriber), elsewhere once one came.

@@ -10,7 +10,7 @@
  *            by itself.
  * --jobs N   worker processes at once (default TEST_JOBS, else 3 per core: the end-to-end files mostly wait on
  *            sockets and timers, so the cores stay busy with more of them than cores).
- * words      keep the test files whose path (relative to test/, e.g. `bridge/push.test.js`) contains every word.
+ * words      keep the test files whose path (relative to test/, e.g. `bridge/push.test.js`) contains any of the words.
  *
  * Each end-to-end file runs in a process of its own (its own embedded broker, ports and topics: nothing is shared
  * between files but the machine); the fast tier runs in a few processes of many files each. The longest files start
@@ -97,7 +97,7 @@ function plan(opts) {
     .sort();
   const files = sources
     .map((f) => ({ source: join(root, 'test', f), name: f.replace(/\.ts$/, '.js') }))
-    .filter((f) => opts.words.every((w) => f.name.includes(w)))
+    .filter((f) => !opts.words.length || opts.words.some((w) => f.name.includes(w)))
     .map((f) => ({ ...f, slow: slow(f.source) }))
     .filter((f) => !opts.fast || !f.slow);
   const missing = files.filter((f) => !existsSync(join(DIST, f.name)));

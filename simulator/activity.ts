@@ -85,7 +85,8 @@ export class Activity {
     const id = ++this.pictureId;
     const int = (entry.int_alarm ?? (entry.alarm_state as Obj[] | undefined)?.[0]) as Obj | undefined;
     const subtype = typeof int?.int_subtype === 'string' ? int.int_subtype : undefined;
-    const spec: PictureSpec = { channel, alias: channel, id, label: subtype ?? a.type, subtype, target: a.target, now };
+    const name = this.device.channelName(channel);
+    const spec: PictureSpec = { channel, alias: channel, name, id, label: subtype ?? a.type, subtype, target: a.target, now };
     const out: { snap?: Obj; ai?: Obj } = {};
     if (this.pictures !== 'ai') {
       out.snap = snapItem(spec);

@@ -170,14 +170,8 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const o = parsed.opts;
-  process.stdout.write(
-    `nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
-      `${sim.profile.channels.length} channel${sim.profile.channels.length === 1 ? '' : 's'}) listening on ${sim.url} ` +
-      `(user ${o.username ?? DEMO_LOGIN.username}${parsed.demo ? `, demo password ${JSON.stringify(DEMO_LOGIN.password)}` : ''})\n`,
-  );
-  if (parsed.demo) process.stdout.write('(a password of your own: --password <pw> or NVR2MQTT_SIM_PASSWORD; it is never printed)\n');
-  await new Promise<void>((resolve) => {
+  // Listening for the signals before saying so: a supervisor that stops it right after that line gets a clean stop.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -186,6 +180,14 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  const o = parsed.opts;
+  process.stdout.write(
+    `nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
+      `${sim.profile.channels.length} channel${sim.profile.channels.length === 1 ? '' : 's'}) listening on ${sim.url} ` +
+      `(user ${o.username ?? DEMO_LOGIN.username}${parsed.demo ? `, demo password ${JSON.stringify(DEMO_LOGIN.password)}` : ''})\n`,
+  );
+  if (parsed.demo) process.stdout.write('(a password of your own: --password <pw> or NVR2MQTT_SIM_PASSWORD; it is never printed)\n');
+  await stopped;
   await sim.stop();
   process.stdout.write('simulator stopped\n');
 }

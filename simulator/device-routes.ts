@@ -10,7 +10,7 @@ import { LIVE_PAGE, MANUAL_ALARM_PAGE, judgeLiveSet, liveChannel, liveView, manu
 import type { Ctx, Route } from './route';
 import type { ChannelSpec } from './profiles';
 import { ptzRoutes } from './ptz';
-import { SNAPSHOT_JPEG } from './pictures';
+import { channelPicture } from './pictures';
 
 export interface DeviceServices {
   device: Device;
@@ -154,8 +154,6 @@ function manualAlarmSet(s: DeviceServices, data: Record<string, unknown>): Reply
 }
 
 const SNAP_RESOLUTIONS = ['1280x720', '640x480', '320x240'];
-/** Every snapshot answers the simulator's one picture (defined with the alarm pictures made from it). */
-export { SNAPSHOT_JPEG };
 
 const onlineChannels = (d: Device) => d.profile.channels.filter((c) => c.configured && d.isOnline(c.id));
 
@@ -169,11 +167,16 @@ function snapshotGet(s: DeviceServices, data: Record<string, unknown>): Reply {
     return paramError(`snapshot_resolution: must be one of ${SNAP_RESOLUTIONS.join(', ')} (or spelled with spaces, 1280 x 720)`);
   if (data.reset_session_timeout !== undefined && typeof data.reset_session_timeout !== 'boolean')
     return paramError('reset_session_timeout: must be a bool');
+  // The size asked for, else the largest the Range offers; the camera's name and the time stamped on it.
+  const [w, h] = (typeof res === 'string' ? res.replace(/ /g, '') : SNAP_RESOLUTIONS[0]).split('x').map(Number);
+  const now = new Date();
+  const jpeg = channelPicture([w, h], { channel: ch.id, name: s.device.channelName(ch.id), now, comment: `snapshot ${ch.id}` });
+  s.device.pictures.set(ch.id, jpeg);
   return success({
-    img_time: Math.floor(Date.now() / 1000),
+    img_time: Math.floor(now.getTime() / 1000),
     img_encodes: 'base64',
     img_format: 'image/jpeg',
-    img_data: SNAPSHOT_JPEG.toString('base64'),
+    img_data: jpeg.toString('base64'),
   });
 }
 

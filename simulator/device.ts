@@ -24,6 +24,8 @@ export class Device {
   /** Range cache key of this device's profile and offline channels; the page is appended. Kept by setOnline(). */
   private rangeKey = '';
   readonly isOnline = (id: string): boolean => !this.offline.has(id);
+  /** The picture each channel's last Snapshot/Get answered (tests compare what reached them, byte for byte). */
+  readonly pictures = new Map<string, Buffer>();
   /** Called with the channel after setOnline() changed it (Event/Check announces `camera_connect_status`). */
   onStatusChange?: (id: string) => void;
 

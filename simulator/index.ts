@@ -34,7 +34,7 @@ export type { SimState, PageState } from './state';
 export type { DigestAlgorithm } from './auth';
 export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
 export type { AlarmPictures, AiPictureForm } from './pictures';
-export { labelledJpeg } from './pictures';
+export { testPicture } from './test-pattern';
 export type { DiskAlarm } from './activity';
 export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
@@ -154,6 +154,8 @@ export interface Simulator {
   setOnline(channel: string, online: boolean): void;
   /** The user renames a camera on the recorder (ChannelInfo `channel_name`). */
   renameChannel(channel: string, name: string): void;
+  /** The JPEG the channel's last `Snapshot/Get` answered (a test pattern stamped with its name and the time). */
+  lastSnapshot(channel: string): Buffer | undefined;
   /** Where a PTZ camera looks now, what runs, its preset slots (1-255 at index 0-254). Throws for a channel without PTZ. */
   ptz(channel: string): PtzChannel;
   /** The user stores (a name) or clears (undefined) a preset on the device itself. */
@@ -401,6 +403,7 @@ function controls({ device, activity }: Parts) {
     },
     setOnline: (channel: string, online: boolean) => device.setOnline(channel, online),
     renameChannel: (channel: string, name: string) => device.rename(channel, name),
+    lastSnapshot: (channel: string) => device.pictures.get(channel),
     ptz(channel: string) {
       if (!device.channel(channel)?.ptz) throw new Error(`ptz: ${channel} has no PTZ`);
       return ptzOf(device).state(channel);

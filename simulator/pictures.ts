@@ -6,13 +6,24 @@
  *   `snap_resolution: "no_snapshot"`;
  * - `ai_snap_picture`: one AI picture per answer, for readers subscribed with `{"aipushpic":["all"]}`: the C1.3
  *   wrapper (`{SnapedObjInfo: {...}}`, `{PlateInfo: {...}}`, `{FaceInfo: {...}}`) or the first set's flat form.
- * Pictures are small valid JPEGs whose comment names the alarm, so a test can tell which picture arrived.
+ * Pictures are the test pattern (test-pattern.ts) captioned as a camera stamps them (the camera's name and the time,
+ * the alarm), with a comment segment that names the alarm, so a test can tell which picture arrived.
  */
-/** A 1x1 grey baseline JPEG: every snapshot answers it. */
-export const SNAPSHOT_JPEG = Buffer.from(
-  '/9j/4AAQSkZJRgABAQEAYABgAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/APn+iiigD//Z',
-  'base64',
-);
+import { stampTime, testPicture } from './test-pattern';
+
+/** The size of alarm pictures (Event/Check's `snap_resolution` offers 640x480 and 1280x720). */
+const ALARM_PICTURE = [640, 480] as const;
+/** The size of the detected object cut out of an AI picture. */
+const OBJECT_PICTURE = [192, 192] as const;
+
+/** A channel's picture now: the test pattern of `width`x`height` with the camera's name, the time and what it shows. */
+export function channelPicture(
+  size: readonly [number, number],
+  p: { channel: string; name: string; now: Date; shows?: string; comment?: string },
+): Buffer {
+  const lines = [p.name && p.name !== p.channel ? `${p.name} ${p.channel}` : p.channel, stampTime(p.now), ...(p.shows ? [p.shows] : [])];
+  return testPicture(size[0], size[1], lines, p.comment);
+}
 
 export type Obj = Record<string, unknown>;
 
@@ -22,13 +33,6 @@ export type AlarmPictures = 'none' | 'snap' | 'ai' | 'both';
 export type AiPictureForm = 'wrapped' | 'flat';
 /** What an AI picture shows (person/vehicle alarms: which of the two). */
 export type PictureTarget = 'human' | 'vehicle' | 'non_vehicle';
-
-/** A valid JPEG with `text` as a comment segment (FF FE) right after its start: bytes that name the picture. */
-export function labelledJpeg(text: string): Buffer {
-  const body = Buffer.from(text, 'latin1');
-  const head = Buffer.from([0xff, 0xfe, (body.length + 2) >> 8, (body.length + 2) & 0xff]);
-  return Buffer.concat([SNAPSHOT_JPEG.subarray(0, 2), head, body, SNAPSHOT_JPEG.subarray(2)]);
-}
 
 /** `Type` of SnapedObjInfo (o.1) by `int_subtype`: [human, vehicle, non-vehicle]. Subtypes without object pictures are absent. */
 const OBJECT_TYPES: Readonly<Record<string, readonly [number, number, number]>> = {
@@ -45,6 +49,8 @@ const TARGETS: readonly PictureTarget[] = ['human', 'vehicle', 'non_vehicle'];
 export interface PictureSpec {
   channel: string;
   alias: string;
+  /** The camera's name (ChannelInfo `channel_name`), stamped on the picture. */
+  name: string;
   /** Picture id (`img_id` / `SnapId`). */
   id: number;
   /** The alarm (`motion`, `pd_vd`...), written into the JPEG comment. */
@@ -62,14 +68,28 @@ export function snapItem(p: PictureSpec): Obj {
     img_id: p.id,
     img_encode: 'base64',
     img_format: 'image/jpeg',
-    img_data: labelledJpeg(`alarm ${p.id} ${p.channel} ${p.label}`).toString('base64'),
+    img_data: channelPicture(ALARM_PICTURE, {
+      channel: p.channel,
+      name: p.name,
+      now: p.now,
+      shows: `Alarm: ${p.label}`,
+      comment: `alarm ${p.id} ${p.channel} ${p.label}`,
+    }).toString('base64'),
   };
 }
 
 /** The `ai_snap_picture` member of an AI alarm start; undefined for a subtype without AI pictures. */
 export function aiPicture(p: PictureSpec, form: AiPictureForm): Obj | undefined {
   const seconds = Math.floor(p.now.getTime() / 1000);
-  const scene = (what: string) => labelledJpeg(`ai ${p.id} ${p.channel} ${p.label} ${what}`).toString('base64');
+  // The scene at an alarm picture's size, captioned with the alarm; the cut-out object (or face, plate) smaller.
+  const scene = (what: string) =>
+    channelPicture(what.startsWith('scene') ? ALARM_PICTURE : OBJECT_PICTURE, {
+      channel: p.channel,
+      name: p.name,
+      now: p.now,
+      shows: what.startsWith('scene') ? `Alarm: ${p.label}` : what.replace(/^object (\S+).*$/, '$1'),
+      comment: `ai ${p.id} ${p.channel} ${p.label} ${what}`,
+    }).toString('base64');
   const times = { StartTime: seconds, EndTime: seconds + 2 };
   if (p.subtype === 'fd') {
     return {

@@ -1,7 +1,7 @@
 /**
- * What the bridge announces on every (re)connect, in this order: subscriptions, `bridge/state` online, the
- * clearing of retained topics of removed devices, availability (once known), `bridge/info`, discovery (after
- * reading the retained configs of earlier runs), then the full state. And Home Assistant's birth message
+ * What the bridge announces on every (re)connect, in this order: subscriptions, `bridge/state` online, availability
+ * (once known), `bridge/info`, discovery (after reading the retained configs of earlier runs and clearing those of
+ * removed devices), then the full state; the retained state of removed devices is cleared after their discovery. And Home Assistant's birth message
  * (`homeassistant/status` = `online`): discovery again, then the state after a short delay.
  */
 import type { BridgeConfig } from '../base/config';
@@ -25,11 +25,14 @@ export interface AnnouncerOptions {
   /** Claims the base topic on this connection (InstanceGuard): false when another instance acts, then nothing is announced. */
   claim: () => Promise<boolean>;
   haStateDelayMs: number;
+  /** Home Assistant's time to drop the entities of a cleared config before their state topics are cleared. */
+  entitySetupMs: number;
 }
 
 export class Announcer {
   private subscribed = false;
   private haTimer?: NodeJS.Timeout;
+  private staleTimer?: NodeJS.Timeout;
   /** Home Assistant's `online` messages so far (the last one's state goes out). */
   private haOnline = 0;
   private readonly onConnect = (sessionPresent: boolean) => void this.announce(sessionPresent);
@@ -50,6 +53,7 @@ export class Announcer {
     this.opts.link.off('disconnect', this.onDisconnect);
     if (this.haTimer) clearTimeout(this.haTimer);
     this.haTimer = undefined;
+    clearTimeout(this.staleTimer);
     this.haOnline++; // a republish still being sent sets no timer
   }
 
@@ -68,6 +72,29 @@ export class Announcer {
         for (const rt of runtimes.values()) publisher.state(rt, { force: true });
       }, this.opts.haStateDelayMs);
     });
+  }
+
+  /**
+   * The retained state of devices no longer configured would stay forever: cleared once their discovery is (collect
+   * clears it) and Home Assistant had the time to drop their entities; before, each cleared topic would be a template
+   * error of every entity reading it.
+   */
+  private clearStale(): void {
+    const stale = this.opts.stale.splice(0);
+    if (!stale.length) return;
+    const { publisher, log, link, config } = this.opts;
+    const clear = () => {
+      this.staleTimer = undefined;
+      // Disconnected meanwhile: the next connection clears them.
+      if (!link.connected) return void this.opts.stale.push(...stale);
+      for (const topic of stale) {
+        log.info(`removing retained ${topic} (device no longer configured)`);
+        publisher.send(topic, '', { retain: true });
+      }
+    };
+    if (!config.homeassistant.enabled) return clear();
+    clearTimeout(this.staleTimer);
+    this.staleTimer = setTimeout(clear, this.opts.entitySetupMs);
   }
 
   private devices() {
@@ -91,16 +118,12 @@ export class Announcer {
         this.subscribed = true;
       }
       publisher.bridgeState(true);
-      // Devices no longer configured: their retained state would stay forever.
-      for (const topic of this.opts.stale.splice(0)) {
-        log.info(`removing retained ${topic} (device no longer configured)`);
-        publisher.send(topic, '', { retain: true });
-      }
       // Availability only once known: a restart must not flap a device offline before its first poll.
       for (const rt of runtimes.values()) if (rt.started) publisher.availability(rt, true);
       publisher.info(true);
       await discovery.collect(this.devices());
       if (!link.connected) return;
+      this.clearStale();
       publisher.open();
       // Each device's state after its configs, a few devices at a time (a thousand at once: a 200 MB peak).
       void discovery.republish(this.devices(), (d) => publisher.state(runtimes.get(d.id)!));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `nvr2mqtt` command.
+ * The `nvr2mqtt` command (installed as `bin.ts`, which starts node with the daemon's heap flags first).
  *   nvr2mqtt                              demo: embedded broker + simulated recorder + bridge
  *   nvr2mqtt --config config.yaml         run the bridge
  *   nvr2mqtt --config config.yaml --check validate the config, try broker and devices, report
@@ -170,8 +170,9 @@ export async function main(argv: string[]): Promise<number | undefined> {
   return undefined;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
+/** Runs the command in this process: exits with its code, or keeps running (the bridge, the demo, a simulator). */
+export function runCommand(argv: string[]): void {
+  main(argv).then(
     (code) => {
       if (code !== undefined) process.exit(code);
     },
@@ -181,3 +182,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runCommand(process.argv.slice(2));

@@ -56,7 +56,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   }
   const { config } = parseConfig(
     {
-      mqtt: { url: broker.url },
+      // No url: the bridge takes the demo's broker as its embedded one (a fresh broker: no other instance to probe for).
       devices: [{ id: 'demo_nvr', name: 'Demo NVR', url: sim.url, username: 'admin', password, poll_interval: '2s' }],
       log_level: opts.logLevel ?? 'info',
     },
@@ -69,7 +69,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<Demo> {
   const log = createLogger({ level: config.log_level, sink: (level, line) => out(`   [${level}] ${line}`) });
   let bridge: Bridge;
   try {
-    bridge = await startBridge(config, { log, onPublish: printer.onPublish });
+    bridge = await startBridge(config, { log, onPublish: printer.onPublish, broker: { started: broker } });
   } catch (err) {
     printer.stop();
     await sim.stop();

@@ -31,14 +31,23 @@ const V8_GROWTH_FACTOR = 2;
 if (launchedWithHeapFlags()) setFlagsFromString('--semi-space-growth-factor=1');
 
 /**
- * Started without heap flags (the npm-installed `nvr2mqtt` command: a shebang cannot portably pass them), the heap is
- * kept tight at run time by V8's "optimize for size" mode, for more CPU; not when node was started with heap flags.
+ * The heap flags node was started with: the daemon's (LAUNCH_HEAP_FLAGS), the user's own (arguments or NODE_OPTIONS:
+ * left as given), or none (then the installed command starts node again with the daemon's, `bin.ts`).
+ */
+export function heapFlagsGiven(): 'launch' | 'own' | undefined {
+  if (launchedWithHeapFlags()) return 'launch';
+  const own = /^--(no-)?optimize-for-size$|^--(min|max)-semi-space-size|^--max-old-space-size|^--heap-growing-percent/;
+  return nodeFlags().some((f) => own.test(f)) ? 'own' : undefined;
+}
+
+/**
+ * Started without heap flags (`node cli.js` by hand; the installed command starts node again with them, `bin.ts`), the
+ * heap is kept tight at run time by V8's "optimize for size" mode, for more CPU; not when node was started with heap flags.
  */
 export function tuneHeapForDaemon(): 'launch' | 'runtime' | false {
-  const flags = nodeFlags();
-  if (launchedWithHeapFlags()) return 'launch';
-  if (flags.some((f) => /^--(no-)?optimize-for-size$|^--(min|max)-semi-space-size|^--max-old-space-size|^--heap-growing-percent/.test(f)))
-    return false;
+  const given = heapFlagsGiven();
+  if (given === 'launch') return 'launch';
+  if (given === 'own') return false;
   setFlagsFromString('--optimize-for-size');
   return 'runtime';
 }

@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
+  ALARM_TYPE_KEYS,
   DeviceError,
   DISARM_MEMBER,
   findOperation,
@@ -19,6 +20,7 @@ import {
   readLive,
   readManualAlarm,
   recorderAlarmInputs,
+  type AlarmType,
   type ChannelSlot,
   type ClientOptions,
   type DisarmPage,
@@ -450,6 +452,26 @@ export class Device extends EventEmitter {
       this.log.debug(`poll ${page}/${op}: failed after ${Math.round(performance.now() - t0)} ms: ${errorText(err)}`);
       throw err;
     }
+  }
+
+  /**
+   * Alarm types an earlier run announced for the channels (the broker's retained discovery, read at start): they stay
+   * known, as the types the device reported since the bridge started do (no entity removed and created again).
+   */
+  rememberAlarmKeys(announced: ReadonlyMap<string, readonly AlarmType[]>): void {
+    const ev = this.facts.events;
+    if (!ev) return;
+    const keys = new Map(ev.keys);
+    for (const [ch, types] of announced) {
+      const had = keys.get(ch) ?? [];
+      if (types.every((t) => had.includes(t))) continue;
+      keys.set(
+        ch,
+        ALARM_TYPE_KEYS.filter((k) => had.includes(k) || types.includes(k)),
+      );
+    }
+    if (keys.size !== ev.keys.size || [...keys].some(([ch, k]) => ev.keys.get(ch) !== k))
+      this.facts = { ...this.facts, events: { ...ev, keys } };
   }
 
   /** Alarm keys per channel (the alarm entities) from the channel slots; with events on. */

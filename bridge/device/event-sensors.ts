@@ -62,6 +62,16 @@ export function alarmRow(key: AlarmType): Row {
   };
 }
 
+/**
+ * The alarms of a channel that get a binary sensor: all its keys, but the person/vehicle detection (`vehicle`, the
+ * device's `pd_vd`: "Person or vehicle") only where the channel has no separate person and vehicle sensors (`person`,
+ * `motor_vehicle`): beside them it would be a third sensor saying what those two say. Its key stays in the state and
+ * among the event entity's types.
+ */
+export function alarmSensorKeys(keys: readonly AlarmType[]): readonly AlarmType[] {
+  return keys.includes('person') && keys.includes('motor_vehicle') ? keys.filter((k) => k !== 'vehicle') : keys;
+}
+
 /** The recorder's disk problem sensor (diagnostic). */
 export const DISK_PROBLEM_ROW: Row = {
   key: DISK_PROBLEM_KEY,
@@ -73,10 +83,22 @@ export const DISK_PROBLEM_ROW: Row = {
   deviceClass: 'problem',
 };
 
+/** Alarm types no capability names (`avd`): a channel may report them whatever its abilities say. */
+const SEEN_ONLY: readonly AlarmType[] = ALARM_TYPE_KEYS.filter((k) => ALARM_TYPES[k].able.by === 'seen');
+
+/**
+ * The types a channel's event entity announces: every alarm it can report, known before the first of them comes
+ * (Home Assistant drops an event whose type its entity does not list): its alarm keys, and the types the firmware
+ * reports without a capability naming them. Table order.
+ */
+export function eventTypes(keys: readonly AlarmType[]): AlarmType[] {
+  return ALARM_TYPE_KEYS.filter((k) => keys.includes(k) || SEEN_ONLY.includes(k));
+}
+
 /**
  * The channel's Home Assistant `event` entity: one per channel, fired on each alarm start (`event_type` = the
- * alarm key, `time` as an attribute). The end edges on the same topic render to nothing, which Home Assistant
- * ignores; they show in the binary sensors.
+ * alarm key, `time` as an attribute; `event_types`: `eventTypes`). The end edges on the same topic render to nothing,
+ * which Home Assistant ignores; they show in the binary sensors.
  */
 export function eventComponent(keys: readonly AlarmType[], eventTopic: string, uniqueId: string): Record<string, unknown> {
   return {
@@ -85,7 +107,7 @@ export function eventComponent(keys: readonly AlarmType[], eventTopic: string, u
     name: 'Alarm event',
     unique_id: uniqueId,
     state_topic: eventTopic,
-    event_types: [...keys],
+    event_types: eventTypes(keys),
     icon: 'mdi:alarm-light-outline',
     value_template:
       "{% if value_json.active %}{{ {'event_type': value_json.type, 'time': value_json.time | default(none)} | to_json }}{% endif %}",

@@ -66,7 +66,9 @@ export interface Row {
   words?: Readonly<Record<string, boolean>>;
   /**
    * Rarely used or advanced: announced to Home Assistant disabled (`enabled_by_default: false`, as the Reolink
-   * integration does), so that a recorder does not land hundreds of entities; a user enables the ones wanted.
+   * integration does), so that a recorder does not land hundreds of entities; a user enables the ones wanted. A
+   * channel's everyday settings stay enabled (floodlight and siren on alarm, motion detection, day/night, recording);
+   * durations, volumes, modes and tones, and diagnostics, are advanced.
    */
   advanced?: true;
 }
@@ -116,6 +118,8 @@ const detectionRows = (what: 'motion' | 'pir', p: string, label: string, icon: s
     name: `${label} detection`,
     icon,
     category: 'config',
+    // Motion detection is the everyday switch; the PIR sensor's is set once (Reolink announces its PIR switch disabled).
+    ...(what === 'pir' ? { advanced: true as const } : {}),
   },
   {
     key: `${what}_sensitivity`,
@@ -162,6 +166,7 @@ export const TABLE: readonly Row[] = [
     name: 'Online',
     category: 'diagnostic',
     deviceClass: 'connectivity',
+    advanced: true,
   },
   // Live: what the light and siren do now (PreviewChannel/Floodlight2AudioAlarm), as core's table publishes them.
   ...liveRows(),
@@ -185,6 +190,7 @@ export const TABLE: readonly Row[] = [
     icon: 'mdi:timer-outline',
     category: 'config',
     numberMode: 'box',
+    advanced: true,
   },
   {
     key: 'floodlight_mode',
@@ -225,6 +231,7 @@ export const TABLE: readonly Row[] = [
     icon: 'mdi:timer-outline',
     category: 'config',
     numberMode: 'box',
+    advanced: true,
   },
   {
     key: 'siren_volume',
@@ -235,6 +242,7 @@ export const TABLE: readonly Row[] = [
     icon: 'mdi:volume-high',
     category: 'config',
     numberMode: 'slider',
+    advanced: true,
   },
   {
     key: 'siren_tone',
@@ -310,6 +318,7 @@ export const TABLE: readonly Row[] = [
     name: 'White light mode',
     icon: 'mdi:lightbulb-night-outline',
     category: 'config',
+    advanced: true,
   },
   {
     key: 'ir_led',
@@ -319,6 +328,7 @@ export const TABLE: readonly Row[] = [
     name: 'IR LEDs',
     icon: 'mdi:led-on',
     category: 'config',
+    advanced: true,
   },
   ...detectionRows('motion', 'AlarmConfig/Motion', 'Motion', 'mdi:motion-sensor'),
   ...detectionRows('pir', 'AlarmConfig/PIR', 'PIR', 'mdi:motion-sensor'),

@@ -14,16 +14,27 @@
  *   Assistant's way to remove one component of a device).
  */
 import { setImmediate } from 'node:timers/promises';
-import { boundsOf, channelKind, channelSlug, macColon, type ChannelSlot, type RangeDescriptor } from '../../core';
+import {
+  ALARM_TYPE_KEYS,
+  boundsOf,
+  channelFromSlug,
+  channelKind,
+  channelSlug,
+  macColon,
+  type AlarmType,
+  type ChannelSlot,
+  type RangeDescriptor,
+} from '../../core';
 import { deepFreeze, isPlainObject } from '../../core/json';
 import { textDigest } from '../../core/text-digest';
 import { panelCodeOptions } from './alarm-code';
 import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from '../device/device';
-import { alarmRow, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from '../device/event-sensors';
+import { alarmRow, alarmSensorKeys, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from '../device/event-sensors';
 import type { Logger } from '../base/log';
 import type { MqttLink } from '../mqtt/link';
 import { rowValue, supportedRows } from '../device/sources';
+import { labelledOptions } from './option-labels';
 import { onOffTemplate } from './templates';
 import { channelOnline, liveBounds, rowDescriptor, type DeviceFacts, type Json } from '../device/state';
 import type { Platform, Row } from '../device/table';
@@ -69,6 +80,7 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   brightness_value_template: 'bri_val_tpl',
   code_arm_required: 'cod_arm_req',
   code_disarm_required: 'cod_dis_req',
+  command_template: 'cmd_tpl',
   command_topic: 'cmd_t',
   device_class: 'dev_cla',
   enabled_by_default: 'en',
@@ -190,10 +202,13 @@ export function component(
       if (bounds?.min === undefined || bounds.max === undefined || bounds.min >= bounds.max) return undefined;
       Object.assign(c, { command_topic: command, min: bounds.min, max: bounds.max, step: 1, mode: row.numberMode ?? 'auto' });
       break;
-    case 'select':
+    case 'select': {
       if (!bounds?.options?.length) return undefined;
-      Object.assign(c, { command_topic: command, options: bounds.options.map(String) });
+      const values = bounds.options.map(String);
+      // Shown as words people say; the state and command topics keep the device's values.
+      Object.assign(c, { command_topic: command, options: values }, labelledOptions(row.key, values));
       break;
+    }
     case 'alarm_control_panel':
       Object.assign(c, {
         command_topic: command,
@@ -259,6 +274,11 @@ const GATHER_MS = 1_500;
 /** A device whose changes keep coming is published at the latest this long after the first one. */
 const GATHER_MAX_MS = 10_000;
 
+/** A config's components (abbreviated or not), as retained. */
+function componentsOf(doc: Json): Json {
+  return isPlainObject(doc.cmps) ? doc.cmps : isPlainObject(doc.components) ? doc.components : {};
+}
+
 /** Builds, publishes and cleans up discovery for every device. */
 export class Discovery {
   /** Hash of the spec (payload without removal markers) last published per topic, this connection. */
@@ -270,6 +290,11 @@ export class Discovery {
   private readonly components = new Map<string, Readonly<Record<string, string>>>();
   /** Retained configs found at start, by topic, with the device they belong to (undefined = none). */
   private readonly retained = new Map<string, { device?: string; payload: Json }>();
+  /**
+   * Components (as sent) of configured devices' configs an earlier run left retained, by topic: a channel that is
+   * offline now keeps them (its Range no longer says what it has), as it keeps what it had when last online.
+   */
+  private readonly announced = new Map<string, Json>();
   /** Rows and Ranges of a channel last seen online: an offline channel keeps its entities (no flapping). */
   private readonly sticky = new Map<string, { rows: Row[]; facts: DeviceFacts }>();
   /** Topics published per device (to clear what a device no longer has). */
@@ -285,6 +310,11 @@ export class Discovery {
   private readonly drained: Array<() => void> = [];
 
   constructor(private readonly opts: DiscoveryOptions) {}
+
+  /** Whether anything is announced to Home Assistant (`homeassistant.enabled`). */
+  get enabled(): boolean {
+    return this.opts.enabled;
+  }
 
   /** On the first connection: learn which discovery topics earlier runs left retained. */
   collect(devices: readonly Device[]): Promise<void> {
@@ -317,16 +347,20 @@ export class Discovery {
       this.retained.set(topic, { device: owner, payload: doc });
     };
     await link.readRetained([wildcard], topics.bridgePing, onRetained);
+    const alarms = new Map<string, Map<string, AlarmType[]>>();
     for (const [topic, entry] of this.retained) {
-      const comps = isPlainObject(entry.payload.cmps)
-        ? entry.payload.cmps
-        : isPlainObject(entry.payload.components)
-          ? entry.payload.components
-          : {};
+      const comps = componentsOf(entry.payload);
       const platforms: Record<string, string> = {};
       for (const [id, c] of Object.entries(comps))
         if (isPlainObject(c) && Object.keys(c).length > 1) platforms[id] = String(c.p ?? c.platform);
       if (!this.components.has(topic)) this.components.set(topic, deepFreeze(platforms));
+      if (entry.device !== undefined && this.opts.enabled) {
+        this.announced.set(topic, comps);
+        const byChannel = alarms.get(entry.device) ?? new Map<string, AlarmType[]>();
+        for (const [ch, key] of this.announcedAlarms(topic, entry.device, platforms))
+          byChannel.set(ch, [...(byChannel.get(ch) ?? []), key]);
+        alarms.set(entry.device, byChannel);
+      }
       if (entry.device === undefined || !this.opts.enabled) {
         log.info(
           `discovery: removing ${topic} (${entry.device === undefined ? 'device no longer configured' : 'Home Assistant discovery disabled'})`,
@@ -335,6 +369,33 @@ export class Discovery {
         this.retained.delete(topic);
       }
     }
+    // What was announced stays announced: the alarm types channels reported before a restart keep their entities.
+    for (const d of devices) {
+      const learned = alarms.get(d.id);
+      if (learned?.size) d.rememberAlarmKeys(learned);
+    }
+  }
+
+  /**
+   * The alarm sensors an earlier run announced on a config of `device` (`platforms`: its components): [channel, key]
+   * for a channel device's (`motion`) and for a single camera's on its recorder's config (`ch1_motion`).
+   */
+  private announcedAlarms(topic: string, device: string, platforms: Record<string, string>): Array<[string, AlarmType]> {
+    const { topics } = this.opts;
+    const recorder = topics.discovery(topics.node(device));
+    const nodePrefix = `${topics.discoveryPrefix}/device/${topics.node(device)}_`;
+    const slug = topic !== recorder && topic.startsWith(nodePrefix) ? topic.slice(nodePrefix.length, -'/config'.length) : undefined;
+    const out: Array<[string, AlarmType]> = [];
+    for (const [id, platform] of Object.entries(platforms)) {
+      if (platform !== 'binary_sensor') continue;
+      for (const key of ALARM_TYPE_KEYS) {
+        // `motion` on a channel's config; `ch1_motion` on a single camera's.
+        const of = slug !== undefined ? (id === key ? slug : undefined) : id.endsWith(`_${key}`) ? id.slice(0, -key.length - 1) : undefined;
+        const ch = of === undefined ? undefined : channelFromSlug(of);
+        if (ch) out.push([ch, key]);
+      }
+    }
+    return out;
   }
 
   /** A config this bridge published: origin nvr2mqtt and availability on this base topic. */
@@ -427,10 +488,17 @@ export class Discovery {
       }
       // Device events: one binary_sensor per alarm the channel can raise, and the channel's `event` entity.
       const alarms = facts.events?.keys.get(ch) ?? [];
-      for (const key of alarms) cmps[single ? `${slug}_${key}` : key] = component(alarmRow(key), undefined, chTopic, `${chNode}_${key}`);
+      for (const key of alarmSensorKeys(alarms))
+        cmps[single ? `${slug}_${key}` : key] = component(alarmRow(key), undefined, chTopic, `${chNode}_${key}`);
       if (alarms.length)
         cmps[single ? `${slug}_event` : 'event'] = eventComponent(alarms, topics.event(device.id, slug), `${chNode}_event`);
       for (const [k, c] of Object.entries(this.opts.channelExtras?.(device, ch, slug, chNode) ?? {})) cmps[single ? `${slug}_${k}` : k] = c;
+      // Offline since the bridge started: what an earlier run announced for it stays (as it was sent).
+      if (!online && !sticky) {
+        const earlier = this.announced.get(single ? recorderTopic : topics.discovery(chNode)) ?? {};
+        for (const [id, c] of Object.entries(earlier))
+          if (!(id in cmps) && isPlainObject(c) && Object.keys(c).length > 1 && (!single || id.startsWith(`${slug}_`))) cmps[id] = c;
+      }
       if (single) Object.assign(deviceCmps, cmps);
       else {
         const about = channelDevice(
@@ -490,14 +558,15 @@ export class Discovery {
    * after the first), then `then` runs (the state that fills those entities follows them). A recorder's features
    * come in one after another after its first poll (table, events, camera, firmware, restart, PTZ): gathered, each
    * topic is published once instead of up to six times (at start-up about 200 instead of 600 KB per 16-channel
-   * recorder, and Home Assistant gets the entities at once).
+   * recorder, and Home Assistant gets the entities at once). `now`: without gathering (an alarm of a new type waits
+   * for its entity).
    */
-  schedule(device: Device, then?: () => void): void {
+  schedule(device: Device, then?: () => void, o: { now?: boolean } = {}): void {
     if (!this.opts.enabled) return then?.();
     const held = this.due.get(device.id);
     clearTimeout(held?.timer);
     const since = held?.since ?? Date.now();
-    const wait = Math.max(0, Math.min(GATHER_MS, since + GATHER_MAX_MS - Date.now()));
+    const wait = o.now ? 0 : Math.max(0, Math.min(GATHER_MS, since + GATHER_MAX_MS - Date.now()));
     const thens = held?.thens ?? [];
     if (then) thens.push(then);
     const timer = setTimeout(() => {

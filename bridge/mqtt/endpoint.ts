@@ -23,8 +23,10 @@ export async function mqttEndpoint(
   config: BridgeConfig,
   topics: Topics,
   log: Logger,
-  opts: { broker?: { host?: string; port?: number }; instanceProbeWindowMs?: number; connectTimeoutMs?: number },
+  opts: { broker?: { host?: string; port?: number; started?: EmbeddedBroker }; instanceProbeWindowMs?: number; connectTimeoutMs?: number },
 ): Promise<Endpoint> {
+  const started = opts.broker?.started;
+  if (!config.mqtt.url && started) return { url: started.url, stale: [], embedded: true };
   if (!config.mqtt.url) {
     const broker: EmbeddedBroker = await startEmbeddedBroker(embeddedBrokerOptions(opts.broker));
     log.info(`no mqtt.url configured: embedded MQTT broker on ${broker.url}`);

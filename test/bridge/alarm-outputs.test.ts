@@ -55,7 +55,7 @@ test('the outputs the device lists: state keys, switches on the recorder and on 
   const local = rec.alarm_output_local_1;
   assert.deepEqual(local, {
     p: 'switch',
-    name: 'Alarm output Local->1',
+    name: 'Alarm output 1',
     unique_id: `${node(fx, 'nvr')}_alarm_output_local_1`,
     state_topic: `${fx.base}/nvr`,
     value_template:
@@ -65,6 +65,7 @@ test('the outputs the device lists: state keys, switches on the recorder and on 
   });
   assert.equal(rec.alarm_output_ip_ch1_1, undefined, "a camera's output is not on the recorder");
   const cam = cmps(fx, 'nvr', 'ip_ch1')!.alarm_output_ip_ch1_1;
+  assert.equal(cam.name, 'Camera alarm output 1', 'named as the camera numbers it, on its own device');
   assert.equal(cam.command_topic, `${fx.base}/nvr/set/alarm_output_ip_ch1_1`);
   assert.equal(cam.state_topic, `${fx.base}/nvr`);
   for (const [id, c] of [

@@ -10,7 +10,6 @@
 import * as assert from 'node:assert/strict';
 import mqtt from 'mqtt';
 import { suite } from 'uvu';
-import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { json, settle, setup, until, type Fixture } from './fixture';
 
 const test = suite('bridge: alarm pictures sent with the alarm');
@@ -186,7 +185,7 @@ test('a device that sends no pictures: the alarm picture is read once (source sn
     ctx.pics
       .slice(from)
       .find((p) => p.topic === `${fx.base}/plain/ch1/alarm_picture`)!
-      .payload.equals(SNAPSHOT_JPEG),
+      .payload.equals(sim.lastSnapshot('CH1')!),
   );
   await settle(fx);
   assert.equal(requests(fx, 'plain', '/API/Snapshot/Get', since).length, 1);

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { descriptorAt, NvrClient } from '../../core';
 import { json, setsOf, setup, waitEvent, type Fixture } from './fixture';
+import { selectSends, selectShows } from './homeassistant';
 
 type Json = Record<string, any>;
 const test = suite<{ fx: Fixture }>('bridge channel settings');
@@ -42,8 +43,10 @@ test("entities: the device's own day/night values, sensitivities bounded by Rang
   const pir = await rangeOf(fx, 'AlarmConfig/PIR');
   const ch3 = cmps(fx, 'ch3');
   assert.equal(ch3.day_night.p, 'select');
-  assert.deepEqual(ch3.day_night.options, descriptorAt(image, ['channel_info', 'CH3', 'ir_cut_mode'])!.items);
-  assert.deepEqual(ch3.ir_led.options, descriptorAt(image, ['channel_info', 'CH3', 'ir_led'])!.items);
+  // Home Assistant shows words people say and sends the device's own values.
+  assert.deepEqual(ch3.day_night.options, ['Auto', 'Colour', 'Black and white', 'Image', 'Schedule']);
+  assert.deepEqual(selectSends(ch3.day_night), descriptorAt(image, ['channel_info', 'CH3', 'ir_cut_mode'])!.items);
+  assert.deepEqual(selectSends(ch3.ir_led), descriptorAt(image, ['channel_info', 'CH3', 'ir_led'])!.items);
   assert.equal(ch3.day_night.entity_category, 'config');
   const ms = descriptorAt(motion, ['channel_info', 'CH3', 'sensitivity'])!;
   assert.deepEqual([ch3.motion_sensitivity.p, ch3.motion_sensitivity.min, ch3.motion_sensitivity.max], ['number', ms.min, ms.max]);
@@ -66,7 +69,11 @@ test('commands: day/night, IR LEDs, sensitivity, detection, email, recording, pr
   const since = fx.recorder.count;
   const sets = sim.log.length;
   const r = fx.recorder;
-  await r.publish(`${fx.base}/nvr/ch3/set/day_night`, 'BlackWhiteMode');
+  // Home Assistant's "Black and white", through the select's command template: the device's own value.
+  const dayNight = cmps(fx, 'ch3').day_night;
+  const asked = selectSends(dayNight)[(dayNight.options as string[]).indexOf('Black and white')];
+  assert.equal(asked, 'BlackWhiteMode');
+  await r.publish(`${fx.base}/nvr/ch3/set/day_night`, asked);
   await r.publish(`${fx.base}/nvr/ch3/set/ir_led`, 'Off');
   await r.publish(`${fx.base}/nvr/ch3/set/motion_sensitivity`, '7');
   await r.publish(`${fx.base}/nvr/ch3/set/motion_detection`, 'ON');
@@ -88,6 +95,8 @@ test('commands: day/night, IR LEDs, sensitivity, detection, email, recording, pr
   await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.pir_detection === true && j.pir_sensitivity === 2 && j.pir_email === true, 5000, since);
   const st = sim.state;
   assert.equal(st['ChannelConfig/ImageControl'].channel_info!.CH3.ir_cut_mode, 'BlackWhiteMode');
+  // The state keeps the device's value; the select shows it as said.
+  assert.equal(selectShows(dayNight, 'day_night', json(r.last(`${fx.base}/nvr/ch3`)).day_night as string), 'Black and white');
   assert.equal(st['AlarmConfig/Motion'].channel_info!.CH3.sensitivity, 7);
   assert.equal(st['AlarmConfig/PIR'].channel_info!.CH1.send_email, true);
   assert.equal(st.RecordConfig.channel_info!.CH3.record_switch, false);
@@ -128,7 +137,12 @@ test('white light mode: a select only on the full-colour camera; set nested in F
   assert.equal(ch4.white_light.p, 'select');
   assert.equal(ch4.white_light.name, 'White light mode');
   assert.equal(ch4.white_light.entity_category, 'config');
-  assert.deepEqual(ch4.white_light.options, descriptorAt(image, ['channel_info', 'CH4', 'white_light'])!.items, 'options: the flat Range');
+  assert.deepEqual(
+    selectSends(ch4.white_light),
+    descriptorAt(image, ['channel_info', 'CH4', 'white_light'])!.items,
+    'options: the flat Range',
+  );
+  assert.deepEqual(ch4.white_light.options, ['Auto', 'Manual', 'Schedule', 'Off']);
   for (const ch of ['ch1', 'ch2', 'ch3']) assert.equal(cmps(fx, ch).white_light, undefined, `${ch} is no full-colour camera`);
   const r = fx.recorder;
   await r.waitTopic(`${fx.base}/nvr/ch4`, (j) => j.white_light === 'Auto', 5000);

@@ -63,6 +63,8 @@ test('demo: broker line, state flows, a command works, SIGINT exits 0 with bridg
     await rec.publish('nvr2mqtt/demo_nvr/ch1/set/floodlight_on_alarm', 'ON');
     await rec.waitTopic('nvr2mqtt/demo_nvr/ch1', (j) => j.floodlight_on_alarm === true, 10_000, since);
     assert.match(out, /-> nvr2mqtt\/demo_nvr\/ch1/, 'prints what is published');
+    // Its own fresh broker: no probe for another instance, MQTT 3.1.1 at once (no MQTT 5 attempt first).
+    assert.doesNotMatch(out, /\[probe\]|does not speak MQTT 5/);
     const s2 = rec.count;
     child.kill('SIGINT');
     const code = await waitExit(child, 10_000);

@@ -6,7 +6,7 @@ import { createLogger } from '../../bridge/base/log';
 import { MqttLink } from '../../bridge/mqtt/link';
 import { clearRetained, Recorder, startTestBroker, uniqueTopics } from '../helpers/mqtt-broker';
 import { ABBREVIATIONS as SENT_AS } from '../../bridge/homeassistant/discovery';
-import { asHomeAssistantReads, deviceDiscoveryProblems } from './homeassistant';
+import { asHomeAssistantReads, deviceDiscoveryProblems, selectSends } from './homeassistant';
 import { json, settle, setup, type Fixture } from './fixture';
 import { keysOn } from './table-rows';
 
@@ -254,11 +254,13 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
     assert.deepEqual([ch1.siren_duration.min, ch1.siren_duration.max], [t.min, t.max]);
     const bt = descriptorAt(det, ['channel_info', 'CH1', 'bright_time'])!;
     assert.deepEqual([ch1.floodlight_duration.min, ch1.floodlight_duration.max], [bt.min, bt.max]);
-    assert.deepEqual(ch1.floodlight_mode.options, descriptorAt(det, ['channel_info', 'CH1', 'flood_light_mode'])!.items);
-    assert.deepEqual(ch1.siren_tone.options, descriptorAt(va, ['channel_info', 'CH1', 'siren_type'])!.items);
+    // Shown as words people say, sending the device's own values.
+    assert.deepEqual(selectSends(ch1.floodlight_mode), descriptorAt(det, ['channel_info', 'CH1', 'flood_light_mode'])!.items);
+    assert.deepEqual(ch1.floodlight_mode.options, ['Warning light', 'Strobe']);
+    assert.deepEqual(selectSends(ch1.siren_tone), descriptorAt(va, ['channel_info', 'CH1', 'siren_type'])!.items);
     // Per-channel option lists differ: proof they are not constants.
     const ch2 = all.get(topicOf(fx, 'nvr', 'ch2'))!.cmps;
-    assert.deepEqual(ch2.siren_tone.options, descriptorAt(va, ['channel_info', 'CH2', 'siren_type'])!.items);
+    assert.deepEqual(selectSends(ch2.siren_tone), descriptorAt(va, ['channel_info', 'CH2', 'siren_type'])!.items);
     assert.notDeepEqual(ch2.siren_tone.options, ch1.siren_tone.options);
   } finally {
     await client.close();
@@ -410,7 +412,20 @@ test('no ghosts: removed devices, channels and entities are cleared after a rest
   // into the recorder device.
   let since = fx.recorder.count;
   await fx.restartBridge(fx.makeConfig([{ id: 'nvr', channels: ['CH1'] }]));
-  await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'cam') && m.payload === '', 5000, since, 'cam config cleared');
+  const camConfig = await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'cam') && m.payload === '', 5000, since, 'cam config cleared');
+  // The removed camera's retained state and availability go after its discovery, once Home Assistant dropped its
+  // entities (each cleared topic read by a live entity would be a template error there).
+  const camState = await fx.recorder.waitFor((m) => m.topic === `${fx.base}/cam` && m.payload === '', 5000, since, 'cam state cleared');
+  const camAvailability = await fx.recorder.waitFor(
+    (m) => m.topic === `${fx.base}/cam/availability` && m.payload === '',
+    5000,
+    since,
+    'cam availability cleared',
+  );
+  for (const cleared of [camState, camAvailability]) {
+    assert.ok(fx.recorder.messages.indexOf(cleared) > fx.recorder.messages.indexOf(camConfig), `${cleared.topic} after the config`);
+    assert.ok(cleared.at - camConfig.at >= 800, `${cleared.topic} ${cleared.at - camConfig.at} ms after the config`);
+  }
   for (const c of ['ch2', 'ch3', 'ch4', 'ip_ch1', 'ip_ch2', 'wifi_ch1', 'ch1']) {
     await fx.recorder.waitFor((m) => m.topic === topicOf(fx, 'nvr', c) && m.payload === '', 5000, since, `${c} cleared`);
   }

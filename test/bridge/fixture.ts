@@ -45,8 +45,8 @@ export interface Fixture {
   base: string;
   prefix: string;
   logs: string[];
-  /** Start a (new) bridge with the same config, e.g. after `bridge.stop()`. */
-  restartBridge(config?: BridgeConfig): Promise<Bridge>;
+  /** Start a (new) bridge with the same config, e.g. after `bridge.stop()`; `opts` beside the fixture's bridge options. */
+  restartBridge(config?: BridgeConfig, opts?: BridgeOptions): Promise<Bridge>;
   makeConfig(devices: DeviceSpec[]): BridgeConfig;
   stop(): Promise<void>;
 }
@@ -152,8 +152,8 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
     logs,
     makeConfig,
     bridge: undefined as never,
-    async restartBridge(cfg = config) {
-      fx.bridge = await startBridge(cfg, bridgeOpts);
+    async restartBridge(cfg = config, more = {}) {
+      fx.bridge = await startBridge(cfg, { ...bridgeOpts, ...more });
       return fx.bridge;
     },
     async stop() {

@@ -11,7 +11,9 @@ import { ABBREVIATIONS as SENT_AS, component, Discovery } from '../../bridge/hom
 import { createLogger } from '../../bridge/base/log';
 import { TABLE } from '../../bridge/device/table';
 import { Topics } from '../../bridge/mqtt/topics';
-import { ABBREVIATIONS, asHomeAssistantReads, componentProblems, deviceDiscoveryProblems } from './homeassistant';
+import { alarmSensorKeys } from '../../bridge/device/event-sensors';
+import { labelledOptions, optionLabel } from '../../bridge/homeassistant/option-labels';
+import { ABBREVIATIONS, asHomeAssistantReads, componentProblems, deviceDiscoveryProblems, selectSends, selectShows } from './homeassistant';
 
 const test = suite('bridge home assistant payloads');
 
@@ -122,6 +124,31 @@ test('a whole device: read-only fields, degenerate bounds, odd system info; ever
   const ch1 = asHomeAssistantReads(configs.get(topics.discovery('nvr2mqtt_nvr_ch1'))!).cmps as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(ch1).sort(), ['online', 'siren_on_alarm', 'siren_tone', 'siren_volume']);
   assert.equal(ch1.siren_volume.p, 'sensor');
+});
+
+test('option labels: words people say, each mapped back to the device value; none where two would show alike', () => {
+  assert.deepEqual(['AutoMode', 'BlackWhiteMode', 'Warninglight', 'Alarm1', 'User-defined2', 'OFF', 'Low', 'ImageMode'].map(optionLabel), [
+    'Auto',
+    'Black and white',
+    'Warning light',
+    'Alarm 1',
+    'User-defined 2',
+    'Off',
+    'Low',
+    'Image',
+  ]);
+  const shown = labelledOptions('siren_tone', ['Alarm1', 'Alarm2'])!;
+  assert.deepEqual(shown.options, ['Alarm 1', 'Alarm 2']);
+  assert.deepEqual(selectSends({ options: shown.options, command_template: shown.command_template }), ['Alarm1', 'Alarm2']);
+  assert.equal(selectShows({ value_template: shown.value_template }, 'siren_tone', 'Alarm2'), 'Alarm 2');
+  assert.equal(labelledOptions('k', ['Low', 'High']), undefined, 'already words: no templates');
+  assert.equal(labelledOptions('k', ['Off', 'OFF']), undefined, 'two would show alike: the values are shown');
+});
+
+test('person/vehicle detection gets a sensor only where the channel has no separate person and vehicle ones', () => {
+  assert.deepEqual(alarmSensorKeys(['motion', 'person', 'vehicle', 'motor_vehicle']), ['motion', 'person', 'motor_vehicle']);
+  assert.deepEqual(alarmSensorKeys(['motion', 'vehicle']), ['motion', 'vehicle']);
+  assert.deepEqual(alarmSensorKeys(['motion', 'person', 'vehicle']), ['motion', 'person', 'vehicle']);
 });
 
 test("every abbreviation the bridge sends is Home Assistant's own for that option", () => {

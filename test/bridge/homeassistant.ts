@@ -17,6 +17,7 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   avty_t: 'availability_topic',
   avty_tpl: 'availability_template',
   cmd_t: 'command_topic',
+  cmd_tpl: 'command_template',
   cmps: 'components',
   dev: 'device',
   dev_cla: 'device_class',
@@ -392,4 +393,33 @@ export function asHomeAssistantReads<T = Json>(doc: T): T {
     cmps[id] = out;
   }
   return { ...d, cmps } as T;
+}
+
+/**
+ * What a select sends on its command topic for each option Home Assistant shows: the option itself, or its command
+ * template rendered (Home Assistant passes the option as `value`). Only the template form the bridge announces
+ * (`{% set m = {...} %}{{ m.get(value, value) }}`, the dictionary in JSON) is understood; another throws.
+ */
+export function selectSends(c: Json): string[] {
+  const options = (c.options ?? c.ops) as string[];
+  const tpl = (c.command_template ?? c.cmd_tpl) as string | undefined;
+  if (tpl === undefined) return options;
+  const m = /^\{% set m = (\{.*\}) %\}\{\{ m\.get\(value, value\) \}\}$/.exec(tpl);
+  if (!m) throw new Error(`command template not understood here: ${tpl}`);
+  const map = JSON.parse(m[1]) as Record<string, string>;
+  return options.map((o) => map[o] ?? o);
+}
+
+/**
+ * The option a select shows for a device value in its state (its value template rendered for `{key: value}`); the
+ * value itself without a mapping. Same template form as `selectSends`.
+ */
+export function selectShows(c: Json, key: string, value: string): string {
+  const tpl = (c.value_template ?? c.val_tpl) as string;
+  const m = new RegExp(
+    `^\\{% set m = (\\{.*\\}) %\\}\\{\\{ m\\.get\\(value_json\\.${key}, value_json\\.${key}\\) if value_json\\.${key} is defined else 'None' \\}\\}$`,
+  ).exec(tpl);
+  if (!m) return value;
+  const map = JSON.parse(m[1]) as Record<string, string>;
+  return map[value] ?? value;
 }

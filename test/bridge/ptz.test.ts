@@ -40,8 +40,14 @@ test('only the PTZ channel (IP_CH1) gets the Preset select and the move/zoom but
   assert.equal(c.ptz_preset.state_topic, `${fx.base}/nvr/ip_ch1/ptz`);
   assert.deepEqual(
     Object.keys(c).filter((k) => k.startsWith('ptz_') && k !== 'ptz_preset'),
-    PTZ_MOVE_NAMES.filter((m) => 'button' in PTZ_MOVES[m]).map((m) => `ptz_${m}`),
+    [...PTZ_MOVE_NAMES.filter((m) => 'button' in PTZ_MOVES[m]).map((m) => `ptz_${m}`), 'ptz_stop'],
   );
+  // Zoom is rarely wanted from a dashboard: announced disabled (Reolink does the same); Stop beside the moves.
+  assert.deepEqual(
+    [c.ptz_zoom_in.enabled_by_default, c.ptz_zoom_out.enabled_by_default, c.ptz_left.enabled_by_default],
+    [false, false, undefined],
+  );
+  assert.deepEqual([c.ptz_stop.name, c.ptz_stop.enabled_by_default], ['PTZ stop', undefined]);
   assert.equal(c.ptz_left.p, 'button');
   assert.equal(c.ptz_left.command_topic, `${fx.base}/nvr/ip_ch1/set/ptz`);
   assert.equal(c.ptz_left.payload_press, '{"move":"left"}');
@@ -182,13 +188,15 @@ test('PTZ on a channel without it, and on the device topic: refused, nothing sen
   assert.deepEqual(controls(since), []);
 });
 
-test('stop ends a running move at once (its Stop), a new move replaces a running one', async () => {
+test('stop (the PTZ stop button) ends a running move at once (its Stop), a new move replaces a running one', async () => {
   const { fx } = ctx;
+  const stop = (await cmps('ip_ch1', (x) => x.ptz_stop !== undefined)).ptz_stop;
   const since = sim().log.length;
   await fx.recorder.publish(`${fx.base}/nvr/ip_ch1/set/ptz`, '{"move":"up","duration":8}');
   await until(() => controls(since).length === 1, 'Control requests');
   const t0 = Date.now();
-  await fx.recorder.publish(`${fx.base}/nvr/ip_ch1/set/ptz`, 'stop');
+  // What Home Assistant sends when the button is pressed.
+  await fx.recorder.publish(String(stop.command_topic), String(stop.payload_press));
   await until(() => controls(since).length === 2, 'Control requests');
   assert.ok(Date.now() - t0 < 2000, 'stopped at once');
   assert.deepEqual(

@@ -10,7 +10,6 @@ import mqtt from 'mqtt';
 import { suite } from 'uvu';
 import { pickResolution, snapshotChannels } from '../../bridge/features/cameras/cameras';
 import { parseConfig } from '../../bridge/base/config';
-import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { json, pollsSince, settle, setup, until, waitEvent, type Fixture } from './fixture';
 
 const test = suite('cameras: pictures and stream addresses');
@@ -80,7 +79,7 @@ test('a camera and a Snapshot button per channel with video; stream addresses as
     const cmps = (cfg as { cmps: Record<string, Record<string, unknown>> }).cmps;
     assert.deepEqual(cmps.camera, {
       p: 'camera',
-      name: 'Camera',
+      name: null, // the channel device's main feature: named by the device alone
       unique_id: `${fx.base}_nvr_${slug}_camera`,
       topic: `${fx.base}/nvr/${slug}/snapshot`,
       json_attributes_topic: `${fx.base}/nvr/${slug}/streams`,
@@ -127,7 +126,8 @@ test('snapshot/get: the JPEG bytes, retained, in the default resolution; an unkn
     5000,
   );
   const pic = ctx.pics.find((p) => p.topic === `${fx.base}/nvr/ip_ch1/snapshot`)!;
-  assert.ok(pic.payload.equals(SNAPSHOT_JPEG), 'the device JPEG, byte for byte');
+  const sent = sim.lastSnapshot('IP_CH1')!;
+  assert.ok(pic.payload.equals(sent), 'the device JPEG, byte for byte');
   const asked = snapshotsOf(fx, since);
   assert.equal(asked.length, 1);
   assert.deepEqual(asked[0].data, { channel: 'IP_CH1', reset_session_timeout: false, snapshot_resolution: '1280x720' });
@@ -139,7 +139,7 @@ test('snapshot/get: the JPEG bytes, retained, in the default resolution; an unkn
   await late.subscribeAsync(`${fx.base}/nvr/ip_ch1/snapshot`, { qos: 1 });
   const retained = await got;
   await late.endAsync();
-  assert.ok(retained.retain && retained.payload.equals(SNAPSHOT_JPEG));
+  assert.ok(retained.retain && retained.payload.equals(sent));
 
   const before = sim.log.length;
   const at = fx.recorder.count;

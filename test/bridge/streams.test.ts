@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -18,6 +18,7 @@ import * as v from 'valibot';
 
 const test = suite('stream addresses and nvr2mqtt streams');
 const CLI = join(__dirname, '..', '..', 'bridge', 'app', 'cli.js');
+const BIN = join(__dirname, '..', '..', 'bridge', 'app', 'bin.js');
 const PASSWORD = 'Str3am-s3cret!';
 
 function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
@@ -212,6 +213,56 @@ test('nvr2mqtt streams: bad arguments are refused with the reason and usage, the
   assert.equal(none.code, 2);
   assert.match(none.err, /--config <file.yaml> is required/);
   assert.equal(sims[0].log.length, 0, 'no request reached the device');
+});
+
+/** The README's (or its docs/ page's) live-view recipe: the config, the command and its output, as documented. */
+function documentedRecipe(): { config: string; command: string; output: string } {
+  const repo = join(__dirname, '..', '..', '..');
+  const docs = join(repo, 'docs');
+  const files = ['README.md', ...(existsSync(docs) ? readdirSync(docs, { recursive: true }).map((f) => join('docs', String(f))) : [])];
+  for (const file of files.filter((f) => f.endsWith('.md'))) {
+    const text = readFileSync(join(repo, file), 'utf8');
+    const at = text.indexOf('<!-- live-view recipe:');
+    if (at < 0) continue;
+    const blocks = [...text.slice(at).matchAll(/```(\w+)\n([\s\S]*?)```/g)].slice(0, 3);
+    assert.deepEqual(
+      blocks.map((b) => b[1]),
+      ['yaml', 'sh', 'yaml'],
+      `${file}: the recipe is the config, the command, its output`,
+    );
+    return { config: blocks[0][2], command: blocks[1][2].trim(), output: blocks[2][2] };
+  }
+  throw new Error('no live-view recipe in README.md or docs/');
+}
+
+test("the README's live-view recipe: the documented command, run as documented against the simulator, prints what the README shows", async () => {
+  const recipe = documentedRecipe();
+  const sim = await startSimulator({ password: PASSWORD, profile: 'ipc' });
+  try {
+    const work = mkdtempSync(join(dir, 'recipe-'));
+    const documentedUrl = /url: (\S+)/.exec(recipe.config)![1];
+    writeFileSync(join(work, 'config.yaml'), recipe.config.replace(documentedUrl, sim.url));
+    const passwordFile = /password_file: (\S+)/.exec(recipe.config)![1];
+    writeFileSync(join(work, passwordFile), PASSWORD);
+    const [program, ...args] = recipe.command.split(/\s+/);
+    assert.equal(program, 'nvr2mqtt');
+    // The command as installed (package.json `bin`), run in the folder the documented config.yaml is in.
+    const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const c = spawn(process.execPath, [BIN, ...args], { cwd: work, env: { ...process.env, NVR2MQTT_CONFIG: '' } });
+      let out = '';
+      let err = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.stderr.on('data', (d) => (err += d));
+      c.on('exit', (code) => resolve({ code, out, err }));
+    });
+    assert.equal(r.code, 0, r.err);
+    assert.ok(!r.out.includes(PASSWORD), 'the password is never printed');
+    // The simulator serves its streams where it listens; the documented device at 192.168.1.20, RTSP on 554.
+    const documentedHost = `${new URL(documentedUrl).hostname}:554`;
+    assert.equal(r.out.replaceAll(new URL(sim.url).host, documentedHost), recipe.output);
+  } finally {
+    await sim.stop();
+  }
 });
 
 test.run();

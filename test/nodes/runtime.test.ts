@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../simulator';
-import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { NvrClient } from '../../core';
 import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntime } from '../helpers/nodered-runtime';
 import { missingSuite } from '../helpers/missing';
@@ -337,15 +336,16 @@ for (const target of targets) {
     assert.is(live().floodlight_switch, false);
   });
 
-  test('nvr-snapshot: the JPEG Buffer of CH1 with its channel, time and size', async ({ nr }) => {
+  test('nvr-snapshot: the JPEG Buffer of CH1 with its channel, time and size', async ({ nr, sim }) => {
     const r = await fetch(nr!.url + '/snapshot', { method: 'POST', signal: AbortSignal.timeout(30_000) });
     const body = Buffer.from(await r.arrayBuffer());
     assert.is(r.status, 200, body.toString());
     assert.is(r.headers.get('content-type'), 'image/jpeg');
-    assert.ok(body.equals(SNAPSHOT_JPEG), 'the device JPEG, byte for byte');
+    const sent = sim!.lastSnapshot('CH1')!;
+    assert.ok(body.equals(sent), 'the device JPEG, byte for byte');
     assert.is(r.headers.get('x-buffer'), 'true');
     assert.is(r.headers.get('x-channel'), 'CH1');
-    assert.is(r.headers.get('x-size'), String(SNAPSHOT_JPEG.length));
+    assert.is(r.headers.get('x-size'), String(sent.length));
     assert.ok(!Number.isNaN(Date.parse(r.headers.get('x-time') ?? '')));
   });
 

@@ -5,7 +5,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import nvrSnapshot from '../../nodes/nvr-snapshot/nvr-snapshot';
-import { SNAPSHOT_JPEG } from '../../simulator/device-routes';
 import { credentials, DEV, exchange, flowWith, helper, newPassword, NODES, useSimulator, type SimulatorContext } from './harness';
 import type { Simulator } from '../../simulator';
 
@@ -31,9 +30,10 @@ test('msg.channel -> msg.payload the JPEG Buffer, with channel, time and size', 
   const r = await exchange('s1', { channel: 'ip_ch1', topic: 'door' });
   assert.ok(r.out, JSON.stringify(r.caught?.error));
   assert.ok(Buffer.isBuffer(r.out.payload));
-  assert.ok(r.out.payload.equals(SNAPSHOT_JPEG), 'the device JPEG, byte for byte');
+  const sent = sim!.lastSnapshot('IP_CH1')!;
+  assert.ok(r.out.payload.equals(sent), 'the device JPEG, byte for byte');
   assert.is(r.out.channel, 'IP_CH1');
-  assert.is(r.out.size, SNAPSHOT_JPEG.length);
+  assert.is(r.out.size, sent.length);
   assert.is(r.out.format, 'image/jpeg');
   assert.is(r.out.topic, 'door', 'the rest of the message is kept');
   // The simulator stamps img_time in whole seconds.

@@ -9,8 +9,9 @@
  * - Commands: `<base>/<dev>/set/alarm_output_<slug>` with an ON/OFF word (core/words.ts; TOGGLE flips the state
  *   known), or the key inside `<base>/<dev>/set`'s JSON. Core reads the outputs fresh, sends only what changes and
  *   reads back; the state read back is published, and a read-back that differs is reported unconfirmed.
- * - Home Assistant: a `switch` per output ("Alarm output Local->1"): the recorder's outputs on the recorder's device,
- *   a camera's on that camera's channel device (its channel is published), otherwise on the recorder's.
+ * - Home Assistant: a `switch` per output (`outputLabel`: "Alarm output 1", "Camera alarm output 1"): the recorder's
+ *   outputs on the recorder's device, a camera's on that camera's channel device (its channel is published), otherwise
+ *   on the recorder's.
  */
 import { channelSlug, DeviceError } from '../../../core';
 import { switchValue } from '../../../core/words';
@@ -21,11 +22,24 @@ import { channelOnline, type Json } from '../../device/state';
 import { onOffTemplate } from '../../homeassistant/templates';
 import type { Topics } from '../../mqtt/topics';
 
-function outputSwitch(topics: Topics, device: string, node: string, name: string): Json {
+/**
+ * An output's entity name, as the device's own menu numbers them: the recorder's `Local->1` is "Alarm output 1", a
+ * camera's `IP_CH1->1` on its channel device "Camera alarm output 1" (on the recorder's device, where the camera is not
+ * published: "IP_CH1 alarm output 1"); a name of another form is shown as the device gives it.
+ */
+export function outputLabel(name: string, onChannelDevice: boolean): string {
+  const m = /^(.+)->(\d+)$/.exec(name);
+  if (!m) return `Alarm output ${name}`;
+  const [, owner, n] = m;
+  if (owner.toLowerCase() === 'local') return `Alarm output ${n}`;
+  return onChannelDevice ? `Camera alarm output ${n}` : `${owner} alarm output ${n}`;
+}
+
+function outputSwitch(topics: Topics, device: string, node: string, name: string, onChannelDevice: boolean): Json {
   const key = alarmOutputKey(name);
   return {
     p: 'switch',
-    name: `Alarm output ${name}`,
+    name: outputLabel(name, onChannelDevice),
     unique_id: `${node}_${key}`,
     state_topic: topics.state(device),
     value_template: onOffTemplate(key),
@@ -44,7 +58,7 @@ function placeOf(device: Device, name: string): string | undefined {
 export function deviceAlarmOutputComponents(topics: Topics, device: Device, node: string): Json {
   const out: Json = {};
   for (const name of device.facts.alarmOutputNames ?? [])
-    if (placeOf(device, name) === undefined) out[alarmOutputKey(name)] = outputSwitch(topics, device.id, node, name);
+    if (placeOf(device, name) === undefined) out[alarmOutputKey(name)] = outputSwitch(topics, device.id, node, name, false);
   return out;
 }
 
@@ -52,7 +66,7 @@ export function deviceAlarmOutputComponents(topics: Topics, device: Device, node
 export function channelAlarmOutputComponents(topics: Topics, device: Device, channel: string, node: string): Json {
   const out: Json = {};
   for (const name of device.facts.alarmOutputNames ?? [])
-    if (placeOf(device, name) === channel) out[alarmOutputKey(name)] = outputSwitch(topics, device.id, node, name);
+    if (placeOf(device, name) === channel) out[alarmOutputKey(name)] = outputSwitch(topics, device.id, node, name, true);
   return out;
 }
 

@@ -84,7 +84,8 @@ export function cameraComponents(topics: Topics, device: string, slug: string, n
   return {
     camera: {
       p: 'camera',
-      name: 'Camera',
+      // The device's main feature is named by the device alone ("Front door", not "Front door Camera").
+      name: null,
       unique_id: `${node}_camera`,
       topic: topics.snapshot(device, slug),
       json_attributes_topic: topics.streams(device, slug),

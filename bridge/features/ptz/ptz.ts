@@ -32,7 +32,9 @@ export const PTZ_KEYS = ['ptz', 'ptz_preset'] as const;
 export type PtzKey = (typeof PTZ_KEYS)[number];
 export const isPtzKey = (k: string): k is PtzKey => (PTZ_KEYS as readonly string[]).includes(k);
 
-/** Home Assistant components of a PTZ channel: the preset select (where it has stored presets) and its buttons. */
+const ZOOM_MOVES: ReadonlySet<string> = new Set(['zoom_in', 'zoom_out']);
+
+/** Home Assistant components of a PTZ channel: the preset select (where it has stored presets), its move buttons and Stop. */
 export function ptzComponents(topics: Topics, device: string, slug: string, node: string, info: PtzInfo): Json {
   const out: Json = {};
   if (info.presets.length)
@@ -56,8 +58,20 @@ export function ptzComponents(topics: Topics, device: string, slug: string, node
       command_topic: topics.set(device, slug, 'ptz'),
       payload_press: JSON.stringify({ move }),
       icon: button.button.icon,
+      // Zooming is rarely wanted from a dashboard (Reolink announces its zoom buttons disabled).
+      ...(ZOOM_MOVES.has(move) ? { enabled_by_default: false } : {}),
     };
   }
+  // Stop: whatever the camera does (a move, a patrol it runs by itself) ends.
+  if (info.moves.length)
+    out.ptz_stop = {
+      p: 'button',
+      name: 'PTZ stop',
+      unique_id: `${node}_ptz_stop`,
+      command_topic: topics.set(device, slug, 'ptz'),
+      payload_press: JSON.stringify({ stop: true }),
+      icon: 'mdi:stop',
+    };
   return out;
 }
 

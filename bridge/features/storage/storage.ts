@@ -39,7 +39,7 @@ export function storageComponents(s: Storage, stateTopic: string, node: string):
     const k = `disk_${d.id}`;
     // Named by number ("Disk 1"): the recorder's own disk alarm is the entity "Disk problem" (device/event-sensors.ts).
     const label = `${d.type === 'Sd' ? 'SD card' : 'Disk'} ${d.id}`;
-    // Free space and the problem sensor are what a dashboard shows; the rest is announced disabled (no flood).
+    // The problem sensor is what a camera owner needs to see; the figures are diagnostics, announced disabled (no flood).
     if (d.status !== undefined) sensor(`${k}_status`, `${label} status`, { icon: 'mdi:harddisk', enabled_by_default: false });
     const gb = (key: string) => `{{ ((value_json.${key} | float) * ${MB_TO_GB}) | round(1) if value_json.${key} is defined else 'None' }}`;
     for (const [part, name] of [
@@ -54,7 +54,7 @@ export function storageComponents(s: Storage, stateTopic: string, node: string):
         state_class: 'measurement',
         unit_of_measurement: 'GB',
         value_template: gb(key),
-        ...(part === 'free' ? {} : { enabled_by_default: false }),
+        enabled_by_default: false,
       });
     }
     if (d.timeLeftS !== undefined)
