@@ -26,6 +26,9 @@ test.before(async (ctx) => {
   for (const topic of ['nvr/ch1', 'nvr/ch4', 'nvr/ip_ch1', 'nvr/ip_ch2', 'nvr/wifi_ch1', 'cam/ch1']) {
     await ctx.fx.recorder.waitTopic(`${ctx.fx.base}/${topic}`, () => true, 5000);
   }
+  // The cameras' firmware versions are read after the first states (IPCUpgrade/Get), widening the discovery of the
+  // channels whose camera reports one: the tests below read that widened discovery.
+  await ctx.fx.recorder.waitTopic(topicOf(ctx.fx, 'nvr', 'wifi_ch1'), (j) => 'firmware_update' in (j.cmps as object), 10_000);
   await settle(ctx.fx);
 });
 

@@ -233,11 +233,13 @@ test('session expiry: without traffic for sessionTimeoutMs the next call answers
   }));
 
 test('heartbeat keeps the session alive past sessionTimeoutMs', () =>
-  withSim({ sessionTimeoutMs: 200 }, async (sim) => {
+  withSim({ sessionTimeoutMs: 1000 }, async (sim) => {
     const c = new RawClient(sim.url);
     await c.login();
-    for (let i = 0; i < 5; i++) {
-      await sleep(100); // a time: 500 ms in all, well past the 200 ms timeout, kept alive by heartbeats only
+    for (let i = 0; i < 8; i++) {
+      // a time: 2 s in all, twice the timeout, kept alive by heartbeats only; each gap a quarter of the timeout,
+      // so a loaded machine (parallel test files) does not turn a gap into an expiry
+      await sleep(250);
       const hb = await c.post('/API/Login/Heartbeat', { keep_alive: true });
       assert.is(hb.status, 200);
     }
