@@ -30,6 +30,8 @@ export interface FakeOptions {
   handlers?: Record<string, Handler>;
   /** How long the device keeps an idle connection (its `Keep-Alive: timeout=` hint); Node's default 5 s otherwise. */
   keepAliveMs?: number;
+  /** Attributes of the session cookie (`HttpOnly; path=/` by default; some firmwares add `Secure` even over HTTP). */
+  cookieAttributes?: string;
 }
 
 export interface LogLine {
@@ -230,7 +232,10 @@ export class FakeDevice {
           headers,
         );
       }
-      if (out && typeof out === 'object' && 'raw' in out) return this.send(res, line, 200, out.raw, headers);
+      if (out && typeof out === 'object' && 'raw' in out) {
+        const r = out as { raw: unknown; status?: number };
+        return this.send(res, line, r.status ?? 200, r.raw, headers);
+      }
       if (out && typeof out === 'object' && 'rawText' in out) {
         // A body JSON.stringify cannot write (integers beyond 2^53, exact vendor text).
         const text = (out as { rawText: string }).rawText;
@@ -282,7 +287,7 @@ export class FakeDevice {
     const csrf = randomBytes(8).toString('hex');
     this.sessions.set(id, { csrf, expired: false });
     const headers: Record<string, string | string[]> = {
-      'Set-Cookie': [`${this.cookieName()}=${id}; HttpOnly; path=/`, 'lang=en; path=/'],
+      'Set-Cookie': [`${this.cookieName()}=${id}; ${this.opts.cookieAttributes ?? 'HttpOnly; path=/'}`, 'lang=en; path=/'],
     };
     if (!this.opts.tokenInBody) headers['X-csrftoken'] = csrf;
     this.send(res, line, 200, { result: 'success', data: this.opts.tokenInBody ? { token: csrf } : {} }, headers);
