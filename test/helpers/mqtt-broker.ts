@@ -76,13 +76,19 @@ export interface Message {
 
 export class Recorder {
   readonly messages: Message[] = [];
+  /** Messages the `keep` filter of start() left out (other tests' topics on a shared broker): never waited on. */
+  readonly elsewhere: Message[] = [];
   private waiters: Array<{ pred: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
 
   private topics: string[] = [];
 
-  private constructor(readonly client: MqttClient) {
+  private constructor(
+    readonly client: MqttClient,
+    keep: (topic: string) => boolean,
+  ) {
     client.on('message', (topic, payload, packet) => {
       const m: Message = { topic, payload: payload.toString('utf8'), retain: !!packet.retain, qos: packet.qos, at: Date.now() };
+      if (!keep(topic)) return void this.elsewhere.push(m);
       this.messages.push(m);
       this.waiters = this.waiters.filter((w) => {
         if (!w.pred(m)) return true;
@@ -92,9 +98,9 @@ export class Recorder {
     });
   }
 
-  static async start(url: string, topics: string[] = ['#']): Promise<Recorder> {
+  static async start(url: string, topics: string[] = ['#'], keep: (topic: string) => boolean = () => true): Promise<Recorder> {
     const client = mqtt.connect(url, { clientId: `rec_${randomBytes(4).toString('hex')}`, reconnectPeriod: 200 });
-    const rec = new Recorder(client);
+    const rec = new Recorder(client, keep);
     rec.topics = topics;
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
