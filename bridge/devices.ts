@@ -91,10 +91,11 @@ export function deviceEvents(
       if (publisher.isClosed) return;
       // Entities depend on Range, channels and markers only: rebuilt when those changed.
       if (change.structure) {
-        for (const f of features) f.restructured?.(rt);
+        const reads = features.map((f) => f.restructured?.(rt)).filter((r) => r instanceof Promise);
         publisher.info();
-        // The state follows the entities it fills: Home Assistant gets both once, in that order.
-        return discovery.schedule(rt.device, () => publisher.state(rt));
+        // The state follows the entities it fills: Home Assistant gets both once, in that order (and once the
+        // features' reads that add entities are in).
+        return discovery.schedule(rt.device, () => publisher.state(rt), reads.length ? { reading: Promise.allSettled(reads) } : {});
       }
       publisher.state(rt);
     });

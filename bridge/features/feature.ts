@@ -25,8 +25,11 @@ export interface DeviceFeature extends Part {
   plan?(rt: DeviceRuntime, channel: string | undefined, key: string, raw: unknown): () => Promise<void>;
   /** Handles a message on MQTT; false when the topic is not one of its own. */
   handle?(topic: string, retained: boolean): boolean;
-  /** The device's structure (Range, channels) changed: (re)load and start. */
-  restructured?(rt: DeviceRuntime): void;
+  /**
+   * The device's structure (Range, channels) changed: (re)load and start. Its reads that may change the entities are
+   * returned: the device's discovery waits for them (so it goes out once at start-up, not again seconds later).
+   */
+  restructured?(rt: DeviceRuntime): Promise<unknown> | void;
   /** The device answered (again). */
   online?(rt: DeviceRuntime): void;
   /** The device stopped answering. */
@@ -62,7 +65,7 @@ export function reloadedPerDevice(each: ReadonlyMap<string, { load(): Promise<un
   return {
     restructured(rt: DeviceRuntime) {
       const reader = each.get(rt.id)!;
-      void reader.load().then(() => reader.start());
+      return reader.load().then(() => reader.start());
     },
     stop: () => each.forEach((r) => r.stop()),
   };

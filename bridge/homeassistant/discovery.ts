@@ -279,6 +279,16 @@ function componentsOf(doc: Json): Json {
   return isPlainObject(doc.cmps) ? doc.cmps : isPlainObject(doc.components) ? doc.components : {};
 }
 
+/** A device's changes being gathered: since when, what runs after its discovery, the features' reads it waits for. */
+interface Gathering {
+  timer?: NodeJS.Timeout;
+  since: number;
+  thens: Array<() => void>;
+  reading: number;
+  /** The quiet time passed and only the reads are awaited. */
+  held?: boolean;
+}
+
 /** Builds, publishes and cleans up discovery for every device. */
 export class Discovery {
   /** Hash of the spec (payload without removal markers) last published per topic, this connection. */
@@ -303,7 +313,7 @@ export class Discovery {
   /** Nothing is published before the retained configs of earlier runs are known (removal markers need them). */
   private collectDone = false;
   /** Devices whose discovery is due (`schedule`), with their timer and when the first change came. */
-  private readonly due = new Map<string, { timer: NodeJS.Timeout; since: number; thens: Array<() => void> }>();
+  private readonly due = new Map<string, Gathering>();
   private readonly ready = new Map<Device, Array<() => void>>();
   private draining = false;
   /** Waiting for `ready` to be sent (`republish`). */
@@ -559,23 +569,46 @@ export class Discovery {
    * come in one after another after its first poll (table, events, camera, firmware, restart, PTZ): gathered, each
    * topic is published once instead of up to six times (at start-up about 200 instead of 600 KB per 16-channel
    * recorder, and Home Assistant gets the entities at once). `now`: without gathering (an alarm of a new type waits
-   * for its entity).
+   * for its entity). `reading`: the features' reads that may add entities (a recorder's cameras' firmware, their
+   * PTZ): the gather also waits for them, as long as GATHER_MAX_MS allows (under load they end after GATHER_MS, and
+   * the device's discovery went out twice).
    */
-  schedule(device: Device, then?: () => void, o: { now?: boolean } = {}): void {
+  schedule(device: Device, then?: () => void, o: { now?: boolean; reading?: Promise<unknown> } = {}): void {
     if (!this.opts.enabled) return then?.();
-    const held = this.due.get(device.id);
-    clearTimeout(held?.timer);
-    const since = held?.since ?? Date.now();
-    const wait = o.now ? 0 : Math.max(0, Math.min(GATHER_MS, since + GATHER_MAX_MS - Date.now()));
-    const thens = held?.thens ?? [];
-    if (then) thens.push(then);
-    const timer = setTimeout(() => {
-      this.due.delete(device.id);
-      // Still waiting from an earlier gather (a long drain): one build, every follow-up kept.
-      this.ready.set(device, [...(this.ready.get(device) ?? []), ...thens]);
-      void this.drain();
+    const g: Gathering = this.due.get(device.id) ?? { since: Date.now(), thens: [], reading: 0 };
+    this.due.set(device.id, g);
+    clearTimeout(g.timer);
+    g.held = false;
+    if (then) g.thens.push(then);
+    if (o.reading) {
+      g.reading++;
+      void o.reading
+        .catch(() => undefined)
+        .then(() => {
+          // Its changes (if any) re-armed the quiet time; else, quiet already, the gather ends with the last read.
+          if (--g.reading === 0 && g.held) this.release(device, g);
+        });
+    }
+    const wait = o.now ? 0 : Math.max(0, Math.min(GATHER_MS, g.since + GATHER_MAX_MS - Date.now()));
+    g.timer = setTimeout(() => {
+      if (g.reading > 0 && !o.now && Date.now() < g.since + GATHER_MAX_MS) {
+        // Still reading: ends when the reads do, or at the gather's limit.
+        g.held = true;
+        g.timer = setTimeout(() => this.release(device, g), g.since + GATHER_MAX_MS - Date.now());
+        return;
+      }
+      this.release(device, g);
     }, wait);
-    this.due.set(device.id, { timer, since, thens });
+  }
+
+  /** The gather ends: the device's discovery is built and sent (`drain`), then its follow-ups run. */
+  private release(device: Device, g: Gathering): void {
+    clearTimeout(g.timer);
+    if (this.due.get(device.id) !== g) return;
+    this.due.delete(device.id);
+    // Still waiting from an earlier gather (a long drain): one build, every follow-up kept.
+    this.ready.set(device, [...(this.ready.get(device) ?? []), ...g.thens]);
+    void this.drain();
   }
 
   /**
@@ -617,7 +650,13 @@ export class Discovery {
    */
   republish(devices: readonly Device[], then?: (device: Device) => void): Promise<void> {
     this.published.clear();
-    for (const d of devices) this.ready.set(d, [...(this.ready.get(d) ?? []), ...(then ? [() => then(d)] : [])]);
+    for (const d of devices) {
+      const follow = then ? [() => then(d)] : [];
+      // Still gathering (connected during its first poll): its gather's end sends it, with everything in.
+      const gathering = this.due.get(d.id);
+      if (gathering) gathering.thens.push(...follow);
+      else this.ready.set(d, [...(this.ready.get(d) ?? []), ...follow]);
+    }
     const sent = new Promise<void>((resolve) => this.drained.push(resolve));
     void this.drain();
     return sent;

@@ -491,3 +491,32 @@ many('every retained config is read before the bridge decides what is a ghost, h
 });
 
 many.run();
+
+const slow = suite('bridge discovery: slow first reads');
+
+slow("a recorder's discovery goes out once at start-up when its cameras' firmware read is slow", async () => {
+  // The cameras' versions (IPCUpgrade/Get) add each camera's update entity: read 3 s after the rest (twice the quiet
+  // time a device's changes are gathered for), they made every config of the recorder go out a second time.
+  const fx = await setup({
+    label: 'slowfw',
+    devices: [{ id: 'nvr', events: false }],
+    bridge: { deviceTimeoutMs: 8000 },
+    beforeBridge: (sims) => sims.get('nvr')!.fault({ path: /IPCUpgrade\/Get$/, kind: 'latency', ms: 3000, times: 1 }),
+  });
+  try {
+    const widened = await fx.recorder.waitTopic(topicOf(fx, 'nvr', 'wifi_ch1'), (j) => 'firmware_update' in (j.cmps as object), 15_000);
+    await settle(fx);
+    const counts = new Map<string, number>();
+    for (const m of fx.recorder.on((t) => t.startsWith(`${fx.prefix}/device/`)))
+      if (m.payload) counts.set(m.topic, (counts.get(m.topic) ?? 0) + 1);
+    assert.ok(counts.size >= 8, `${counts.size} configs`);
+    for (const [topic, n] of counts) assert.equal(n, 1, `${topic} published ${n} times`);
+    // The read was slow (the configs waited for it), not skipped.
+    const firstRequest = fx.sims.get('nvr')!.log[0].time;
+    assert.ok(widened.at - firstRequest >= 2900, `configs ${widened.at - firstRequest} ms after the first request`);
+  } finally {
+    await fx.stop();
+  }
+});
+
+slow.run();

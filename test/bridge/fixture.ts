@@ -66,6 +66,8 @@ export interface FixtureOptions {
   push?: { address: string; port?: number; listen?: string };
   /** Changes the parsed config before the bridge starts (settings beyond the devices'). */
   tweak?: (config: BridgeConfig) => void;
+  /** Runs once the simulators are up, before the bridge starts (faults armed for its first reads). */
+  beforeBridge?: (sims: ReadonlyMap<string, Simulator>) => void;
 }
 
 /**
@@ -170,6 +172,7 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
     },
   };
   try {
+    opts.beforeBridge?.(sims);
     fx.bridge = await startBridge(config, bridgeOpts);
     if (!opts.noWait) {
       // A first poll is about 40 requests on 16 channels: a device with a small request budget needs its time.

@@ -168,17 +168,20 @@ export class DeviceFirmware {
     }
   }
 
-  start(): void {
+  /** Starts the checks; resolves once the cameras' versions (which add entities) are read. */
+  start(): Promise<void> | undefined {
     // Called on every change of entities; the cameras change only with the channel list (or their online flags).
+    let reading: Promise<void> | undefined;
     if (this.camerasOf !== this.device.facts.channelList) {
       this.camerasOf = this.device.facts.channelList;
-      void this.readCameras();
+      reading = this.readCameras();
     }
-    if (this.timer || this.stopped || this.opts.scheduled === false) return;
+    if (this.timer || this.stopped || this.opts.scheduled === false) return reading;
     void this.check();
     // Never while an alarm is active: the check may make the recorder busy with its upgrade server.
     this.timer = setInterval(() => void (alarmActive(this.device.facts.events) ? undefined : this.check()), this.checkMs());
     this.timer.unref?.();
+    return reading;
   }
 
   stop(): void {

@@ -37,8 +37,9 @@ export function firmwareFeature(o: FeatureOptions): DeviceFeature {
     },
     restructured(rt) {
       const fw = firmware.get(rt.id)!;
-      fw.start();
+      const reading = fw.start();
       fw.publish();
+      return reading;
     },
     stop: () => firmware.forEach((f) => f.stop()),
   };
