@@ -24,7 +24,7 @@ export async function deviceRuntimes(
   const pushConfig = config.push;
   const listener =
     pushConfig && config.devices.some((d) => d.events === 'push')
-      ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
+      ? await PushListener.start(pushConfig.listen, pushConfig.address, pushConfig.port, log.child('push'))
       : undefined;
   const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
   const runtimeOptions = {

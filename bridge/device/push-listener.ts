@@ -4,12 +4,15 @@
  * registered path and only from that device's own address (its URL's host, resolved), anything else is refused
  * (404 / 403) and changes nothing. What a push says is not trusted beyond "something happened": the device's
  * event stream checks at once and publishes what the device's Event/Check reports (typed, per channel).
+ * Anyone on the network can call the port: a request it cannot read (a bad request line or target, an unknown
+ * method, oversized headers) gets a 4xx and nothing else, and no request ever throws out of the handler.
  */
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Logger } from '../base/log';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { errorText, type Logger } from '../base/log';
+import { listenAddress } from './listen-address';
 
 export const PUSH_PATH_PREFIX = 'nvr2mqtt/';
 
@@ -36,20 +39,31 @@ export class PushListener {
   readonly counts = { accepted: 0, refused: 0 };
 
   private constructor(private readonly log: Logger) {
-    this.server = createServer((req, res) => this.handle(req, res));
+    this.server = createServer((req, res) => {
+      try {
+        this.handle(req, res);
+      } catch (err) {
+        this.refuse(req, res, 400, `unreadable request (${errorText(err)})`);
+      }
+    });
     this.server.keepAliveTimeout = 5_000;
+    // What Node's parser refuses (request line, method, header size) never reaches the handler: answered here.
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => this.clientError(err, socket));
+    this.server.on('error', (err) => log.warn(`alarm push listener: ${errorText(err)}`));
   }
 
-  static async start(listen: string, port: number, log: Logger): Promise<PushListener> {
+  /** `listen`: config `push.listen` (an address or an interface name), else chosen from `address` (listenAddress). */
+  static async start(listen: string | undefined, address: string, port: number, log: Logger): Promise<PushListener> {
+    const { host, why } = listenAddress(listen, address);
     const l = new PushListener(log);
     await new Promise<void>((resolve, reject) => {
       l.server.once('error', reject);
-      l.server.listen(port, listen, () => {
+      l.server.listen(port, host, () => {
         l.server.off('error', reject);
         resolve();
       });
     });
-    log.info(`listening for alarm pushes on ${listen}:${l.port}`);
+    log.info(`listening for alarm pushes on ${host}:${l.port} (${why})`);
     return l;
   }
 
@@ -66,17 +80,38 @@ export class PushListener {
     return { path, close: () => this.entries.delete(`/${path}`) };
   }
 
+  private refuse(req: IncomingMessage, res: ServerResponse, status: number, why: string): void {
+    this.counts.refused++;
+    // The path is a secret: never logged.
+    this.log.warn(`alarm push from ${plain(req.socket.remoteAddress)} refused: ${why}`);
+    if (!res.headersSent) res.writeHead(status, { connection: 'close' }).end();
+    req.resume();
+  }
+
+  private clientError(err: NodeJS.ErrnoException, socket: Socket): void {
+    this.counts.refused++;
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    this.log.warn(`alarm push from ${plain(socket.remoteAddress)} refused: unreadable request (${err.code ?? errorText(err)})`);
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? '/', 'http://push');
+    // A connection the peer drops mid-request errors the request: nothing to do but let it go.
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    const refuse = (status: number, why: string) => this.refuse(req, res, status, why);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://push');
+    } catch {
+      return refuse(400, 'unreadable request target');
+    }
     const entry = this.entries.get(url.pathname);
     const from = plain(req.socket.remoteAddress);
-    const refuse = (status: number, why: string) => {
-      this.counts.refused++;
-      // The path is a secret: never logged.
-      this.log.warn(`alarm push from ${from} refused: ${why}`);
-      res.writeHead(status).end();
-      req.resume();
-    };
     if (!entry) return refuse(404, 'no such push path');
     if (!entry.sources.has(from)) return refuse(403, `not the address of ${entry.deviceId}`);
     if (req.method !== 'GET' && req.method !== 'POST') return refuse(405, `method ${req.method}`);
@@ -90,7 +125,11 @@ export class PushListener {
     req.on('end', () => {
       this.counts.accepted++;
       res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
-      entry.onPush({ ...Object.fromEntries(url.searchParams), ...bodyMembers(body) });
+      try {
+        entry.onPush({ ...Object.fromEntries(url.searchParams), ...bodyMembers(body) });
+      } catch (err) {
+        this.log.error(`alarm push from ${entry.deviceId}: ${errorText(err)}`);
+      }
     });
   }
 

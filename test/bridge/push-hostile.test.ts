@@ -1,0 +1,86 @@
+/**
+ * Issue 38: the push listener faces anyone on the network. A request it cannot read gets a 4xx and the bridge lives
+ * on; slow clients cannot hold its sockets; floods of wrong pushes cost a few log lines; a flood of right ones a
+ * bounded number of event checks. Real broker, simulator and bridge.
+ */
+import * as assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { suite } from 'uvu';
+import { listenAddress } from '../../bridge/device/listen-address';
+import { setup, until, type Fixture } from './fixture';
+
+const test = suite<{ fx: Fixture; port: number; path: string }>('bridge push listener, hostile');
+
+const checks = (fx: Fixture) => fx.sims.get('nvr')!.log.filter((e) => e.path === '/API/Event/Check').length;
+
+/** Sends `raw` on a new connection and resolves with everything the listener answered before it closed. */
+function rawExchange(port: number, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (answer += d));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+/** The device pushes (what the simulator does on an alarm): a GET on its path from its own address. */
+function devicePush(port: number, path: string): Promise<string> {
+  return rawExchange(port, `GET /${path}?EventType=VideoMotion HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`);
+}
+
+test.before(async (ctx) => {
+  ctx.fx = await setup({
+    label: 'push-hostile',
+    devices: [{ id: 'nvr', poll: 3600, events: 'push', eventInterval: 60 }],
+    push: { address: '127.0.0.1', port: 0, listen: '127.0.0.1' },
+    noWait: true,
+  });
+  const sim = ctx.fx.sims.get('nvr')!;
+  await until(
+    () => typeof sim.pushSettings.url === 'string' && String(sim.pushSettings.url).startsWith('nvr2mqtt/'),
+    'the push set up',
+    8000,
+  );
+  ctx.port = Number(sim.pushSettings.port);
+  ctx.path = String(sim.pushSettings.url);
+});
+
+test.after(async ({ fx }) => {
+  await fx?.stop();
+});
+
+test('a request the listener cannot read gets a 4xx, the bridge lives on and hears the device after it', async ({ fx, port, path }) => {
+  const status = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+  assert.equal(status(await rawExchange(port, 'GET //[ HTTP/1.1\r\nhost: x\r\n\r\n')), 400, 'a target that is no URL');
+  assert.equal(status(await rawExchange(port, 'GET http://[::1 HTTP/1.1\r\nhost: x\r\n\r\n')), 400, 'a broken absolute URL');
+  assert.equal(status(await rawExchange(port, 'FROB / HTTP/1.1\r\nhost: x\r\n\r\n')), 400, 'an unknown method');
+  assert.equal(status(await rawExchange(port, 'this is not HTTP\r\n\r\n')), 400, 'no request line at all');
+  const huge = `GET /${path} HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`;
+  assert.equal(status(await rawExchange(port, huge)), 431, 'headers too large');
+  const before = checks(fx);
+  assert.equal(status(await devicePush(port, path)), 200, 'the device is still heard');
+  await until(() => checks(fx) > before, 'the check the push asked for');
+});
+
+test('listen: an address as given, an interface by name, else push.address when it is this machine', () => {
+  const ifs = {
+    lo: [{ address: '127.0.0.1', family: 'IPv4' }],
+    eth0: [
+      { address: 'fe80::1', family: 'IPv6' },
+      { address: '192.168.1.5', family: 'IPv4' },
+    ],
+  } as unknown as Parameters<typeof listenAddress>[2];
+  assert.equal(listenAddress('10.0.0.7', '192.168.1.5', ifs).host, '10.0.0.7');
+  assert.equal(listenAddress('eth0', '10.9.9.9', ifs).host, '192.168.1.5', 'the interface: its IPv4 address');
+  assert.equal(listenAddress(undefined, '192.168.1.5', ifs).host, '192.168.1.5', 'only where the devices call');
+  assert.equal(listenAddress(undefined, '203.0.113.9', ifs).host, '0.0.0.0', 'behind a port mapping: every address');
+  assert.equal(listenAddress(undefined, 'bridge.lan', ifs).host, '0.0.0.0');
+  assert.throws(
+    () => listenAddress('eth9', '192.168.1.5', ifs),
+    /push\.listen: "eth9" is neither an IP address nor an interface of this machine \(interfaces: lo, eth0\)/,
+  );
+});
+
+test.run();
