@@ -29,6 +29,18 @@ interface Entry {
   deviceId: string;
 }
 
+/**
+ * Slow or idle clients (slowloris) must not hold the bridge's file descriptors, which its own connections to the
+ * devices need (a full table fails every device with EMFILE): at most this many sockets at once (more are closed as
+ * they come; a device's push refused so is caught by its next safety-net check), ...
+ */
+export const MAX_PUSH_SOCKETS = 256;
+/**
+ * ...and a few seconds for a request's headers and for the whole request (a device's push is one short GET),
+ * checked every second (Node's default: every 30 s, with 60 s for the headers and 300 s for the request).
+ */
+export const SLOW_CLIENT_BOUNDS = { headersTimeout: 5_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 } as const;
+
 /** `::ffff:10.0.0.5` and `10.0.0.5` are the same source. */
 const plain = (address: string | undefined) => (address ?? '').replace(/^::ffff:/i, '');
 
@@ -39,7 +51,7 @@ export class PushListener {
   readonly counts = { accepted: 0, refused: 0 };
 
   private constructor(private readonly log: Logger) {
-    this.server = createServer((req, res) => {
+    this.server = createServer(SLOW_CLIENT_BOUNDS, (req, res) => {
       try {
         this.handle(req, res);
       } catch (err) {
@@ -47,6 +59,7 @@ export class PushListener {
       }
     });
     this.server.keepAliveTimeout = 5_000;
+    this.server.maxConnections = MAX_PUSH_SOCKETS;
     // What Node's parser refuses (request line, method, header size) never reaches the handler: answered here.
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => this.clientError(err, socket));
     this.server.on('error', (err) => log.warn(`alarm push listener: ${errorText(err)}`));

@@ -4,10 +4,11 @@
  * bounded number of event checks. Real broker, simulator and bridge.
  */
 import * as assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import { listenAddress } from '../../bridge/device/listen-address';
-import { setup, until, type Fixture } from './fixture';
+import { MAX_PUSH_SOCKETS, SLOW_CLIENT_BOUNDS } from '../../bridge/device/push-listener';
+import { json, setup, until, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture; port: number; path: string }>('bridge push listener, hostile');
 
@@ -62,6 +63,38 @@ test('a request the listener cannot read gets a 4xx, the bridge lives on and hea
   const before = checks(fx);
   assert.equal(status(await devicePush(port, path)), 200, 'the device is still heard');
   await until(() => checks(fx) > before, 'the check the push asked for');
+});
+
+test('slow clients (slowloris) hold a bounded number of sockets, for seconds; the devices are still read', async ({ fx, port }) => {
+  const SLOW = MAX_PUSH_SOCKETS + 150;
+  const open = new Set<Socket>();
+  await Promise.all(
+    Array.from(
+      { length: SLOW },
+      () =>
+        new Promise<void>((resolve) => {
+          const s = connect(port, '127.0.0.1', () => {
+            s.write('GET /nvr2mqtt/ HTTP/1.1\r\nhost: x\r\n'); // never finished
+            resolve();
+          });
+          open.add(s);
+          s.on('error', () => undefined);
+          s.on('close', () => open.delete(s));
+          s.resume();
+        }),
+    ),
+  );
+  // Beyond the bound the listener closes sockets as they come.
+  await until(() => open.size <= MAX_PUSH_SOCKETS, `at most ${MAX_PUSH_SOCKETS} sockets held`, 3000);
+  // Meanwhile the bridge still reads its device.
+  const r = fx.recorder;
+  const since = r.count;
+  await r.publish(`${fx.base}/bridge/request/refresh`, JSON.stringify({ device: 'nvr', transaction: 'during-slowloris' }));
+  const res = json(await r.waitTopic(`${fx.base}/bridge/response/refresh`, (j) => j.transaction === 'during-slowloris', 5000, since));
+  assert.equal(res.status, 'ok');
+  // And the held ones are let go once their headers are late.
+  const bound = SLOW_CLIENT_BOUNDS.headersTimeout + 2 * SLOW_CLIENT_BOUNDS.connectionsCheckingInterval + 1_000;
+  await until(() => open.size === 0, 'every slow socket closed', bound);
 });
 
 test('listen: an address as given, an interface by name, else push.address when it is this machine', () => {
