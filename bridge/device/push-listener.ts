@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { errorText, type Logger } from '../base/log';
+import { errorText, limitRepeats, type Logger, type RepeatLimited } from '../base/log';
 import { listenAddress } from './listen-address';
 
 export const PUSH_PATH_PREFIX = 'nvr2mqtt/';
@@ -49,8 +49,11 @@ export class PushListener {
   private readonly entries = new Map<string, Entry>();
   /** Pushes accepted and refused since start (tests, bench). */
   readonly counts = { accepted: 0, refused: 0 };
+  /** Refusals are logged once per kind a minute, with a count: a flood of them is a few lines. */
+  private readonly refusals: RepeatLimited;
 
-  private constructor(private readonly log: Logger) {
+  private constructor(log: Logger) {
+    this.refusals = limitRepeats(log);
     this.server = createServer(SLOW_CLIENT_BOUNDS, (req, res) => {
       try {
         this.handle(req, res);
@@ -63,6 +66,11 @@ export class PushListener {
     // What Node's parser refuses (request line, method, header size) never reaches the handler: answered here.
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => this.clientError(err, socket));
     this.server.on('error', (err) => log.warn(`alarm push listener: ${errorText(err)}`));
+    this.server.on('drop', (d?: { remoteAddress?: string }) => {
+      this.counts.refused++;
+      const why = `more than ${MAX_PUSH_SOCKETS} connections at once`;
+      this.refusals.warn(why, `alarm push connection from ${plain(d?.remoteAddress)} closed: ${why}`);
+    });
   }
 
   /** `listen`: config `push.listen` (an address or an interface name), else chosen from `address` (listenAddress). */
@@ -96,7 +104,7 @@ export class PushListener {
   private refuse(req: IncomingMessage, res: ServerResponse, status: number, why: string): void {
     this.counts.refused++;
     // The path is a secret: never logged.
-    this.log.warn(`alarm push from ${plain(req.socket.remoteAddress)} refused: ${why}`);
+    this.refusals.warn(why, `alarm push from ${plain(req.socket.remoteAddress)} refused: ${why}`);
     if (!res.headersSent) res.writeHead(status, { connection: 'close' }).end();
     req.resume();
   }
@@ -108,7 +116,8 @@ export class PushListener {
       return;
     }
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    this.log.warn(`alarm push from ${plain(socket.remoteAddress)} refused: unreadable request (${err.code ?? errorText(err)})`);
+    const why = `unreadable request (${err.code ?? errorText(err)})`;
+    this.refusals.warn(why, `alarm push from ${plain(socket.remoteAddress)} refused: ${why}`);
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   }
 
@@ -141,13 +150,14 @@ export class PushListener {
       try {
         entry.onPush({ ...Object.fromEntries(url.searchParams), ...bodyMembers(body) });
       } catch (err) {
-        this.log.error(`alarm push from ${entry.deviceId}: ${errorText(err)}`);
+        this.refusals.warn('push handler', `alarm push from ${entry.deviceId}: ${errorText(err)}`);
       }
     });
   }
 
   async close(): Promise<void> {
     this.entries.clear();
+    this.refusals.flush();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();

@@ -31,6 +31,16 @@ function devicePush(port: number, path: string): Promise<string> {
   return rawExchange(port, `GET /${path}?EventType=VideoMotion HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`);
 }
 
+/** `send` `n` times, `concurrency` at once. */
+async function flood(n: number, concurrency: number, send: () => Promise<unknown>): Promise<void> {
+  let left = n;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (left-- > 0) await send();
+    }),
+  );
+}
+
 test.before(async (ctx) => {
   ctx.fx = await setup({
     label: 'push-hostile',
@@ -95,6 +105,39 @@ test('slow clients (slowloris) hold a bounded number of sockets, for seconds; th
   // And the held ones are let go once their headers are late.
   const bound = SLOW_CLIENT_BOUNDS.headersTimeout + 2 * SLOW_CLIENT_BOUNDS.connectionsCheckingInterval + 1_000;
   await until(() => open.size === 0, 'every slow socket closed', bound);
+});
+
+test('a flood of pushes on the device path costs the device one event check a second at most', async ({ fx, port, path }) => {
+  const before = checks(fx);
+  const started = Date.now();
+  let pushes = 0;
+  const FLOOD_MS = 3_000;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (Date.now() - started < FLOOD_MS) {
+        await devicePush(port, path);
+        pushes++;
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  await new Promise((r) => setTimeout(r, 1_200)); // the one pending check
+  const made = checks(fx) - before;
+  assert.ok(pushes > 100, `a flood: ${pushes} pushes`);
+  assert.ok(made >= 1, 'the pushes were heard');
+  assert.ok(made <= Math.ceil(seconds) + 2, `${made} event checks for ${pushes} pushes in ${seconds} s`);
+});
+
+test('5,000 pushes to guessed paths: a line or two in the log, the count said on stop', async ({ fx, port }) => {
+  const refusedLines = () => fx.logs.filter((l) => l.includes('refused: no such push path'));
+  const guess = () => rawExchange(port, `GET /nvr2mqtt/${'0'.repeat(32)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+  await flood(5_000, 50, guess);
+  assert.ok(refusedLines().length <= 2, `${refusedLines().length} lines for 5,000 refusals`);
+  const before = refusedLines().length;
+  await fx.bridge.stop();
+  const said = refusedLines().slice(before).join('\n');
+  assert.match(said, new RegExp(`\\((${(5_000 - before).toLocaleString('en-US')}) times in the last 60 s\\)`), said);
+  await fx.restartBridge(); // for the fixture's stop()
 });
 
 test('listen: an address as given, an interface by name, else push.address when it is this machine', () => {
