@@ -88,6 +88,11 @@ export class PushListener {
     return l;
   }
 
+  /** Sockets open on the listener now (bench). */
+  sockets(): Promise<number> {
+    return new Promise((resolve, reject) => this.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+  }
+
   get port(): number {
     return (this.server.address() as AddressInfo).port;
   }
