@@ -123,7 +123,9 @@ export class PushListener {
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const why = `unreadable request (${err.code ?? errorText(err)})`;
     this.refusals.warn(why, `alarm push from ${plain(socket.remoteAddress)} refused: ${why}`);
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    // Written, then closed both ways at once (as Node does): a client that keeps its side open holds no socket.
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    socket.destroy();
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {

@@ -5,9 +5,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import { listenAddress } from '../../bridge/device/listen-address';
-import { MAX_PUSH_SOCKETS, SLOW_CLIENT_BOUNDS } from '../../bridge/device/push-listener';
+import { MAX_PUSH_SOCKETS, PushListener, SLOW_CLIENT_BOUNDS } from '../../bridge/device/push-listener';
+import { createLogger } from '../../bridge/base/log';
 import { json, setup, until, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture; port: number; path: string }>('bridge push listener, hostile');
@@ -73,6 +75,36 @@ test('a request the listener cannot read gets a 4xx, the bridge lives on and hea
   const before = checks(fx);
   assert.equal(status(await devicePush(port, path)), 200, 'the device is still heard');
   await until(() => checks(fx) > before, 'the check the push asked for');
+});
+
+test('clients that keep their side open after a refusal hold no socket of the listener', async () => {
+  const listener = await PushListener.start('127.0.0.1', '127.0.0.1', 0, createLogger({ sink: () => undefined }));
+  const clients: Socket[] = [];
+  try {
+    const answers = ['FROB / HTTP/1.1', 'GET //[ HTTP/1.1', 'GET /nvr2mqtt/x HTTP/1.1', `GET / HTTP/1.1\r\nx: ${'a'.repeat(20_000)}`].map(
+      (line) =>
+        new Promise<string>((resolve) => {
+          const s = connect({ port: listener.port, host: '127.0.0.1', allowHalfOpen: true }, () => s.write(`${line}\r\nhost: x\r\n\r\n`));
+          clients.push(s);
+          let answer = '';
+          s.setEncoding('utf8');
+          s.on('data', (d: string) => (answer += d));
+          s.on('end', () => resolve(answer));
+          s.on('error', () => undefined);
+        }),
+    );
+    assert.deepEqual(
+      (await Promise.all(answers)).map((a) => a.slice(0, 12)),
+      ['HTTP/1.1 400', 'HTTP/1.1 400', 'HTTP/1.1 404', 'HTTP/1.1 431'],
+    );
+    const end = Date.now() + 2_000;
+    let held: number;
+    while ((held = await listener.sockets()) > 0 && Date.now() < end) await sleep(20);
+    assert.equal(held, 0, 'no socket held after the refusals');
+  } finally {
+    for (const s of clients) s.destroy();
+    await listener.close();
+  }
 });
 
 test('slow clients (slowloris) hold a bounded number of sockets, for seconds; the devices are still read', async ({ fx, port }) => {
