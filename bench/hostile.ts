@@ -92,6 +92,7 @@ async function slowloris(n: number): Promise<Figures> {
     '127.0.0.1',
     0,
     createLogger({ sink: (level) => void (level === 'warn' && warnings++) }),
+    1,
   );
   const device = createServer((req, res) => {
     req.resume();

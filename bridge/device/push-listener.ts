@@ -31,10 +31,14 @@ interface Entry {
 
 /**
  * Slow or idle clients (slowloris) must not hold the bridge's file descriptors, which its own connections to the
- * devices need (a full table fails every device with EMFILE): at most this many sockets at once (more are closed as
- * they come; a device's push refused so is caught by its next safety-net check), ...
+ * devices need (a full table fails every device with EMFILE): at most one socket per pushing device (a device keeps
+ * its connection alive between pushes) and this many more at once (more are closed as they come; a device's push
+ * refused so is caught by its next safety-net check), ...
  */
-export const MAX_PUSH_SOCKETS = 256;
+export const SPARE_PUSH_SOCKETS = 256;
+
+/** The listener's socket bound for `devices` pushing devices. */
+export const pushSocketBound = (devices: number) => devices + SPARE_PUSH_SOCKETS;
 /**
  * ...and a few seconds for a request's headers and for the whole request (a device's push is one short GET),
  * checked every second (Node's default: every 30 s, with 60 s for the headers and 300 s for the request).
@@ -52,7 +56,7 @@ export class PushListener {
   /** Refusals are logged once per kind a minute, with a count: a flood of them is a few lines. */
   private readonly refusals: RepeatLimited;
 
-  private constructor(log: Logger) {
+  private constructor(log: Logger, devices: number) {
     this.refusals = limitRepeats(log);
     this.server = createServer(SLOW_CLIENT_BOUNDS, (req, res) => {
       try {
@@ -62,21 +66,24 @@ export class PushListener {
       }
     });
     this.server.keepAliveTimeout = 5_000;
-    this.server.maxConnections = MAX_PUSH_SOCKETS;
+    this.server.maxConnections = pushSocketBound(devices);
     // What Node's parser refuses (request line, method, header size) never reaches the handler: answered here.
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => this.clientError(err, socket));
     this.server.on('error', (err) => log.warn(`alarm push listener: ${errorText(err)}`));
     this.server.on('drop', (d?: { remoteAddress?: string }) => {
       this.counts.refused++;
-      const why = `more than ${MAX_PUSH_SOCKETS} connections at once`;
+      const why = `more than ${this.server.maxConnections} connections at once`;
       this.refusals.warn(why, `alarm push connection from ${plain(d?.remoteAddress)} closed: ${why}`);
     });
   }
 
-  /** `listen`: config `push.listen` (an address or an interface name), else chosen from `address` (listenAddress). */
-  static async start(listen: string | undefined, address: string, port: number, log: Logger): Promise<PushListener> {
+  /**
+   * `listen`: config `push.listen` (an address or an interface name), else chosen from `address` (listenAddress);
+   * `devices`: how many devices push (the socket bound).
+   */
+  static async start(listen: string | undefined, address: string, port: number, log: Logger, devices: number): Promise<PushListener> {
     const { host, why } = listenAddress(listen, address);
-    const l = new PushListener(log);
+    const l = new PushListener(log, devices);
     await new Promise<void>((resolve, reject) => {
       l.server.once('error', reject);
       l.server.listen(port, host, () => {

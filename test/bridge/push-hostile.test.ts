@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite } from 'uvu';
 import { listenAddress } from '../../bridge/device/listen-address';
-import { MAX_PUSH_SOCKETS, PushListener, SLOW_CLIENT_BOUNDS } from '../../bridge/device/push-listener';
+import { PushListener, pushSocketBound, SLOW_CLIENT_BOUNDS } from '../../bridge/device/push-listener';
 import { createLogger } from '../../bridge/base/log';
 import { json, setup, until, type Fixture } from './fixture';
 
@@ -78,7 +78,7 @@ test('a request the listener cannot read gets a 4xx, the bridge lives on and hea
 });
 
 test('clients that keep their side open after a refusal hold no socket of the listener', async () => {
-  const listener = await PushListener.start('127.0.0.1', '127.0.0.1', 0, createLogger({ sink: () => undefined }));
+  const listener = await PushListener.start('127.0.0.1', '127.0.0.1', 0, createLogger({ sink: () => undefined }), 1);
   const clients: Socket[] = [];
   try {
     const answers = ['FROB / HTTP/1.1', 'GET //[ HTTP/1.1', 'GET /nvr2mqtt/x HTTP/1.1', `GET / HTTP/1.1\r\nx: ${'a'.repeat(20_000)}`].map(
@@ -108,7 +108,8 @@ test('clients that keep their side open after a refusal hold no socket of the li
 });
 
 test('slow clients (slowloris) hold a bounded number of sockets, for seconds; the devices are still read', async ({ fx, port }) => {
-  const SLOW = MAX_PUSH_SOCKETS + 150;
+  const BOUND = pushSocketBound(1); // one device pushes
+  const SLOW = BOUND + 150;
   const open = new Set<Socket>();
   await Promise.all(
     Array.from(
@@ -127,7 +128,7 @@ test('slow clients (slowloris) hold a bounded number of sockets, for seconds; th
     ),
   );
   // Beyond the bound the listener closes sockets as they come.
-  await until(() => open.size <= MAX_PUSH_SOCKETS, `at most ${MAX_PUSH_SOCKETS} sockets held`, 3000);
+  await until(() => open.size <= BOUND, `at most ${BOUND} sockets held`, 3000);
   // Meanwhile the bridge still reads its device.
   const r = fx.recorder;
   const since = r.count;
