@@ -180,15 +180,17 @@ test('listen: an address as given, an interface by name, else push.address when 
       { address: 'fe80::1', family: 'IPv6' },
       { address: '192.168.1.5', family: 'IPv4' },
     ],
+    wg0: [{ address: 'fe80::2', family: 'IPv6' }],
   } as unknown as Parameters<typeof listenAddress>[2];
   assert.equal(listenAddress('10.0.0.7', '192.168.1.5', ifs).host, '10.0.0.7');
   assert.equal(listenAddress('eth0', '10.9.9.9', ifs).host, '192.168.1.5', 'the interface: its IPv4 address');
+  assert.equal(listenAddress('wg0', '10.9.9.9', ifs).host, 'fe80::2%wg0', 'a link-local address with its interface');
   assert.equal(listenAddress(undefined, '192.168.1.5', ifs).host, '192.168.1.5', 'only where the devices call');
   assert.equal(listenAddress(undefined, '203.0.113.9', ifs).host, '0.0.0.0', 'behind a port mapping: every address');
   assert.equal(listenAddress(undefined, 'bridge.lan', ifs).host, '0.0.0.0');
   assert.throws(
     () => listenAddress('eth9', '192.168.1.5', ifs),
-    /push\.listen: "eth9" is neither an IP address nor an interface of this machine \(interfaces: lo, eth0\)/,
+    /push\.listen: "eth9" is neither an IP address nor an interface of this machine \(interfaces: lo, eth0, wg0\)/,
   );
 });
 
