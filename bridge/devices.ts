@@ -22,9 +22,10 @@ export async function deviceRuntimes(
   opts: BridgeOptions,
 ): Promise<{ runtimes: Map<string, DeviceRuntime>; listener: Part }> {
   const pushConfig = config.push;
+  const pushing = config.devices.filter((d) => d.events === 'push').length;
   const listener =
-    pushConfig && config.devices.some((d) => d.events === 'push')
-      ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
+    pushConfig && pushing
+      ? await PushListener.start(pushConfig.listen, pushConfig.address, pushConfig.port, log.child('push'), pushing)
       : undefined;
   const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
   const runtimeOptions = {

@@ -189,8 +189,11 @@ const PushSchema = v.strictObject({
   address: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(31, 'a device holds at most 31 characters')),
   /** 0: any free port (the devices are told the one it got). */
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)), 8089),
-  /** Local address the listener binds to. Default: every address. */
-  listen: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '0.0.0.0'),
+  /**
+   * Local address the listener binds to, or an interface's name (`eth0`). Default: `address` when it is one of this
+   * machine's addresses, else every address (behind a port mapping). See listenAddress.
+   */
+  listen: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'))),
 });
 
 /** A page name as the request API takes it (any spelling core's page-name rule accepts), kept as `AlarmConfig/Deterrence`. */
