@@ -418,9 +418,9 @@ export class NvrClient extends EventEmitter {
     return readSnapshot(this, channel, opts);
   }
 
-  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`). */
-  streamUrls(): Promise<StreamUrls[]> {
-    return readStreamUrls(this);
+  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`), on the host this client reaches the device at. */
+  streamUrls(opts: { priority?: Priority } = {}): Promise<StreamUrls[]> {
+    return readStreamUrls(this, { ...opts, host: new URL(this.url).hostname });
   }
 
   /**
