@@ -118,6 +118,11 @@ export interface SimulatorOptions {
    * 172.16.10.169). Default: the address the request came to (the Host header).
    */
   lanAddress?: string;
+  /**
+   * The cameras' own admin passwords (by channel id), which `IPCReboot/Set` checks its `password` against (the
+   * vendor page: the camera's password). A camera not listed has the recorder's.
+   */
+  cameraPasswords?: Record<string, string>;
 }
 
 export interface Simulator {
@@ -381,6 +386,7 @@ function mountRoutes(parts: Parts, auth: Auth, routes: Front['routes']): { push:
   const maintenance = new Maintenance({
     device,
     password: opts.password,
+    cameraPasswords: opts.cameraPasswords ?? {},
     rebootMs: opts.rebootMs ?? 3000,
     reboot: () => firmware.reboot(),
   });

@@ -151,6 +151,19 @@ const DeviceSchema = v.strictObject({
   ),
   tls: v.optional(DeviceTls),
   /**
+   * The cameras' own admin passwords, by channel (`IP_CH1` or `ip_ch1`): `password` or `password_file`. A camera
+   * restart (IPCReboot) carries the camera's password; a camera not listed gets the recorder's.
+   */
+  cameras: v.optional(
+    v.record(
+      v.pipe(
+        v.string(),
+        v.check((s) => isChannelId(s.trim().toUpperCase()), 'expected a channel id such as IP_CH1'),
+      ),
+      v.strictObject({ password: v.optional(Password), password_file: v.optional(v.string()) }),
+    ),
+  ),
+  /**
    * Alarms, live light/siren changes and disk problems from the device's event check (Event/Check). `push`: the
    * device pushes its alarms to the bridge (AlarmConfig/EventPush, see `push`) and a slow event check is the
    * safety net (and brings live light/siren changes and disk problems).
@@ -260,9 +273,11 @@ export interface TlsMaterial {
 }
 
 /** A device after validation: secrets read, TLS files loaded, poll_interval in milliseconds. */
-export type DeviceConfig = Omit<ParsedDevice, 'password' | 'password_file' | 'alarm_code' | 'alarm_code_file' | 'tls'> & {
+export type DeviceConfig = Omit<ParsedDevice, 'password' | 'password_file' | 'alarm_code' | 'alarm_code_file' | 'tls' | 'cameras'> & {
   name: string;
   password: string;
+  /** From `cameras.<ch>.password` / `password_file`, by channel id (upper case). */
+  camera_passwords?: Record<string, string>;
   /** From `alarm_code` or `alarm_code_file`. */
   alarm_code?: string;
   tls?: TlsMaterial;
@@ -474,8 +489,8 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   if (!result.success || problems.length) throw new ConfigError(dedupe(problems));
   const parsed = result.output;
   const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
-    const { password: _p, password_file: _f, alarm_code: _c, alarm_code_file: _cf, tls: _t, ...rest } = d;
-    const alarmCode = secrets.devices[i].alarmCode;
+    const { password: _p, password_file: _f, alarm_code: _c, alarm_code_file: _cf, tls: _t, cameras: _cam, ...rest } = d;
+    const { alarmCode, cameraPasswords } = secrets.devices[i];
     return {
       ...rest,
       poll_interval: pollIntervalOf(d),
@@ -483,6 +498,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
       name: d.name ?? d.id,
       password: secrets.devices[i].password ?? '',
       ...(alarmCode !== undefined ? { alarm_code: alarmCode } : {}),
+      ...(Object.keys(cameraPasswords).length ? { camera_passwords: cameraPasswords } : {}),
       tls: secrets.devices[i].tls,
     };
   });
@@ -547,7 +563,13 @@ function connectionSecrets(raw: Record<string, unknown>, baseDir: string, proble
       if (d.id === 'bridge') problems.push(`${where}.id: "bridge" is reserved (it is the bridge's own topic)`);
     }
     const code = { password: typeof d.alarm_code === 'string' ? d.alarm_code : undefined, password_file: text(d.alarm_code_file) };
+    const cameraPasswords: Record<string, string> = {};
+    for (const [ch, entry] of Object.entries(isPlainObject(d.cameras) ? d.cameras : {})) {
+      const pw = isPlainObject(entry) ? secret(given(entry), `${where}.cameras.${ch}`, baseDir, problems, true) : undefined;
+      if (pw !== undefined) cameraPasswords[ch.trim().toUpperCase()] = pw;
+    }
     return {
+      cameraPasswords,
       password: secret(given(d), where, baseDir, problems, true),
       alarmCode: secret(code, where, baseDir, problems, false, 'alarm_code'),
       tls: tlsOf(d, where),
@@ -606,6 +628,7 @@ export function configSecrets(config: BridgeConfig): string[] {
   for (const d of config.devices) {
     if (d.password) out.push(d.password);
     if (d.alarm_code) out.push(d.alarm_code);
+    out.push(...Object.values(d.camera_passwords ?? {}).filter(Boolean));
   }
   return out;
 }
