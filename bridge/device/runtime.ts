@@ -6,6 +6,7 @@
  * apart, so a flood of `get` costs the device a bounded number of reads.
  */
 import { EventEmitter } from 'node:events';
+import { ANOTHER_USER_SESSION, isAnotherUserSession } from '../../core';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DeviceConfig } from '../base/config';
 import { Device, type DeviceOptions } from './device';
@@ -48,6 +49,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   readonly events?: DeviceEvents;
   /** Availability as published: true after a successful poll, false after repeated failures. */
   online = false;
+  /** Why the device is offline where a user can act on it (ANOTHER_USER_SESSION); undefined otherwise. */
+  offlineReason?: string;
   private readonly readGapMs: number;
   /** The read in progress (or waiting for its turn). */
   private reading?: Promise<void>;
@@ -184,6 +187,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   private availability(online: boolean, err?: unknown): void {
     this.answered();
     this.online = online;
+    this.offlineReason = !online && isAnotherUserSession(err) ? ANOTHER_USER_SESSION : undefined;
     // Events from the first answer on; the stream then runs by itself (its own pacing and backoff).
     if (online) this.events?.start();
     if (online) this.opts.log.info('online');
