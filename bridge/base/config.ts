@@ -17,12 +17,13 @@
  * config file (CLI), it is not a setting.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isChannelId } from '../../core/channels';
 import { isPlainObject } from '../../core/json';
 import { parsePageName } from '../../core/pages';
 import { LOG_LEVELS } from './log';
+import { STATE_FILE_NAME } from './state-file';
 
 /** `10`, `10s`, `2m`, `500ms`, `1h`, or seconds as a number; to milliseconds (NaN when not a duration). */
 export function parseDuration(x: number | string): number {
@@ -246,6 +247,11 @@ export const ConfigSchema = v.strictObject({
   request_api: v.optional(RequestApiSchema, {}),
   devices: v.pipe(v.array(DeviceSchema), v.minLength(1, 'at least one device is required')),
   log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
+  /**
+   * Where the bridge keeps what must outlive it (bridge/base/state-file.ts): relative to the config file. Default
+   * `nvr2mqtt-state.json` beside the config file; none when the config comes from no file.
+   */
+  state_file: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 });
 
 type Parsed = v.InferOutput<typeof ConfigSchema>;
@@ -295,6 +301,8 @@ export interface BridgeConfig {
   request_api: Parsed['request_api'];
   devices: DeviceConfig[];
   log_level: Parsed['log_level'];
+  /** Absolute path of the state file; undefined: memory only. */
+  state_file?: string;
 }
 
 export class ConfigError extends Error {
@@ -463,6 +471,8 @@ export interface ParseOptions {
   env?: NodeJS.ProcessEnv;
   /** Directory that relative file names (password_file, ca_file) are resolved against. */
   baseDir?: string;
+  /** The config came from a file (in `baseDir`): the state file defaults to one beside it. */
+  configFile?: boolean;
 }
 
 /** Validates a config object (as read from YAML). Throws ConfigError listing every problem. */
@@ -502,6 +512,12 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
       tls: secrets.devices[i].tls,
     };
   });
+  // Beside the config file unless given (relative to it); without a file, only where given.
+  const stateFile = parsed.state_file
+    ? resolve(opts.baseDir ?? process.cwd(), parsed.state_file)
+    : opts.baseDir !== undefined && opts.configFile
+      ? join(opts.baseDir, STATE_FILE_NAME)
+      : undefined;
   const { password: _mp, password_file: _mf, tls: _mt, ...mqttRest } = parsed.mqtt;
   const mqtt: MqttConfig = { ...mqttRest, password: secrets.mqtt.password, tls: secrets.mqtt.tls };
   return {
@@ -512,6 +528,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
       request_api: parsed.request_api,
       devices,
       log_level: parsed.log_level,
+      ...(stateFile ? { state_file: stateFile } : {}),
     },
     warnings,
   };
@@ -617,7 +634,7 @@ export function loadConfigFile(file: string, opts: Omit<ParseOptions, 'baseDir'>
   } catch (err) {
     throw new ConfigError([`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`]);
   }
-  return parseConfig(doc, { ...opts, baseDir: dirname(resolve(file)) });
+  return parseConfig(doc, { ...opts, baseDir: dirname(resolve(file)), configFile: true });
 }
 
 /** Every secret of a config, for the log and payload redactor. */

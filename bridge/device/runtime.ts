@@ -15,6 +15,7 @@ import { DeviceEvents, type DeviceEventsOptions } from './events';
 import { errorText, type Logger } from '../base/log';
 import { Poller } from './poller';
 import type { StartGate } from './start-gate';
+import type { StateFile } from '../base/state-file';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   eventRetryMs?: number;
   /** `events: push`: the bridge's alarm push listener and the address and port devices call it at. */
   push?: DeviceEventsOptions['push'];
+  /** What the bridge keeps across its own restarts (the owner's push settings). */
+  state?: StateFile;
   /** Bounds the devices in their first poll at once (the bridge shares one among all devices). */
   startGate?: StartGate;
   /** Build the device (unit tests: a fake); default `new Device(cfg, ...)`. */
@@ -97,6 +100,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
         log: opts.log,
         retryMs: opts.eventRetryMs,
         push: cfg.events === 'push' ? opts.push : undefined,
+        state: opts.state,
         onChange: (change) => this.emit('events', change),
       });
     }
