@@ -14,7 +14,7 @@ import { StateFile } from '../../bridge/base/state-file';
 import { createLogger } from '../../bridge/base/log';
 import { startSimulator } from '../../simulator';
 import { startTestBroker, uniqueTopics, clearRetained } from '../helpers/mqtt-broker';
-import { until } from './fixture';
+import { setup, until, waitEvent } from './fixture';
 
 const test = suite('bridge: state file');
 const CLI = join(__dirname, '..', '..', 'bridge', 'app', 'cli.js');
@@ -107,6 +107,38 @@ test('SIGKILL while the bridge holds the push: the next run gives the owner thei
     await sim.stop();
     await clearRetained(broker.url, [base, prefix]).catch(() => undefined);
     await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the restart guard remembers across a bridge restart: a second reboot within its quiet time is refused with its reason', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-state-'));
+  const fx = await setup({
+    label: 'state-restart',
+    devices: [{ id: 'nvr', sim: { rebootMs: 300 }, poll: 0.3 }],
+    tweak: (c) => (c.state_file = join(dir, 'state.json')),
+  });
+  try {
+    const sim = fx.sims.get('nvr')!;
+    const topic = `${fx.base}/nvr/restart`;
+    let since = fx.recorder.count;
+    await fx.recorder.publish(topic, 'PRESS');
+    await waitEvent(fx, 'device_restarting', (d) => d.device === 'nvr', since, 5000);
+    await until(() => sim.reboots === 1, 'the reboot');
+    // The bridge restarts (an update, a crash) while the recorder comes back; a second press follows.
+    await fx.bridge.stop();
+    await fx.restartBridge();
+    await fx.recorder.waitTopic(`${fx.base}/bridge/state`, (j) => j.state === 'online', 5000, since);
+    since = fx.recorder.count;
+    await fx.recorder.publish(topic, 'PRESS');
+    const refused = await waitEvent(fx, 'command_refused', (d) => d.topic === topic, since, 5000);
+    assert.match(String(refused.reason), /restart/);
+    assert.match(String(refused.reason), /60 s/, 'says the quiet time');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(sim.reboots, 1, 'not restarted again');
+    assert.equal(sim.log.filter((e) => e.path === '/API/Maintenance/DeviceReboot/Set').length, 1);
+  } finally {
+    await fx.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 });
