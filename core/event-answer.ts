@@ -195,7 +195,8 @@ function alarmOfPicture(events: DeviceEvent[], ai: AiPicture): AlarmEvent | unde
     e.channel === ai.channel &&
     e.subtype !== undefined &&
     e.picture?.source !== 'ai' &&
-    (ai.subtypes.length === 0 || ai.subtypes.includes(e.subtype));
+    // Same detector, or one reported as the same alarm type (PID and the newer intrusion are both `intrusion`).
+    (ai.subtypes.length === 0 || ai.subtypes.some((s) => s === e.subtype || alarmTypeOfSubtype(s) === e.type));
   const candidates = events.filter(fits);
   if (ai.start === undefined || candidates.length < 2) return candidates.at(-1);
   const gap = (e: AlarmEvent) => Math.abs(seconds(e.time) - ai.start!);

@@ -269,6 +269,23 @@ test('two AI alarms on one channel in one answer: each picture goes with the ala
   );
 });
 
+test('an intrusion picture (Type 11) goes with a PID alarm: both are the intrusion alarm', () => {
+  const answer = {
+    alarm_list: [
+      { time: '2024-03-09T21:04:05Z+01:00', channel_alarm: [{ channel: 'CH3', int_alarm: { alarm_val: true, int_subtype: 'pid' } }] },
+    ],
+    ai_snap_picture: {
+      SnapedObjInfo: [
+        { Chn: 2, StrChn: 'CH3', StartTime: 1710014645, SnapId: 5, Type: 11, ObjectImage: b64('intruder'), Background: b64('fence') },
+      ],
+    },
+  };
+  assert.equal(
+    eventsOf(answer).map((e) => (e.kind === 'alarm' ? [e.type, e.picture?.id] : [e.kind])),
+    [['intrusion', 5]],
+  );
+});
+
 test('two starts of one AI alarm in one answer: each picture goes with the start nearest its StartTime', () => {
   const answer = {
     alarm_list: [
