@@ -66,6 +66,11 @@ export interface ClientOptions {
   log?: LogFn;
   /** Every login the device judged (accepted, or refused with how long logins are held): see Session. */
   onLogin?: (outcome: LoginOutcome) => void;
+  /**
+   * The admin passwords of cameras behind an NVR, by channel id, where they differ from the recorder's: a camera
+   * restart (IPCReboot) carries the camera's own. Kept inside the client like the login password.
+   */
+  cameraPasswords?: Readonly<Record<string, string>>;
 }
 
 export type ClientState = SessionState;
@@ -153,6 +158,8 @@ export class NvrClient extends EventEmitter {
   private readonly ptzMotion = new PtzMotion(this);
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
+  /** ClientOptions.cameraPasswords; never shown (toJSON, logs). */
+  private readonly cameraPasswords: ReadonlyMap<string, string>;
 
   constructor(opts: ClientOptions) {
     super();
@@ -163,6 +170,7 @@ export class NvrClient extends EventEmitter {
     const maxConnections = Math.floor(nonNegative('maxConnections', opts.maxConnections, 2)) || 2;
     this.rangeTtlMs = nonNegative('rangeTtlMs', opts.rangeTtlMs, 300_000);
     this.largeCapacity = !!opts.largeCapacity;
+    this.cameraPasswords = new Map(Object.entries(opts.cameraPasswords ?? {}));
     this.log = opts.log;
     this.transport = new Transport({ url: opts.url, timeoutMs, maxConnections, budget: opts.budget, tls: opts.tls });
     this.url = this.transport.baseUrl;
@@ -203,7 +211,8 @@ export class NvrClient extends EventEmitter {
 
   /** Restart a camera behind an NVR (IPCMaintaint/IPCReboot); refused without sending where the NVR does not list it. */
   restartCamera(channel: string): Promise<string | undefined> {
-    return this.session.withPassword((password) => rebootCamera(this, password, channel));
+    const own = this.cameraPasswords.get(channel);
+    return this.session.withPassword((password) => rebootCamera(this, password, channel, own ?? password));
   }
 
   /**
@@ -418,9 +427,9 @@ export class NvrClient extends EventEmitter {
     return readSnapshot(this, channel, opts);
   }
 
-  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`). */
-  streamUrls(): Promise<StreamUrls[]> {
-    return readStreamUrls(this);
+  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`), on the host this client reaches the device at. */
+  streamUrls(opts: { priority?: Priority } = {}): Promise<StreamUrls[]> {
+    return readStreamUrls(this, { ...opts, host: new URL(this.url).hostname });
   }
 
   /**

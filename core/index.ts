@@ -6,6 +6,7 @@ export * from './events';
 export * from './alarm-types';
 export * from './client';
 export * from './errors';
+export { ANOTHER_USER_SESSION, isAnotherUserSession } from './login-guard';
 export * from './operation';
 export * from './range';
 export * from './validate';

@@ -18,16 +18,26 @@ import { writeRefusal, type RequestApiConfig } from './request-permission';
 import { REQUEST_OPS } from '../mqtt/topics';
 import { UpgradeRequests } from './upgrade-request';
 
-/** Device secrets a page may carry (developer mode FTP password...) are never published. */
-function maskSecrets(x: unknown, depth = 0): unknown {
+/**
+ * Device secrets a page may carry (developer mode FTP password...) are never published: members named like a password,
+ * and those the page declares secret (`secretMembers`: the push listener's path of `AlarmConfig/EventPush`).
+ */
+function maskSecrets(x: unknown, secret: readonly string[] = [], depth = 0): unknown {
   if (depth > 32) return x;
-  if (Array.isArray(x)) return x.map((e) => maskSecrets(e, depth + 1));
+  if (Array.isArray(x)) return x.map((e) => maskSecrets(e, secret, depth + 1));
   if (!isPlainObject(x)) return x;
   const out: Json = {};
   for (const [k, v] of Object.entries(x)) {
-    out[k] = /passw(or)?d|secret|token/i.test(k) && typeof v === 'string' && v !== '' ? '***' : maskSecrets(v, depth + 1);
+    const hidden = /passw(or)?d|secret|token/i.test(k) || secret.includes(k);
+    out[k] = hidden && typeof v === 'string' && v !== '' ? '***' : maskSecrets(v, secret, depth + 1);
   }
   return out;
+}
+
+/** The secret members of the page a request names. */
+function secretsOf(msg: Json): readonly string[] {
+  const page = parsePageName(msg.page);
+  return (page && findPage(page)?.secretMembers) || [];
 }
 
 /** The top level of a JSON object payload, whatever its problems further down; undefined when none. */
@@ -120,7 +130,12 @@ export class Requests {
     );
     void this.ctx.track(
       this.run(op, msg!, transaction).then(
-        (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
+        (data) =>
+          this.respond(op, {
+            status: 'ok',
+            data: maskSecrets(data, secretsOf(msg!)),
+            ...(transaction !== undefined ? { transaction } : {}),
+          }),
         (err) => this.fail(topic, op, transaction, err),
       ),
     );
