@@ -7,25 +7,23 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import { DeviceError, NvrClient, channelSlug, findOperation } from '../../core';
 import { startBridge, type Bridge } from '../../bridge/bridge';
 import { parseConfig } from '../../bridge/base/config';
 import { createLogger } from '../../bridge/base/log';
-import { parseCapture, startReplay, type CaptureData, type Replay } from '../../simulator';
+import { startReplay, type CaptureData, type Replay } from '../../simulator';
+import { readCaptures } from './device-table';
 import { clearRetained, Recorder, startTestBroker, uniqueTopics, type TestBroker } from '../helpers/mqtt-broker';
 import { deviceDiscoveryProblems, selectSends } from '../bridge/homeassistant';
 
 const test = suite('devices that work (test/devices/ replayed)');
-export const DEVICES_DIR = join(__dirname, '..', '..', '..', 'test', 'devices');
 const PASSWORD = `replay-${randomBytes(6).toString('hex')}`;
 
-const captures: Array<{ id: string; capture: CaptureData }> = readdirSync(DEVICES_DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .map((f) => ({ id: f.slice(0, -'.json'.length), capture: parseCapture(readFileSync(join(DEVICES_DIR, f), 'utf8')) }));
+const captures: Array<{ id: string; capture: CaptureData }> = readCaptures().map(({ file, capture }) => ({
+  id: file.slice(0, -'.json'.length),
+  capture,
+}));
 
 type Json = Record<string, any>;
 /** Platforms whose command has no state to confirm: a button's press, an update's install. */
