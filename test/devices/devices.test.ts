@@ -99,6 +99,30 @@ function anotherValue(c: Json, current: unknown): unknown {
   return undefined;
 }
 
+/** Every page the capture answered, read by the client through its declared operation: what it could not read. */
+async function unreadablePages(url: string, capture: CaptureData): Promise<{ problems: string[]; read: number }> {
+  const client = new NvrClient({ url, username: 'admin', password: PASSWORD, heartbeatMs: 0 });
+  const problems: string[] = [];
+  let read = 0;
+  try {
+    for (const x of capture.exchanges) {
+      const [page, op] = [x.path.replace(/^\/API\//, '').replace(/\/[^/]+$/, ''), x.path.split('/').at(-1)!];
+      const declared = findOperation(page, op);
+      if (!declared || x.status !== 200 || x.path === '/API/Event/Check') continue;
+      try {
+        await client.invoke(declared, x.request);
+        read++;
+      } catch (err) {
+        const e = err as DeviceError;
+        problems.push(`${x.path}: ${e.error_code} ${e.reason}`);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  return { problems, read };
+}
+
 async function waitOnline(id: string): Promise<void> {
   await recorder.waitTopic(`${base}/${id}/availability`, (j) => j.state === 'online', 15_000);
   // The channels' discovery follows the first states.
@@ -155,28 +179,26 @@ for (const { id, capture } of captures) {
   });
 
   test(`${id}: the client reads every page the capture answered without a schema error`, async () => {
-    const client = new NvrClient({ url: replays.get(id)!.url, username: 'admin', password: PASSWORD, heartbeatMs: 0 });
-    const problems: string[] = [];
-    let read = 0;
-    try {
-      for (const x of capture.exchanges) {
-        const [page, op] = [x.path.replace(/^\/API\//, '').replace(/\/[^/]+$/, ''), x.path.split('/').at(-1)!];
-        const declared = findOperation(page, op);
-        if (!declared || x.status !== 200 || x.path === '/API/Event/Check') continue;
-        try {
-          await client.invoke(declared, x.request);
-          read++;
-        } catch (err) {
-          const e = err as DeviceError;
-          problems.push(`${x.path}: ${e.error_code} ${e.reason}`);
-        }
-      }
-    } finally {
-      await client.close();
-    }
+    const { problems, read } = await unreadablePages(replays.get(id)!.url, capture);
     assert.deepEqual(problems, []);
     assert.ok(read >= 10, `${read} pages read`);
   });
 }
+
+test('a page the client cannot read fails with the page and the field', async () => {
+  const { capture } = captures[0];
+  // The device's model as a list: DeviceInfo's schema wants text.
+  const broken = structuredClone(capture);
+  const info = broken.exchanges.find((x) => x.path === '/API/Login/DeviceInfo/Get')!;
+  (info.body as Json).data.device_type = ['N1'];
+  const replay = await startReplay({ capture: broken, password: PASSWORD });
+  try {
+    const { problems } = await unreadablePages(replay.url, broken);
+    assert.ok(problems.length > 0);
+    for (const p of problems) assert.match(p, /^\/API\/Login\/DeviceInfo\/Get: invalid_answer data\.device_type: expected string/);
+  } finally {
+    await replay.stop();
+  }
+});
 
 test.run();
