@@ -10,7 +10,7 @@ const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const { startSimulator } = require(join(dist, 'simulator'));
-const { captureDevice } = require(join(dist, 'bridge', 'app', 'capture'));
+const { captureDevice } = require(join(dist, 'bridge', 'device', 'capture'));
 const { parseConfig } = require(join(dist, 'bridge', 'base', 'config'));
 
 /** The profiles captured: file name -> simulator options and the channel that raises the alarms. */
