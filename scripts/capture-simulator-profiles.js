@@ -10,8 +10,10 @@ const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const { startSimulator } = require(join(dist, 'simulator'));
-const { captureDevice } = require(join(dist, 'bridge', 'device', 'capture'));
+const { captureDevice } = require(join(dist, 'core', 'capture'));
 const { parseConfig } = require(join(dist, 'bridge', 'base', 'config'));
+const { deviceClientOptions } = require(join(dist, 'bridge', 'device', 'device'));
+const { VERSION } = require(join(dist, 'bridge', 'base', 'version'));
 
 /** The profiles captured: file name -> simulator options and the channel that raises the alarms. */
 const PROFILES = {
@@ -35,7 +37,12 @@ async function main() {
       setTimeout(() => sim.raiseAlarm({ channel: alarm, type: 'person', active: false }), 1600),
     ];
     const started = Date.now();
-    const { file } = await captureDevice({ device: devices[0], events: 2.5, say: () => undefined });
+    const { file } = await captureDevice({
+      client: deviceClientOptions(devices[0]),
+      product: `nvr2mqtt ${VERSION}`,
+      events: 2.5,
+      say: () => undefined,
+    });
     timers.forEach(clearTimeout);
     await sim.stop();
     const text = `${JSON.stringify(file, null, 1)}\n`;

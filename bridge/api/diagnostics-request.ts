@@ -1,6 +1,6 @@
 /**
  * `<base>/bridge/request/diagnostics` `{"device", "events"?, "transaction"?}`: the capture of `nvr2mqtt capture` made
- * by the running bridge (bridge/device/capture.ts: every reading page, `events` seconds of Event/Check, default 0:
+ * by the running bridge (core/capture.ts: every reading page, `events` seconds of Event/Check, default 0:
  * the bridge follows them itself, at most 300; nothing written to the device; redacted by construction). The file goes to the system's temporary
  * directory; the answer `{"status":"ok","data":{"path","answers","refused","bytes","redacted"}}` also carries the
  * capture itself (`capture`) when it is small (pictures make most captures large). One capture of a device at a
@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { lookupDevice, requireOnline } from './commands';
 import type { BridgeContext } from './context';
 import { Refusal } from '../device/refusal';
-import { captureDevice, captureText } from '../device/capture';
+import { captureDevice, captureText } from '../../core';
+import { VERSION } from '../base/version';
+import { deviceClientOptions } from '../device/device';
 import type { Json } from '../device/state';
 
 /** Captures up to this size are answered inline too (a capture without pictures, or of a camera's few). */
@@ -42,7 +44,8 @@ export class DiagnosticsRequests {
     this.running.add(id);
     try {
       const { file, redactor } = await captureDevice({
-        device: h.device.cfg,
+        client: deviceClientOptions(h.device.cfg),
+        product: `nvr2mqtt ${VERSION}`,
         events,
         say: (line) => this.ctx.log.debug(`${id} capture: ${line}`),
       });

@@ -1,12 +1,14 @@
 /**
  * `nvr2mqtt capture --config config.yaml [--device ID] [--events 60] [--keep-pictures] --out FILE`: one device's
- * capture (bridge/device/capture.ts) written to a file, with what was read, refused and redacted printed.
+ * capture (core/capture.ts) written to a file, with what was read, refused and redacted printed.
  * `nvr2mqtt simulate --replay FILE` serves the file as a device.
  */
 import { writeFile } from 'node:fs/promises';
 import type { BridgeConfig } from '../base/config';
 import { errorText } from '../base/log';
-import { captureDevice, captureText } from '../device/capture';
+import { captureDevice, captureText } from '../../core';
+import { VERSION } from '../base/version';
+import { deviceClientOptions } from '../device/device';
 
 /** `nvr2mqtt capture ...`: the exit code (0 written, 1 the device failed, 2 bad arguments). */
 export async function runCaptureCli(
@@ -41,7 +43,8 @@ export async function runCaptureCli(
   const started = Date.now();
   try {
     const { file, redactor } = await captureDevice({
-      device,
+      client: deviceClientOptions(device),
+      product: `nvr2mqtt ${VERSION}`,
       events: args.events,
       keepPictures: args.keepPictures,
       say: (line) => io.out(`${line}\n`),

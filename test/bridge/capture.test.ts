@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import { NvrClient } from '../../core';
 import { parseConfig } from '../../bridge/base/config';
-import { CAPTURE_FORMAT, captureDevice, captureReads, type CaptureFile } from '../../bridge/device/capture';
+import { deviceClientOptions } from '../../bridge/device/device';
+import { CAPTURE_FORMAT, captureDevice, captureReads, type CaptureFile } from '../../core/capture';
 import { startSimulator, type Simulator } from '../../simulator';
 
 const test = suite('nvr2mqtt capture');
@@ -53,7 +54,12 @@ test('reads every reading page once, follows events, sends no write, and leaves 
     clearInterval(alarm);
     sim.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
   }, 20);
-  const { file } = await captureDevice({ device: deviceOf(sim.url).devices[0], events: 1.5, say: (l) => lines.push(l) });
+  const { file } = await captureDevice({
+    client: deviceClientOptions(deviceOf(sim.url).devices[0]),
+    product: 'nvr2mqtt test',
+    events: 1.5,
+    say: (l) => lines.push(l),
+  });
   clearInterval(alarm);
   const sent = sim.log.map((e) => e.path);
   const writes = sent.filter((p) => !/\/(Range|Get|Check|Login|Logout|Heartbeat)$/.test(p));

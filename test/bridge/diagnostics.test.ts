@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import { setup, type Fixture } from './fixture';
-import type { CaptureFile } from '../../bridge/device/capture';
+import type { CaptureFile } from '../../core/capture';
 
 const test = suite('bridge/request/diagnostics');
 let fx: Fixture;

@@ -7,8 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
 import { WireHeaders } from '../../core';
-import { recorded } from '../../bridge/device/capture';
-import { Redactor, blankPicture } from '../../bridge/device/redaction';
+import { recorded } from '../../core/capture';
+import { Redactor, blankPicture } from '../../core/redaction';
 import { testPicture } from '../../simulator';
 
 const test = suite('capture redaction');

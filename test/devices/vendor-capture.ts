@@ -9,8 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WireHeaders } from '../../core';
-import { CAPTURE_FORMAT, recorded, type CaptureFile } from '../../bridge/device/capture';
-import { Redactor } from '../../bridge/device/redaction';
+import { CAPTURE_FORMAT, recorded, type CaptureFile } from '../../core/capture';
+import { Redactor } from '../../core/redaction';
 import { VERSION } from '../../bridge/base/version';
 import * as vendor from '../conformance/vendor';
 import { DEVICES_DIR } from './device-table';

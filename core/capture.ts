@@ -1,17 +1,19 @@
 /**
- * The capture of one device (`nvr2mqtt capture`, `bridge/request/diagnostics`): logs in to the device, reads every page the bridge and the nodes read (each declared page's Range and Get, the device's identity
+ * The capture of one device (`nvr2mqtt capture`, `bridge/request/diagnostics`, the Node-RED device's Diagnostics
+ * button): logs in to the device, reads every page the bridge and the nodes read (each declared page's Range and Get, the device's identity
  * and channel list, snapshots and stream URLs, the firmware check), follows `Event/Check` for a while, and writes
  * each request with the device's exact answer (status, the headers that matter, body) to one JSON file, redacted
  * (redaction.ts). It never writes: only the reading operations below are sent. `nvr2mqtt simulate --replay FILE`
  * serves the file as a device.
  */
-import { NvrClient, pages, quoteBigIntegers, type ChannelSlot, type DeviceIdentity, type WireExchange } from '../../core';
-import type { DeviceConfig } from '../base/config';
-import { errorText } from '../base/log';
-import { VERSION } from '../base/version';
-import { deviceClientOptions } from './device';
-import { POLLED_PAGES } from './table';
+import type { ChannelSlot } from './channel-slots';
+import { NvrClient, type ClientOptions, type WireExchange } from './client';
+import type { DeviceIdentity } from './identity';
+import { quoteBigIntegers } from './json';
+import { pages } from './pages';
 import { Redactor } from './redaction';
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export const CAPTURE_FORMAT = 'nvr2mqtt-capture';
 
@@ -65,21 +67,24 @@ const HEADERS = ['content-type', 'set-cookie', 'x-csrftoken', 'www-authenticate'
 export function captureReads(): Array<{ path: string; data: object }> {
   const first = ['Login/DeviceInfo/Get', 'SystemInfo/Base/Get', 'Login/ChannelInfo/Get'];
   const reads = new Map(first.map((p) => [p, {}] as [string, object]));
-  const names = [...new Set([...pages.map((p) => p.name), ...POLLED_PAGES])];
-  for (const name of names) {
-    const page = pages.find((p) => p.name === name);
-    const ops = page ? Object.keys(page.operations) : ['Range', 'Get'];
+  // Every page the bridge's table polls is one of these (the table names core's pages).
+  for (const page of pages) {
+    const name = page.name;
+    const ops = Object.keys(page.operations);
     for (const op of READING_OPERATIONS) {
       const path = `${name}/${op}`;
       if (!ops.includes(op) || NOT_IN_PAGE_PASS.has(path) || path in PER_CHANNEL || reads.has(path)) continue;
-      reads.set(path, { ...(page?.getRequest ?? {}) });
+      reads.set(path, { ...(page.getRequest ?? {}) });
     }
   }
   return [...reads].map(([path, data]) => ({ path: `/API/${path}`, data }));
 }
 
 export interface CaptureOptions {
-  device: DeviceConfig;
+  /** The device's client options (its own client: a capture records what its client's transport reads). */
+  client: ClientOptions;
+  /** The product that captures, written in the file: `nvr2mqtt 1.2.3`. */
+  product: string;
   /** Seconds of Event/Check to follow (0: none). */
   events: number;
   keepPictures?: boolean;
@@ -92,7 +97,7 @@ export async function captureDevice(opts: CaptureOptions): Promise<{ file: Captu
   const redactor = new Redactor({ keepPictures: opts.keepPictures });
   const exchanges: CapturedExchange[] = [];
   const record = (x: WireExchange) => exchanges.push(recorded(x, redactor));
-  const client = new NvrClient({ ...deviceClientOptions(opts.device), heartbeatMs: 0, onWire: record });
+  const client = new NvrClient({ ...opts.client, heartbeatMs: 0, onWire: record });
   try {
     await client.login();
     const ask = async (path: string, data: object) => {
@@ -120,7 +125,7 @@ export async function captureDevice(opts: CaptureOptions): Promise<{ file: Captu
     const file: CaptureFile = {
       format: CAPTURE_FORMAT,
       version: 1,
-      product: `nvr2mqtt ${VERSION}`,
+      product: opts.product,
       time: new Date().toISOString(),
       device: redactor.json(device) as CaptureFile['device'],
       events: opts.events,
