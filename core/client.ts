@@ -25,7 +25,7 @@ import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeT
 import { Session, type LogFn, type LoginOutcome, type SessionState } from './session';
 import { rebootCamera, rebootDevice } from './reboot';
 import { secondaryAuth, type SecondaryAuth } from './secondary-auth';
-import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
+import { Transport, type Priority, type RequestBudget, type TlsOptions, type WireHeaders } from './transport';
 import { prepareUpgrade } from './upgrade';
 import {
   checkFirmware,
@@ -71,6 +71,20 @@ export interface ClientOptions {
    * restart (IPCReboot) carries the camera's own. Kept inside the client like the login password.
    */
   cameraPasswords?: Readonly<Record<string, string>>;
+  /**
+   * Every answer as the device sent it (status, headers, body text) with the request's path and body: what
+   * `nvr2mqtt capture` records. Request headers (the Digest answer, cookie, CSRF token) are never handed over.
+   */
+  onWire?: (exchange: WireExchange) => void;
+}
+
+/** One request and the device's answer as it came over the wire (ClientOptions.onWire). */
+export interface WireExchange {
+  path: string;
+  request: unknown;
+  status: number;
+  headers: WireHeaders;
+  text: string;
 }
 
 export type ClientState = SessionState;
@@ -175,6 +189,7 @@ export class NvrClient extends EventEmitter {
     this.transport = new Transport({ url: opts.url, timeoutMs, maxConnections, budget: opts.budget, tls: opts.tls });
     this.url = this.transport.baseUrl;
     this.username = opts.username;
+    if (opts.onWire) this.recordWire(opts.onWire);
     this.session = new Session(this.transport, {
       username: opts.username,
       password: opts.password,
@@ -185,6 +200,17 @@ export class NvrClient extends EventEmitter {
       onState: (state, error) => this.onState(state, error),
       ...(opts.onLogin ? { onLogin: opts.onLogin } : {}),
     });
+  }
+
+  /** Hands every answer to `onWire`, after the transport read it whole (the session parses it unchanged). */
+  private recordWire(onWire: (exchange: WireExchange) => void): void {
+    const transport = this.transport;
+    const post = transport.post.bind(transport);
+    transport.post = async (path, body, opts) => {
+      const answer = await post(path, body, opts);
+      onWire({ path, request: body, status: answer.status, headers: answer.headers, text: answer.text });
+      return answer;
+    };
   }
 
   get state(): ClientState {

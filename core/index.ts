@@ -30,3 +30,6 @@ export * from './secondary-auth';
 export * from './restart-guard';
 export * from './late';
 export * from './ptz-control';
+export { quoteBigIntegers } from './json';
+export * from './capture';
+export * from './redaction';

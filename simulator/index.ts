@@ -40,6 +40,7 @@ export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
 export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
 export { DISK_PAGE } from './storage';
+export { parseCapture, startReplay, type CaptureData, type Replay, type ReplayOptions } from './replay';
 
 export interface SimulatorOptions {
   /** 0 (default): an ephemeral port. */

@@ -3,7 +3,8 @@
  * `{"device", "page", "data", "transaction"}`; the answer goes to `<base>/bridge/response/<op>` as
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
- * `bridge/request/upgrade` (off by default) is the local firmware upgrade from a file: bridge/api/upgrade-request.ts.
+ * `bridge/request/upgrade` (off by default) is the local firmware upgrade from a file: bridge/api/upgrade-request.ts;
+ * `bridge/request/diagnostics` a capture of a device (bridge/api/diagnostics-request.ts).
  */
 import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange, violationText } from '../../core';
 import type { Quoter } from '../../core/quote';
@@ -17,6 +18,7 @@ import type { Json } from '../device/state';
 import { writeRefusal, type RequestApiConfig } from './request-permission';
 import { REQUEST_OPS } from '../mqtt/topics';
 import { UpgradeRequests } from './upgrade-request';
+import { DiagnosticsRequests } from './diagnostics-request';
 
 /**
  * Device secrets a page may carry (developer mode FTP password...) are never published: members named like a password,
@@ -94,9 +96,11 @@ export class Requests {
     private readonly api: RequestApiConfig = { enabled: true, allow_pages: [], allow_any_page: false, allow_upgrade_from: [] },
   ) {
     this.upgrades = new UpgradeRequests(ctx, api);
+    this.diagnostics = new DiagnosticsRequests(ctx);
   }
 
   private readonly upgrades: UpgradeRequests;
+  private readonly diagnostics: DiagnosticsRequests;
 
   /** Identical reads in flight (device, op, page, data): a flood of the same request shares one device call. */
   private readonly reads = new Map<string, Promise<unknown>>();
@@ -180,6 +184,7 @@ export class Requests {
 
   private async run(op: string, msg: Json, transaction: string | number | undefined): Promise<unknown> {
     if (op === 'refresh') return this.refresh(msg);
+    if (op === 'diagnostics') return this.diagnostics.run(msg);
     if (op === 'upgrade') {
       const t = transaction !== undefined ? { transaction } : {};
       return this.upgrades.run(msg, (step, detail) => this.respond(op, { status: 'progress', step, ...detail, ...t }));
