@@ -19,8 +19,10 @@ export function shutdown(p: {
   runtimes: ReadonlyMap<string, DeviceRuntime>;
   publisher: StatePublisher;
   work: CommandWork;
-  /** False when the bridge never connected, or another instance took over (bridge/state is the other's). */
+  /** False when the bridge never connected. */
   saysOffline: () => boolean;
+  /** After `offline`: tells the instance this one yielded to (if any) to say `online` again. */
+  yielded: () => Promise<void>;
 }): Part[] {
   return [
     p.endpoint,
@@ -28,10 +30,11 @@ export function shutdown(p: {
     p.listener, // after the devices gave their push settings back
     { stop: () => closeDevices(p.runtimes) }, // log out
     {
-      stop: () =>
-        p.saysOffline()
-          ? p.link.publishAndWait(p.topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 })
-          : undefined,
+      stop: async () => {
+        if (!p.saysOffline()) return;
+        await p.link.publishAndWait(p.topics.bridgeState, JSON.stringify({ state: 'offline' }), { retain: true, qos: 1 });
+        await p.yielded();
+      },
     },
     { stop: () => p.publisher.close() },
     // A command accepted before SIGTERM is carried out and confirmed (logging out would abort it); what is still

@@ -434,6 +434,11 @@ export class MqttLink extends EventEmitter {
     }
   }
 
+  /** No reconnect from now on (an instance that yields must not take the session back while it stops). */
+  stopReconnecting(): void {
+    this.client.options.reconnectPeriod = 0;
+  }
+
   unsubscribe(topics: string[]): Promise<void> {
     return new Promise((resolve) => {
       if (!topics.length || !this.client.connected) return resolve();
