@@ -6,9 +6,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { InstanceConflict } from '../../bridge/bridge';
+import { InstanceConflict, startBridge, type Bridge } from '../../bridge/bridge';
+import { createLogger } from '../../bridge/base/log';
 import { Recorder } from '../helpers/mqtt-broker';
-import { setup, until } from './fixture';
+import { setsOf, setup, until } from './fixture';
 
 const test = suite('bridge instance claims');
 
@@ -57,6 +58,48 @@ test('an instance that yields to a claimer answering its challenge leaves bridge
     await until(() => r.lastJson(`${fx.base}/bridge/state`)?.state === 'offline', 'bridge/state offline', 5000);
   } finally {
     await impostor.stop();
+    await fx.stop();
+  }
+});
+
+test('two instances started together, five rounds: exactly one acts and every command is applied', async () => {
+  const fx = await setup({ label: 'twins', devices: [{ id: 'nvr', poll: 30 }] });
+  const running: Bridge[] = [];
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    await fx.bridge.stop();
+    const logs: string[] = [];
+    const opts = {
+      log: createLogger({ level: 'info', sink: (_l: string, line: string) => logs.push(line) }),
+      instanceProbeWindowMs: 100,
+      reconnectPeriodMs: 200,
+      deviceTimeoutMs: 2000,
+    };
+    for (let round = 1; round <= 5; round++) {
+      const since = r.count;
+      const pair = await Promise.all([startBridge(fx.config, opts), startBridge(fx.config, opts)]);
+      running.push(...pair);
+      const loser = await Promise.race(pair.map((b) => b.done.then((err) => ({ b, err }))));
+      assert.ok(loser.err instanceof InstanceConflict, `round ${round}: ${String(loser.err)}`);
+      const survivor = pair.find((b) => b !== loser.b)!;
+      await r.waitTopic(`${fx.base}/nvr/availability`, (j) => j.state === 'online', 8000, since);
+      await until(() => r.lastJson(`${fx.base}/bridge/state`)?.state === 'online', `round ${round}: bridge/state online`, 5000);
+      const setsBefore = setsOf(sim).length;
+      const s2 = r.count;
+      const volume = round + 1;
+      await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, String(volume));
+      // Applied and confirmed within the device's time, not after a stalled announce (10 s, or never).
+      await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === volume, 5000, s2);
+      assert.equal(setsOf(sim).length - setsBefore, 1, `round ${round}: the command reached the device once`);
+      let survivorDone = false;
+      void survivor.done.then(() => (survivorDone = true));
+      await survivor.stop();
+      assert.ok(survivorDone);
+      running.length = 0;
+    }
+  } finally {
+    await Promise.all(running.map((b) => b.stop()));
     await fx.stop();
   }
 });
