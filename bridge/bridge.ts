@@ -138,6 +138,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
         work,
         saysOffline: () => connected,
         yielded: () => guard.yielded(),
+        stopSince: (): number => parts.stopSince ?? performance.now(),
       }),
       deviceEvents(runtimes, publisher, discovery, features, cameras, opts.entitySetupMs),
       devicePolls(runtimes),

@@ -138,8 +138,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   }
 
   /** Stop polling and log out (after stop()). */
-  close(): Promise<void> {
-    return this.device.close();
+  close(opts: { logoutMs?: number } = {}): Promise<void> {
+    return this.device.close(opts);
   }
 
   /** Resolves once the device answered its first poll (or failed it for good), or after `timeoutMs`. */
