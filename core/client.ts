@@ -494,6 +494,11 @@ export class NvrClient extends EventEmitter {
     return this.ptzMotion.run(info.channel, planPtz(info, command));
   }
 
+  /** Drops the waiting PTZ commands and ends every running move now (their Stops go out); resolves once they are sent. */
+  stopPtz(): Promise<void> {
+    return this.ptzMotion.stopAll();
+  }
+
   /**
    * Log out (best effort, bounded), stop the heartbeat, abort calls in flight, close the sockets. Running PTZ moves are
    * stopped first (their Stops sent at once, waited for at most `logoutMs`). `logoutMs` bounds the logout; 0 or less:
