@@ -13,6 +13,9 @@ import type { EventChange } from './event-state';
 import { DeviceEvents, type DeviceEventsOptions } from './events';
 import { errorText, type Logger } from '../base/log';
 import { Poller } from './poller';
+
+/** How long a stopping runtime waits for its poll (and event check) in progress (see stop()). */
+const STOP_POLL_WAIT_MS = 500;
 import type { StartGate } from './start-gate';
 
 export interface RuntimeOptions {
@@ -130,11 +133,20 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     this.leaveGate = undefined;
   }
 
+  /**
+   * Stop polling and checking events. A poll in progress is waited for at most STOP_POLL_WAIT_MS: on a device that
+   * takes seconds per answer it would hold the bridge's stop for minutes; what it still asks is aborted by the logout.
+   */
   async stop(): Promise<void> {
     this.stopper.abort();
     this.leaveStart();
     this.answered();
-    await Promise.all([this.poller.stop(), this.events?.stop()]);
+    const waited = new AbortController();
+    await Promise.race([
+      Promise.all([this.poller.stop(), this.events?.stop()]),
+      delay(STOP_POLL_WAIT_MS, undefined, { signal: waited.signal }).catch(() => undefined),
+    ]);
+    waited.abort();
   }
 
   /** Stop polling and log out (after stop()). */
