@@ -99,17 +99,26 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const ctx = bridgeContext({ ...shared, work, quoter });
   const commands = new Commands(ctx, featureCommands(features));
   const requests = new Requests(ctx, config.request_api);
-  // Another instance on this base topic acts from now on (it claimed the base topic after this one, or took over the
-  // MQTT session): this one stops at once without a word on MQTT (bridge/state is the other's), finishing only what it
-  // had begun, and `done` says why.
+  // Another instance on this base topic acts from now on (it proved its claim on the base topic, or took over the
+  // MQTT session): this one stops at once, finishing only what it had begun, says `offline` (or its will does) and then
+  // that it yielded (the winner says `online` again), and `done` says why.
   let yielded: InstanceConflict | undefined;
-  const guard = watchInstance(link, topics, (detail) => {
-    if (parts.stopped || yielded) return;
-    yielded = new InstanceConflict(topics.base, detail, false);
-    log.error(`${yielded.message}; stopping`);
-    publisher.close();
-    void parts.stop(yielded);
-  });
+  const guard = watchInstance(
+    link,
+    topics,
+    log,
+    (detail) => {
+      if (parts.stopped || yielded) return;
+      yielded = new InstanceConflict(topics.base, detail, false);
+      log.error(`${yielded.message}; stopping`);
+      link.stopReconnecting();
+      publisher.close();
+      void parts.stop(yielded);
+    },
+    () => {
+      if (!publisher.isClosed) publisher.bridgeState(true);
+    },
+  );
   const announcer = new Announcer({
     ...shared,
     config,
@@ -121,7 +130,18 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   let connected = false;
   const parts = new Parts(
     [
-      ...shutdown({ endpoint, link, topics, listener, runtimes, publisher, work, saysOffline: () => connected && !yielded }),
+      ...shutdown({
+        endpoint,
+        link,
+        topics,
+        listener,
+        runtimes,
+        publisher,
+        work,
+        saysOffline: () => connected,
+        yielded: () => guard.yielded(),
+        stopSince: (): number => parts.stopSince ?? performance.now(),
+      }),
       deviceEvents(runtimes, publisher, discovery, features, cameras, opts.entitySetupMs),
       devicePolls(runtimes),
       featurePart(features, runtimes),

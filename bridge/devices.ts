@@ -46,8 +46,8 @@ export async function deviceRuntimes(
 }
 
 /** Logs out of every device (commands in flight are aborted). */
-export function closeDevices(runtimes: ReadonlyMap<string, DeviceRuntime>): Promise<void> {
-  return Promise.all([...runtimes.values()].map((rt) => rt.close())).then(() => undefined);
+export function closeDevices(runtimes: ReadonlyMap<string, DeviceRuntime>, opts: { logoutMs?: number } = {}): Promise<void> {
+  return Promise.all([...runtimes.values()].map((rt) => rt.close(opts))).then(() => undefined);
 }
 
 /**

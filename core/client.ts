@@ -529,10 +529,22 @@ export class NvrClient extends EventEmitter {
     return this.ptzMotion.run(info.channel, planPtz(info, command));
   }
 
-  /** Log out (best effort, bounded), stop the heartbeat, abort calls in flight, close the sockets. Running PTZ moves are stopped first. */
-  async close(): Promise<void> {
-    await this.ptzMotion.stopAll();
-    await this.session.close();
+  /** Drops the waiting PTZ commands and ends every running move now (their Stops go out); resolves once they are sent. */
+  stopPtz(): Promise<void> {
+    return this.ptzMotion.stopAll();
+  }
+
+  /**
+   * Log out (best effort, bounded), stop the heartbeat, abort calls in flight, close the sockets. Running PTZ moves are
+   * stopped first (their Stops sent at once, waited for at most `logoutMs`). `logoutMs` bounds the logout; 0 or less:
+   * no logout (a slow device whose answer would come after the process must have ended).
+   */
+  async close(opts: { logoutMs?: number } = {}): Promise<void> {
+    const stops = this.ptzMotion.stopAll();
+    const bound = opts.logoutMs ?? Infinity;
+    if (bound === Infinity) await stops;
+    else if (bound > 0) await Promise.race([stops, new Promise((r) => setTimeout(r, bound).unref())]);
+    await this.session.close(opts);
     this.ranges.clear();
   }
 

@@ -194,7 +194,9 @@ export function findPreset(info: PtzInfo, raw: unknown): PtzPreset | string {
 export type PtzDone =
   | { channel: string; preset: number; name: string }
   | { channel: string; move: PtzMove; duration: number; speed: number }
-  | { channel: string; stopped: PtzMove | null };
+  | { channel: string; stopped: PtzMove | null }
+  /** Replaced by a later command on the channel before it began: nothing was sent for it. */
+  | { channel: string; superseded: true };
 
 interface Running {
   move: PtzMove;
@@ -213,38 +215,65 @@ const sleep = (ms: number, cut: (end: () => void) => void) =>
   });
 
 /**
- * The PTZ commands of one device: one command at a time per channel; a running move is ended (its Stop sent) by the
- * next command on the channel and by `stopAll()` (the client's close calls it before logging out). Every call goes at the caller's priority (commands by default).
+ * The PTZ commands of one device, one at a time per channel, and only the latest matters: a command that arrives while
+ * another is carried out waits, replacing (superseding) one that already waited; a new command ends the running move
+ * (its Stop sent at once); `stop` also drops the waiting one and is sent at once (while a move of ours runs, that
+ * move's Stop is the stop). `stopAll()` (the client's close calls it before logging out) drops what waits and ends
+ * every running move. Every call goes at the caller's priority (commands by default).
  */
 export class PtzMotion {
   private readonly running = new Map<string, Running>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Per channel: the command waiting for the one being carried out (only the latest). */
+  private readonly waiting = new Map<string, { cmd: PtzCommand; settle: (done: Promise<PtzDone>) => void }>();
+  /** Per channel: the loop carrying out its commands, while there is one. */
+  private readonly busy = new Map<string, Promise<void>>();
   private readonly lastMove = new Map<string, PtzMove>();
 
   constructor(private readonly c: Invoker) {}
 
-  /** Carries out a checked command (see {@link planPtz}); resolves once it is done (a move: after its Stop). */
+  /**
+   * Carries out a checked command (see {@link planPtz}); resolves once it is done (a move: after its Stop), or with
+   * `superseded` when a later command on the channel replaced it before it began.
+   */
   run(channel: string, cmd: PtzCommand): Promise<PtzDone> {
     requireChannel(channel, WHERE);
     const running = this.running.get(channel);
     running?.cut();
-    // A stop while our move runs: that move's Stop (sent now) is the stop.
-    const task = (): Promise<PtzDone> =>
-      cmd.kind === 'stop' && running ? running.done.then(() => ({ channel, stopped: running.move })) : this.now(channel, cmd);
-    const prev = this.queues.get(channel) ?? Promise.resolve();
-    const next = prev.catch(() => undefined).then(task);
-    this.queues.set(channel, next);
-    const forget = () => {
-      if (this.queues.get(channel) === next) this.queues.delete(channel);
-    };
-    next.then(forget, forget);
-    return next;
+    this.dropWaiting(channel);
+    if (cmd.kind === 'stop') {
+      // At once, beside whatever is on the wire: our running move's Stop (sent now) is the stop.
+      return running ? running.done.then(() => ({ channel, stopped: running.move })) : this.now(channel, cmd);
+    }
+    const done = new Promise<PtzDone>((resolve) => this.waiting.set(channel, { cmd, settle: resolve }));
+    if (!this.busy.has(channel)) {
+      const loop = this.carryOut(channel).finally(() => this.busy.delete(channel));
+      this.busy.set(channel, loop);
+    }
+    return done;
   }
 
-  /** Ends every running move now (their Stops go out); resolves when every queued command is done. */
+  /** Drops every waiting command and ends every running move now (their Stops go out); resolves when those are done. */
   async stopAll(): Promise<void> {
+    for (const channel of [...this.waiting.keys()]) this.dropWaiting(channel);
     for (const r of this.running.values()) r.cut();
-    await Promise.allSettled([...this.queues.values()]);
+    await Promise.allSettled([...this.busy.values()]);
+  }
+
+  private dropWaiting(channel: string): void {
+    const w = this.waiting.get(channel);
+    if (!w) return;
+    this.waiting.delete(channel);
+    w.settle(Promise.resolve({ channel, superseded: true }));
+  }
+
+  /** The channel's commands, one after another, the latest waiting one each time. */
+  private async carryOut(channel: string): Promise<void> {
+    for (let w = this.waiting.get(channel); w; w = this.waiting.get(channel)) {
+      this.waiting.delete(channel);
+      const done = this.now(channel, w.cmd);
+      w.settle(done);
+      await done.catch(() => undefined);
+    }
   }
 
   private send(data: PtzControlRequest): Promise<unknown> {

@@ -187,17 +187,23 @@ export class Session {
     return use(this.#password);
   }
 
-  async close(): Promise<void> {
+  /** `logoutMs`: how long the logout may take (default 3 s at most); 0 or less: no logout (it would not fit). */
+  async close(opts: { logoutMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.closing.abort();
     this.stopHeartbeat();
+    // A device that has kept a request waiting longer than the logout may take would not answer the logout in time.
+    const waited = this.transport.longestWaitMs();
     this.transport.abortAll();
-    if (this.loggedIn) {
+    const logoutMs = Math.min(this.opts.timeoutMs, 3_000, opts.logoutMs ?? Infinity);
+    if (this.loggedIn && (logoutMs <= 0 || (opts.logoutMs !== undefined && waited > logoutMs))) {
+      this.log('info', `logout skipped: it would not fit before the stop bound (a request waited ${Math.round(waited)} ms)`);
+    } else if (this.loggedIn) {
       try {
         const res = await this.transport.post(LOGOUT_PATH, envelope({}), {
           headers: this.headers(),
-          timeoutMs: Math.min(this.opts.timeoutMs, 3_000),
+          timeoutMs: logoutMs,
         });
         this.log('debug', `logout: HTTP ${res.status}`);
       } catch (err) {

@@ -377,7 +377,7 @@ function rootCause(err: unknown): { code?: string; message: string; error: unkno
 }
 
 type AbortWhy = 'timeout' | 'queue_timeout' | 'closed' | 'aborted';
-type Call = EventEmitter & { why?: AbortWhy };
+type Call = EventEmitter & { why?: AbortWhy; since: number };
 
 export class Transport {
   readonly baseUrl: string;
@@ -431,7 +431,7 @@ export class Transport {
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const queueTimeoutMs = opts.queueTimeoutMs ?? this.queueTimeoutMs ?? QUEUE_FACTOR * timeoutMs;
     // undici takes an EventEmitter as abort signal: far cheaper than an AbortController per call.
-    const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined });
+    const call: Call = Object.assign(new EventEmitter(), { why: undefined as AbortWhy | undefined, since: performance.now() });
     const abort = (why: AbortWhy) => {
       if (!call.why) {
         call.why = why;
@@ -539,6 +539,13 @@ export class Transport {
   }
 
   /** Abort every request in flight or waiting for a connection: they fail with `closed`. Later requests go out. */
+  /** How long the oldest request in flight has waited for its answer so far (ms; 0 when none). */
+  longestWaitMs(): number {
+    let oldest = Infinity;
+    for (const call of this.inflight) oldest = Math.min(oldest, call.since);
+    return oldest === Infinity ? 0 : performance.now() - oldest;
+  }
+
   abortAll(): void {
     for (const call of this.inflight) {
       call.why ??= 'closed';

@@ -31,6 +31,8 @@ export interface AnnouncerOptions {
 
 export class Announcer {
   private subscribed = false;
+  /** Connections so far: an announce whose connection is no longer the current one stops. */
+  private connections = 0;
   private haTimer?: NodeJS.Timeout;
   private staleTimer?: NodeJS.Timeout;
   /** Home Assistant's `online` messages so far (the last one's state goes out). */
@@ -103,10 +105,12 @@ export class Announcer {
 
   private async announce(sessionPresent: boolean): Promise<void> {
     const { config, link, topics, runtimes, publisher, discovery, log } = this.opts;
+    const connection = ++this.connections;
+    const current = () => link.connected && connection === this.connections;
     publisher.reset();
     discovery.reset();
     try {
-      if (!(await this.opts.claim())) return;
+      if (!(await this.opts.claim()) || !current()) return;
       // The broker kept the session (and its subscriptions) across a reconnect: subscribing again would make it
       // send every retained message on those topics again. After a restart the config may have changed: subscribe.
       if (!this.subscribed || !sessionPresent) {
@@ -115,14 +119,16 @@ export class Announcer {
         await link.subscribe(subs, 1);
         // Switched off: the persistent session may still hold an earlier run's subscription.
         if (!config.request_api.enabled) await link.unsubscribe([topics.requestSubscription]);
-        this.subscribed = true;
+        this.subscribed = current();
       }
       publisher.bridgeState(true);
       // Availability only once known: a restart must not flap a device offline before its first poll.
       for (const rt of runtimes.values()) if (rt.started) publisher.availability(rt, true);
       publisher.info(true);
-      await discovery.collect(this.devices());
-      if (!link.connected) return;
+      // A connection that dropped meanwhile leaves the rest to the next one (its own announce); one that dropped while
+      // reading the retained configs (its ping lost with it) has them read again on this one.
+      while (!discovery.isCollected && current()) await discovery.collect(this.devices());
+      if (!current()) return;
       this.clearStale();
       publisher.open();
       // Each device's state after its configs, a few devices at a time (a thousand at once: a 200 MB peak).

@@ -17,9 +17,9 @@ export class CommandWork {
     this.stopping = true;
   }
 
-  /** The work in flight finished, or the stop timeout passed. */
+  /** The work in flight finished, or the stop timeout (or `timeoutMs`, when shorter) passed. */
   settled(timeoutMs = this.stopTimeoutMs): Promise<void> {
-    return settled([...this.inflight], timeoutMs);
+    return settled([...this.inflight], Math.max(0, Math.min(timeoutMs, this.stopTimeoutMs)));
   }
 }
 

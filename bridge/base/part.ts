@@ -10,6 +10,7 @@ export interface Part {
 /** Parts started in order and stopped in reverse, once; `done` settles with why they stopped. */
 export class Parts {
   private stopping?: Promise<void>;
+  private since?: number;
   private ended!: (reason: Error | undefined) => void;
   readonly done = new Promise<Error | undefined>((resolve) => (this.ended = resolve));
 
@@ -20,6 +21,11 @@ export class Parts {
 
   get stopped(): boolean {
     return !!this.stopping;
+  }
+
+  /** When stop() was first called (performance.now()), or undefined. */
+  get stopSince(): number | undefined {
+    return this.since;
   }
 
   start(): void {
@@ -33,6 +39,7 @@ export class Parts {
 
   /** Stops once; `done` then settles with `reason`. */
   stop(reason?: Error): Promise<void> {
+    this.since ??= performance.now();
     this.stopping ??= this.stopAll().then(() => {
       this.onStopped();
       this.ended(reason);

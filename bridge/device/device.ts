@@ -658,11 +658,12 @@ export class Device extends EventEmitter {
     return changed;
   }
 
-  async close(): Promise<void> {
+  /** `logoutMs`: see NvrClient.close (the bridge's stop bound). */
+  async close(opts: { logoutMs?: number } = {}): Promise<void> {
     this.writes.close();
-    if (this.client.state === 'connected') this.log.info('logging out');
+    if (this.client.state === 'connected' && (opts.logoutMs ?? 1) > 0) this.log.info('logging out');
     try {
-      await this.client.close();
+      await this.client.close(opts);
     } catch (err) {
       this.log.debug(`logout: ${errorText(err)}`);
     }

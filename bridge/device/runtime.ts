@@ -14,6 +14,17 @@ import type { EventChange } from './event-state';
 import { DeviceEvents, type DeviceEventsOptions } from './events';
 import { errorText, type Logger } from '../base/log';
 import { Poller } from './poller';
+
+/** How long a stopping runtime waits for its poll in progress, and for its push settings given back (see stop()). */
+const STOP_POLL_WAIT_MS = 500;
+const STOP_PUSH_WAIT_MS = 4000;
+
+/** `work`, waited for `ms` at most. */
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  const timer = new AbortController();
+  await Promise.race([work.catch(() => undefined), delay(ms, undefined, { signal: timer.signal }).catch(() => undefined)]);
+  timer.abort();
+}
 import type { StartGate } from './start-gate';
 import type { StateFile } from '../base/state-file';
 
@@ -137,16 +148,22 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
     this.leaveGate = undefined;
   }
 
+  /**
+   * Stop polling and checking events. A poll in progress is waited for at most STOP_POLL_WAIT_MS: on a device that
+   * takes seconds per answer it would hold the bridge's stop for minutes; what it still asks is aborted by the logout.
+   * The push settings given back (events) get STOP_PUSH_WAIT_MS: a device answers that in milliseconds, a slow one
+   * must not hold the stop past its bound (shutdown.ts).
+   */
   async stop(): Promise<void> {
     this.stopper.abort();
     this.leaveStart();
     this.answered();
-    await Promise.all([this.poller.stop(), this.events?.stop()]);
+    await Promise.all([bounded(this.poller.stop(), STOP_POLL_WAIT_MS), this.events && bounded(this.events.stop(), STOP_PUSH_WAIT_MS)]);
   }
 
   /** Stop polling and log out (after stop()). */
-  close(): Promise<void> {
-    return this.device.close();
+  close(opts: { logoutMs?: number } = {}): Promise<void> {
+    return this.device.close(opts);
   }
 
   /** Resolves once the device answered its first poll (or failed it for good), or after `timeoutMs`. */

@@ -32,7 +32,7 @@ import { COMMAND_ERROR_KEY, commandErrorComponent } from './command-error';
 import type { Device } from '../device/device';
 import { alarmRow, alarmSensorKeys, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from '../device/event-sensors';
 import type { Logger } from '../base/log';
-import type { MqttLink } from '../mqtt/link';
+import { ConnectionLost, type MqttLink } from '../mqtt/link';
 import { rowValue, supportedRows } from '../device/sources';
 import { labelledOptions } from './option-labels';
 import { onOffTemplate } from './templates';
@@ -326,15 +326,30 @@ export class Discovery {
     return this.opts.enabled;
   }
 
-  /** On the first connection: learn which discovery topics earlier runs left retained. */
+  /** Whether the retained configs of earlier runs are known (or could not be read for another reason than a drop). */
+  get isCollected(): boolean {
+    return this.collectDone;
+  }
+
+  /**
+   * On the first connection: learn which discovery topics earlier runs left retained. A connection that drops meanwhile
+   * leaves it to be done again on the next one (`isCollected` false).
+   */
   collect(devices: readonly Device[]): Promise<void> {
     if (this.collected) return this.collected;
-    this.collected = this.doCollect(devices)
-      .catch((err) => this.opts.log.warn(`discovery cleanup: ${err}`))
-      .finally(() => {
+    const collected = this.doCollect(devices).then(
+      () => void (this.collectDone = true),
+      (err) => {
+        if (err instanceof ConnectionLost) {
+          if (this.collected === collected) this.collected = undefined;
+          return;
+        }
+        this.opts.log.warn(`discovery cleanup: ${err}`);
         this.collectDone = true;
-      });
-    return this.collected;
+      },
+    );
+    this.collected = collected;
+    return collected;
   }
 
   private async doCollect(devices: readonly Device[]): Promise<void> {

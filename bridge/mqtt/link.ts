@@ -150,6 +150,11 @@ function mqttLog(format: unknown, ...args: unknown[]): void {
 }
 const ignore = () => undefined;
 
+/** The connection dropped during an exchange that needs one connection throughout (readRetained). */
+export class ConnectionLost extends Error {
+  override name = 'ConnectionLost';
+}
+
 export class MqttLink extends EventEmitter {
   readonly client: MqttClient;
   private handler: MessageHandler = () => undefined;
@@ -391,7 +396,8 @@ export class MqttLink extends EventEmitter {
    * one SUBSCRIBE; a ping published after it comes back behind the retained messages where the broker sends them
    * before it reads the next packet (Mosquitto), but may overtake them where it streams them after its SUBACK (aedes).
    * So it is done when a ping came back, nothing retained came for RETAINED_QUIET_MS, and a last ping came back with
-   * nothing before it. It gives up when nothing at all arrives for `stallMs` (a broker that drops the ping).
+   * nothing before it. It gives up when nothing at all arrives for `stallMs` (a broker that drops the ping), and throws
+   * ConnectionLost when the connection drops meanwhile (its ping is gone with it: the next connection reads again).
    */
   async readRetained(filters: string[], pingTopic: string, onRetained: MessageHandler, stallMs = RETAINED_STALL_MS): Promise<void> {
     let seen = 0;
@@ -415,13 +421,20 @@ export class MqttLink extends EventEmitter {
       const sentAt = Date.now();
       this.publish(pingTopic, ping!.nonce, { qos: 0 });
       while (!heard) {
+        alive();
         const silentFor = Date.now() - Math.max(lastAt, sentAt);
         if (silentFor >= stallMs) return false;
         await Promise.race([back, sleep(Math.min(stallMs - silentFor, 100), undefined, { ref: false })]);
       }
       return true;
     };
+    let dropped = false;
+    const onClose = () => (dropped = true);
+    const alive = () => {
+      if (dropped) throw new ConnectionLost('the MQTT connection dropped while reading retained messages');
+    };
     this.client.on('message', onMessage);
+    this.client.on('close', onClose);
     try {
       // QoS 0: a broker bounds what it queues for a client at QoS 1 (Mosquitto: 1,000 messages, the rest dropped),
       // and a thousand recorders leave more configs than that.
@@ -431,15 +444,22 @@ export class MqttLink extends EventEmitter {
         const quiet = Date.now() - lastAt;
         if (seen && quiet < RETAINED_QUIET_MS) {
           await sleep(RETAINED_QUIET_MS - quiet);
+          alive();
           continue;
         }
         const before = seen;
         if (!(await pingBack()) || seen === before) return;
       }
     } finally {
+      this.client.off('close', onClose);
       this.client.off('message', onMessage);
       await this.unsubscribe([...filters, pingTopic]).catch(() => undefined);
     }
+  }
+
+  /** No reconnect from now on (an instance that yields must not take the session back while it stops). */
+  stopReconnecting(): void {
+    this.client.options.reconnectPeriod = 0;
   }
 
   unsubscribe(topics: string[]): Promise<void> {

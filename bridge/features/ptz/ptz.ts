@@ -7,7 +7,10 @@
  * - `<base>/<dev>/<ch>/set/ptz`: `{"preset": 1}` (or a name), `{"move": "left", "duration": 0.5, "speed": 50}`,
  *   `{"stop": true}`, or a bare `left` / `zoom_in` / `stop`; `<base>/<dev>/<ch>/set/ptz_preset`: a preset's name or
  *   number (Home Assistant's select). Checked by core (ptz-control.ts: stored presets, the device's speed range,
- *   duration 0.1-10 s) before anything is sent; a move is Start, the duration, Stop.
+ *   duration 0.1-10 s) before anything is sent; a move is Start, the duration, Stop. Only the latest command on a
+ *   channel matters (core's PtzMotion): one arriving while another is carried out replaces one already waiting (a
+ *   flood of presets calls the first and the last; the replaced ones are superseded like any command on one field),
+ *   a new command ends the running move, `stop` ends it and drops what waits at once, and so does the bridge's stop.
  * - Home Assistant: a `select` "Preset" (stored presets by name) and a `button` per direction and zoom the camera
  *   offers (each a move of the default duration and speed).
  *
@@ -128,9 +131,11 @@ export class DevicePtz {
     this.timer.unref?.();
   }
 
+  /** The bridge stops: a running move gets its Stop at once, nothing waiting starts (the logout comes later). */
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
+    void this.device.client.stopPtz();
   }
 
   /** Channels that report a PTZ ability, online. */
