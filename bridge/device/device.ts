@@ -165,6 +165,8 @@ export class Device extends EventEmitter {
   private readonly liveConfirms = new Map<string, Promise<void>>();
   /** How long after a live write's confirmation the device's events may still report a state older than it. */
   private readonly echoWindowMs: number;
+  /** The deadline of one request on the wire (a Set slower than this may still be applied: see `reread`). */
+  readonly timeoutMs: number;
   /** Configuration page writes: changes queued meanwhile merge into one `update()`. */
   readonly writes: WriteQueue;
   private readonly log: Logger;
@@ -189,7 +191,8 @@ export class Device extends EventEmitter {
     if (cfg.events) this.facts.events = emptyEventValues();
     this.liveEveryPoll = !cfg.events;
     // An event of a Set reaches us with the next event check (paced), which may hold its answer for a while.
-    this.echoWindowMs = 3 * cfg.event_interval + (opts.timeoutMs ?? 10_000);
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.echoWindowMs = 3 * cfg.event_interval + this.timeoutMs;
   }
 
   get name(): string {
@@ -517,13 +520,28 @@ export class Device extends EventEmitter {
       readBack = await this.client.update(page, mergeChanges(changes, current), { onAppliedLate: (err) => (late = err) });
       this.bump(page);
     }
-    if (POLLED_PAGES.includes(page)) {
-      const gets = new Map(this.facts.gets);
-      gets.set(page, readBack);
-      this.facts = { ...this.facts, gets };
-      this.emit('update', { structure: this.structureChanged() });
-    }
+    if (POLLED_PAGES.includes(page)) this.keepRead(page, readBack);
     return { readBack, late };
+  }
+
+  /**
+   * The page read again now, into the facts (published like a poll's read): a Set
+   * that timed out may have been applied by the device after its read-back.
+   */
+  async reread(page: string): Promise<Json | undefined> {
+    const data = await this.readFresh(page);
+    if (data === undefined) return undefined;
+    this.bump(page);
+    if (POLLED_PAGES.includes(page)) this.keepRead(page, data);
+    return data;
+  }
+
+  /** A page's read (a write's read-back, a read again) into the facts, published like a poll's. */
+  private keepRead(page: string, data: Json): void {
+    const gets = new Map(this.facts.gets);
+    gets.set(page, data);
+    this.facts = { ...this.facts, gets };
+    this.emit('update', { structure: this.structureChanged() });
   }
 
   /** The page's Get from the device now (not coalesced with a poll's read); undefined for a page without Get. */
