@@ -424,19 +424,18 @@ export class Device extends EventEmitter {
         return online && (!models || LIVE_HARDWARE.some((part) => hw?.[part])) && (!this.cfg.channels || this.cfg.channels.includes(ch));
       })
       .map(([ch]) => ch);
-    await Promise.all(
-      channels.map(async (ch) => {
-        const key = `${LIVE_EPOCH}${ch}`;
-        try {
-          const reader = this.liveEveryPoll ? this.repeatClient : this.pollClient;
-          out.set(ch, await this.pollRead(key, 'Get', () => readLive(reader, ch)));
-          this.reportedPageErrors.delete(key);
-        } catch (err) {
-          if (isOutage(err)) throw err;
-          if (!isUnsupported(err) && !(err instanceof DeviceError && err.error_code === 'no_support')) this.reportPageError(key, err);
-        }
-      }),
-    );
+    // A few at a time, like the pages: 64 channels at once would crowd the device's request queue.
+    await inTurns(channels, async (ch) => {
+      const key = `${LIVE_EPOCH}${ch}`;
+      try {
+        const reader = this.liveEveryPoll ? this.repeatClient : this.pollClient;
+        out.set(ch, await this.pollRead(key, 'Get', () => readLive(reader, ch)));
+        this.reportedPageErrors.delete(key);
+      } catch (err) {
+        if (isOutage(err)) throw err;
+        if (!isUnsupported(err) && !(err instanceof DeviceError && err.error_code === 'no_support')) this.reportPageError(key, err);
+      }
+    });
     return out;
   }
 
