@@ -61,7 +61,7 @@ export function bridgeContext(p: {
     quoter: p.quoter,
     event: (type, data) => p.publisher.event(type, p.quoter.redactDeep(data)),
     commandError: p.commandError,
-    publishState: (rt, o) => p.publisher.state(rt, o),
+    publishState: (rt, o) => p.discovery.afterPending(rt.device, () => p.publisher.state(rt, o)),
     get stopping() {
       return p.work.stopping;
     },

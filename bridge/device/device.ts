@@ -35,6 +35,7 @@ import type { DeviceConfig } from '../base/config';
 import { emptyEventValues } from './event-state';
 import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from '../base/log';
+import { outsideRangeSignature } from './announced-bounds';
 import { sameChannelList, sameJson, structureSignature } from './facts-compare';
 import { textDigest } from '../../core/text-digest';
 import { channelIds, channelOnline, emptyFacts, type DeviceFacts, type Json } from './state';
@@ -668,7 +669,8 @@ export class Device extends EventEmitter {
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
   private structureChanged(): boolean {
-    const sig = textDigest(structureSignature(this.facts));
+    // A value outside its Range widens the announced bounds: it changes the entities too.
+    const sig = textDigest(structureSignature(this.facts) + outsideRangeSignature(this.facts, this.channels()));
     const changed = sig !== this.structure;
     this.structure = sig;
     return changed;
