@@ -19,7 +19,7 @@ import { quoter as createQuoter } from '../core/quote';
 import { Announcer } from './api/announcer';
 import { CommandWork } from './api/command-work';
 import { Commands } from './api/commands';
-import { bridgeContext } from './api/context';
+import { bridgeContext, commandErrorSender } from './api/context';
 import { StatePublisher } from './api/publisher';
 import { Requests } from './api/requests';
 import { configSecrets, type BridgeConfig } from './base/config';
@@ -84,7 +84,8 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     if (!publisher.isClosed) discovery.schedule(device);
   };
   const event = publisher.event.bind(publisher);
-  const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed, state });
+  const commandError = commandErrorSender(publisher, topics, quoter);
+  const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, commandError, changed, state });
   const discovery = new Discovery({
     link,
     topics,
@@ -96,7 +97,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   // As long as a device may take to answer: a slow Set accepted before SIGTERM is applied and confirmed.
   const work = new CommandWork(opts.stopTimeoutMs ?? (opts.deviceTimeoutMs ?? 10_000) + 2000);
   const shared = { topics, link, log, runtimes, publisher, discovery };
-  const ctx = bridgeContext({ ...shared, work, quoter });
+  const ctx = bridgeContext({ ...shared, work, quoter, commandError });
   const commands = new Commands(ctx, featureCommands(features));
   const requests = new Requests(ctx, config.request_api);
   // Another instance on this base topic acts from now on (it proved its claim on the base topic, or took over the

@@ -2,8 +2,11 @@
  * When a request may leave for the device: a free connection (at most `slots` on the wire) and, with a budget, a
  * token of its rate (devices answer `frequent_operation` and `device_busy` to bursts). Requests that cannot leave
  * wait in one line per priority: every waiting command before any poll, every poll before any request asked for
- * from outside. The budget's queue is bounded: past it, the lowest-priority request waiting (or the newcomer, when
- * none waits below it) is refused with `device_busy`, never sent.
+ * from outside. The budget's queue bounds requests from outside: past it, the newest request from outside waiting
+ * (or the newcomer, when it is one) is refused with `device_busy`, never sent. The bridge's own commands and polls are
+ * never refused by their own budget (a 64-channel recorder's first poll must finish): they take the place of a
+ * request from outside, or wait beyond the bound when none waits (their number is bounded by how they are made: a
+ * poll reads a few pages at a time, writes to one page merge).
  */
 import { DeviceError } from './errors';
 
@@ -61,17 +64,14 @@ export class RequestGate {
   }
 
   /**
-   * Waits in the line of `priority`: `grant` once the request may leave, `refuse` when a higher-priority request
-   * took its place in a full queue. Throws `device_busy` when the queue is full of requests at least as important.
-   * Returns the way out of the line (an aborted call).
+   * Waits in the line of `priority`: `grant` once the request may leave, `refuse` when a command or poll took its
+   * place in a full queue (requests from outside only). Throws `device_busy` for a request from outside when the queue
+   * is full. Returns the way out of the line (an aborted call).
    */
   wait(priority: Priority, grant: () => void, refuse: (err: DeviceError) => void): () => void {
     if (this.budget && this.queued >= this.budget.queue) {
-      const below = ORDER.slice(ORDER.indexOf(priority) + 1)
-        .reverse()
-        .find((p) => this.lines[p].length);
-      if (!below) throw deviceBusy(this.budget);
-      this.lines[below].pop()!.refuse(deviceBusy(this.budget));
+      if (priority === 'request') throw deviceBusy(this.budget);
+      this.lines.request.pop()?.refuse(deviceBusy(this.budget));
     }
     const waiter: Waiter = { grant, refuse };
     const line = this.lines[priority];

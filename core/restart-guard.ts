@@ -32,8 +32,15 @@ export class RestartGuard {
   begin(channel?: string): string | undefined {
     const key = channel ?? '';
     const since = Date.now() - this.lastRecorder;
-    if (this.busy.has(key) || since < this.quietMs)
-      return `${channel ? `${channel} is` : 'the recorder is'} already restarting (one restart per ${Math.round(this.quietMs / 1000)} s)`;
+    const gap = `one recorder restart per ${Math.round(this.quietMs / 1000)} s`;
+    if (this.busy.has(key)) return `${channel ? `${channel} is` : 'the recorder is'} already restarting`;
+    // The cause named as it is: a camera never restarted waits because its recorder restarts, not because it does.
+    if (since < this.quietMs) {
+      const ago = `restarted ${Math.round(since / 1000)} s ago; ${gap}`;
+      return channel
+        ? `the recorder is restarting (${ago}): ${channel} is restarted with it, ask again once it is back`
+        : `the recorder is already restarting (${ago})`;
+    }
     this.busy.add(key);
     return undefined;
   }

@@ -12,6 +12,7 @@
  * `client.setLive()` (see live-commands.ts), the alarm panel through `client.setDisarmed()`.
  */
 import { channelFromSlug, DeviceError, type LiveChange } from '../../core';
+import { leftUnanswered } from '../../core/transport';
 import type { Quoter } from '../../core/quote';
 import { SwitchOffTimers } from '../../core/switch-off';
 import { checkCode, panelCommand } from '../homeassistant/alarm-code';
@@ -106,6 +107,8 @@ export class Commands {
   private seq = 0;
   /** Switches (sirens) switched on with a duration: the timer that switches each off again, by `<device>/<channel>/<control>`. */
   private readonly offTimers = new SwitchOffTimers();
+  /** Reads again of Sets that timed out (see `recheck`), due once the device's deadline passed once more. */
+  private readonly rechecks = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly ctx: BridgeContext,
@@ -115,6 +118,8 @@ export class Commands {
   /** Stopping: no switch-off timer fires any more. */
   close(): void {
     this.offTimers.clear();
+    for (const t of this.rechecks) clearTimeout(t);
+    this.rechecks.clear();
     clearTimeout(this.snapTimer);
     this.snapBack.clear();
   }
@@ -255,13 +260,42 @@ export class Commands {
    * confirmed (its state published as usual, no `command_error`), and `command_applied_late` says that the device is
    * slower than the timeout.
    */
-  private appliedLate(topic: string, h: DeviceRuntime, channel: string | undefined, keys: readonly string[], late: DeviceError): void {
+  private appliedLate(
+    topic: string,
+    h: DeviceRuntime,
+    channel: string | undefined,
+    keys: readonly string[],
+    late: DeviceError,
+    seen: 'read back' | 'read again' = 'read back',
+  ): void {
     if (!keys.length) return;
     const key = this.ctx.quoter.quote(keys.join(','));
-    const reason = `applied late: the device answered the Set after its deadline (${late.reason}); read back: applied`;
+    const reason = `applied late: the device answered the Set after its deadline (${this.ctx.quoter.redact(late.reason)}); ${seen}: applied`;
     const shown = this.ctx.quoter.quote(topic, 256);
     this.ctx.log.warn(`command on ${shown} ${reason}`);
     this.ctx.event('command_applied_late', { topic: shown, device: h.device.id, channel: channel ?? null, key, reason });
+  }
+
+  /**
+   * A Set that left and timed out (its read-back, if any, did not show it yet) was reported failed, yet a slow device
+   * may still carry it out (12 s for a 10 s deadline). Once the deadline passed once more, `holds` reads the device
+   * again (its state published as usual) and says whether it shows what was asked: then `command_applied_late`.
+   */
+  private recheck(topic: string, target: Target & { h: DeviceRuntime }, err: unknown, holds: () => Promise<boolean>): void {
+    if (!leftUnanswered(err) || this.ctx.stopping) return;
+    const timer = setTimeout(() => {
+      this.rechecks.delete(timer);
+      if (this.ctx.stopping) return;
+      void this.ctx.track(
+        holds().then(
+          (applied) => {
+            if (applied && !this.ctx.stopping) this.appliedLate(topic, target.h, target.channel, target.keys, err, 'read again');
+          },
+          () => undefined, // no answer again: the failure reported stands
+        ),
+      );
+    }, target.h.device.timeoutMs);
+    this.rechecks.add(timer);
   }
 
   private notConfirmed(topic: string, target: Target & { h: DeviceRuntime }, field: string, requested: unknown, reported: unknown): void {
@@ -302,7 +336,12 @@ export class Commands {
       }
       if (late) this.appliedLate(topic, h, channel, applied, late);
     } catch (err) {
-      this.failed(topic, { h, channel, keys: plans.map((p) => p.row.key) }, err);
+      const target = { h, channel, keys: plans.map((p) => p.row.key) };
+      this.failed(topic, target, err);
+      this.recheck(topic, target, err, async () => {
+        const now = await h.device.reread(page);
+        return now !== undefined && changes.every((c) => readBackValue(now, c) === c.value);
+      });
     } finally {
       claim.release();
     }
@@ -348,7 +387,13 @@ export class Commands {
         });
       }
     } catch (err) {
-      this.failed(topic, { h, channel, keys: [...new Set(keys.values())] }, err);
+      const target = { h, channel, keys: [...new Set(keys.values())] };
+      this.failed(topic, target, err);
+      this.recheck(topic, target, err, async () => {
+        const now = await h.device.client.liveAfterWrites(channel);
+        h.device.applyLive(channel, now);
+        return fields.every((k) => now[k] === plan.change[k]);
+      });
     } finally {
       claim.release();
     }

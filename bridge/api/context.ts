@@ -34,6 +34,11 @@ export interface BridgeContext {
   quoter: Quoter;
 }
 
+/** Publishes on `<base>/<dev>/command_error`: what commands and features report there (secrets redacted). */
+export function commandErrorSender(publisher: StatePublisher, topics: Topics, quoter: Quoter): BridgeContext['commandError'] {
+  return (device, error) => publisher.send(topics.commandError(device), JSON.stringify(quoter.redactDeep(error)), { queue: true });
+}
+
 /** The context of the running bridge's parts. */
 export function bridgeContext(p: {
   topics: Topics;
@@ -44,6 +49,7 @@ export function bridgeContext(p: {
   discovery: Discovery;
   work: CommandWork;
   quoter: Quoter;
+  commandError: BridgeContext['commandError'];
 }): BridgeContext {
   /** One refresh's publishing per coalesced read, however many requests joined it. */
   const refreshes = new WeakMap<Promise<void>, Promise<void>>();
@@ -54,9 +60,8 @@ export function bridgeContext(p: {
     devices: p.runtimes,
     quoter: p.quoter,
     event: (type, data) => p.publisher.event(type, p.quoter.redactDeep(data)),
-    commandError: (device, error) =>
-      p.publisher.send(p.topics.commandError(device), JSON.stringify(p.quoter.redactDeep(error)), { queue: true }),
-    publishState: (rt, o) => p.publisher.state(rt, o),
+    commandError: p.commandError,
+    publishState: (rt, o) => p.discovery.afterPending(rt.device, () => p.publisher.state(rt, o)),
     get stopping() {
       return p.work.stopping;
     },

@@ -54,15 +54,21 @@ function topLevelOf(payload: Buffer): Json | undefined {
 }
 
 /**
- * The request's transaction as answered and logged: quoted like any text the user typed, a number too (a transaction
- * 12345678 is a password 12345678 typed by mistake as much as the string is), which then comes back as the quoter's
- * withheld text instead.
+ * The request's transaction: the client's correlation id, a string or a number. The request carrying it is already on
+ * the bus, so its answers echo it exactly (`echo`), whatever it contains; the bridge's own words (log lines, the
+ * `command_refused` event) quote it like any text the user typed (`shown`): there a transaction 12345678 that is a
+ * password typed by mistake is withheld.
  */
-function transactionOf(msg: Json | undefined, q: Quoter): string | number | undefined {
+interface Transaction {
+  echo: Json;
+  shown?: string | number;
+}
+
+function transactionOf(msg: Json | undefined, q: Quoter): Transaction {
   const t = msg?.transaction;
-  if (typeof t === 'string') return q.quote(t, 128);
-  if (typeof t !== 'number' || !Number.isFinite(t)) return undefined;
-  return q.hasSecret(String(t)) ? q.quote(String(t)) : t;
+  if (typeof t === 'string') return { echo: { transaction: t }, shown: q.quote(t, 128) };
+  if (typeof t !== 'number' || !Number.isFinite(t)) return { echo: {} };
+  return { echo: { transaction: t }, shown: q.hasSecret(String(t)) ? q.quote(String(t)) : t };
 }
 
 /**
@@ -130,16 +136,11 @@ export class Requests {
     }
     this.ctx.log.debug(
       `request ${op}${typeof msg!.device === 'string' ? ` device ${this.ctx.quoter.quote(msg!.device)}` : ''}` +
-        `${typeof msg!.page === 'string' ? ` page ${this.ctx.quoter.quote(msg!.page)}` : ''}${transaction !== undefined ? ` transaction ${String(transaction)}` : ''}`,
+        `${typeof msg!.page === 'string' ? ` page ${this.ctx.quoter.quote(msg!.page)}` : ''}${transaction.shown !== undefined ? ` transaction ${String(transaction.shown)}` : ''}`,
     );
     void this.ctx.track(
       this.run(op, msg!, transaction).then(
-        (data) =>
-          this.respond(op, {
-            status: 'ok',
-            data: maskSecrets(data, secretsOf(msg!)),
-            ...(transaction !== undefined ? { transaction } : {}),
-          }),
+        (data) => this.respond(op, { status: 'ok', data: maskSecrets(data, secretsOf(msg!)), ...transaction.echo }),
         (err) => this.fail(topic, op, transaction, err),
       ),
     );
@@ -160,15 +161,16 @@ export class Requests {
   }
 
   /** Reports a refused or failed request; no configured password leaves, whatever the error quotes (redacted here). */
-  private fail(topic: string, op: string, transaction: string | number | undefined, err: unknown): void {
+  private fail(topic: string, op: string, transaction: Transaction, err: unknown): void {
     const q = this.ctx.quoter;
-    const t = transaction !== undefined ? { transaction } : {};
+    const t = transaction.echo;
     if (err instanceof Refusal) {
       const shown = q.quote(topic, 256);
       const reason = q.redact(err.reason);
       const details = q.redactDeep(err.details);
       this.ctx.log.info(`request refused on ${shown}: ${reason}`);
-      this.ctx.event('command_refused', { topic: shown, reason, ...details, ...t });
+      const quoted = transaction.shown !== undefined ? { transaction: transaction.shown } : {};
+      this.ctx.event('command_refused', { topic: shown, reason, ...details, ...quoted });
       this.respond(op, { status: 'error', error: reason, error_code: 'refused', ...details, ...t });
       return;
     }
@@ -182,12 +184,11 @@ export class Requests {
     });
   }
 
-  private async run(op: string, msg: Json, transaction: string | number | undefined): Promise<unknown> {
+  private async run(op: string, msg: Json, transaction: Transaction): Promise<unknown> {
     if (op === 'refresh') return this.refresh(msg);
     if (op === 'diagnostics') return this.diagnostics.run(msg);
     if (op === 'upgrade') {
-      const t = transaction !== undefined ? { transaction } : {};
-      return this.upgrades.run(msg, (step, detail) => this.respond(op, { status: 'progress', step, ...detail, ...t }));
+      return this.upgrades.run(msg, (step, detail) => this.respond(op, { status: 'progress', step, ...detail, ...transaction.echo }));
     }
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);

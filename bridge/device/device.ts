@@ -35,6 +35,7 @@ import type { DeviceConfig } from '../base/config';
 import { emptyEventValues } from './event-state';
 import { alarmKeys } from './event-sensors';
 import { errorText, type Logger } from '../base/log';
+import { outsideRangeSignature } from './announced-bounds';
 import { sameChannelList, sameJson, structureSignature } from './facts-compare';
 import { textDigest } from '../../core/text-digest';
 import { channelIds, channelOnline, emptyFacts, type DeviceFacts, type Json } from './state';
@@ -166,6 +167,8 @@ export class Device extends EventEmitter {
   private readonly liveConfirms = new Map<string, Promise<void>>();
   /** How long after a live write's confirmation the device's events may still report a state older than it. */
   private readonly echoWindowMs: number;
+  /** The deadline of one request on the wire (a Set slower than this may still be applied: see `reread`). */
+  readonly timeoutMs: number;
   /** Configuration page writes: changes queued meanwhile merge into one `update()`. */
   readonly writes: WriteQueue;
   private readonly log: Logger;
@@ -190,7 +193,8 @@ export class Device extends EventEmitter {
     if (cfg.events) this.facts.events = emptyEventValues();
     this.liveEveryPoll = !cfg.events;
     // An event of a Set reaches us with the next event check (paced), which may hold its answer for a while.
-    this.echoWindowMs = 3 * cfg.event_interval + (opts.timeoutMs ?? 10_000);
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.echoWindowMs = 3 * cfg.event_interval + this.timeoutMs;
   }
 
   get name(): string {
@@ -422,19 +426,18 @@ export class Device extends EventEmitter {
         return online && (!models || LIVE_HARDWARE.some((part) => hw?.[part])) && (!this.cfg.channels || this.cfg.channels.includes(ch));
       })
       .map(([ch]) => ch);
-    await Promise.all(
-      channels.map(async (ch) => {
-        const key = `${LIVE_EPOCH}${ch}`;
-        try {
-          const reader = this.liveEveryPoll ? this.repeatClient : this.pollClient;
-          out.set(ch, await this.pollRead(key, 'Get', () => readLive(reader, ch)));
-          this.reportedPageErrors.delete(key);
-        } catch (err) {
-          if (isOutage(err)) throw err;
-          if (!isUnsupported(err) && !(err instanceof DeviceError && err.error_code === 'no_support')) this.reportPageError(key, err);
-        }
-      }),
-    );
+    // A few at a time, like the pages: 64 channels at once would crowd the device's request queue.
+    await inTurns(channels, async (ch) => {
+      const key = `${LIVE_EPOCH}${ch}`;
+      try {
+        const reader = this.liveEveryPoll ? this.repeatClient : this.pollClient;
+        out.set(ch, await this.pollRead(key, 'Get', () => readLive(reader, ch)));
+        this.reportedPageErrors.delete(key);
+      } catch (err) {
+        if (isOutage(err)) throw err;
+        if (!isUnsupported(err) && !(err instanceof DeviceError && err.error_code === 'no_support')) this.reportPageError(key, err);
+      }
+    });
     return out;
   }
 
@@ -518,13 +521,28 @@ export class Device extends EventEmitter {
       readBack = await this.client.update(page, mergeChanges(changes, current), { onAppliedLate: (err) => (late = err) });
       this.bump(page);
     }
-    if (POLLED_PAGES.includes(page)) {
-      const gets = new Map(this.facts.gets);
-      gets.set(page, readBack);
-      this.facts = { ...this.facts, gets };
-      this.emit('update', { structure: this.structureChanged() });
-    }
+    if (POLLED_PAGES.includes(page)) this.keepRead(page, readBack);
     return { readBack, late };
+  }
+
+  /**
+   * The page read again now, into the facts (published like a poll's read): a Set
+   * that timed out may have been applied by the device after its read-back.
+   */
+  async reread(page: string): Promise<Json | undefined> {
+    const data = await this.readFresh(page);
+    if (data === undefined) return undefined;
+    this.bump(page);
+    if (POLLED_PAGES.includes(page)) this.keepRead(page, data);
+    return data;
+  }
+
+  /** A page's read (a write's read-back, a read again) into the facts, published like a poll's. */
+  private keepRead(page: string, data: Json): void {
+    const gets = new Map(this.facts.gets);
+    gets.set(page, data);
+    this.facts = { ...this.facts, gets };
+    this.emit('update', { structure: this.structureChanged() });
   }
 
   /** The page's Get from the device now (not coalesced with a poll's read); undefined for a page without Get. */
@@ -652,7 +670,8 @@ export class Device extends EventEmitter {
 
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
   private structureChanged(): boolean {
-    const sig = textDigest(structureSignature(this.facts));
+    // A value outside its Range widens the announced bounds: it changes the entities too.
+    const sig = textDigest(structureSignature(this.facts) + outsideRangeSignature(this.facts, this.channels()));
     const changed = sig !== this.structure;
     this.structure = sig;
     return changed;

@@ -6,6 +6,7 @@
  * message router and the device events read the list (in its order). Nothing here knows a feature by name.
  */
 import type { Quoter } from '../../core/quote';
+import type { CommandError } from '../homeassistant/command-error';
 import type { DiscoveryOptions } from '../homeassistant/discovery';
 import type { Logger } from '../base/log';
 import type { Part } from '../base/part';
@@ -46,6 +47,8 @@ export interface FeatureOptions {
   runtimes: ReadonlyMap<string, DeviceRuntime>;
   /** Publish `{"type", "data"}` on `<base>/bridge/event`. */
   event: (type: string, data: Record<string, unknown>) => void;
+  /** Publish on `<base>/<dev>/command_error` (a refused or failed command, where Home Assistant users look). */
+  commandError: (device: string, error: CommandError) => void;
   /** A feature's entities of this device changed: its discovery is published again. */
   changed: (device: Device) => void;
   /** What the bridge keeps across its own restarts (bridge/base/state-file.ts). */

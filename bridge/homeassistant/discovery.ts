@@ -16,7 +16,6 @@
 import { setImmediate } from 'node:timers/promises';
 import {
   ALARM_TYPE_KEYS,
-  boundsOf,
   channelFromSlug,
   channelKind,
   channelSlug,
@@ -33,6 +32,7 @@ import type { Device } from '../device/device';
 import { alarmRow, alarmSensorKeys, DISK_PROBLEM_KEY, DISK_PROBLEM_ROW, eventComponent } from '../device/event-sensors';
 import type { Logger } from '../base/log';
 import { ConnectionLost, type MqttLink } from '../mqtt/link';
+import { announcedBounds } from '../device/announced-bounds';
 import { rowValue, supportedRows } from '../device/sources';
 import { labelledOptions } from './option-labels';
 import { onOffTemplate } from './templates';
@@ -143,23 +143,6 @@ export interface LiveBounds {
 
 /** The light's brightness state key (a row of its own, without an entity). */
 const BRIGHTNESS_KEY = 'floodlight_brightness';
-
-/**
- * Bounds as announced: Range's, widened to a value the device holds outside them (`siren_time` 300 where Range says
- * 5-180), which Home Assistant would otherwise reject as invalid and show nothing. Writes stay checked against Range.
- */
-function announcedBounds(desc: RangeDescriptor | undefined, value: unknown): ReturnType<typeof boundsOf> | undefined {
-  const bounds = desc ? boundsOf(desc) : undefined;
-  if (!bounds) return undefined;
-  const out = { ...bounds };
-  if (typeof value === 'number' && out.min !== undefined && out.max !== undefined) {
-    out.min = Math.min(out.min, value);
-    out.max = Math.max(out.max, value);
-  }
-  if (out.options && (typeof value === 'string' || typeof value === 'number') && !out.options.map(String).includes(String(value)))
-    out.options = [...out.options, value];
-  return out;
-}
 
 /**
  * One Home Assistant component for a table row, reading `stateTopic` and commanding `<stateTopic>/set/<key>`;
@@ -624,6 +607,18 @@ export class Discovery {
     // Still waiting from an earlier gather (a long drain): one build, every follow-up kept.
     this.ready.set(device, [...(this.ready.get(device) ?? []), ...g.thens]);
     void this.drain();
+  }
+
+  /**
+   * `then` once the device's discovery now due is sent, at once when none is: a state published on demand (`get`)
+   * never reaches Home Assistant before the entities (or wider bounds) it needs.
+   */
+  afterPending(device: Device, then: () => void): void {
+    const held = this.due.get(device.id);
+    if (held) return void held.thens.push(then);
+    const ready = this.ready.get(device);
+    if (ready) return void ready.push(then);
+    then();
   }
 
   /**

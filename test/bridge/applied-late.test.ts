@@ -1,7 +1,9 @@
 /**
  * A Set the device carries out but answers after the request deadline (the simulator's `late_answer` fault: applied
  * at once, answered later): the bridge reads the page back once and reports the command confirmed, "applied late",
- * instead of failed. A Set that timed out and is not in the read-back is still reported failed.
+ * instead of failed. A Set that timed out and is not in the read-back is still reported failed; a slow device may
+ * carry it out later still (the simulator's `latency` fault: held, then applied): the page is read again once the
+ * deadline passed once more, and `command_applied_late` follows when it shows the value.
  * The fixture's device deadline is 2 s; the late answers take 3 s.
  */
 import * as assert from 'node:assert/strict';
@@ -75,21 +77,49 @@ test('a live switch answered after the deadline but applied: confirmed, command_
   assert.deepEqual(o.errors, []);
 });
 
-test('a Set that timed out and is not in the read-back: failed, saying so; the state snaps back', async () => {
+test('a Set the device carries out after the deadline and its read-back: failed, then read again and command_applied_late', async () => {
   const sim = fx.sims.get('nvr')!;
   const r = fx.recorder;
   const before = (sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1 as Record<string, unknown>).siren_value;
   const volume = before === 5 ? 6 : 5;
-  // Held 3 s before the device looks at it: at the 2 s deadline, and at the read-back, nothing has changed yet.
+  // Held 3 s before the device applies it: at the 2 s deadline, and at the read-back, nothing has changed yet.
   sim.fault({ kind: 'latency', ms: 3000, path: 'VoiceAlarm/Set', times: 1 });
   const since = r.count;
+  const log = sim.log.length;
   await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, String(volume));
   const failed = await waitEvent(fx, 'command_failed', () => true, since, 8000);
   assert.match(String(failed.reason), /no answer within 2000 ms; read back: not applied/);
   const err = json(await r.waitTopic(`${fx.base}/nvr/command_error`, () => true, 3000, since));
   assert.equal(err.event_type, 'failed');
   assert.equal(err.key, 'siren_volume');
+  // Once the deadline passed again, the device is read again: it shows the value, and says so.
+  const late = await waitEvent(fx, 'command_applied_late', () => true, since, 8000);
+  assert.equal(late.key, 'siren_volume');
+  assert.equal(late.channel, 'CH1');
+  assert.match(String(late.reason), /read again: applied$/);
+  await r.waitTopic(`${fx.base}/nvr/ch1`, (j) => j.siren_volume === volume, 3000, since);
+  // The Set went once; the page was read back once after the deadline and once again after the next one.
+  assert.equal(setsOf(sim, log).filter((e) => e.path.endsWith('VoiceAlarm/Set')).length, 1);
+  const reads = sim.log.slice(log).filter((e) => e.path.endsWith('VoiceAlarm/Get'));
+  assert.ok(reads.length >= 3 && reads.length <= 4, `reads of the page: ${reads.length}`); // before, back, again (a poll's may join)
+});
+
+test('a Set that timed out and the device then refused: failed, and no command_applied_late after reading again', async () => {
+  const sim = fx.sims.get('nvr')!;
+  const r = fx.recorder;
+  const before = (sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1 as Record<string, unknown>).siren_value;
+  const volume = before === 5 ? 6 : 5;
+  sim.fault({ kind: 'latency', ms: 3000, path: 'VoiceAlarm/Set', times: 1 });
+  sim.fault({ kind: 'device_busy', path: 'VoiceAlarm/Set', times: 1 });
+  const since = r.count;
+  const log = sim.log.length;
+  await r.publish(`${fx.base}/nvr/ch1/set/siren_volume`, String(volume));
+  await waitEvent(fx, 'command_failed', () => true, since, 8000);
+  // Past the second deadline and the read again (2 s after the failure).
+  await until(() => sim.log.slice(log).filter((e) => e.path.endsWith('VoiceAlarm/Get')).length >= 3, 'the page read again', 8000);
+  await settle(fx);
   assert.ok(!outcome(since).types.includes('command_applied_late'));
+  assert.equal((sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1 as Record<string, unknown>).siren_value, before);
 });
 
 test.run();

@@ -91,4 +91,26 @@ test('first poll of a 16-channel recorder: each read once, no more than what dec
   }
 });
 
+test('a 64-channel recorder with the default budget (8 a second, 32 waiting) comes online: its own first poll is never "device busy"', async () => {
+  const fx = await setup({
+    label: 'poll64',
+    noWait: true,
+    devices: [{ id: 'nvr', sim: { channels: 64 }, poll: null, budget: { rate: RATE } }],
+  });
+  try {
+    const sim = fx.sims.get('nvr')!;
+    const t0 = Date.now();
+    await fx.recorder.waitTopic(`${fx.base}/nvr/availability`, (j) => j.state === 'online', 60_000);
+    console.log(`   64 channels: online after ${Date.now() - t0} ms, ${sim.log.length} requests`);
+    // Every channel's state follows (64 slots, 56 configured: the simulator leaves a few empty).
+    const channels = fx.bridge.devices.get('nvr')!.device.channels();
+    assert.ok(channels.length > 50, `${channels.length} channels`);
+    for (const ch of channels) await fx.recorder.waitTopic(`${fx.base}/nvr/${ch.toLowerCase()}`, () => true, 20_000);
+    const busy = fx.logs.filter((l) => l.includes('device busy'));
+    assert.deepEqual(busy, [], 'nothing refused by its own budget');
+  } finally {
+    await fx.stop();
+  }
+});
+
 test.run();

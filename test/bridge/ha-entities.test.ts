@@ -215,6 +215,24 @@ test('a value the device holds outside its own Range: announced bounds include i
   assert.equal(sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH2.siren_time, 300);
 });
 
+test('a value that leaves its Range at run time (a poll, no refresh): announced again with bounds that include it, before its state', async ({
+  fx,
+}) => {
+  const sim = fx.sims.get('nvr')!;
+  const r = fx.recorder;
+  const topic = `${fx.prefix}/device/${fx.base}_nvr_ch3/config`;
+  // Behind the bridge's back (the device's own menu): 5-180 says Range, 250 says the device.
+  sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH3.siren_time = 250;
+  const since = r.count;
+  await r.publish(`${fx.base}/nvr/get`, '');
+  const state = await r.waitTopic(`${fx.base}/nvr/ch3`, (j) => j.siren_duration === 250, 5000, since);
+  const config = await r.waitFor((m) => m.topic === topic && m.payload.includes('siren_duration'), 3000, since);
+  const cmp = (json(config) as { cmps: Record<string, Cmp> }).cmps.siren_duration;
+  assert.deepEqual([cmp.min, cmp.max], [5, 250]);
+  assert.ok(r.messages.indexOf(config) < r.messages.indexOf(state), 'the wider bounds reach Home Assistant before the state');
+  assert.deepEqual(deviceDiscoveryProblems(JSON.parse(config.payload) as never), []);
+});
+
 test('channel devices carry the camera names of the recorder, follow a rename there, and say what the camera is', async ({ fx }) => {
   const r = fx.recorder;
   const sim = fx.sims.get('nvr')!;

@@ -11,7 +11,7 @@ import { parseConfig } from '../../bridge/base/config';
 import { createLogger } from '../../bridge/base/log';
 import { POLLED_PAGES } from '../../bridge/device/table';
 import { clearRetained } from '../helpers/mqtt-broker';
-import { json, settle, setup, until, waitEvent } from './fixture';
+import { json, setsOf, settle, setup, until, waitEvent } from './fixture';
 
 const test = suite('bridge hostile');
 
@@ -246,6 +246,35 @@ test('a retained request is refused once per start, with its transaction, not ag
       'refused once',
     );
     await r.publish(`${fx.base}/bridge/request/get`, '', { retain: true });
+  } finally {
+    await fx.stop();
+  }
+});
+
+test('a retained command sent while a bridge with a persistent session was away is refused once at its start', async () => {
+  const fx = await setup({
+    label: 'ret2',
+    devices: [{ id: 'nvr', poll: 30 }],
+    tweak: (c) => void (c.mqtt.client_id = `nvr2mqtt-ret2-${process.pid}-${Date.now()}`),
+  });
+  try {
+    const r = fx.recorder;
+    const sim = fx.sims.get('nvr')!;
+    const topic = `${fx.base}/nvr/ch1/set/siren_volume`;
+    await fx.bridge.stop();
+    // Queued for the bridge's session and retained: the broker hands it over on connect and on subscribe.
+    await r.publish(topic, '2', { retain: true });
+    const sets = setsOf(sim).length;
+    const since = r.count;
+    await fx.restartBridge();
+    await waitEvent(fx, 'command_refused', (d) => d.topic === topic, since, 5000);
+    await settle(fx);
+    const refusals = r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/event` && m.payload.includes(topic));
+    assert.equal(refusals.length, 1, 'refused once');
+    const errors = r.messages.slice(since).filter((m) => m.topic === `${fx.base}/nvr/command_error`);
+    assert.equal(errors.length, 1, 'one command_error');
+    assert.equal(setsOf(sim).length, sets, 'nothing sent');
+    await r.publish(topic, '', { retain: true });
   } finally {
     await fx.stop();
   }

@@ -109,6 +109,23 @@ test('the recorder restarts: sessions drop, the bridge comes back with one login
     String((await waitEvent(fx, 'command_refused', (d) => d.topic === `${fx.base}/nvr/restart`, again)).reason),
     /already restarting/,
   );
+  // A camera never restarted, pressed while its recorder restarts: refused, naming the recorder as the cause.
+  await fx.recorder.publish(`${fx.base}/nvr/ip_ch1/restart`, 'PRESS');
+  const camera = String((await waitEvent(fx, 'command_refused', (d) => d.topic === `${fx.base}/nvr/ip_ch1/restart`, again)).reason);
+  assert.match(camera, /the recorder is restarting \(restarted \d+ s ago/);
+  assert.doesNotMatch(camera, /IP_CH1 is already restarting/);
+  // Both refusals also on the recorder's command_error, where the other commands' refusals go.
+  const commandErrors = () => fx.recorder.messages.slice(again).filter((m) => m.topic === `${fx.base}/nvr/command_error`);
+  await until(() => commandErrors().length >= 2, 'command_error of both', 3000);
+  const errors = commandErrors().map((m) => json(m));
+  assert.deepEqual(
+    errors.map((e) => [e.event_type, e.key, e.channel]),
+    [
+      ['refused', 'restart', null],
+      ['refused', 'restart', 'IP_CH1'],
+    ],
+  );
+  assert.match(String(errors[1].reason), /the recorder is restarting/);
   // Back: a poll after the restart succeeds (its state is read again).
   const log = () => sim.log.slice(before);
   const loginAt = () => log().find((e) => e.path === '/API/Web/Login' && e.status === 200)?.time;

@@ -218,27 +218,40 @@ test('500 distinct request/get: the device gets its budget, the rest hear "devic
   }
 });
 
-test('a transaction equal to a password (number or string) is withheld in the response and never logged, debug level too', async () => {
+test('a transaction comes back exactly as sent, a password inside it too (order-<password>); the log withholds it', async () => {
   const password = String(70_000_000 + Math.floor(Math.random() * 9_999_999));
   const fx = await setup({ label: 'txpw', devices: [{ id: 'nvr', poll: 30, password }] });
   try {
     const r = fx.recorder;
     const since = r.count;
-    for (const transaction of [Number(password), password]) {
+    const sent = [Number(password), password, `order-${password}`];
+    for (const transaction of sent) {
       await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: 'AlarmConfig/VoiceAlarm', transaction }));
     }
-    await until(() => r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/response/get`).length === 2, 'both answers');
-    const answers = r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/response/get`);
-    for (const a of answers) {
-      assert.equal(json(a).status, 'ok');
-      assert.equal(json(a).transaction, '(withheld: contains a configured password)');
-    }
+    // A refused request echoes it too.
+    await r.publish(
+      `${fx.base}/bridge/request/get`,
+      JSON.stringify({ device: 'nope', page: 'AlarmConfig/VoiceAlarm', transaction: sent[2] }),
+    );
+    const answers = () => r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/response/get`);
+    await until(() => answers().length === 4, 'every answer');
+    const got = answers().map((a) => json(a));
+    assert.deepEqual(
+      got.map((j) => j.status),
+      ['ok', 'ok', 'ok', 'error'],
+    );
+    assert.deepEqual(
+      got.map((j) => j.transaction),
+      [...sent, sent[2]],
+    );
     assert.ok(
       fx.logs.some((l) => l.startsWith('debug request get') && l.includes('transaction (withheld')),
       'the debug line withholds it',
     );
+    const refused = r.messages.slice(since).filter((m) => m.topic === `${fx.base}/bridge/event` && m.payload.includes('command_refused'));
+    assert.ok(refused.length >= 1 && refused.every((m) => !m.payload.includes(password)), "the bridge's own event withholds it");
   } finally {
-    await fx.stop(); // no password in any MQTT message or log line (debug included)
+    await fx.stop(); // no password in any MQTT message (but the transactions echoed) or log line (debug included)
   }
 });
 

@@ -63,7 +63,7 @@ test('waiting commands leave before waiting polls, polls before requests from ou
     r.gate.close();
   }));
 
-test('past the queue: device_busy, never sent; a command takes the place of the newest request from outside', () =>
+test('past the queue: requests from outside are refused (device_busy, never sent); commands and polls never, they take their place', () =>
   withFakeTime(async (clock) => {
     const r = rig(1, 1, 3);
     r.ask('on wire', 'poll');
@@ -75,17 +75,25 @@ test('past the queue: device_busy, never sent; a command takes the place of the 
     assert.equal(r.refused.at(-1), 'r2: device_busy');
     r.ask('cmd2', 'command');
     assert.equal(r.refused.at(-1), 'r1: device_busy');
-    r.ask('cmd3', 'command'); // the poll gives way
-    assert.equal(r.refused.at(-1), 'poll: device_busy');
-    r.ask('cmd4', 'command'); // nothing waits below a command: the newcomer is refused
-    assert.equal(r.refused.at(-1), 'cmd4: device_busy');
-    for (let i = 0; i < 4; i++) {
+    // Full of the bridge's own: a command and a poll wait beyond the bound, a request from outside is refused.
+    r.ask('cmd3', 'command');
+    r.ask('poll2', 'poll');
+    r.ask('r6', 'request');
+    assert.equal(r.refused, [
+      'r4: device_busy',
+      'r5: device_busy',
+      'r3: device_busy',
+      'r2: device_busy',
+      'r1: device_busy',
+      'r6: device_busy',
+    ]);
+    for (let i = 0; i < 5; i++) {
       r.gate.leave();
       await clock.tickAsync(1000);
     }
     assert.equal(
       r.left.map((x) => x.name),
-      ['on wire', 'cmd', 'cmd2', 'cmd3'],
+      ['on wire', 'cmd', 'cmd2', 'cmd3', 'poll', 'poll2'],
     );
     r.gate.close();
   }));

@@ -16,7 +16,10 @@ test('one restart per target at a time; the recorder not again within the quiet 
   g.end(undefined, false); // refused by the device: nothing restarted
   assert.is(g.begin(), undefined, 'a failed restart does not count');
   g.end(undefined, true);
-  assert.match(g.begin('IP_CH2') ?? '', /already restarting/, 'while the recorder restarts, its cameras wait too');
+  const camera = g.begin('IP_CH2') ?? '';
+  assert.match(camera, /^the recorder is restarting \(restarted 0 s ago; one recorder restart per 0 s\)/, 'its cameras wait too');
+  assert.not.match(camera, /IP_CH2 is already restarting/, 'the camera never restarted: the cause is the recorder');
+  assert.match(g.begin() ?? '', /the recorder is already restarting \(restarted 0 s ago/);
   await new Promise((r) => setTimeout(r, 60));
   assert.is(g.begin(), undefined, 'after the quiet time');
 });

@@ -30,7 +30,10 @@ export function cameraFeature(cameras: ReadonlyMap<string, DeviceCameras>, o: Fe
         : !camera || !channel
           ? 'no such device or channel'
           : camera.take(channel);
-      if (refused) o.event('command_refused', { topic: o.quoter.quote(topic, 256), reason: refused });
+      if (!refused) return true;
+      o.event('command_refused', { topic: o.quoter.quote(topic, 256), reason: refused });
+      if (camera && o.runtimes.has(shot.device))
+        o.commandError(shot.device, { event_type: 'refused', key: 'snapshot', channel: channel ?? null, reason: refused });
       return true;
     },
     ...reloadedPerDevice(cameras),

@@ -93,7 +93,7 @@ export class DeviceFirmware {
   private progress?: number;
   private installing = false;
   private lastCheck = 0;
-  private checking?: Promise<void>;
+  private checking?: Promise<unknown>;
   private timer?: NodeJS.Timeout;
   private stopped = false;
   /** Installed version of each camera behind the recorder that reports one (IPCUpgrade/Get). */
@@ -190,17 +190,21 @@ export class DeviceFirmware {
     clearInterval(this.timer);
   }
 
-  /** The device's online check (coalesced); publishes what it found. */
-  check(): Promise<void> {
+  /**
+   * The device's online check (coalesced); publishes what it found. Resolves with the error of a check that failed
+   * (logged here): the schedule goes on, a `check` asked for on MQTT reports it.
+   */
+  check(): Promise<unknown> {
     this.checking ??= this.doCheck().finally(() => (this.checking = undefined));
     return this.checking;
   }
 
-  private async doCheck(): Promise<void> {
-    if (this.stopped || this.installing) return;
+  private async doCheck(): Promise<unknown> {
+    if (this.stopped || this.installing) return undefined;
     void this.readCameras();
     this.lastCheck = Date.now();
     const before = this.supported;
+    let failed: unknown;
     try {
       const installed = this.installed();
       this.versions = firmwareVersions(installed, await this.device.client.invoke(firmwareCheck, {}, { priority: 'poll' }));
@@ -208,9 +212,11 @@ export class DeviceFirmware {
     } catch (err) {
       if (err instanceof DeviceError && (err.kind === 'unsupported' || err.status === 404)) this.supported = false;
       else this.opts.log.warn(`firmware check: ${errorText(err)}`);
+      failed = err;
     }
     this.publish();
     if (before === undefined && this.supported !== undefined) this.opts.onChange();
+    return failed;
   }
 
   publish(): void {
@@ -237,9 +243,12 @@ export class DeviceFirmware {
   plan(raw: unknown): () => Promise<void> {
     const word = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
     if (word === 'check') {
+      // Never dropped in silence: refused now, or its failure (the recorder rebooting...) reported by the caller.
+      if (this.installing) throw new Refusal(`${FIRMWARE_KEY}: an upgrade is running; check again once it is done`, { key: FIRMWARE_KEY });
       return async () => {
         if (Date.now() - this.lastCheck < (this.opts.onDemandGapMs ?? ON_DEMAND_GAP_MS)) return this.publish();
-        await this.check();
+        const failed = await this.check();
+        if (failed) throw failed instanceof Error ? failed : new Error(String(failed));
       };
     }
     if (word !== 'install') throw new Refusal(`${FIRMWARE_KEY}: send "install" or "check"`, { key: FIRMWARE_KEY });

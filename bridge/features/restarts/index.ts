@@ -12,6 +12,7 @@ export function restartFeature(o: FeatureOptions): DeviceFeature {
     log: o.log.child('restart'),
     quoter: o.quoter,
     event: o.event,
+    commandError: o.commandError,
     onChange: o.changed,
     state: o.state,
   });

@@ -13,6 +13,7 @@
 import { channelFromSlug, channelSlug, DeviceError, rebootableChannels, RESTART_QUIET_MS, RestartGuard } from '../../../core';
 import type { StateFile } from '../../base/state-file';
 import type { Quoter } from '../../../core/quote';
+import type { CommandError, CommandErrorType } from '../../homeassistant/command-error';
 import type { Device } from '../../device/device';
 import { errorText, type Logger } from '../../base/log';
 import type { DeviceRuntime } from '../../device/runtime';
@@ -26,6 +27,8 @@ export interface RestartOptions {
   quoter: Quoter;
   /** `bridge/event` (refused or failed presses, restarts under way). */
   event: (type: string, data: Record<string, unknown>) => void;
+  /** `<base>/<dev>/command_error`: refused and failed presses, like every other command's. */
+  commandError: (device: string, error: CommandError) => void;
   /** The channels a device can restart were learned or changed: its discovery changes. */
   onChange: (device: Device) => void;
   /** Keeps the recorder's last restart across a bridge restart (the quiet time holds then too). */
@@ -82,9 +85,12 @@ export class Restarts {
   handle(topic: string, retained: boolean): boolean {
     const parsed = this.o.topics.parseRestart(topic);
     if (!parsed) return false;
-    const refuse = (reason: string) => this.o.event('command_refused', { topic: this.o.quoter.quote(topic, 256), reason });
     const rt = this.o.runtimes.get(parsed.device);
     const channel = parsed.slug === undefined ? undefined : channelFromSlug(parsed.slug);
+    const refuse = (reason: string) => {
+      this.o.event('command_refused', { topic: this.o.quoter.quote(topic, 256), reason });
+      if (rt) this.report(rt.id, 'refused', channel, reason);
+    };
     if (retained) refuse('retained restart ignored (it would restart the device on every bridge start)');
     else if (!rt || (parsed.slug !== undefined && !channel)) refuse('no such device or channel');
     else if (channel && !this.cameras.get(rt.id)?.includes(channel))
@@ -99,6 +105,11 @@ export class Restarts {
     return true;
   }
 
+  /** The press on the device's `command_error` (key `restart`, the camera's channel or null for the recorder). */
+  private report(device: string, type: CommandErrorType, channel: string | undefined, reason: string): void {
+    this.o.commandError(device, { event_type: type, key: 'restart', channel: channel ?? null, reason: this.o.quoter.quote(reason, 512) });
+  }
+
   private async restart(rt: DeviceRuntime, guard: RestartGuard, channel: string | undefined, topic: string): Promise<void> {
     let sent = false;
     const what = channel ? `${rt.id} ${channel}` : rt.id;
@@ -110,6 +121,7 @@ export class Restarts {
       this.o.event('device_restarting', { device: rt.id, ...(channel ? { channel } : {}) });
     } catch (err) {
       this.o.log.warn(`restarting ${what} failed: ${errorText(err)}`);
+      this.report(rt.id, 'failed', channel, errorText(err));
       this.o.event('command_failed', {
         topic: this.o.quoter.quote(topic, 256),
         reason: errorText(err),
