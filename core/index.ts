@@ -29,3 +29,4 @@ export * from './secondary-auth';
 export * from './restart-guard';
 export * from './late';
 export * from './ptz-control';
+export * from './speaker';
