@@ -82,7 +82,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     if (!publisher.isClosed) discovery.schedule(device);
   };
   const event = publisher.event.bind(publisher);
-  const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed });
+  const { features, cameras, promptUploads } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed });
   const discovery = new Discovery({
     link,
     topics,
@@ -96,7 +96,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const shared = { topics, link, log, runtimes, publisher, discovery };
   const ctx = bridgeContext({ ...shared, work, quoter });
   const commands = new Commands(ctx, featureCommands(features));
-  const requests = new Requests(ctx, config.request_api);
+  const requests = new Requests(ctx, config.request_api, promptUploads);
   // Another instance on this base topic acts from now on (it claimed the base topic after this one, or took over the
   // MQTT session): this one stops at once without a word on MQTT (bridge/state is the other's), finishing only what it
   // had begun, and `done` says why.
