@@ -377,27 +377,31 @@ export interface SayInput {
   text: string;
   /** The device's name or an ISO code; default the device's own language. */
   language?: string;
+  /** The device's language as last read (`readSpeakers`), so that a say without one needs no read first. */
+  deviceLanguage?: string;
   /** Speakers: `local`, or channel ids (with `slots` to number them). */
   targets: readonly string[];
   slots: readonly string[];
   limits?: PromptLimits;
 }
 
-/** Speak `text` now: the device converts it (replacing the last spoken file) and plays it on `targets`. */
+/**
+ * Speak `text` now: the device converts it into `nvr2mqtt-say` and plays it on `targets`; the earlier spoken file is
+ * removed after the play (two device calls before the sound: the upload and the play).
+ */
 export async function say(c: Invoker, input: SayInput): Promise<Prompt> {
   const text = input.text.trim();
   const limits = input.limits ?? (await readPromptLimits(c));
   if (!text || [...text].length > limits.textMax)
     throw speakerError('bad_text', `text: 1-${limits.textMax} characters (got ${[...text].length})`);
   const numbers = input.targets.map((t) => speakerNumber(t, input.slots));
-  const now = await call(() => c.invoke(voicePromptsGet, { control_type: 'Normal' }));
-  const language = promptLanguage(
-    input.language ?? now.info?.language ?? 'ENGLISH',
-    limits.languages.length ? limits.languages : [now.info?.language ?? 'ENGLISH'],
-  );
-  const before = promptList(now.audio_list);
-  for (const old of before.filter((p) => p.name === SAY_FILE))
-    await call(() => c.invoke(voicePromptsSet, { control_type: 'Normal', command: 'Remove', index: old.index }, { skipRangeCheck: true }));
+  // The device's own language only when neither the caller nor what it knew of the device names one.
+  const fallback =
+    input.language ??
+    input.deviceLanguage ??
+    (await call(() => c.invoke(voicePromptsGet, { control_type: 'Normal' }))).info?.language ??
+    'ENGLISH';
+  const language = promptLanguage(fallback, limits.languages.length ? limits.languages : [fallback]);
   const answer = await call(() =>
     c.invoke(
       voicePromptsSet,
@@ -405,9 +409,15 @@ export async function say(c: Invoker, input: SayInput): Promise<Prompt> {
       { skipRangeCheck: true },
     ),
   );
-  const spoken = (await added(c, answer, before, SAY_FILE)) ?? throwMissing(SAY_FILE);
-  await playNumbers(c, spoken.index, numbers);
-  return spoken;
+  // Serial numbers grow: the newest spoken file is the one just made, the others are earlier sayings.
+  const list = answer.audio_list ?? (await call(() => c.invoke(voicePromptsGet, { control_type: 'Normal' }))).audio_list;
+  const spoken = promptList(list).filter((p) => p.name === SAY_FILE);
+  const now = spoken.reduce<Prompt | undefined>((a, p) => (!a || p.index > a.index ? p : a), undefined) ?? throwMissing(SAY_FILE);
+  await playNumbers(c, now.index, numbers);
+  // Played first, tidied after: the earlier spoken files go (the list never fills with sayings).
+  for (const old of spoken.filter((p) => p !== now))
+    await call(() => c.invoke(voicePromptsSet, { control_type: 'Normal', command: 'Remove', index: old.index }, { skipRangeCheck: true }));
+  return now;
 }
 
 /** Play a stored prompt now on `targets` (`local` or channel ids). */

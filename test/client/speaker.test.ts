@@ -186,7 +186,14 @@ test('an upload whose last packet is listed but whose answer fails is removed ag
 test('say speaks through the converter in the language asked (ISO code or the device name), replacing the last spoken file', async () => {
   const { sim, c, slots } = await simClient();
   await say(c, { text: 'You are being recorded', language: 'en', targets: ['local'], slots });
-  await say(c, { text: 'Bitte gehen Sie weiter', language: 'deutsch', targets: ['CH1', 'IP_CH1'], slots });
+  const limits = await readPromptLimits(c);
+  const since = sim.log.length;
+  await say(c, { text: 'Bitte gehen Sie weiter', language: 'deutsch', targets: ['CH1', 'IP_CH1'], slots, limits });
+  // Two calls before the sound (the limits known, the language given: nothing read first), the earlier spoken file removed after it.
+  assert.equal(
+    sim.log.slice(since).map((e) => `${e.path.split('/').at(-1)} ${(e.data as any)?.command ?? ''}`.trim()),
+    ['Set Upload', 'Set Play', 'Set Remove'],
+  );
   const spoken = sim.prompts.files.filter((f) => f.name === SAY_FILE);
   assert.is(spoken.length, 1, 'one spoken file kept');
   assert.equal(spoken[0].source, { kind: 'text', text: 'Bitte gehen Sie weiter', language: 'DEUTSCH' });

@@ -199,7 +199,14 @@ export class DeviceSpeaker {
     if (key === 'say') {
       const { text, language } = this.sayInput(raw);
       return async () => {
-        await say(this.device.client, { text, language, targets: [speaker], slots: this.slots(), limits: this.limits });
+        await say(this.device.client, {
+          text,
+          language,
+          deviceLanguage: this.offer?.language,
+          targets: [speaker],
+          slots: this.slots(),
+          limits: this.limits,
+        });
       };
     }
     if (key === 'prompt') {
