@@ -96,8 +96,8 @@ export function promptLimits(range: Record<string, unknown>): PromptLimits {
   };
 }
 
-export async function readPromptLimits(c: Invoker): Promise<PromptLimits> {
-  return promptLimits(await call(() => c.invoke(voicePromptsRange, { control_type: 'Normal' })));
+export async function readPromptLimits(c: Invoker, opts: { priority?: 'poll' | 'command' } = {}): Promise<PromptLimits> {
+  return promptLimits(await call(() => c.invoke(voicePromptsRange, { control_type: 'Normal' }, opts)));
 }
 
 export interface SpeakerOffer {

@@ -152,7 +152,10 @@ export class DeviceSpeaker {
     const before = JSON.stringify([this.speakers(), this.prompts()]);
     const client = this.device.client;
     try {
-      const [offer, limits] = await Promise.all([readSpeakers(client, this.slots(), { priority: 'poll' }), readPromptLimits(client)]);
+      const [offer, limits] = await Promise.all([
+        readSpeakers(client, this.slots(), { priority: 'poll' }),
+        readPromptLimits(client, { priority: 'poll' }),
+      ]);
       this.offer = offer;
       // A camera the page named once keeps its entities while it is offline (no flapping in Home Assistant).
       for (const c of offer.cameras) this.cameras.add(c);
