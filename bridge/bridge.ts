@@ -37,6 +37,7 @@ import type { MqttLink } from './mqtt/link';
 import { Topics } from './mqtt/topics';
 import type { BridgeOptions } from './options';
 import { Parts } from './base/part';
+import { StateFile } from './base/state-file';
 import { messageRouter } from './router';
 import { shutdown } from './shutdown';
 
@@ -75,14 +76,15 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
   const endpoint = await mqttEndpoint(config, topics, log, opts);
   const link = bridgeLink(config, topics, endpoint, log.child('mqtt'), opts.reconnectPeriodMs);
-  const { runtimes, listener } = await deviceRuntimes(config, log, opts);
+  const state = StateFile.open(config.state_file, log.child('state'));
+  const { runtimes, listener } = await deviceRuntimes(config, log, opts, state);
   const publisher = new StatePublisher({ link, topics, config, runtimes, onPublish: opts.onPublish });
   // A feature's entities changed: the device's discovery goes out again.
   const changed = (device: Device) => {
     if (!publisher.isClosed) discovery.schedule(device);
   };
   const event = publisher.event.bind(publisher);
-  const { features, cameras, promptUploads } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed });
+  const { features, cameras, promptUploads } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed, state });
   const discovery = new Discovery({
     link,
     topics,

@@ -11,6 +11,7 @@ import type { DeviceFeature } from './features/feature';
 import type { Discovery } from './homeassistant/discovery';
 import type { BridgeOptions } from './options';
 import type { Part } from './base/part';
+import type { StateFile } from './base/state-file';
 
 /**
  * One DeviceRuntime per device, and the listener devices with `events: push` call (started before any device, so
@@ -20,11 +21,13 @@ export async function deviceRuntimes(
   config: BridgeConfig,
   log: Logger,
   opts: BridgeOptions,
+  state?: StateFile,
 ): Promise<{ runtimes: Map<string, DeviceRuntime>; listener: Part }> {
   const pushConfig = config.push;
+  const pushing = config.devices.filter((d) => d.events === 'push').length;
   const listener =
-    pushConfig && config.devices.some((d) => d.events === 'push')
-      ? await PushListener.start(pushConfig.listen, pushConfig.port, log.child('push'))
+    pushConfig && pushing
+      ? await PushListener.start(pushConfig.listen, pushConfig.address, pushConfig.port, log.child('push'), pushing)
       : undefined;
   const push = listener && pushConfig ? { listener, address: pushConfig.address, port: listener.port } : undefined;
   const runtimeOptions = {
@@ -36,6 +39,7 @@ export async function deviceRuntimes(
     readGapMs: opts.readGapMs,
     startGate: new StartGate(Math.max(1, opts.startConcurrency ?? START_CONCURRENCY)),
     push,
+    state,
   };
   const runtimes = new Map(config.devices.map((cfg) => [cfg.id, new DeviceRuntime(cfg, { log: log.child(cfg.id), ...runtimeOptions })]));
   return { runtimes, listener: { stop: () => listener?.close() } };

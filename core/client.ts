@@ -25,7 +25,7 @@ import { upgradeToken as upgradeTokenOp, type UpgradeTokenRequest, type UpgradeT
 import { Session, type LogFn, type LoginOutcome, type SessionState } from './session';
 import { rebootCamera, rebootDevice } from './reboot';
 import { secondaryAuth, type SecondaryAuth } from './secondary-auth';
-import { Transport, type Priority, type RequestBudget, type TlsOptions } from './transport';
+import { Transport, type Priority, type RequestBudget, type TlsOptions, type WireHeaders } from './transport';
 import { prepareUpgrade } from './upgrade';
 import {
   checkFirmware,
@@ -66,6 +66,25 @@ export interface ClientOptions {
   log?: LogFn;
   /** Every login the device judged (accepted, or refused with how long logins are held): see Session. */
   onLogin?: (outcome: LoginOutcome) => void;
+  /**
+   * The admin passwords of cameras behind an NVR, by channel id, where they differ from the recorder's: a camera
+   * restart (IPCReboot) carries the camera's own. Kept inside the client like the login password.
+   */
+  cameraPasswords?: Readonly<Record<string, string>>;
+  /**
+   * Every answer as the device sent it (status, headers, body text) with the request's path and body: what
+   * `nvr2mqtt capture` records. Request headers (the Digest answer, cookie, CSRF token) are never handed over.
+   */
+  onWire?: (exchange: WireExchange) => void;
+}
+
+/** One request and the device's answer as it came over the wire (ClientOptions.onWire). */
+export interface WireExchange {
+  path: string;
+  request: unknown;
+  status: number;
+  headers: WireHeaders;
+  text: string;
 }
 
 export type ClientState = SessionState;
@@ -153,6 +172,8 @@ export class NvrClient extends EventEmitter {
   private readonly ptzMotion = new PtzMotion(this);
   private current: ClientState = 'idle';
   private lastErr?: DeviceError;
+  /** ClientOptions.cameraPasswords; never shown (toJSON, logs). */
+  private readonly cameraPasswords: ReadonlyMap<string, string>;
 
   constructor(opts: ClientOptions) {
     super();
@@ -163,10 +184,12 @@ export class NvrClient extends EventEmitter {
     const maxConnections = Math.floor(nonNegative('maxConnections', opts.maxConnections, 2)) || 2;
     this.rangeTtlMs = nonNegative('rangeTtlMs', opts.rangeTtlMs, 300_000);
     this.largeCapacity = !!opts.largeCapacity;
+    this.cameraPasswords = new Map(Object.entries(opts.cameraPasswords ?? {}));
     this.log = opts.log;
     this.transport = new Transport({ url: opts.url, timeoutMs, maxConnections, budget: opts.budget, tls: opts.tls });
     this.url = this.transport.baseUrl;
     this.username = opts.username;
+    if (opts.onWire) this.recordWire(opts.onWire);
     this.session = new Session(this.transport, {
       username: opts.username,
       password: opts.password,
@@ -177,6 +200,17 @@ export class NvrClient extends EventEmitter {
       onState: (state, error) => this.onState(state, error),
       ...(opts.onLogin ? { onLogin: opts.onLogin } : {}),
     });
+  }
+
+  /** Hands every answer to `onWire`, after the transport read it whole (the session parses it unchanged). */
+  private recordWire(onWire: (exchange: WireExchange) => void): void {
+    const transport = this.transport;
+    const post = transport.post.bind(transport);
+    transport.post = async (path, body, opts) => {
+      const answer = await post(path, body, opts);
+      onWire({ path, request: body, status: answer.status, headers: answer.headers, text: answer.text });
+      return answer;
+    };
   }
 
   get state(): ClientState {
@@ -203,7 +237,8 @@ export class NvrClient extends EventEmitter {
 
   /** Restart a camera behind an NVR (IPCMaintaint/IPCReboot); refused without sending where the NVR does not list it. */
   restartCamera(channel: string): Promise<string | undefined> {
-    return this.session.withPassword((password) => rebootCamera(this, password, channel));
+    const own = this.cameraPasswords.get(channel);
+    return this.session.withPassword((password) => rebootCamera(this, password, channel, own ?? password));
   }
 
   /**
@@ -418,9 +453,9 @@ export class NvrClient extends EventEmitter {
     return readSnapshot(this, channel, opts);
   }
 
-  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`). */
-  streamUrls(): Promise<StreamUrls[]> {
-    return readStreamUrls(this);
+  /** RTSP URLs of every channel (`Preview/StreamUrl/Get`), on the host this client reaches the device at. */
+  streamUrls(opts: { priority?: Priority } = {}): Promise<StreamUrls[]> {
+    return readStreamUrls(this, { ...opts, host: new URL(this.url).hostname });
   }
 
   /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { alarmTypeOfMember, alarmTypeOfSubtype, type AlarmType } from './alarm-types';
-import { aiPictures, alarmSnaps, type AlarmPicture } from './event-pictures';
+import { aiPictures, alarmSnaps, type AiPicture, type AlarmPicture } from './event-pictures';
 
 /**
  * Reading one `/API/Event/Check` answer (vendor facts d) into typed events. Tolerant by field: a member
@@ -178,6 +178,33 @@ function diskEvents(list: unknown[] | undefined, time: string | undefined): Devi
   }));
 }
 
+type AlarmEvent = Extract<DeviceEvent, { kind: 'alarm' }>;
+
+/** Seconds since 1970 of an event's time; a time without offset is the device's local time, read as ours. */
+const seconds = (time: string | undefined) => (time === undefined ? NaN : Date.parse(time) / 1000);
+
+/**
+ * The AI alarm start an AI picture belongs to: on its channel, from a detector its `Type` names (a vehicle picture
+ * never goes to a face alarm), without an AI picture yet; of several, the one whose time is nearest the picture's
+ * `StartTime`, else the latest (the picture follows its alarm).
+ */
+function alarmOfPicture(events: DeviceEvent[], ai: AiPicture): AlarmEvent | undefined {
+  const fits = (e: DeviceEvent): e is AlarmEvent =>
+    e.kind === 'alarm' &&
+    e.active &&
+    e.channel === ai.channel &&
+    e.subtype !== undefined &&
+    e.picture?.source !== 'ai' &&
+    // Same detector, or one reported as the same alarm type (PID and the newer intrusion are both `intrusion`).
+    (ai.subtypes.length === 0 || ai.subtypes.some((s) => s === e.subtype || alarmTypeOfSubtype(s) === e.type));
+  const candidates = events.filter(fits);
+  if (ai.start === undefined || candidates.length < 2) return candidates.at(-1);
+  const gap = (e: AlarmEvent) => Math.abs(seconds(e.time) - ai.start!);
+  const timed = candidates.filter((e) => !Number.isNaN(gap(e)));
+  if (timed.length === 0) return candidates.at(-1);
+  return timed.reduce((best, e) => (gap(e) < gap(best) ? e : best));
+}
+
 /** Events of one answer, in the device's order. A keep-alive (`heat_alarm`) or an empty list gives none. */
 export function eventsOf(data: unknown): DeviceEvent[] {
   const r = v.safeParse(Answer, data);
@@ -196,12 +223,9 @@ export function eventsOf(data: unknown): DeviceEvent[] {
     for (const a of items(ChannelAlarm, g.channel_alarm)) out.push(...channelEvents(a, iso, snaps));
   }
   const time = answer.time === undefined ? undefined : normalizeTime(answer.time);
-  for (const { channel, picture } of aiPictures(answer.ai_snap_picture)) {
-    // The AI alarm start of the same channel in this answer (its last one: the picture follows the alarm).
-    let start: Extract<DeviceEvent, { kind: 'alarm' }> | undefined;
-    for (const e of out) {
-      if (e.kind === 'alarm' && e.active && e.channel === channel && e.subtype !== undefined && e.picture?.source !== 'ai') start = e;
-    }
+  for (const ai of aiPictures(answer.ai_snap_picture)) {
+    const { channel, picture } = ai;
+    const start = alarmOfPicture(out, ai);
     if (start) start.picture = picture;
     else out.push({ kind: 'picture', channel, picture, ...(time !== undefined ? { time } : {}) });
     if (picture.target !== 'vehicle') continue;

@@ -32,6 +32,10 @@ export interface AlarmPicture {
 export interface AiPicture {
   channel: string;
   picture: AlarmPicture;
+  /** The `int_subtype`s of the AI alarms this picture can belong to (its part and `Type`, o.1); empty: any. */
+  subtypes: readonly string[];
+  /** `StartTime`, in seconds since 1970 (the device sends seconds or, on some firmware, milliseconds). */
+  start?: number;
 }
 
 /** `Type` of SnapedObjInfo (o.1): 0 Face, 1 HumanBody, 2 Vehicle, 3/4 PID human/vehicle, 5/6 LCD ..., 7-9 NonVehicle, 10 plate, 11-19 intrusion/entrance/exiting human/vehicle/non-vehicle. */
@@ -43,6 +47,23 @@ export function pictureTarget(type: number | undefined): PictureTarget | undefin
   if (type <= 9) return 'non_vehicle';
   if (type <= 19) return (['human', 'vehicle', 'non_vehicle'] as const)[(type - 11) % 3];
   return undefined;
+}
+
+/**
+ * The detectors whose alarms a picture's `Type` (o.1) comes from: 0 face (FD), 1/2/7 the person-vehicle detector
+ * (`pd` for a person, `pd_vd` for all three), 3/4/8 PID, 5/6/9 LCD, 10 plate, 11-13 intrusion, 14-16 region entrance,
+ * 17-19 region exiting. Empty for a Type outside the list: the picture may then go with any AI alarm.
+ */
+export function pictureSubtypes(type: number | undefined): readonly string[] {
+  if (type === undefined || !Number.isInteger(type) || type < 0) return [];
+  if (type === 0) return ['fd'];
+  if (type === 1) return ['pd', 'pd_vd'];
+  if (type === 2 || type === 7) return ['pd_vd'];
+  if (type === 3 || type === 4 || type === 8) return ['pid'];
+  if (type === 5 || type === 6 || type === 9) return ['lcd'];
+  if (type === 10) return ['lpd'];
+  if (type <= 19) return [(['intrusion', 'region_entrance', 'region_exiting'] as const)[Math.floor((type - 11) / 3)]];
+  return [];
 }
 
 const opt = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
@@ -88,6 +109,7 @@ const AiItem = v.looseObject({
   strChn: opt(v.string()),
   SnapId: opt(v.number()),
   Type: opt(v.number()),
+  StartTime: opt(v.number()),
   ObjectImage: opt(v.string()),
   Background: opt(v.string()),
   backGround: opt(v.string()),
@@ -116,8 +138,12 @@ function aiPicture(x: unknown, part: AiPart): AiPicture | undefined {
   const jpeg = jpegOf(scene) ?? objectJpeg;
   if (!jpeg) return undefined;
   const target = part === 'plate' ? 'plate' : part === 'face' ? 'face' : pictureTarget(a.Type);
+  const subtypes = part === 'plate' ? ['lpd'] : part === 'face' ? ['fd'] : pictureSubtypes(a.Type);
+  const start = a.StartTime !== undefined && a.StartTime > 0 ? (a.StartTime > 1e11 ? a.StartTime / 1000 : a.StartTime) : undefined;
   return {
     channel,
+    subtypes,
+    ...(start !== undefined ? { start } : {}),
     picture: {
       jpeg,
       ...(objectJpeg && objectJpeg !== jpeg ? { object: objectJpeg } : {}),

@@ -21,6 +21,11 @@ const withoutPassword = (t: EventPushTable | undefined): EventPushTable => {
   return rest;
 };
 
+/** Settings as they may be kept to give back later (a state file): the password left out, as restore leaves it. */
+export function pushSettingsToKeep(data: EventPushData): EventPushData {
+  return data.params ? { ...data, params: { ...data.params, table: withoutPassword(data.params.table) } } : data;
+}
+
 /** A target the device's page cannot hold, refused before anything is sent. */
 export function pushTargetProblem(t: PushTarget): string | undefined {
   if (t.addr.length > 31) return `push address ${JSON.stringify(t.addr)} is longer than the 31 characters the device holds`;

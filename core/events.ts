@@ -50,6 +50,12 @@ export const MIN_EVENT_INTERVAL_MS = 100;
  * (the keep-alive) waits the whole interval again, so an idle device sees no more checks than before.
  */
 export const BUSY_EVENT_INTERVAL_MS = 250;
+/**
+ * A check asked for (a device's push) comes at once, but no sooner than this after the previous one: a flood of
+ * pushes, from the device or from anyone who learnt its path, costs the device one check a second at most (the
+ * default pace without push), where checks back to back cost about seven.
+ */
+export const PUSH_CHECK_GAP_MS = 1_000;
 const CTX = { page: 'Event', operation: 'Check', envelope: 'any', priority: 'poll' } as const;
 /** The subscription every call carries (vendor sample: all events; no AI picture pushes). */
 export const EVENT_SUBSCRIPTION = { plus_eventchk: 'eventAiPushPic', ext_data: { subscribe_type: [{ event: ['all'] }] } } as const;
@@ -76,8 +82,9 @@ function badOption(reason: string): DeviceError {
 
 /**
  * Asks an event stream to check at once instead of at the end of its interval: a device that pushes its alarms
- * (AlarmConfig/EventPush) says when there is something to read. Asks that come together make one check, and
- * checks stay at least MIN_EVENT_INTERVAL_MS apart, so a burst of pushes cannot turn into a burst of calls.
+ * (AlarmConfig/EventPush) says when there is something to read. Asks that come together make one check (one in
+ * flight, one pending), and an asked check comes no sooner than PUSH_CHECK_GAP_MS after the previous one, so a
+ * burst of pushes cannot turn into a burst of calls.
  */
 export class CheckNow {
   private pending = false;
@@ -153,7 +160,7 @@ export async function* eventStream(session: Session, opts: EventStreamOptions = 
   const nextCheck = () => {
     const due = lastStart + Math.max(busy ? busyInterval : intervalMs, backoff);
     // After errors the backoff holds, pushes or not.
-    return checkNow && !backoff ? checkNow.until(due, lastStart + MIN_EVENT_INTERVAL_MS, stop) : waitUntil(due, stop);
+    return checkNow && !backoff ? checkNow.until(due, Math.min(due, lastStart + PUSH_CHECK_GAP_MS), stop) : waitUntil(due, stop);
   };
   while (await nextCheck()) {
     lastStart = Date.now();

@@ -2,7 +2,8 @@
  * Firmware of a device (vendor-facts-more §m), the one place its rules live:
  *
  * - Installed vs latest: installed is SystemInfo `software_version`; latest is what the device's own online check
- *   (`FtpUpgrade/Check`) found (`new_version` with `has_new_firmware`), else the installed one.
+ *   (`FtpUpgrade/Check`) found (`new_version` with `has_new_firmware`; `unknown` when it says there is one but names
+ *   none, as the vendor's sample does), else the installed one.
  * - Online upgrade: `FtpUpgrade/Upgrade`, then `FtpUpgrade/Progress` until it succeeds, fails, or the device goes
  *   away to reboot (`device_reboot`, a broken connection: the install is done).
  * - Local upgrade: limits checked first (prepareUpgrade: name, size, head; secondary authentication present), then
@@ -16,9 +17,12 @@ import { firmwareCheck, firmwareOnlineUpgrade, firmwareProgress, type FirmwareCh
 import { upgradeToken, UPGRADE_TOKEN_HEADER, type UpgradeTokenRequest } from './pages/upgrade-token';
 import { prepareUpgrade, type UpgradeInput } from './upgrade';
 
+/** `latest` when the check found newer firmware but gave no version (the vendor's own sample): never the installed one. */
+export const UNKNOWN_VERSION = 'unknown';
+
 export interface FirmwareVersions {
   installed?: string;
-  /** What the device's online check found, else the installed version. */
+  /** What the device's online check found (UNKNOWN_VERSION when it named none), else the installed version. */
   latest?: string;
   /** The check found a newer version the device can install. */
   available: boolean;
@@ -29,7 +33,8 @@ export interface FirmwareVersions {
 /** Installed and latest from SystemInfo's version and a Check answer (either spelling of the current version). */
 export function firmwareVersions(installed: string | undefined, check: FirmwareCheckResponse): FirmwareVersions {
   const current = installed ?? check.cur_version ?? check.current_ver;
-  const found = check.new_version?.trim();
+  // The vendor's sample says `has_new_firmware: true` with an empty `new_version`: an update whose version is unknown.
+  const found = check.new_version?.trim() || (check.has_new_firmware === true ? UNKNOWN_VERSION : undefined);
   const available = check.has_new_firmware === true && !!found && found !== current;
   const notes = typeof check.lang_strs === 'string' && check.lang_strs.trim() ? check.lang_strs.trim() : undefined;
   return { installed: current || undefined, latest: available ? found : current || undefined, available, ...(notes ? { notes } : {}) };

@@ -29,7 +29,7 @@ export function identityFrom(sys: SystemInfo | undefined, dev: DeviceInfo | unde
     if (v !== undefined) id[k] = v;
   };
   put('model', text(sys?.device_type) ?? text(dev?.device_type));
-  put('firmware', text(sys?.software_version));
+  put('firmware', text(sys?.software_version) ?? text(dev?.software_version));
   put('hardware', text(sys?.hardware_version));
   put('serial', text(sys?.serialNum) ?? text(sys?.serial_number));
   put('mac', text(sys?.mac_address) ?? text(dev?.mac_addr));

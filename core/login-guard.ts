@@ -5,7 +5,10 @@ import { DeviceError, holdsLogin } from './errors';
  * - a lock-out code (`verify_failed`, `login_failed_or_block`, `netip_limited`, ...) holds logins for
  *   `lockoutMs`, or as long as the device says it blocks (`block_remain_time`) when that is shorter; `have_login` (too many logins) for a backoff doubling from `busyLoginMs` up to `lockoutMs`;
  * - re-logins that follow each other are spaced by a gap doubling from 1 s up to 60 s, so that a device
- *   forgetting every session at once sees a few logins a minute; a session that lasts resets the gap.
+ *   forgetting every session at once sees a few logins a minute; a session that lasts resets the gap;
+ * - a session taken by another login from this address (`one_IE`: a person's browser on the same address) twice in
+ *   a row stops the re-logins: each one would throw that person out again. Logins wait on a slow schedule (10 min,
+ *   doubling up to 1 h) with an error saying so (ANOTHER_USER_SESSION); a session that lasts resets it.
  * An explicit login (`clear()`: a reconnect, a redeploy) lifts a hold.
  */
 
@@ -25,6 +28,18 @@ export function loginTriesLeft(err: DeviceError): number | undefined {
   return undefined;
 }
 
+/** What the bridge and the nodes say where another user's login keeps taking the session (`one_IE`). */
+export const ANOTHER_USER_SESSION = "another user's session";
+/** `one_IE` re-logins in a row before logins stop for a while. */
+const EVICTIONS_BEFORE_HOLD = 2;
+const EVICTED_HOLD_MS = 10 * 60_000;
+const EVICTED_HOLD_MAX_MS = 60 * 60_000;
+
+/** Whether `err` is the hold of logins that another user's session caused (LoginGuard). */
+export function isAnotherUserSession(err: unknown): boolean {
+  return err instanceof DeviceError && err.error_code === 'one_IE' && err.reason.startsWith(ANOTHER_USER_SESSION);
+}
+
 const RELOGIN_GAP_MS = 1_000;
 const RELOGIN_GAP_MAX_MS = 60_000;
 /** A session older than this that still answers resets the re-login gap. */
@@ -41,6 +56,9 @@ export class LoginGuard {
   private gap = 0;
   private nextReloginAt = 0;
   private loginAt = 0;
+  /** `one_IE` re-logins since the last session that lasted, and the slow holds they caused. */
+  private evictions = 0;
+  private evictedHolds = 0;
 
   constructor(private readonly opts: LoginGuardOptions) {}
 
@@ -94,11 +112,27 @@ export class LoginGuard {
 
   /** A call answered: a session that lasts lets the next re-login go out at once. */
   answered(): void {
-    if (this.gap && Date.now() - this.loginAt > SESSION_SETTLED_MS) this.gap = 0;
+    if (Date.now() - this.loginAt <= SESSION_SETTLED_MS) return;
+    this.gap = 0;
+    this.evictions = 0;
+    this.evictedHolds = 0;
   }
 
   /** Before a re-login caused by `cause`: the error to fail with when it comes too soon; otherwise books the next gap. */
   relogin(cause: DeviceError): DeviceError | undefined {
+    const held = this.held();
+    if (held) return held;
+    if (cause.error_code !== 'one_IE') this.evictions = 0;
+    else if (++this.evictions >= EVICTIONS_BEFORE_HOLD) {
+      const ms = Math.min(EVICTED_HOLD_MS * 2 ** this.evictedHolds++, EVICTED_HOLD_MAX_MS);
+      const error = new DeviceError({
+        ...cause.toJSON(),
+        cause,
+        reason: `${ANOTHER_USER_SESSION}: a login from this address (a browser?) took the device's session twice in a row (one_IE); not logging in again for ${Math.round(ms / 60_000)} min, so as not to throw that user out`,
+      });
+      this.hold = { error, until: Date.now() + ms };
+      return this.held();
+    }
     const now = Date.now();
     if (now < this.nextReloginAt) {
       return new DeviceError({

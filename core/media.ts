@@ -53,18 +53,31 @@ export function withoutCredentials(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@([^@/?#]*(?:[/?#][^@]*)?)$/is, '$1$2');
 }
 
-/** RTSP URLs per channel from `Preview/StreamUrl/Get` (array, or a map keyed by channel id), without credentials. */
-export function streamUrlsFrom(a: StreamUrlAnswer): StreamUrls[] {
+/**
+ * `url` on `host` (as URL.hostname gives it, IPv6 in brackets), its port, path and query kept. The device writes the
+ * address it knows itself by (a LAN address a container or a port-forwarded client cannot reach; the vendor's sample
+ * shows 172.16.10.169), while the bridge reaches it at the configured one.
+ */
+export function onHost(url: string, host: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)(\[[^\]]*\]|[^:/?#]*)/i, (_m, scheme: string) => scheme + host);
+}
+
+/**
+ * RTSP URLs per channel from `Preview/StreamUrl/Get` (array, or a map keyed by channel id), without credentials;
+ * with `host`, on that host (the one the device is reached at) rather than the address the device reports.
+ */
+export function streamUrlsFrom(a: StreamUrlAnswer, host?: string): StreamUrls[] {
   const info = a.channel_info;
   const entries = Array.isArray(info) ? info.map((e) => [e.channel, e] as const) : Object.entries(info ?? {});
   const out: StreamUrls[] = [];
+  const clean = (url: string) => (host ? onHost(withoutCredentials(url), host) : withoutCredentials(url));
   for (const [channel, e] of entries) {
     if (!channel) continue;
     const s: StreamUrls = { channel };
-    if (e.mainstream_url) s.main = withoutCredentials(e.mainstream_url);
-    if (e.substream_url) s.sub = withoutCredentials(e.substream_url);
+    if (e.mainstream_url) s.main = clean(e.mainstream_url);
+    if (e.substream_url) s.sub = clean(e.substream_url);
     const mobile = e.mobilestream_url || e.mobile_stream_url;
-    if (mobile) s.mobile = withoutCredentials(mobile);
+    if (mobile) s.mobile = clean(mobile);
     out.push(s);
   }
   return out;
@@ -82,6 +95,7 @@ export async function readSnapshot(
   return snapshotFrom(await c.invoke(snapshotGet, data, opts.priority ? { priority: opts.priority } : undefined));
 }
 
-export async function readStreamUrls(c: Invoker, opts: { priority?: Priority } = {}): Promise<StreamUrls[]> {
-  return streamUrlsFrom(await c.invoke(streamUrlGet, {}, opts.priority ? { priority: opts.priority } : undefined));
+/** Stream URLs (`streamUrlsFrom`); `host`: the host the device is reached at (NvrClient.streamUrls gives its own). */
+export async function readStreamUrls(c: Invoker, opts: { priority?: Priority; host?: string } = {}): Promise<StreamUrls[]> {
+  return streamUrlsFrom(await c.invoke(streamUrlGet, {}, opts.priority ? { priority: opts.priority } : undefined), opts.host);
 }

@@ -32,6 +32,11 @@ export interface PageDef {
   /** Read, not written through `update()` (identity, channel list, snapshots...). */
   readOnly?: boolean;
   /**
+   * Members (at any depth) whose values are secrets beside those named like passwords: withheld wherever an answer of
+   * the page is shown (EventPush `url`: the bridge's push path is the listener's secret).
+   */
+  secretMembers?: readonly string[];
+  /**
    * Groups a channel's Get nests members in while the Range may list those members flat at channel level
    * (ImageControl `FullColorMode`: vendor-facts-more k). The cached Range describes each such group as the channel's
    * own members (`nestFlatGroups`), so a Set of `FullColorMode.white_light` is checked against the flat

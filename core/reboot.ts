@@ -34,8 +34,17 @@ export async function rebootableChannels(c: Invoker): Promise<string[]> {
   }
 }
 
-/** Restart one camera behind an NVR; the device's word for it ("Success" / "Failed"). */
-export async function rebootCamera(c: Invoker, password: string, channel: string): Promise<string | undefined> {
+/**
+ * Restart one camera behind an NVR; the device's word for it ("Success" / "Failed"). `password` (the recorder's login)
+ * builds the secondary authentication; the page's `password` member is the camera's own admin password (vendor),
+ * `cameraPassword`, which defaults to the recorder's (cameras added with the recorder's password have it).
+ */
+export async function rebootCamera(
+  c: Invoker,
+  password: string,
+  channel: string,
+  cameraPassword: string = password,
+): Promise<string | undefined> {
   const where = { page: ipcRebootSet.page, operation: 'Set' };
   if (!(await rebootableChannels(c)).includes(channel))
     throw new DeviceError({
@@ -44,17 +53,17 @@ export async function rebootCamera(c: Invoker, password: string, channel: string
       ...where,
       reason: `${channel} is not a camera this recorder can restart (IPCReboot lists no such channel)`,
     });
-  if ([...password].length > 16)
+  if ([...cameraPassword].length > 16)
     throw new DeviceError({
       kind: 'invalid_request',
       error_code: 'out_of_range',
       ...where,
-      reason: 'the restart of a camera carries the admin password, which this page takes up to 16 characters',
+      reason: "the restart of a camera carries the camera's admin password, which this page takes up to 16 characters",
     });
   const auth = await secondaryAuth(c, password);
   const answer = await c.invoke(
     ipcRebootSet,
-    { password, channel_info: { [channel]: { reboot_switch: true } }, base_secondary_authentication: auth },
+    { password: cameraPassword, channel_info: { [channel]: { reboot_switch: true } }, base_secondary_authentication: auth },
     { skipRangeCheck: true },
   );
   const state = answer.channel_info?.[channel]?.state;

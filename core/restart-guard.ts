@@ -10,9 +10,20 @@ export const RESTART_QUIET_MS = 60_000;
 
 export class RestartGuard {
   private lastRecorder = -Infinity;
+
+  /** When the recorder was last restarted (epoch ms); undefined when never. */
+  get lastRestart(): number | undefined {
+    return Number.isFinite(this.lastRecorder) ? this.lastRecorder : undefined;
+  }
   private readonly busy = new Set<string>();
 
-  constructor(private readonly quietMs = RESTART_QUIET_MS) {}
+  /** `lastRestart`: when the recorder was last restarted (epoch ms), as kept across a bridge restart. */
+  constructor(
+    private readonly quietMs = RESTART_QUIET_MS,
+    lastRestart?: number,
+  ) {
+    if (lastRestart !== undefined && Number.isFinite(lastRestart)) this.lastRecorder = lastRestart;
+  }
 
   /**
    * Claims a restart of the recorder (no channel) or of a camera: undefined when it may start (then `end` must

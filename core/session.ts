@@ -322,6 +322,13 @@ export class Session {
     if (this.loginPromise) return this.loginPromise;
     if (this.gen !== seenGeneration && this.loggedIn) return Promise.resolve(); // already renewed
     const tooSoon = this.guard.relogin(cause);
+    if (tooSoon && this.guard.heldUntil !== undefined && this.loggedIn) {
+      // Logins held (another user's session): drop this one, so that no call goes out until the hold ends.
+      this.log('warn', tooSoon.reason);
+      this.forget();
+      this.stopHeartbeat();
+      this.setState('error', tooSoon);
+    }
     if (tooSoon) return Promise.reject(tooSoon);
     this.loggedIn = false;
     return this.loginOnce();

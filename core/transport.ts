@@ -50,9 +50,39 @@ export interface PostOptions {
    * called when the request leaves (a file stream is opened only then).
    */
   rawBody?: () => Uint8Array | NodeJS.ReadableStream;
+  /** Largest answer read, in bytes; default by path (answerBound). */
+  maxAnswerBytes?: number;
 }
 
 export type { Priority, RequestBudget } from './budget';
+
+/**
+ * Largest answer read, by what it carries: the answer is refused before it is buffered (a Content-Length above the
+ * bound, or the bytes as they come), its connection closed, and the call fails with `answer_too_large`; a device (or
+ * anything posing as one) cannot fill the bridge's memory. A JSON page is a few KB (a 64-channel Range a few
+ * hundred); Snapshot/Get and Event/Check carry base64 JPEGs (alarm and AI pictures of many channels in one answer).
+ */
+export const ANSWER_BOUNDS = { json: 4 * 2 ** 20, pictures: 32 * 2 ** 20 } as const;
+/** The paths whose answers carry pictures. */
+const PICTURE_PATHS: ReadonlySet<string> = new Set(['/API/Snapshot/Get', '/API/Event/Check']);
+
+/** The bound of the answer to `path` (relative to the device's base path). */
+export function answerBound(path: string): number {
+  return PICTURE_PATHS.has(path) ? ANSWER_BOUNDS.pictures : ANSWER_BOUNDS.json;
+}
+
+const MB = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MB`;
+
+function answerTooLarge(bound: number, declared?: number): DeviceError {
+  return new DeviceError({
+    kind: 'invalid_answer',
+    error_code: 'answer_too_large',
+    reason:
+      declared === undefined
+        ? `the device's answer went past ${MB(bound)}, the most this page may send: refused, connection closed`
+        : `the device announced an answer of ${MB(declared)}, over the ${MB(bound)} this page may send: refused unread`,
+  });
+}
 
 /** Queue wait bound, as a multiple of the request deadline, when none is given. */
 const QUEUE_FACTOR = 4;
@@ -122,6 +152,8 @@ interface WireInit {
   dispatcher: Connections;
   origin: string;
   signal?: EventEmitter;
+  /** Largest answer read (bytes). */
+  maxAnswerBytes: number;
 }
 
 /**
@@ -144,7 +176,7 @@ class Connections {
   ) {}
 
   /** One request and its whole body: its connection is free for the next request only then. */
-  async send(opts: Dispatcher.DispatchOptions, signal: EventEmitter | undefined): Promise<WholeAnswer> {
+  async send(opts: Dispatcher.DispatchOptions, signal: EventEmitter | undefined, maxBytes: number): Promise<WholeAnswer> {
     let c = this.clients[0];
     for (const other of this.clients) if (other.calls < c.calls || (other.calls === c.calls && other.turn < c.turn)) c = other;
     if (!c || (c.calls > 0 && this.clients.length < this.slots))
@@ -152,7 +184,7 @@ class Connections {
     c.calls++;
     c.turn = ++this.turns;
     try {
-      return await dispatchWhole(c.client, opts, signal);
+      return await dispatchWhole(c.client, opts, signal, maxBytes);
     } finally {
       c.calls--;
     }
@@ -178,14 +210,22 @@ interface WholeAnswer {
  * answer in a Readable stream and an AsyncResource (measured on loopback at 1,000 requests a second: 150 instead of
  * 190 µs of CPU a request). Aborted by `signal`'s 'abort' (as `request` is): before the request is written it is
  * never sent; either way the promise settles when undici has let go of it, so the connection's count stays true.
+ * An answer over `maxBytes` is aborted as soon as that shows (its Content-Length, or the bytes so far): nothing more
+ * of it is read or kept.
  */
-function dispatchWhole(client: Client, opts: Dispatcher.DispatchOptions, signal: EventEmitter | undefined): Promise<WholeAnswer> {
+function dispatchWhole(
+  client: Client,
+  opts: Dispatcher.DispatchOptions,
+  signal: EventEmitter | undefined,
+  maxBytes: number,
+): Promise<WholeAnswer> {
   return new Promise((resolve, reject) => {
     let abortRequest: ((err: Error) => void) | undefined;
     let aborted = false;
     let statusCode = 0;
     let headers: WireHeaders | undefined;
     const chunks: Buffer[] = [];
+    let received = 0;
     const onAbort = () => {
       aborted = true;
       abortRequest?.(new errors.RequestAbortedError());
@@ -201,10 +241,21 @@ function dispatchWhole(client: Client, opts: Dispatcher.DispatchOptions, signal:
         if (status >= 200) {
           statusCode = status;
           headers = WireHeaders.fromRaw(raw);
+          const declared = Number(headers.get('content-length') ?? 0);
+          if (declared > maxBytes) {
+            abortRequest?.(answerTooLarge(maxBytes, declared));
+            return false;
+          }
         }
         return true;
       },
       onData(chunk) {
+        received += chunk.length;
+        if (received > maxBytes) {
+          chunks.length = 0;
+          abortRequest?.(answerTooLarge(maxBytes));
+          return false;
+        }
         chunks.push(chunk);
         return true;
       },
@@ -237,6 +288,7 @@ async function wireFetch(url: string, init: WireInit) {
       headers: init.headers?.toRecord(),
     },
     init.signal,
+    init.maxAnswerBytes,
   );
   const text = res.text;
   return {
@@ -410,6 +462,7 @@ export class Transport {
         signal: call,
         dispatcher: this.pool,
         origin: this.origin,
+        maxAnswerBytes: opts.maxAnswerBytes ?? answerBound(path),
       } as never);
       return { status: res.status, headers: res.headers as unknown as WireHeaders, text: typeof res._data === 'string' ? res._data : '' };
     } catch (err) {
@@ -466,6 +519,8 @@ export class Transport {
 
   private failure(err: unknown, why: AbortWhy | undefined, timeoutMs: number): DeviceError {
     if (!why && err instanceof DeviceError) return err; // refused by the budget, not sent
+    const { code, message, error } = rootCause(err);
+    if (!why && error instanceof DeviceError) return error; // an answer over its bound
     if (why === 'timeout') return new DeviceError({ kind: 'transport', error_code: 'timeout', reason: `no answer within ${timeoutMs} ms` });
     if (why === 'queue_timeout') {
       return new DeviceError({
@@ -476,7 +531,6 @@ export class Transport {
     }
     if (why === 'closed' || this.closed) return closedError();
     if (why === 'aborted') return new DeviceError({ kind: 'transport', error_code: 'aborted', reason: 'request aborted' });
-    const { code, message, error } = rootCause(err);
     if (code === PIN_MISMATCH) return new DeviceError({ kind: 'transport', error_code: 'tls_error', reason: message });
     const known = code ? NETWORK_REASONS[code] : undefined;
     const tls = /TLS|SSL|CERT/i.test(code ?? '') || (known ?? '').startsWith('TLS');

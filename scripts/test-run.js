@@ -124,6 +124,17 @@ function counts(output) {
 }
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** The files of a job whose part of its output shows a failure (uvu heads each file's part with its name). */
+function failingFiles(job, output) {
+  if (job.files.length === 1) return job.files;
+  const lines = plain(output).split('\n');
+  const starts = lines.map((l, i) => (job.files.includes(l.trim()) ? i : -1)).filter((i) => i >= 0);
+  const failing = starts
+    .filter((at, k) => lines.slice(at + 1, starts[k + 1] ?? lines.length).some((l) => /✘|FAIL/.test(l)))
+    .map((at) => lines[at].trim());
+  return failing.length ? failing : job.files;
+}
+
 function runJob(job, color) {
   const pattern = `^(${job.files.map(escape).join('|')})$`;
   const args = [join(root, 'node_modules/uvu/bin.js'), DIST, pattern, ...(color ? [] : ['--no-color'])];
@@ -207,7 +218,7 @@ async function main() {
   const wall = ((Date.now() - started) / 1000).toFixed(1);
   const busy = results.reduce((s, r) => s + r.seconds, 0).toFixed(0);
   console.log(`\ntest-run: ${wall} s wall, ${busy} s in files, ${opts.jobs} at a time`);
-  if (failedFiles.length) console.log(`failed files: ${failedFiles.map((r) => r.job.files.join(' ')).join(', ')}`);
+  if (failedFiles.length) console.log(`failed files: ${failedFiles.flatMap((r) => failingFiles(r.job, r.output)).join(', ')}`);
   console.log(`tests: ${sum('passed')} passed, ${failedTests} failed, ${sum('skipped')} skipped`);
   process.exit(failedFiles.length ? 1 : 0);
 }

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SimulatorOptions, startSimulator } from './index';
+import { parseCapture, startReplay } from './replay';
 
 /** Where `nvr2mqtt simulate` listens without options: the URL the example flows' device points at. */
 export const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:8080';
@@ -36,11 +37,16 @@ const USAGE = `Usage: nvr2mqtt simulate [options]
   --rotate-csrf           fault: a new CSRF token on every heartbeat and Set (the last 3 stay valid)
   --large-capacity        upgrade files up to 200 MiB
   --tls-key <file> --tls-cert <file>   serve HTTPS
+  --replay <file.json>    serve a device captured by nvr2mqtt capture instead of a profile: its answers as
+                          captured, writes accepted and shown by later reads, its events replayed
+                          (the profile options are ignored; login with --username/--password)
   --quiet                 do not print requests
 `;
 
 interface Parsed {
   opts: SimulatorOptions;
+  /** A capture to serve instead of a profile. */
+  replay?: string;
   help: boolean;
   /** No password given: the demo password is used, and printed. */
   demo: boolean;
@@ -73,6 +79,7 @@ const OPTIONS = {
   'large-capacity': flag,
   'tls-key': text,
   'tls-cert': text,
+  replay: text,
   quiet: flag,
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -140,7 +147,7 @@ export function parseSimulatorArgs(argv: readonly string[], env: NodeJS.ProcessE
   const alarm = num('alarm-every');
   if (alarm) opts.alarmEveryMs = alarm * 1000;
   const demo = values.password === undefined && env.NVR2MQTT_SIM_PASSWORD === undefined;
-  return { opts, help: values.help ?? false, demo };
+  return { opts, help: values.help ?? false, demo, ...(values.replay !== undefined ? { replay: values.replay } : {}) };
 }
 
 /** Runs the simulator until SIGINT/SIGTERM; resolves after a clean stop. Bad arguments: message, exit code 2. */
@@ -162,6 +169,7 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  if (parsed.replay !== undefined) return runReplay(parsed, parsed.replay);
   let sim;
   try {
     sim = await startSimulator(parsed.opts);
@@ -171,15 +179,7 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
     return;
   }
   // Listening for the signals before saying so: a supervisor that stops it right after that line gets a clean stop.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stopped = untilSignal();
   const o = parsed.opts;
   process.stdout.write(
     `nvr2mqtt simulator (${sim.profile.name} ${sim.profile.deviceType}, firmware ${sim.profile.firmware}, ` +
@@ -189,6 +189,49 @@ export async function runSimulatorCli(argv: string[]): Promise<void> {
   if (parsed.demo) process.stdout.write('(a password of your own: --password <pw> or NVR2MQTT_SIM_PASSWORD; it is never printed)\n');
   await stopped;
   await sim.stop();
+  process.stdout.write('simulator stopped\n');
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** `--replay FILE`: serves the capture until SIGINT/SIGTERM. */
+async function runReplay({ opts, demo }: Parsed, file: string): Promise<void> {
+  let replay;
+  let device;
+  try {
+    const capture = parseCapture(readFileSync(file, 'utf8'));
+    device = capture.device;
+    replay = await startReplay({
+      capture,
+      username: opts.username,
+      password: opts.password,
+      port: opts.port,
+      host: opts.host,
+      quiet: opts.quiet,
+    });
+  } catch (err) {
+    process.stderr.write(`nvr2mqtt simulate: ${file}: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const stopped = untilSignal();
+  const what = [device?.model, device?.firmware && `firmware ${device.firmware}`].filter(Boolean).join(', ');
+  process.stdout.write(
+    `nvr2mqtt simulator replaying ${file}${what ? ` (${what})` : ''} on ${replay.url} ` +
+      `(user ${opts.username ?? DEMO_LOGIN.username}${demo ? `, demo password ${JSON.stringify(DEMO_LOGIN.password)}` : ''})\n`,
+  );
+  await stopped;
+  await replay.stop();
   process.stdout.write('simulator stopped\n');
 }
 

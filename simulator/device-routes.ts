@@ -193,7 +193,8 @@ function streamUrl(s: DeviceServices, ctx: Ctx): Reply {
     if (bad !== undefined) return paramError(`channel: unknown channel ${JSON.stringify(bad)}`);
     chans = chans.filter((c) => wanted.includes(c.id));
   }
-  const host = (ctx.req.headers.host ?? '127.0.0.1').replace(/:\d+$/, '');
+  // A real device writes the address it knows itself by, which the client may not reach it at (vendor sample).
+  const host = device.lanAddress ?? (ctx.req.headers.host ?? '127.0.0.1').replace(/:\d+$/, '');
   // The vendor's sample serves RTSP on the web port (80 there); the simulator models no separate RTSP port.
   const port = ctx.req.socket.localPort ?? 80;
   const url = (n: number, sub: number) => `rtsp://${host}:${port}/rtsp/streaming?channel=${n}&subtype=${sub}`;

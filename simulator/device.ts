@@ -26,6 +26,8 @@ export class Device {
   readonly isOnline = (id: string): boolean => !this.offline.has(id);
   /** The picture each channel's last Snapshot/Get answered (tests compare what reached them, byte for byte). */
   readonly pictures = new Map<string, Buffer>();
+  /** The address the device writes into its stream URLs (SimulatorOptions.lanAddress); undefined: the Host header. */
+  lanAddress?: string;
   /** Called with the channel after setOnline() changed it (Event/Check announces `camera_connect_status`). */
   onStatusChange?: (id: string) => void;
 

@@ -18,6 +18,7 @@ const FAULT_KINDS = [
   'expire_session',
   'device_busy',
   'not_found',
+  'one_IE',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -51,6 +52,8 @@ export const FAULT_REPLIES: Readonly<Partial<Record<FaultKind, Reply>>> = {
   truncated: { status: 200, body: '{"result":"success","data":{"channel_info":{"CH1":{"siren_sw' },
   device_busy: failure(400, 'device_busy', 'Device is busy, try again later'),
   not_found: failure(404, 'not_found', 'Not found'),
+  // Another login from the caller's address (a browser there) took the session (vendor's session code list).
+  one_IE: failure(400, 'one_IE', 'Another login from this address took the session'),
 };
 
 export class Faults {

@@ -42,6 +42,7 @@ export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
 export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
 export { DISK_PAGE } from './storage';
+export { parseCapture, startReplay, type CaptureData, type Replay, type ReplayOptions } from './replay';
 
 export interface SimulatorOptions {
   /** 0 (default): an ephemeral port. */
@@ -115,6 +116,16 @@ export interface SimulatorOptions {
   diskStatus?: string;
   /** Default true. false: print one line per request (the CLI does). */
   quiet?: boolean;
+  /**
+   * The address the device knows itself by, written into its stream URLs (a LAN address, the vendor sample's
+   * 172.16.10.169). Default: the address the request came to (the Host header).
+   */
+  lanAddress?: string;
+  /**
+   * The cameras' own admin passwords (by channel id), which `IPCReboot/Set` checks its `password` against (the
+   * vendor page: the camera's password). A camera not listed has the recorder's.
+   */
+  cameraPasswords?: Record<string, string>;
 }
 
 export interface Simulator {
@@ -223,6 +234,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const profile = buildProfile({ profile: name, firmware: version, channels, largeCapacity, ptzIndexForm, analog, channelNumbering });
   const device = new Device(profile);
   if (opts.diskStatus) setDiskStatus(device.state, opts.diskStatus);
+  device.lanAddress = opts.lanAddress;
   const { events, activity } = alarmParts(opts, profile, device);
   // The cookie name carries the port, which is known only after listen(): the auth is built lazily.
   let auth: Auth | undefined;
@@ -386,6 +398,7 @@ function mountRoutes(parts: Parts, auth: Auth, routes: Front['routes']): { push:
   const maintenance = new Maintenance({
     device,
     password: opts.password,
+    cameraPasswords: opts.cameraPasswords ?? {},
     rebootMs: opts.rebootMs ?? 3000,
     reboot: () => firmware.reboot(),
   });

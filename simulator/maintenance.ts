@@ -23,6 +23,8 @@ const SALTS_KEPT = 16;
 interface MaintenanceOptions {
   device: Device;
   password: string;
+  /** Cameras' own passwords by channel; a camera not listed has the recorder's. */
+  cameraPasswords: Readonly<Record<string, string>>;
   /** How long a reboot lasts (device and cameras). */
   rebootMs: number;
   /** The device's reboot: sessions dropped, `device_reboot` answered for `rebootMs` (firmware.ts, shared). */
@@ -158,7 +160,10 @@ export class Maintenance {
     }
     const refused = this.verify(auth, 'base_secondary_authentication');
     if (refused) return refused;
-    if (password !== this.o.password) return failure(400, 'current_pwd_error', 'password: not the admin password');
+    // The page's `password` is the camera's own admin password (vendor), the recorder's where the camera has that.
+    for (const [ch, block] of Object.entries(ci))
+      if ((block as { reboot_switch: boolean }).reboot_switch && password !== (this.o.cameraPasswords[ch] ?? this.o.password))
+        return failure(400, 'current_pwd_error', `password: not the admin password of the camera on ${ch}`);
     const out: Record<string, { state: string }> = {};
     for (const [ch, block] of Object.entries(ci)) {
       const on = (block as { reboot_switch: boolean }).reboot_switch;

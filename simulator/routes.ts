@@ -30,7 +30,7 @@ interface Services extends DeviceServices {
 
 export { UPGRADE_HEAD_SIZE, UPGRADE_TIMEOUT } from './firmware';
 
-function rotated(s: Services, ctx: Ctx) {
+function rotated(s: Pick<Services, 'auth'>, ctx: Ctx) {
   const token = ctx.session ? s.auth.rotate(ctx.session) : undefined;
   return token ? { 'X-csrftoken': token } : undefined;
 }
@@ -112,7 +112,7 @@ function configRoutes(s: Services, page_: SimPage): Array<[string, Route]> {
   return out;
 }
 
-function login(s: Services, ctx: Ctx): Reply {
+function login(s: Pick<Services, 'auth' | 'tokenInBody'>, ctx: Ctx): Reply {
   const r = s.auth.login(ctx.req);
   if (r.kind === 'challenge') return digestChallenge(r.headers);
   if (r.kind === 'failed') return failure(401, r.code, r.reason, undefined, r.data);
@@ -145,6 +145,35 @@ function eventSettings(s: Services, data: Record<string, unknown>): Reply {
   return success(eventSettingsRange(device.profile, channels, face, device.isOnline));
 }
 
+/** Login, logout and heartbeat: the session's own routes (also what a replay of a capture serves, replay.ts). */
+export function sessionRoutes(s: Pick<Services, 'auth' | 'tokenInBody'>): Array<[string, Route]> {
+  return [
+    ['/API/Web/Login', { auth: 'none', handler: (ctx) => login(s, ctx) }],
+    [
+      '/API/Web/Logout',
+      {
+        auth: 'none',
+        handler: ({ req }) => {
+          const session = s.auth.sessionOf(req);
+          if (session) s.auth.logout(session);
+          return success();
+        },
+      },
+    ],
+    [
+      '/API/Login/Heartbeat',
+      {
+        auth: 'heartbeat',
+        handler: (ctx) => {
+          if (ctx.data.keep_alive !== undefined && typeof ctx.data.keep_alive !== 'boolean')
+            return paramError('keep_alive: must be a bool');
+          return success({}, rotated(s, ctx));
+        },
+      },
+    ],
+  ];
+}
+
 export function buildRoutes(s: Services): Map<string, Route> {
   const routes = new Map<string, Route>();
   for (const def of PAGES) {
@@ -152,22 +181,7 @@ export function buildRoutes(s: Services): Map<string, Route> {
     for (const [path, r] of configRoutes(s, def)) routes.set(path, r);
   }
   for (const [path, r] of deviceRoutes(s)) routes.set(path, r);
-  routes.set('/API/Web/Login', { auth: 'none', handler: (ctx) => login(s, ctx) });
-  routes.set('/API/Web/Logout', {
-    auth: 'none',
-    handler: ({ req }) => {
-      const session = s.auth.sessionOf(req);
-      if (session) s.auth.logout(session);
-      return success();
-    },
-  });
-  routes.set('/API/Login/Heartbeat', {
-    auth: 'heartbeat',
-    handler: (ctx) => {
-      if (ctx.data.keep_alive !== undefined && typeof ctx.data.keep_alive !== 'boolean') return paramError('keep_alive: must be a bool');
-      return success({}, rotated(s, ctx));
-    },
-  });
+  for (const [path, r] of sessionRoutes(s)) routes.set(path, r);
   for (const [path, r] of s.firmware.routes()) routes.set(path, r);
   for (const [path, r] of s.ipcFirmware.routes()) routes.set(path, r);
   routes.set(UPLOAD_PATH, {

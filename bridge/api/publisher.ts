@@ -152,7 +152,8 @@ export class StatePublisher {
   }
 
   availability(rt: DeviceRuntime, force = false): void {
-    this.publish(this.opts.topics.availability(rt.id), JSON.stringify({ state: rt.online ? 'online' : 'offline' }), {
+    const body = { state: rt.online ? 'online' : 'offline', ...(rt.offlineReason ? { reason: rt.offlineReason } : {}) };
+    this.publish(this.opts.topics.availability(rt.id), JSON.stringify(body), {
       retain: true,
       force,
     });

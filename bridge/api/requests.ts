@@ -4,6 +4,7 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  * `bridge/request/upgrade` (off by default) is the local firmware upgrade from a file: bridge/api/upgrade-request.ts;
+ * `bridge/request/diagnostics` a capture of a device (bridge/api/diagnostics-request.ts);
  * `bridge/request/prompt` (off by default) uploads a voice prompt from a file: bridge/api/prompt-request.ts.
  */
 import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange, violationText } from '../../core';
@@ -20,17 +21,28 @@ import { REQUEST_OPS } from '../mqtt/topics';
 import { UpgradeRequests } from './upgrade-request';
 import { promptRequest } from './prompt-request';
 import type { PromptUploads } from '../features/speaker';
+import { DiagnosticsRequests } from './diagnostics-request';
 
-/** Device secrets a page may carry (developer mode FTP password...) are never published. */
-function maskSecrets(x: unknown, depth = 0): unknown {
+/**
+ * Device secrets a page may carry (developer mode FTP password...) are never published: members named like a password,
+ * and those the page declares secret (`secretMembers`: the push listener's path of `AlarmConfig/EventPush`).
+ */
+function maskSecrets(x: unknown, secret: readonly string[] = [], depth = 0): unknown {
   if (depth > 32) return x;
-  if (Array.isArray(x)) return x.map((e) => maskSecrets(e, depth + 1));
+  if (Array.isArray(x)) return x.map((e) => maskSecrets(e, secret, depth + 1));
   if (!isPlainObject(x)) return x;
   const out: Json = {};
   for (const [k, v] of Object.entries(x)) {
-    out[k] = /passw(or)?d|secret|token/i.test(k) && typeof v === 'string' && v !== '' ? '***' : maskSecrets(v, depth + 1);
+    const hidden = /passw(or)?d|secret|token/i.test(k) || secret.includes(k);
+    out[k] = hidden && typeof v === 'string' && v !== '' ? '***' : maskSecrets(v, secret, depth + 1);
   }
   return out;
+}
+
+/** The secret members of the page a request names. */
+function secretsOf(msg: Json): readonly string[] {
+  const page = parsePageName(msg.page);
+  return (page && findPage(page)?.secretMembers) || [];
 }
 
 /** The top level of a JSON object payload, whatever its problems further down; undefined when none. */
@@ -94,9 +106,11 @@ export class Requests {
     private readonly promptUploads?: PromptUploads,
   ) {
     this.upgrades = new UpgradeRequests(ctx, api);
+    this.diagnostics = new DiagnosticsRequests(ctx);
   }
 
   private readonly upgrades: UpgradeRequests;
+  private readonly diagnostics: DiagnosticsRequests;
 
   /** Identical reads in flight (device, op, page, data): a flood of the same request shares one device call. */
   private readonly reads = new Map<string, Promise<unknown>>();
@@ -130,7 +144,12 @@ export class Requests {
     );
     void this.ctx.track(
       this.run(op, msg!, transaction).then(
-        (data) => this.respond(op, { status: 'ok', data: maskSecrets(data), ...(transaction !== undefined ? { transaction } : {}) }),
+        (data) =>
+          this.respond(op, {
+            status: 'ok',
+            data: maskSecrets(data, secretsOf(msg!)),
+            ...(transaction !== undefined ? { transaction } : {}),
+          }),
         (err) => this.fail(topic, op, transaction, err),
       ),
     );
@@ -175,6 +194,7 @@ export class Requests {
 
   private async run(op: string, msg: Json, transaction: string | number | undefined): Promise<unknown> {
     if (op === 'refresh') return this.refresh(msg);
+    if (op === 'diagnostics') return this.diagnostics.run(msg);
     if (op === 'upgrade') {
       const t = transaction !== undefined ? { transaction } : {};
       return this.upgrades.run(msg, (step, detail) => this.respond(op, { status: 'progress', step, ...detail, ...t }));

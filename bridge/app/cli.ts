@@ -6,6 +6,7 @@
  *   nvr2mqtt --config config.yaml --check validate the config, try broker and devices, report
  *   nvr2mqtt simulate [options]           run a device simulator (see `nvr2mqtt simulate --help`)
  *   nvr2mqtt streams --config config.yaml stream configuration for go2rtc, Frigate, generic camera
+ *   nvr2mqtt capture --config config.yaml --out FILE   a device's answers to every page read, redacted
  */
 // First: holds the young generation before the rest of the code is loaded (bridge/app/tuning.ts).
 import { sizeYoungGeneration, tuneHeapForDaemon } from './tuning';
@@ -24,6 +25,9 @@ Usage:
   nvr2mqtt simulate [options]               run a device simulator (nvr2mqtt simulate --help)
   nvr2mqtt streams --config <file.yaml>     print stream configuration for go2rtc, Frigate or Home
                                             Assistant's generic camera (nvr2mqtt streams --help)
+  nvr2mqtt capture --config <file.yaml> --out <file.json>
+                                            record a device's answers (redacted) to attach to an issue
+                                            or replay (nvr2mqtt capture --help)
   nvr2mqtt --help | --version
 
 Options:
@@ -104,6 +108,14 @@ export async function main(argv: string[]): Promise<number | undefined> {
     const { runSimulatorCli } = await import('../../simulator/cli');
     await runSimulatorCli(argv.slice(1));
     return undefined;
+  }
+  if (argv[0] === 'capture') {
+    const { runCaptureCli } = await import('./capture');
+    return runCaptureCli(argv.slice(1), {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      load: (file) => loadConfigFile(file).config,
+    });
   }
   if (argv[0] === 'streams') {
     const { runStreamsCli } = await import('./streams');

@@ -16,6 +16,7 @@ import { fetchMqttService, settingsFromAddonOptions } from './addon';
 import { main } from './cli';
 
 const ADDON_OPTIONS = '/data/options.json';
+const ADDON_STATE_FILE = '/data/nvr2mqtt-state.json';
 
 function exitUntilHandled(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return; // the bridge's own handler stops it cleanly
@@ -30,7 +31,8 @@ async function addonConfigFile(): Promise<string> {
   Object.assign(process.env, env);
   const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-'));
   const file = join(dir, 'config.json'); // JSON is YAML: the config loader reads it as it is
-  writeFileSync(file, JSON.stringify(settings, null, 2), { mode: 0o600 });
+  // The add-on's persistent folder keeps the state file (the config above lives in a temporary one).
+  writeFileSync(file, JSON.stringify({ state_file: ADDON_STATE_FILE, ...settings }, null, 2), { mode: 0o600 });
   return file;
 }
 

@@ -17,12 +17,13 @@
  * config file (CLI), it is not a setting.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isChannelId } from '../../core/channels';
 import { isPlainObject } from '../../core/json';
 import { parsePageName } from '../../core/pages';
 import { LOG_LEVELS } from './log';
+import { STATE_FILE_NAME } from './state-file';
 
 /** `10`, `10s`, `2m`, `500ms`, `1h`, or seconds as a number; to milliseconds (NaN when not a duration). */
 export function parseDuration(x: number | string): number {
@@ -151,6 +152,19 @@ const DeviceSchema = v.strictObject({
   ),
   tls: v.optional(DeviceTls),
   /**
+   * The cameras' own admin passwords, by channel (`IP_CH1` or `ip_ch1`): `password` or `password_file`. A camera
+   * restart (IPCReboot) carries the camera's password; a camera not listed gets the recorder's.
+   */
+  cameras: v.optional(
+    v.record(
+      v.pipe(
+        v.string(),
+        v.check((s) => isChannelId(s.trim().toUpperCase()), 'expected a channel id such as IP_CH1'),
+      ),
+      v.strictObject({ password: v.optional(Password), password_file: v.optional(v.string()) }),
+    ),
+  ),
+  /**
    * Alarms, live light/siren changes and disk problems from the device's event check (Event/Check). `push`: the
    * device pushes its alarms to the bridge (AlarmConfig/EventPush, see `push`) and a slow event check is the
    * safety net (and brings live light/siren changes and disk problems).
@@ -189,8 +203,11 @@ const PushSchema = v.strictObject({
   address: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(31, 'a device holds at most 31 characters')),
   /** 0: any free port (the devices are told the one it got). */
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)), 8089),
-  /** Local address the listener binds to. Default: every address. */
-  listen: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '0.0.0.0'),
+  /**
+   * Local address the listener binds to, or an interface's name (`eth0`). Default: `address` when it is one of this
+   * machine's addresses, else every address (behind a port mapping). See listenAddress.
+   */
+  listen: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'))),
 });
 
 /** A page name as the request API takes it (any spelling core's page-name rule accepts), kept as `AlarmConfig/Deterrence`. */
@@ -246,6 +263,11 @@ export const ConfigSchema = v.strictObject({
   request_api: v.optional(RequestApiSchema, {}),
   devices: v.pipe(v.array(DeviceSchema), v.minLength(1, 'at least one device is required')),
   log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
+  /**
+   * Where the bridge keeps what must outlive it (bridge/base/state-file.ts): relative to the config file. Default
+   * `nvr2mqtt-state.json` beside the config file; none when the config comes from no file.
+   */
+  state_file: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 });
 
 type Parsed = v.InferOutput<typeof ConfigSchema>;
@@ -273,9 +295,11 @@ export interface TlsMaterial {
 }
 
 /** A device after validation: secrets read, TLS files loaded, poll_interval in milliseconds. */
-export type DeviceConfig = Omit<ParsedDevice, 'password' | 'password_file' | 'alarm_code' | 'alarm_code_file' | 'tls'> & {
+export type DeviceConfig = Omit<ParsedDevice, 'password' | 'password_file' | 'alarm_code' | 'alarm_code_file' | 'tls' | 'cameras'> & {
   name: string;
   password: string;
+  /** From `cameras.<ch>.password` / `password_file`, by channel id (upper case). */
+  camera_passwords?: Record<string, string>;
   /** From `alarm_code` or `alarm_code_file`. */
   alarm_code?: string;
   tls?: TlsMaterial;
@@ -293,6 +317,8 @@ export interface BridgeConfig {
   request_api: Parsed['request_api'];
   devices: DeviceConfig[];
   log_level: Parsed['log_level'];
+  /** Absolute path of the state file; undefined: memory only. */
+  state_file?: string;
 }
 
 export class ConfigError extends Error {
@@ -461,6 +487,8 @@ export interface ParseOptions {
   env?: NodeJS.ProcessEnv;
   /** Directory that relative file names (password_file, ca_file) are resolved against. */
   baseDir?: string;
+  /** The config came from a file (in `baseDir`): the state file defaults to one beside it. */
+  configFile?: boolean;
 }
 
 /** Validates a config object (as read from YAML). Throws ConfigError listing every problem. */
@@ -487,8 +515,8 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
   if (!result.success || problems.length) throw new ConfigError(dedupe(problems));
   const parsed = result.output;
   const devices: DeviceConfig[] = parsed.devices.map((d, i) => {
-    const { password: _p, password_file: _f, alarm_code: _c, alarm_code_file: _cf, tls: _t, ...rest } = d;
-    const alarmCode = secrets.devices[i].alarmCode;
+    const { password: _p, password_file: _f, alarm_code: _c, alarm_code_file: _cf, tls: _t, cameras: _cam, ...rest } = d;
+    const { alarmCode, cameraPasswords } = secrets.devices[i];
     return {
       ...rest,
       poll_interval: pollIntervalOf(d),
@@ -496,9 +524,16 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
       name: d.name ?? d.id,
       password: secrets.devices[i].password ?? '',
       ...(alarmCode !== undefined ? { alarm_code: alarmCode } : {}),
+      ...(Object.keys(cameraPasswords).length ? { camera_passwords: cameraPasswords } : {}),
       tls: secrets.devices[i].tls,
     };
   });
+  // Beside the config file unless given (relative to it); without a file, only where given.
+  const stateFile = parsed.state_file
+    ? resolve(opts.baseDir ?? process.cwd(), parsed.state_file)
+    : opts.baseDir !== undefined && opts.configFile
+      ? join(opts.baseDir, STATE_FILE_NAME)
+      : undefined;
   const { password: _mp, password_file: _mf, tls: _mt, ...mqttRest } = parsed.mqtt;
   const mqtt: MqttConfig = { ...mqttRest, password: secrets.mqtt.password, tls: secrets.mqtt.tls };
   return {
@@ -509,6 +544,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
       request_api: parsed.request_api,
       devices,
       log_level: parsed.log_level,
+      ...(stateFile ? { state_file: stateFile } : {}),
     },
     warnings,
   };
@@ -560,7 +596,13 @@ function connectionSecrets(raw: Record<string, unknown>, baseDir: string, proble
       if (d.id === 'bridge') problems.push(`${where}.id: "bridge" is reserved (it is the bridge's own topic)`);
     }
     const code = { password: typeof d.alarm_code === 'string' ? d.alarm_code : undefined, password_file: text(d.alarm_code_file) };
+    const cameraPasswords: Record<string, string> = {};
+    for (const [ch, entry] of Object.entries(isPlainObject(d.cameras) ? d.cameras : {})) {
+      const pw = isPlainObject(entry) ? secret(given(entry), `${where}.cameras.${ch}`, baseDir, problems, true) : undefined;
+      if (pw !== undefined) cameraPasswords[ch.trim().toUpperCase()] = pw;
+    }
     return {
+      cameraPasswords,
       password: secret(given(d), where, baseDir, problems, true),
       alarmCode: secret(code, where, baseDir, problems, false, 'alarm_code'),
       tls: tlsOf(d, where),
@@ -608,7 +650,7 @@ export function loadConfigFile(file: string, opts: Omit<ParseOptions, 'baseDir'>
   } catch (err) {
     throw new ConfigError([`${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`]);
   }
-  return parseConfig(doc, { ...opts, baseDir: dirname(resolve(file)) });
+  return parseConfig(doc, { ...opts, baseDir: dirname(resolve(file)), configFile: true });
 }
 
 /** Every secret of a config, for the log and payload redactor. */
@@ -619,6 +661,7 @@ export function configSecrets(config: BridgeConfig): string[] {
   for (const d of config.devices) {
     if (d.password) out.push(d.password);
     if (d.alarm_code) out.push(d.alarm_code);
+    out.push(...Object.values(d.camera_passwords ?? {}).filter(Boolean));
   }
   return out;
 }

@@ -79,3 +79,51 @@ export function errorText(err: unknown): string {
   if (err && typeof err === 'object' && 'message' in err) return String((err as Error).message);
   return String(err);
 }
+
+/** Warnings said once per kind and interval (see `limitRepeats`). */
+export interface RepeatLimited {
+  /** Logs `line` unless a warning of `kind` was logged within the interval; then only counts it. */
+  warn(kind: string, line: string): void;
+  /** Says the counts not said yet (on close). */
+  flush(): void;
+}
+
+/**
+ * Repeated warnings of one kind (a flood of refused pushes: guessed paths, unreadable requests) cost one line, not
+ * one each: the first of a kind is logged at once, those after it within `intervalMs` are counted, and at the end
+ * of the interval one line gives the last of them with the count. A kind quiet for a whole interval starts over.
+ */
+export function limitRepeats(log: Logger, intervalMs = 60_000): RepeatLimited {
+  const kinds = new Map<string, { count: number; last: string; timer: NodeJS.Timeout }>();
+  const say = (k: { count: number; last: string }) =>
+    log.warn(`${k.last} (${k.count.toLocaleString('en-US')} times in the last ${Math.round(intervalMs / 1000)} s)`);
+  const open = (kind: string) => {
+    const timer = setTimeout(() => {
+      const k = kinds.get(kind)!;
+      kinds.delete(kind);
+      if (!k.count) return;
+      say(k);
+      open(kind); // a flood that goes on: one line an interval
+    }, intervalMs);
+    kinds.set(kind, { count: 0, last: '', timer: timer.unref() });
+  };
+  return {
+    warn(kind, line) {
+      const k = kinds.get(kind);
+      if (k) {
+        k.count++;
+        k.last = line;
+        return;
+      }
+      log.warn(line);
+      open(kind);
+    },
+    flush() {
+      for (const k of kinds.values()) {
+        clearTimeout(k.timer);
+        if (k.count) say(k);
+      }
+      kinds.clear();
+    },
+  };
+}

@@ -59,6 +59,7 @@ export function deviceClientOptions(cfg: DeviceConfig, timeoutMs = 10_000): Clie
     // The device's request budget: polls, event checks, commands and the request API share it.
     budget: cfg.request_rate && cfg.request_queue ? { rate: cfg.request_rate, queue: cfg.request_queue } : undefined,
     tls: cfg.tls ? { ca: cfg.tls.ca, fingerprint: cfg.tls.fingerprint } : undefined,
+    cameraPasswords: cfg.camera_passwords,
   };
 }
 

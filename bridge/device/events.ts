@@ -9,7 +9,8 @@
  * With `push` (config `events: push`), the device's HTTP push of alarms (AlarmConfig/EventPush) is pointed at the
  * bridge's listener first (a path of this device's own); each push makes the stream check at once, and the paced
  * check (the interval, 60 s by default then) is the safety net. On stop the device's previous push settings are
- * written back. A device without the page keeps the paced checks (at most 1 s apart).
+ * written back; until then they are kept in the state file, so that a run that was killed is followed by one that
+ * gives the owner's settings back. A device without the page keeps the paced checks (at most 1 s apart).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import {
@@ -18,10 +19,13 @@ import {
   DeviceError,
   readEventPush,
   restoreEventPush,
+  EventPushData,
+  pushSettingsToKeep,
   type DeviceEvent,
-  type EventPushData,
   type PushTarget,
 } from '../../core';
+import * as v from 'valibot';
+import type { StateFile } from '../base/state-file';
 import { PUSH_PATH_PREFIX, type PushListener, type PushRegistration } from './push-listener';
 import type { Device } from './device';
 import { EventState, type EventChange } from './event-state';
@@ -37,6 +41,8 @@ export interface DeviceEventsOptions {
   retryMs?: number;
   /** `events: push`: the bridge's listener and the address and port devices call it at. */
   push?: { listener: PushListener; address: string; port: number };
+  /** Keeps the owner's push settings until they are given back, across a SIGKILL too (bridge/base/state-file.ts). */
+  state?: StateFile;
 }
 
 /** Paced checks where push is asked for but cannot be had. */
@@ -112,13 +118,28 @@ export class DeviceEvents {
       const target: PushTarget = { addr: push.address, port: push.port, url: this.registration.path };
       const current = await readEventPush(this.device.client);
       const table = current.params?.table;
-      // Left pointing at this bridge by a run that could not give it back: what was there before is unknown.
+      // Left pointing at this bridge by a run that could not give it back (killed): the owner's settings are those it
+      // kept in the state file; without them, what was there before is unknown (the push is then switched off).
       const leftover = table?.addr === push.address && typeof table.url === 'string' && table.url.startsWith(PUSH_PATH_PREFIX);
+      const kept = v.safeParse(EventPushData, this.o.state?.device(this.device.id).push_original);
+      const previous = pushSettingsToKeep(
+        leftover
+          ? kept.success && kept.output.params
+            ? kept.output
+            : { ...current, params: { ...current.params, table: { ...table, enable: false } } }
+          : current,
+      );
+      if (leftover && kept.success) this.o.log.info('alarm push: the owner settings kept by a run that did not end are given back on stop');
+      // Kept before the device is touched: a kill from here on still finds them.
+      await this.o.state?.update(this.device.id, (s) => ({ ...s, push_original: previous }));
+      this.previousPush = previous;
       await claimEventPush(this.device.client, current, target);
-      this.previousPush = leftover ? { ...current, params: { ...current.params, table: { ...table, enable: false } } } : current;
       this.o.log.info(`alarm push on: the device calls ${push.address}:${push.port}`);
       return true;
     } catch (err) {
+      // Not claimed: the device keeps its settings, nothing to give back.
+      if (this.previousPush) await this.o.state?.update(this.device.id, (s) => ({ ...s, push_original: undefined }));
+      this.previousPush = undefined;
       this.registration?.close();
       this.registration = undefined;
       const why = err instanceof DeviceError && err.kind === 'unsupported' ? 'the device has no AlarmConfig/EventPush' : errorText(err);
@@ -136,6 +157,7 @@ export class DeviceEvents {
     try {
       await restoreEventPush(this.device.client, previous);
       this.o.log.info('alarm push settings given back');
+      await this.o.state?.update(this.device.id, (s) => ({ ...s, push_original: undefined }));
     } catch (err) {
       this.o.log.warn(`could not give the alarm push settings back: ${errorText(err)}`);
     }

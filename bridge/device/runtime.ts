@@ -6,6 +6,7 @@
  * apart, so a flood of `get` costs the device a bounded number of reads.
  */
 import { EventEmitter } from 'node:events';
+import { ANOTHER_USER_SESSION, isAnotherUserSession } from '../../core';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DeviceConfig } from '../base/config';
 import { Device, type DeviceOptions } from './device';
@@ -14,6 +15,7 @@ import { DeviceEvents, type DeviceEventsOptions } from './events';
 import { errorText, type Logger } from '../base/log';
 import { Poller } from './poller';
 import type { StartGate } from './start-gate';
+import type { StateFile } from '../base/state-file';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -28,6 +30,8 @@ export interface RuntimeOptions {
   eventRetryMs?: number;
   /** `events: push`: the bridge's alarm push listener and the address and port devices call it at. */
   push?: DeviceEventsOptions['push'];
+  /** What the bridge keeps across its own restarts (the owner's push settings). */
+  state?: StateFile;
   /** Bounds the devices in their first poll at once (the bridge shares one among all devices). */
   startGate?: StartGate;
   /** Build the device (unit tests: a fake); default `new Device(cfg, ...)`. */
@@ -48,6 +52,8 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   readonly events?: DeviceEvents;
   /** Availability as published: true after a successful poll, false after repeated failures. */
   online = false;
+  /** Why the device is offline where a user can act on it (ANOTHER_USER_SESSION); undefined otherwise. */
+  offlineReason?: string;
   private readonly readGapMs: number;
   /** The read in progress (or waiting for its turn). */
   private reading?: Promise<void>;
@@ -94,6 +100,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
         log: opts.log,
         retryMs: opts.eventRetryMs,
         push: cfg.events === 'push' ? opts.push : undefined,
+        state: opts.state,
         onChange: (change) => this.emit('events', change),
       });
     }
@@ -184,6 +191,7 @@ export class DeviceRuntime extends EventEmitter<DeviceRuntimeEvents> {
   private availability(online: boolean, err?: unknown): void {
     this.answered();
     this.online = online;
+    this.offlineReason = !online && isAnotherUserSession(err) ? ANOTHER_USER_SESSION : undefined;
     // Events from the first answer on; the stream then runs by itself (its own pacing and backoff).
     if (online) this.events?.start();
     if (online) this.opts.log.info('online');

@@ -9,6 +9,7 @@ import type { Quoter } from '../../core/quote';
 import type { DiscoveryOptions } from '../homeassistant/discovery';
 import type { Logger } from '../base/log';
 import type { Part } from '../base/part';
+import type { StateFile } from '../base/state-file';
 import type { Device } from '../device/device';
 import type { DeviceRuntime } from '../device/runtime';
 import type { Json } from '../device/state';
@@ -47,6 +48,8 @@ export interface FeatureOptions {
   event: (type: string, data: Record<string, unknown>) => void;
   /** A feature's entities of this device changed: its discovery is published again. */
   changed: (device: Device) => void;
+  /** What the bridge keeps across its own restarts (bridge/base/state-file.ts). */
+  state?: StateFile;
   /** On-demand firmware checks closer than this share the last answer (default 10 s; tests 0). */
   firmwareCheckGapMs?: number;
   /** Between Progress reads of a firmware install (default 2000 ms). */

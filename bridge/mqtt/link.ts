@@ -208,11 +208,7 @@ export class MqttLink extends EventEmitter {
     }
     // Acknowledge (PUBACK) only after the handler ran: a message is handed over, never lost in between.
     this.client.handleMessage = (packet, done) => {
-      try {
-        this.handler(packet.topic, packet.payload as Buffer, packet);
-      } catch (err) {
-        opts.log.error(`message on ${packet.topic}: ${errorText(err)}`);
-      }
+      this.deliver(this.handler, packet.topic, packet.payload as Buffer, packet);
       done();
     };
     this.client.on('disconnect', (packet) => {
@@ -276,6 +272,18 @@ export class MqttLink extends EventEmitter {
     if (this.refusals.has(topic)) return;
     this.refusals.set(topic, `${what} ${topic}: ${text}`);
     this.opts.log.warn(`MQTT: the broker refused ${what} ${topic}: ${text}; check its ACL for this user`);
+  }
+
+  /**
+   * Every message from the broker reaches its handler through here: whatever anyone published (a crafted retained
+   * config, a command), a handler that throws is logged, never thrown into MQTT.js (where it ends the process).
+   */
+  private deliver(handler: MessageHandler, topic: string, payload: Buffer, packet: IPublishPacket): void {
+    try {
+      handler(topic, payload, packet);
+    } catch (err) {
+      this.opts.log.error(`message on ${topic}: ${errorText(err)}`);
+    }
   }
 
   onMessage(handler: MessageHandler): void {
@@ -395,7 +403,7 @@ export class MqttLink extends EventEmitter {
       } else if (packet.retain) {
         seen++;
         lastAt = Date.now();
-        onRetained(topic, payload, packet);
+        this.deliver(onRetained, topic, payload, packet);
       }
     };
     /** True when the ping came back; false when nothing at all came for stallMs meanwhile. */

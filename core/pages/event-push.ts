@@ -41,5 +41,7 @@ export const eventPushPage = definePage({
     },
   },
   readOnly: true,
+  // While the bridge holds the push, `url` is its listener's secret path: anyone who reads it can post fake alarms.
+  secretMembers: ['url'],
 });
 export const { Range: eventPushRange, Get: eventPushGet, Set: eventPushSet } = eventPushPage.operations;

@@ -100,6 +100,8 @@ export const IpcVoicePromptsAnswer = v.looseObject({
 export const ipcVoicePromptsPage = definePage({
   name: 'Extended/IPCVoicePrompts',
   title: 'Voice prompts of the cameras behind an NVR',
+  // A Get names what it reads; the list of the cameras' files is the plain read.
+  getRequest: { command: 'GetAudioFilesList' },
   operations: {
     Get: {
       request: IpcVoicePromptsRequest,

@@ -1,5 +1,6 @@
 import { ALARM_TYPES, alarmTypesOf, recorderAlarmInputs } from '../../core/alarm-types';
 import { NvrClient } from '../../core/client';
+import { captureDevice, captureText } from '../../core/capture';
 import { deviceUrl } from '../../core/transport';
 import { DeviceError } from '../../core/errors';
 import { rebootableChannels } from '../../core/reboot';
@@ -90,6 +91,35 @@ async function withClient<T>(RED: RED, body: DialogValues, fn: (client: NvrClien
     } finally {
       await settleWithin(client.close(), CLOSE_TIMEOUT_MS);
     }
+  } catch (e) {
+    throw withTriesLeft(asDeviceError(e), options);
+  }
+}
+
+/**
+ * The Diagnostics button: the device captured as `nvr2mqtt capture` captures it (core/capture.ts: every reading page,
+ * nothing written, redacted), on a session of its own (a capture records what its own client reads), logged out after.
+ */
+async function diagnostics(RED: RED, body: DialogValues): Promise<unknown> {
+  const creds = resolveCredentials(RED, body);
+  const props: DeviceProps = { url: body.url, tls_ca: body.tls_ca, tls_fingerprint: body.tls_fingerprint };
+  const options = { ...clientOptions(props, creds), timeoutMs: ADMIN_TIMEOUT_MS };
+  deviceUrl(options.url);
+  if (creds.password === undefined) {
+    throw new DeviceError({
+      kind: 'invalid_request',
+      error_code: 'no_password',
+      reason: 'no password typed and none stored for this device',
+    });
+  }
+  try {
+    const { file, redactor } = await captureDevice({
+      client: { ...options, onLogin: recordLogins(options) },
+      product: 'nvr2mqtt (Node-RED)',
+      events: 0,
+      say: () => undefined,
+    });
+    return { ok: true, capture: file, ...captureText(file, redactor).summary };
   } catch (e) {
     throw withTriesLeft(asDeviceError(e), options);
   }
@@ -229,6 +259,17 @@ export function registerAdminRoutes(RED: RED): void {
       return { ok: true, channels, types };
     }),
   );
+
+  // The Diagnostics button: the device's capture, for the owner to save and attach to an issue.
+  RED.httpAdmin.post('/nvr-device/diagnostics', write, (req, res) => {
+    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as DialogValues;
+    diagnostics(RED, body)
+      .then(
+        (result) => res.json(result),
+        (e: unknown) => sendError(res, asDeviceError(e)),
+      )
+      .catch(() => undefined);
+  });
 
   RED.httpAdmin.post(
     '/nvr-device/test',

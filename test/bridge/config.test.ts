@@ -213,6 +213,31 @@ test('password_file read and trimmed; relative to the config file; missing file 
   }
 });
 
+test("cameras: each camera's own password, given or from a file, by channel id or slug; problems by path, never quoted", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-cfg-'));
+  try {
+    writeFileSync(join(dir, 'cam2.pw'), 'cam-two-pw\n');
+    const { config } = parseConfig(
+      { devices: [{ ...dev, cameras: { ip_ch1: { password: 'cam-one-pw' }, IP_CH2: { password_file: 'cam2.pw' } } }] },
+      { env: {}, baseDir: dir },
+    );
+    assert.deepEqual(config.devices[0].camera_passwords, { IP_CH1: 'cam-one-pw', IP_CH2: 'cam-two-pw' });
+    assert.equal(parseConfig({ devices: [dev] }, { env: {} }).config.devices[0].camera_passwords, undefined, 'none: the recorder password');
+    const found = problems({
+      devices: [{ ...dev, cameras: { IP_CH1: {}, IP_CH3: { password: 'sEcret-x', password_file: 'f' }, door: { password: 'sEcret-y' } } }],
+    });
+    assert.ok(found.includes('devices[0].cameras.IP_CH1.password: required (or password_file)'), found.join('\n'));
+    assert.ok(found.includes('devices[0].cameras.IP_CH3.password_file: give either password or password_file, not both'), found.join('\n'));
+    assert.ok(
+      found.some((p) => p.startsWith('devices[0].cameras.door') && /channel id/.test(p)),
+      found.join('\n'),
+    );
+    assert.ok(!found.join('\n').includes('sEcret'), 'no password quoted');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('environment overrides', () => {
   const { config, warnings } = parseConfig(
     { devices: [{ ...dev, password: undefined }] },

@@ -93,4 +93,19 @@ test('install: in_progress with update_percentage rising, then done; the device 
   assert.equal(count(UPGRADE), 1);
 });
 
+test("a check that finds newer firmware without its version (the vendor's sample): an update, version unknown", async () => {
+  const { fx } = ctx;
+  sim().firmware.publish(''); // the next Check answers has_new_firmware: true, new_version: ''
+  let s: Record<string, any> | undefined;
+  for (let i = 0; i < 5 && !s; i++) {
+    const rec = fx.recorder.count;
+    await fx.recorder.publish(`${fx.base}/nvr/set/firmware`, 'check');
+    s = await state((j) => j.latest_version === 'unknown', rec).catch(() => undefined);
+  }
+  assert.ok(s, 'latest_version unknown published');
+  assert.equal(s.installed_version, sim().firmware.installed);
+  assert.notEqual(s.latest_version, s.installed_version, 'Home Assistant shows an update');
+  assert.match(String(s.release_summary), /did not say which version/);
+});
+
 test.run();

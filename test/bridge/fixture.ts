@@ -28,6 +28,8 @@ export interface DeviceSpec {
   alarmClearAfter?: number | string;
   /** Config `alarm_code`. */
   alarmCode?: string;
+  /** Config `cameras` (the cameras' own passwords). */
+  cameras?: Record<string, { password?: string; password_file?: string }>;
   /**
    * Config `request_rate` / `request_queue`. Default 50 a second: the tests' 0.3 s polls alone would take more than
    * the config's default budget, and requests from outside wait behind polls.
@@ -123,6 +125,7 @@ export async function setup(opts: FixtureOptions = {}): Promise<Fixture> {
           ...(d.eventInterval !== undefined ? { event_interval: d.eventInterval } : {}),
           ...(d.alarmClearAfter !== undefined ? { alarm_clear_after: d.alarmClearAfter } : {}),
           ...(d.alarmCode !== undefined ? { alarm_code: d.alarmCode } : {}),
+          ...(d.cameras !== undefined ? { cameras: d.cameras } : {}),
           request_rate: d.budget?.rate ?? 50,
           ...(d.budget?.queue !== undefined ? { request_queue: d.budget.queue } : {}),
         })),

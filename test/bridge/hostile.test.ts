@@ -106,6 +106,34 @@ test('ON, OFF, ON, OFF: only the last command per key is reported, and it is con
   }
 });
 
+test('issue 38: a retained discovery config crafted to throw while the bridge reads it back ends nothing', async () => {
+  const fx = await setup({ label: 'crafted-config' });
+  try {
+    const r = fx.recorder;
+    // Looks like this bridge's own config (origin, availability), with a device reference no string can be made of.
+    const crafted = {
+      o: { name: 'nvr2mqtt' },
+      avty: [{ t: `${fx.base}/bridge/state` }],
+      dev: { via_device: { toString: 1, valueOf: 1 } },
+    };
+    await r.publish(`${fx.prefix}/device/crafted/config`, JSON.stringify(crafted), { retain: true, qos: 1 });
+    // A (re)start makes the bridge read its retained configs back.
+    await fx.bridge.stop();
+    const since = r.count;
+    await fx.restartBridge();
+    await r.publish(`${fx.base}/bridge/request/refresh`, JSON.stringify({ device: 'nvr', transaction: 'after-crafted' }));
+    const res = json(await r.waitTopic(`${fx.base}/bridge/response/refresh`, (j) => j.transaction === 'after-crafted', 8000, since));
+    assert.equal(res.status, 'ok', 'the bridge still answers');
+    assert.ok(
+      fx.logs.some((l) => l.startsWith('error') && l.includes(`message on ${fx.prefix}/device/crafted/config:`)),
+      'the message that could not be handled is logged',
+    );
+    await r.publish(`${fx.prefix}/device/crafted/config`, '', { retain: true, qos: 1 });
+  } finally {
+    await fx.stop();
+  }
+});
+
 test('a flood of get and refresh (20/s for 3 s) costs the device a bounded number of reads', async () => {
   const fx = await setup({ label: 'flood', devices: [{ id: 'nvr', poll: 60 }], bridge: { readGapMs: 500 } });
   try {

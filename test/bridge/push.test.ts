@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { suite } from 'uvu';
 import { parseConfig, ConfigError } from '../../bridge/base/config';
-import { setup, until, type Fixture } from './fixture';
+import { assertNoSecrets, json, setup, until, type Fixture } from './fixture';
 
 const test = suite<{ fx: Fixture }>('bridge events: push');
 
@@ -93,6 +93,20 @@ test('a push from another address, or to a path the bridge did not give out, is 
     'the refused pushes made no request to the device',
   );
   assert.ok(!fx.logs.some((l) => l.includes(String(table.url))), 'the secret path is never logged');
+});
+
+test('bridge/request/get on AlarmConfig/EventPush withholds the push path (the listener secret) like a password', async ({ fx }) => {
+  const secret = String(pushSets(fx)[0].url);
+  const r = fx.recorder;
+  const since = r.count;
+  await r.publish(`${fx.base}/bridge/request/get`, JSON.stringify({ device: 'nvr', page: PAGE, transaction: 'push-get' }));
+  const res = json(await r.waitTopic(`${fx.base}/bridge/response/get`, (j) => j.transaction === 'push-get', 5000, since));
+  assert.equal(res.status, 'ok');
+  const table = (res.data as { params: { table: Table } }).params.table;
+  assert.equal(table.url, '***', 'withheld');
+  assert.equal(table.addr, '127.0.0.1', 'the rest as the device answered');
+  assert.equal(fx.sims.get('nvr')!.pushSettings.url, secret, 'the device still holds the real path');
+  assertNoSecrets(fx, [secret]);
 });
 
 test('on stop the device gets its previous push settings back', async ({ fx }) => {

@@ -5,14 +5,26 @@
  */
 import * as assert from 'node:assert/strict';
 import { suite } from 'uvu';
-import { json, setup, until, waitEvent, type Fixture } from './fixture';
+import { assertNoSecrets, json, setup, until, waitEvent, type Fixture } from './fixture';
 
 type Json = Record<string, any>;
 const test = suite<{ fx: Fixture }>('bridge restart');
 const REBOOT_MS = 5000;
+/** The camera on IP_CH1 has an admin password of its own (IPCReboot checks it); the config gives it. */
+const CAMERA_PW = 'Cam-0wn-pw';
 
 test.before(async (ctx) => {
-  ctx.fx = await setup({ label: 'restart', devices: [{ id: 'nvr', sim: { rebootMs: REBOOT_MS }, poll: 0.3 }] });
+  ctx.fx = await setup({
+    label: 'restart',
+    devices: [
+      {
+        id: 'nvr',
+        sim: { rebootMs: REBOOT_MS, cameraPasswords: { IP_CH1: CAMERA_PW } },
+        poll: 0.3,
+        cameras: { ip_ch1: { password: CAMERA_PW } },
+      },
+    ],
+  });
   await until(() => cmps(ctx.fx, 'nvr', 'ip_ch1')?.restart !== undefined, 'the camera restart button', 5000);
 });
 
@@ -62,7 +74,9 @@ test('refused without a device request: a channel the NVR cannot restart, an unk
   assert.equal(sim.reboots, 0);
 });
 
-test('a camera restarts through the NVR: admin password and secondary authentication, offline and back', async ({ fx }) => {
+test("a camera restarts through the NVR: the camera's own password (config cameras) and secondary authentication, offline and back", async ({
+  fx,
+}) => {
   const sim = fx.sims.get('nvr')!;
   const since = fx.recorder.count;
   const before = sim.log.length;
@@ -75,6 +89,7 @@ test('a camera restarts through the NVR: admin password and secondary authentica
   assert.deepEqual(data.channel_info, { IP_CH1: { reboot_switch: true } });
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.online === false, 5000, since);
   await fx.recorder.waitTopic(`${fx.base}/nvr/ip_ch1`, (j) => j.online === true, 8000, since);
+  assertNoSecrets(fx, [CAMERA_PW]);
 });
 
 test('the recorder restarts: sessions drop, the bridge comes back with one login; a second press is refused', async ({ fx }) => {

@@ -22,7 +22,13 @@ const snapshotsOf = (fx: Fixture, since = 0, channel?: string) =>
     .filter((e) => e.path === '/API/Snapshot/Get' && (!channel || (e.data as { channel?: string }).channel === channel));
 
 test.before(async () => {
-  ctx.fx = await setup({ label: 'cameras', devices: [{ id: 'nvr', poll: 0.3, sim: { channels: 4, analog: 2 } }] });
+  ctx.fx = await setup({
+    label: 'cameras',
+    devices: [
+      // The device reports the LAN address it knows itself by (vendor sample): the bridge publishes the configured host.
+      { id: 'nvr', poll: 0.3, sim: { channels: 4, analog: 2, lanAddress: '172.16.10.169' } },
+    ],
+  });
   ctx.pics = [];
   ctx.sub = await mqtt.connectAsync(ctx.fx.broker.url, { reconnectPeriod: 0 });
   ctx.sub.on('message', (topic, payload, packet) => ctx.pics.push({ topic, payload, retain: !!packet.retain }));

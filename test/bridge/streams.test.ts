@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import { parse as parseYaml } from 'yaml';
-import { streamUrlsFrom, withoutCredentials } from '../../core';
+import { onHost, streamUrlsFrom, withoutCredentials } from '../../core';
 import { StreamUrlAnswer } from '../../core/pages/stream-url';
 import { passwordVariable, streamConfig, type DeviceStreams } from '../../bridge/app/streams';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -64,6 +64,28 @@ test('streamUrlsFrom reads both spellings of the mobile stream and drops embedde
     channel_info: { CH1: { mobilestream_url: 'rtsp://10.0.0.2:554/rtsp/streaming?channel=1&subtype=2' } },
   });
   assert.deepEqual(streamUrlsFrom(table), [{ channel: 'CH1', mobile: 'rtsp://10.0.0.2:554/rtsp/streaming?channel=1&subtype=2' }]);
+});
+
+test('streamUrlsFrom with the configured host: the host the device reports is replaced, its port, path and query kept', () => {
+  const sample = v.parse(StreamUrlAnswer, {
+    channel_info: [
+      {
+        channel: 'CH1',
+        mainstream_url: 'rtsp://admin:hunter2@172.16.10.169:80/rtsp/streaming?channel=1&subtype=0',
+        substream_url: 'rtsp://172.16.10.169/rtsp/streaming?channel=1&subtype=1',
+        mobile_stream_url: 'rtsp://[fe80::1]:554/rtsp/streaming?channel=1&subtype=2',
+      },
+    ],
+  });
+  assert.deepEqual(streamUrlsFrom(sample, 'nvr.example.net'), [
+    {
+      channel: 'CH1',
+      main: 'rtsp://nvr.example.net:80/rtsp/streaming?channel=1&subtype=0',
+      sub: 'rtsp://nvr.example.net/rtsp/streaming?channel=1&subtype=1',
+      mobile: 'rtsp://nvr.example.net:554/rtsp/streaming?channel=1&subtype=2',
+    },
+  ]);
+  assert.equal(onHost('rtsp://172.16.10.169:80/a?b=1', '[2001:db8::5]'), 'rtsp://[2001:db8::5]:80/a?b=1');
 });
 
 const DEVICES: DeviceStreams[] = [
@@ -131,7 +153,8 @@ let dir = '';
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'nvr2mqtt-streams-'));
   sims = [
-    await startSimulator({ password: PASSWORD, channels: 4, analog: 2 }),
+    // Reports the LAN address it knows itself by (the vendor sample's), which this client does not reach it at.
+    await startSimulator({ password: PASSWORD, channels: 4, analog: 2, lanAddress: '172.16.10.169' }),
     // Old firmware: the vendor sample's `mobile_stream_url` spelling.
     await startSimulator({ password: PASSWORD, profile: 'ipc', firmware: '8.2.3' }),
   ];

@@ -218,6 +218,116 @@ test('PlateInfo and FaceInfo (arrays, as devices send them): plate and face crop
   assert.equal(aiPictures('x'), []);
 });
 
+test('two AI alarms on one channel in one answer: each picture goes with the alarm its Type names, not the latest', () => {
+  // A person-vehicle alarm and a line crossing on CH1; the device sends the LCD human picture (Type 5) after the
+  // vehicle one (Type 2), and a face picture no alarm of this answer names.
+  const answer = {
+    alarm_list: [
+      {
+        time: '2024-03-09T21:04:05Z+01:00',
+        channel_alarm: [
+          { channel: 'CH1', int_alarm: { alarm_val: true, int_subtype: 'lcd' } },
+          { channel: 'CH1', int_alarm: { alarm_val: true, int_subtype: 'pd_vd' } },
+        ],
+      },
+    ],
+    ai_snap_picture: {
+      SnapedObjInfo: [
+        {
+          Chn: 0,
+          StrChn: 'CH1',
+          StartTime: 1710014645,
+          EndTime: 1710014650,
+          SnapId: 1,
+          Type: 5,
+          ObjectImage: b64('walker'),
+          Background: b64('line'),
+        },
+        {
+          Chn: 0,
+          StrChn: 'CH1',
+          StartTime: 1710014645,
+          EndTime: 1710014650,
+          SnapId: 2,
+          Type: 2,
+          ObjectImage: b64('car'),
+          Background: b64('drive'),
+        },
+      ],
+      FaceInfo: [{ Id: 1, SnapId: 3, Type: 0, StrChn: 'CH1', Chn: 0, Image2: b64('face'), Image4: b64('door') }],
+    },
+  };
+  const events = eventsOf(answer);
+  assert.equal(
+    events.map((e) => (e.kind === 'alarm' ? [e.type, e.subtype, e.picture?.id] : [e.kind, e.kind === 'picture' ? e.picture.id : -1])),
+    [
+      ['line_crossing', 'lcd', 1],
+      ['vehicle', 'pd_vd', 2],
+      ['motor_vehicle', 'pd_vd', 2],
+      ['picture', 3],
+    ],
+  );
+});
+
+test('an intrusion picture (Type 11) goes with a PID alarm: both are the intrusion alarm', () => {
+  const answer = {
+    alarm_list: [
+      { time: '2024-03-09T21:04:05Z+01:00', channel_alarm: [{ channel: 'CH3', int_alarm: { alarm_val: true, int_subtype: 'pid' } }] },
+    ],
+    ai_snap_picture: {
+      SnapedObjInfo: [
+        { Chn: 2, StrChn: 'CH3', StartTime: 1710014645, SnapId: 5, Type: 11, ObjectImage: b64('intruder'), Background: b64('fence') },
+      ],
+    },
+  };
+  assert.equal(
+    eventsOf(answer).map((e) => (e.kind === 'alarm' ? [e.type, e.picture?.id] : [e.kind])),
+    [['intrusion', 5]],
+  );
+});
+
+test('two starts of one AI alarm in one answer: each picture goes with the start nearest its StartTime', () => {
+  const answer = {
+    alarm_list: [
+      { time: '2024-03-09T21:04:05Z+01:00', channel_alarm: [{ channel: 'CH2', int_alarm: { alarm_val: true, int_subtype: 'pd' } }] },
+      { time: '2024-03-09T21:04:07Z+01:00', channel_alarm: [{ channel: 'CH2', int_alarm: { alarm_val: false, int_subtype: 'pd' } }] },
+      { time: '2024-03-09T21:04:30Z+01:00', channel_alarm: [{ channel: 'CH2', int_alarm: { alarm_val: true, int_subtype: 'pd' } }] },
+    ],
+    ai_snap_picture: {
+      SnapedObjInfo: [
+        {
+          Chn: 1,
+          StrChn: 'CH2',
+          StartTime: 1710014645,
+          EndTime: 1710014647,
+          SnapId: 7,
+          Type: 1,
+          ObjectImage: b64('first'),
+          Background: b64('a'),
+        },
+        {
+          Chn: 1,
+          StrChn: 'CH2',
+          StartTime: 1710014670,
+          EndTime: 1710014672,
+          SnapId: 8,
+          Type: 1,
+          ObjectImage: b64('second'),
+          Background: b64('b'),
+        },
+      ],
+    },
+  };
+  assert.equal(
+    alarms(eventsOf(answer)).map((e) => [e.active, e.time, e.picture?.id]),
+    [
+      [true, '2024-03-09T21:04:05+01:00', 7],
+      [false, '2024-03-09T21:04:07+01:00', undefined],
+      [true, '2024-03-09T21:04:30+01:00', 8],
+    ],
+  );
+});
+
 test('Type (o.1): 0 face, 1/3/5/11/14/17 human, 2/4/6/12/15/18 vehicle, 7-9/13/16/19 non-vehicle, 10 plate', () => {
   const vehicle = [2, 4, 6, 12, 15, 18];
   const human = [1, 3, 5, 11, 14, 17];

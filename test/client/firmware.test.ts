@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NvrClient } from '../../core/client';
+import { firmwareVersions } from '../../core/firmware';
 import { startSimulator, type Simulator } from '../../simulator';
 import { rejection, until } from './harness';
 
@@ -120,6 +121,16 @@ test('online: check finds nothing, then the published version; upgrade with prog
     seen.join(),
   );
   await until(() => sim.firmware.installed === 'V9.9.0-20260101', 'installed');
+});
+
+test("the vendor's Check sample (has_new_firmware true, empty versions): an update is available, its version unknown", () => {
+  const sample = { Upgrade_button: true, lang_strs: {}, has_new_firmware: true, cur_version: '', new_version: '' };
+  assert.equal(firmwareVersions('V8.2.3-20221014', sample), { installed: 'V8.2.3-20221014', latest: 'unknown', available: true });
+  assert.equal(firmwareVersions('V8.2.3-20221014', { ...sample, has_new_firmware: false }), {
+    installed: 'V8.2.3-20221014',
+    latest: 'V8.2.3-20221014',
+    available: false,
+  });
 });
 
 test.run();

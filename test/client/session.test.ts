@@ -2,7 +2,9 @@ import { inspect } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FakeDevice } from './fake-device';
-import { RELOGIN_CODES } from '../../core/errors';
+import { DeviceError, RELOGIN_CODES } from '../../core/errors';
+import { isAnotherUserSession, LoginGuard } from '../../core/login-guard';
+import { withFakeTime } from '../helpers/fake-time';
 import { clientRig, rejection, until } from './harness';
 
 const PASSWORD = 'Corr3ct-Horse!';
@@ -216,6 +218,58 @@ test('a device that forgets every session at once: re-logins spaced (1 s, 2 s...
   // The first login, one at once, one after the 1 s gap.
   assert.is(dev.count(LOGIN, 200), 3, `${dev.count(LOGIN, 200)} logins for ${calls} calls`);
 });
+
+test('one_IE (another login from this address took the session) twice in a row: re-logins stop, nothing sent while held', async () => {
+  // A person's browser on the bridge's address keeps taking the session back: every call answers one_IE.
+  const { dev, c } = await setup({ handlers: { '/API/Test/Page/Get': () => ({ fail: 'one_IE' }) } });
+  await c.login();
+  assert.is((await rejection(c.get('Test/Page'))).error_code, 'one_IE', 'first: one re-login, the call repeated once');
+  assert.is(dev.count(LOGIN, 200), 2);
+  const held = await rejection(c.get('Test/Page'));
+  assert.is(held.error_code, 'one_IE');
+  assert.match(held.reason, /^another user's session: .*not logging in again for 10 min/);
+  assert.ok(isAnotherUserSession(held));
+  assert.ok(c.loginHeldUntil! - Date.now() > 9 * 60_000, 'held on the slow schedule');
+  const sent = dev.count('/API/Test/Page/Get');
+  for (let i = 0; i < 20; i++) assert.ok(isAnotherUserSession(await rejection(c.get('Test/Page'))));
+  assert.is(dev.count(LOGIN, 200), 2, 'no login while held: the person is not thrown out again');
+  assert.is(dev.count('/API/Test/Page/Get'), sent, 'no call sent while held');
+  assert.is(c.state, 'error');
+});
+
+test('one_IE holds: 10 min, then 20, 40, capped at 1 h while it goes on; a session that lasts resets them; other codes never hold', () =>
+  withFakeTime((clock) => {
+    const guard = new LoginGuard({ lockoutMs: 300_000, busyLoginMs: 5_000 });
+    const oneIE = new DeviceError({ kind: 'session', error_code: 'one_IE', reason: 'one user per browser' });
+    const holds: number[] = [];
+    guard.loggedIn();
+    assert.is(guard.relogin(oneIE), undefined, 'the first: log in again');
+    for (let i = 0; i < 5; i++) {
+      guard.loggedIn();
+      const err = guard.relogin(oneIE)!;
+      assert.ok(isAnotherUserSession(err));
+      assert.ok(isAnotherUserSession(guard.relogin(oneIE)), 'still held: the same hold, not a longer one');
+      holds.push(guard.heldUntil! - Date.now());
+      clock.tick(guard.heldUntil! - Date.now());
+    }
+    assert.equal(holds, [600_000, 1_200_000, 2_400_000, 3_600_000, 3_600_000]);
+    // A session that lasts: the next one_IE logs in again at once, the one after holds 10 min again.
+    guard.loggedIn();
+    clock.tick(61_000);
+    guard.answered();
+    assert.is(guard.relogin(oneIE), undefined);
+    clock.tick(2_000);
+    guard.loggedIn();
+    guard.relogin(oneIE);
+    assert.is(guard.heldUntil! - Date.now(), 600_000);
+    const expired = new DeviceError({ kind: 'session', error_code: 'expired', reason: 'expired' });
+    const fresh = new LoginGuard({ lockoutMs: 300_000, busyLoginMs: 5_000 });
+    for (let i = 0; i < 5; i++) {
+      clock.tick(70_000);
+      assert.is(fresh.relogin(expired), undefined, 'expired sessions only space re-logins');
+    }
+    assert.is(fresh.heldUntil, undefined);
+  }));
 
 test('heartbeat: {"keep_alive": true}; a failing heartbeat triggers one re-login, then backoff', async () => {
   const { dev, c } = await setup({}, { heartbeatMs: 40 });

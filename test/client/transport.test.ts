@@ -8,7 +8,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NvrClient, type ClientOptions } from '../../core/client';
 import { DeviceError } from '../../core/errors';
-import { WireHeaders } from '../../core/transport';
+import { ANSWER_BOUNDS, Transport, WireHeaders } from '../../core/transport';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { systemInfoGet } from '../../core/pages/system-info';
 import { defineOperation } from '../../core/operation';
 import * as v from 'valibot';
@@ -169,6 +171,80 @@ test('an answer behind a byte-order mark, in chunks that split a character, is r
   assert.is(info.device_type, 'N7516 Caméra');
   assert.is(info.channel_max, 8);
   assert.is(c.state, 'connected');
+});
+
+/**
+ * A device that answers every request with `size` bytes of JSON-looking text, streamed in 64 KB chunks as fast as
+ * the socket takes them (nothing of that size is ever allocated); `sent` counts what left before the client hung up.
+ */
+async function hugeAnswerServer(size: number, declare: boolean): Promise<{ server: Server; url: string; sent: () => number }> {
+  let sent = 0;
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json', ...(declare ? { 'content-length': String(size) } : {}) });
+    let left = size;
+    const pump = () => {
+      while (left > 0 && !res.destroyed) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        sent += n;
+        if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void res.once('drain', pump);
+      }
+      if (left <= 0) res.end();
+    };
+    res.on('error', () => undefined);
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sent: () => sent };
+}
+
+for (const declare of [true, false]) {
+  test(`a 600 MB answer (${declare ? 'Content-Length' : 'chunked, no length'}) is refused before it is buffered: a clear error, the connection closed early`, async () => {
+    const SIZE = 600 * 2 ** 20;
+    const dev = await hugeAnswerServer(SIZE, declare);
+    const t = new Transport({ url: dev.url, timeoutMs: 20_000, maxConnections: 1 });
+    try {
+      const e = await rejection(t.post('/API/SystemInfo/Base/Get', {}));
+      assert.is(e.error_code, 'answer_too_large');
+      assert.is(e.kind, 'invalid_answer');
+      assert.match(e.reason, declare ? /announced an answer of 600 MB, over the 4 MB this page may send/ : /went past 4 MB/);
+      // What left the device before the client hung up: the bound and socket buffers, not the 600 MB.
+      await sleep(200);
+      assert.ok(dev.sent() < 64 * 2 ** 20, `${dev.sent()} bytes sent before the connection closed`);
+      assert.ok(dev.sent() < SIZE / 8);
+    } finally {
+      await t.close();
+      dev.server.closeAllConnections();
+      await new Promise((r) => dev.server.close(r));
+    }
+  });
+}
+
+test('an answer just under the bound is read whole; pictures (Event/Check, Snapshot/Get) may be larger', async () => {
+  const dev = await hugeAnswerServer(ANSWER_BOUNDS.json - 1, false);
+  const t = new Transport({ url: dev.url, timeoutMs: 20_000, maxConnections: 1 });
+  try {
+    const res = await t.post('/API/SystemInfo/Base/Get', {});
+    assert.is(res.text.length, ANSWER_BOUNDS.json - 1);
+    const pictures = await t.post('/API/Event/Check', {});
+    assert.is(pictures.text.length, ANSWER_BOUNDS.json - 1);
+  } finally {
+    await t.close();
+    dev.server.closeAllConnections();
+    await new Promise((r) => dev.server.close(r));
+  }
+  const big = await hugeAnswerServer(ANSWER_BOUNDS.json + 1024, true);
+  const t2 = new Transport({ url: big.url, timeoutMs: 20_000, maxConnections: 1 });
+  try {
+    assert.is((await t2.post('/API/Event/Check', {})).text.length, ANSWER_BOUNDS.json + 1024, 'a picture answer over the JSON bound');
+    assert.is((await rejection(t2.post('/API/Login/Heartbeat', {}))).error_code, 'answer_too_large');
+  } finally {
+    await t2.close();
+    big.server.closeAllConnections();
+    await new Promise((r) => big.server.close(r));
+  }
 });
 
 test('answer headers: names in any case, every Set-Cookie line kept in order', () => {

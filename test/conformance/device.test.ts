@@ -127,18 +127,22 @@ test('snapshot: bad input and empty answers are clear errors', async () => {
   assert.match(empty.message, /no image data/);
 });
 
-test('streamUrls: array answer, both mobile spellings', async () => {
+test('streamUrls: array answer, both mobile spellings; on the host the client reaches the device at, port and path kept', async () => {
   const { c } = await setup({ handlers: { '/API/Preview/StreamUrl/Get': () => V.streamUrls } });
+  const host = new URL(c.url).hostname;
+  const here = (url: string) => url.replace('192.168.1.20', host);
+  const [ch1, ip1] = V.streamUrls.channel_info;
   assert.equal(await c.streamUrls(), [
-    { channel: 'CH1', main: V.streamUrls.channel_info[0].mainstream_url, sub: V.streamUrls.channel_info[0].substream_url },
+    { channel: 'CH1', main: here(ch1.mainstream_url), sub: here(ch1.substream_url) },
     {
       channel: 'IP_CH1',
-      main: V.streamUrls.channel_info[1].mainstream_url,
-      sub: V.streamUrls.channel_info[1].substream_url,
-      mobile: V.streamUrls.channel_info[1].mobile_stream_url,
+      main: here(ip1.mainstream_url),
+      sub: here(ip1.substream_url),
+      mobile: here(ip1.mobile_stream_url!),
     },
-    { channel: 'CH2', main: 'rtsp://192.168.1.20:554/a', sub: 'rtsp://192.168.1.20:554/b', mobile: 'rtsp://192.168.1.20:554/c' },
+    { channel: 'CH2', main: `rtsp://${host}:554/a`, sub: `rtsp://${host}:554/b`, mobile: `rtsp://${host}:554/c` },
   ]);
+  assert.ok(host !== '192.168.1.20');
 });
 
 test('identical concurrent reads share one device call; different data does not', async () => {

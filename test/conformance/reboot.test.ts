@@ -83,4 +83,31 @@ test('camera restart: only a channel IPCReboot lists; the admin password and the
   assert.is(dev.bodies('/API/IPCMaintaint/IPCReboot/Set').length, 2, 'nothing sent for CH1');
 });
 
+test("camera restart with the camera's own password: the page's password is the camera's, the authentication the recorder's", async () => {
+  const range = {
+    channel_max: 16,
+    password: { type: 'string', min_len: 0, max_len: 16 },
+    channel_info: { type: 'object', items: { CH14: { type: 'object', items: { reboot_switch: { type: 'bool' } } } } },
+  };
+  const { dev, c } = await setup(
+    {
+      handlers: {
+        '/API/Maintenance/TransKey/Get': transKey(),
+        '/API/IPCMaintaint/IPCReboot/Range': () => range,
+        '/API/IPCMaintaint/IPCReboot/Set': () => ({ channel_info: { CH14: { state: 'Success' } } }),
+      },
+    },
+    { cameraPasswords: { CH14: '1111qqqq' } },
+  );
+  assert.is(await c.restartCamera('CH14'), 'Success');
+  assert.equal(dev.bodies('/API/IPCMaintaint/IPCReboot/Set'), [
+    {
+      password: '1111qqqq',
+      channel_info: { CH14: { reboot_switch: true } },
+      base_secondary_authentication: { seq: 41, cipher: cipher('0salt41+/w==') },
+    },
+  ]);
+  assert.not.match(JSON.stringify(c), /1111qqqq/, 'the camera password is not shown');
+});
+
 test.run();

@@ -59,6 +59,7 @@ test('routes are registered once, at module load, with nvr-device.read / nvr-dev
     'POST /nvr-device/hardware nvr-device.write',
     'POST /nvr-device/ptz nvr-device.write',
     'POST /nvr-device/alarms nvr-device.write',
+    'POST /nvr-device/diagnostics nvr-device.write',
     'POST /nvr-device/test nvr-device.write',
   ]);
 });
@@ -113,6 +114,27 @@ test('POST test: ok with the model and firmware; wrong password: 502 with the co
   assert.is(bad.status, 502);
   assert.equal(bad.body, { ok: false, error: { kind: 'lockout', error_code: 'verify_failed', reason: bad.body.error.reason } });
   assert.not.ok(bad.text.includes(password));
+});
+
+test('POST diagnostics: the capture of every reading page, no write, no password or serial in it; wrong password: 502', async ({
+  sim,
+  password,
+}) => {
+  await empty();
+  sim!.clearLog();
+  const r = await post('diagnostics', { url: sim!.url, username: 'admin', password });
+  assert.is(r.status, 200, r.text);
+  assert.is(r.body.capture.format, 'nvr2mqtt-capture');
+  assert.is(r.body.capture.exchanges.length, r.body.answers);
+  assert.ok(r.body.capture.exchanges.some((x: any) => x.path === '/API/AlarmConfig/Deterrence/Range'));
+  const writes = paths(sim!).filter((p) => !/\/(Range|Get|Check|Login|Logout|Heartbeat)$/.test(p));
+  assert.equal(writes, []);
+  assert.ok(paths(sim!).includes('/API/Web/Logout'), 'its session closed');
+  assert.not.ok(r.text.includes(password));
+  assert.not.match(r.text, /"serialNum":"SIM/);
+  const bad = await post('diagnostics', { url: sim!.url, username: 'admin', password: 'wrong-' + password });
+  assert.is(bad.status, 502);
+  assert.is(bad.body.error.error_code, 'verify_failed');
 });
 
 test("stored password: the placeholder (or no password) uses the config node's credentials", async ({ sim, password }) => {

@@ -1,7 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { channelSlots, channelSlotsFromPages } from '../../core/channel-slots';
+import * as v from 'valibot';
 import { identityFrom, macColon } from '../../core/identity';
+import { DeviceInfo } from '../../core/pages/device-info';
 import { liveState, planLiveSet } from '../../core/live';
 import { quoteBigIntegers } from '../../core/json';
 import { parseBody } from '../../core/envelope';
@@ -87,6 +89,13 @@ test('dev_type beyond 2^53: digits kept through the envelope; small values and o
   assert.equal(identityFrom(undefined, { dev_type: 42 }), { devType: '42' });
   assert.is(macColon('88-26-1D-AA-8E-E0'), '88:26:1d:aa:8e:e0');
   assert.is(macColon('nope'), undefined);
+});
+
+test('identity: firmware from DeviceInfo software_version where SystemInfo/Base is absent; SystemInfo wins where both', () => {
+  const dev = v.parse(DeviceInfo, { device_type: 'N7516', software_version: 'V8.2.3-20221014', mac_addr: '88-26-1D-AA-8E-E0' });
+  assert.is(identityFrom(undefined, dev).firmware, 'V8.2.3-20221014');
+  assert.is(identityFrom({ software_version: 'V9.1.0-20250101' }, dev).firmware, 'V9.1.0-20250101');
+  assert.is(identityFrom(undefined, { software_version: '  ' }).firmware, undefined);
 });
 
 test('live: documented bounds when the page gives no _range; nothing to send when nothing changes', () => {

@@ -15,16 +15,7 @@
  * together (one answer: `vehicle` and `motor_vehicle`, several edges) make one alarm picture, published after
  * their state (setImmediate): the one the device sent, or one read.
  */
-import {
-  channelSlug,
-  DeviceError,
-  readSnapshot,
-  readStreamUrls,
-  snapshotRange,
-  type AlarmPicture,
-  type AlarmType,
-  type NvrClient,
-} from '../../../core';
+import { channelSlug, DeviceError, readSnapshot, snapshotRange, type AlarmPicture, type AlarmType, type NvrClient } from '../../../core';
 import { isPlainObject } from '../../../core/json';
 import type { Device } from '../../device/device';
 import { errorText, type Logger } from '../../base/log';
@@ -201,7 +192,7 @@ export class DeviceCameras {
     }
     if (changed) this.opts.onChange();
     try {
-      const urls = await readStreamUrls(this.client, POLL);
+      const urls = await this.client.streamUrls(POLL);
       const { topics, link } = this.opts;
       for (const u of urls) {
         if (!this.device.channels().includes(u.channel)) continue;

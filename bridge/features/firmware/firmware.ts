@@ -4,7 +4,7 @@
  * - `<base>/<dev>/firmware` (retained JSON): `{"installed_version", "latest_version", "in_progress",
  *   "update_percentage", "title", "release_summary"?}`, the state of Home Assistant's `update` entity "Firmware".
  *   Installed is SystemInfo's `software_version`; latest is what the device's own online check
- *   (`FtpUpgrade/Check`) found, else the installed version.
+ *   (`FtpUpgrade/Check`) found (`unknown` when it reports newer firmware without its version), else the installed one.
  * - `<base>/<dev>/set/firmware`: `install` runs the device's online upgrade (`FtpUpgrade/Upgrade`, `Progress`
  *   published as `update_percentage` while it runs); `check` asks the device's online check now.
  * - The check runs on its own slow schedule (`firmware_check_interval`, default every 6 h, never more often than
@@ -24,6 +24,7 @@ import {
   firmwareVersions,
   ipcUpgradeGet,
   ipcVersions,
+  UNKNOWN_VERSION,
   type FirmwareVersions,
 } from '../../../core';
 import { Refusal } from '../../device/refusal';
@@ -223,7 +224,11 @@ export class DeviceFirmware {
       in_progress: this.installing,
       update_percentage: this.installing ? (this.progress ?? null) : null,
       title: this.device.facts.info?.model ?? 'Firmware',
-      ...(v?.notes ? { release_summary: v.notes.slice(0, 255) } : {}),
+      ...(v?.notes
+        ? { release_summary: v.notes.slice(0, 255) }
+        : latest === UNKNOWN_VERSION
+          ? { release_summary: 'The device found newer firmware but did not say which version.' }
+          : {}),
     };
     this.opts.link.publish(this.opts.topics.firmware(this.device.id), JSON.stringify(body), { retain: true, qos: 1, queue: true });
   }

@@ -13,6 +13,7 @@ export function restartFeature(o: FeatureOptions): DeviceFeature {
     quoter: o.quoter,
     event: o.event,
     onChange: o.changed,
+    state: o.state,
   });
   return {
     channelComponents: (device, ch, _slug, node) => restarts.channelComponents(device, ch, node),

@@ -7,9 +7,11 @@
  * The secondary authentication is core's (built from a fresh TransKey salt); the password never leaves core. After a
  * recorder restart the client drops its session and waits before logging in: the bridge's polls fail while the
  * device is away (it shows offline) and the first one after it is back logs in once. A retained press is ignored (it
- * would restart the device on every bridge restart); a second press while one restart is under way is refused.
+ * would restart the device on every bridge restart); a second press while one restart is under way is refused, and
+ * the recorder is not restarted again within the guard's quiet time, also across a bridge restart (the state file).
  */
-import { channelFromSlug, channelSlug, DeviceError, rebootableChannels, RestartGuard } from '../../../core';
+import { channelFromSlug, channelSlug, DeviceError, rebootableChannels, RESTART_QUIET_MS, RestartGuard } from '../../../core';
+import type { StateFile } from '../../base/state-file';
 import type { Quoter } from '../../../core/quote';
 import type { Device } from '../../device/device';
 import { errorText, type Logger } from '../../base/log';
@@ -26,6 +28,8 @@ export interface RestartOptions {
   event: (type: string, data: Record<string, unknown>) => void;
   /** The channels a device can restart were learned or changed: its discovery changes. */
   onChange: (device: Device) => void;
+  /** Keeps the recorder's last restart across a bridge restart (the quiet time holds then too). */
+  state?: StateFile;
 }
 
 export class Restarts {
@@ -87,7 +91,7 @@ export class Restarts {
       refuse(`${rt.id} cannot restart ${channel} (IPCReboot does not list it)`);
     else {
       let guard = this.guards.get(rt.id);
-      if (!guard) this.guards.set(rt.id, (guard = new RestartGuard()));
+      if (!guard) this.guards.set(rt.id, (guard = new RestartGuard(RESTART_QUIET_MS, this.o.state?.device(rt.id).last_restart)));
       const why = guard.begin(channel);
       if (why) refuse(`${rt.id}: ${why}`);
       else void this.restart(rt, guard, channel, topic);
@@ -114,5 +118,7 @@ export class Restarts {
     } finally {
       guard.end(channel, sent);
     }
+    const last = guard.lastRestart;
+    if (sent && !channel && last !== undefined) await this.o.state?.update(rt.id, (s) => ({ ...s, last_restart: last }));
   }
 }
