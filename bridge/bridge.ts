@@ -85,7 +85,18 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   };
   const event = publisher.event.bind(publisher);
   const commandError = commandErrorSender(publisher, topics, quoter);
-  const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, commandError, changed, state });
+  const { features, cameras, promptUploads } = deviceFeatures({
+    ...opts,
+    link,
+    topics,
+    log,
+    quoter,
+    runtimes,
+    event,
+    commandError,
+    changed,
+    state,
+  });
   const discovery = new Discovery({
     link,
     topics,
@@ -99,7 +110,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const shared = { topics, link, log, runtimes, publisher, discovery };
   const ctx = bridgeContext({ ...shared, work, quoter, commandError });
   const commands = new Commands(ctx, featureCommands(features));
-  const requests = new Requests(ctx, config.request_api);
+  const requests = new Requests(ctx, config.request_api, promptUploads);
   // Another instance on this base topic acts from now on (it proved its claim on the base topic, or took over the
   // MQTT session): this one stops at once, finishing only what it had begun, says `offline` (or its will does) and then
   // that it yielded (the winner says `online` again), and `done` says why.

@@ -17,6 +17,8 @@ export interface DeviceIdentity {
   name?: string;
   /** DeviceInfo `dev_type`, a u64: its decimal digits, never rounded. */
   devType?: string;
+  /** DeviceInfo `support_speaker`: the device has a speaker of its own (absent when it does not say). */
+  speaker?: boolean;
 }
 
 const text = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined);
@@ -35,6 +37,7 @@ export function identityFrom(sys: SystemInfo | undefined, dev: DeviceInfo | unde
   const devType = dev?.dev_type;
   // A number here is below 2^53 (longer digit runs arrive as strings), so String() is exact.
   put('devType', typeof devType === 'number' && Number.isSafeInteger(devType) ? String(devType) : text(devType));
+  if (typeof dev?.support_speaker === 'boolean') id.speaker = dev.support_speaker;
   return id;
 }
 

@@ -30,6 +30,7 @@ export * from './secondary-auth';
 export * from './restart-guard';
 export * from './late';
 export * from './ptz-control';
+export * from './speaker';
 export { quoteBigIntegers } from './json';
 export * from './capture';
 export * from './redaction';

@@ -11,6 +11,7 @@ import type { Ctx, Route } from './route';
 import type { ChannelSpec } from './profiles';
 import { ptzRoutes } from './ptz';
 import { channelPicture } from './pictures';
+import { hasLocalSpeaker } from './voice-prompts';
 
 export interface DeviceServices {
   device: Device;
@@ -81,6 +82,8 @@ function deviceInfo(s: DeviceServices): Reply {
     support_pir_record: chans.some((c) => c.pir),
     support_disarming: s.disarming,
     support_eventchk_snap: true,
+    support_voice_prompts: true,
+    support_speaker: hasLocalSpeaker(p),
     client_logout_time: '5m',
     intelligent_chn_arr: chans.filter((c) => c.ai.length > 0).map((c) => c.id),
   };

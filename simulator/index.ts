@@ -25,6 +25,7 @@ import { Front, requestListener } from './server';
 import type { SimState } from './state';
 import { setDiskStatus } from './storage';
 import { Maintenance } from './maintenance';
+import { VoicePrompts } from './voice-prompts';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -36,6 +37,7 @@ export type { AlarmRequest, AlarmType, AiAlarmForm } from './alarms';
 export type { AlarmPictures, AiPictureForm } from './pictures';
 export { testPicture } from './test-pattern';
 export type { DiskAlarm } from './activity';
+export type { PromptFile, PlayEntry } from './voice-prompts';
 export type { PtzChannel, Preset as PtzPreset } from './ptz';
 export { ALARMS, allowedAlarms } from './alarms';
 export { LIVE_PAGE, MANUAL_ALARM_PAGE } from './live';
@@ -177,6 +179,11 @@ export interface Simulator {
    * reboot runs, `reboot(ms?)` drops every session and answers `device_reboot` meanwhile (firmware.ts).
    */
   firmware: Pick<SimFirmware, 'installed' | 'publish' | 'installs' | 'busy' | 'rebooting' | 'reboot'>;
+  /**
+   * Voice prompts (voice-prompts.ts): the stored `files`, the `playLog` of every play and stop, the `upload` in
+   * progress, `packets` accepted, the cameras' own `cameraFiles`.
+   */
+  prompts: Pick<VoicePrompts, 'files' | 'playLog' | 'upload' | 'packets' | 'cameraFiles'>;
   /** Firmware of the cameras behind an NVR (IPCUpgrade/Get): `version(ch)`, `setIpcVersion(ch, v)`. */
   ipcFirmware: Pick<SimIpcFirmware, 'version' | 'setIpcVersion'>;
   /**
@@ -217,6 +224,7 @@ interface Parts {
   sleeps: Set<() => void>;
   firmware: SimFirmware;
   ipcFirmware: SimIpcFirmware;
+  prompts: VoicePrompts;
   host: string;
 }
 
@@ -242,6 +250,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     log: new RequestLog(opts.logLimit ?? 1000),
     sleeps: new Set<() => void>(),
     ipcFirmware: new SimIpcFirmware(device),
+    prompts: new VoicePrompts(device),
     host: opts.host ?? '127.0.0.1',
   };
   const front: Front = {
@@ -261,6 +270,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const port = (server.address() as AddressInfo).port;
   auth = authFor(opts, port);
   const { push, maintenance } = mountRoutes(parts, auth, front.routes);
+  for (const [path, route] of parts.prompts.routes(() => `${parts.host}:${port}`)) front.routes.set(path, route);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
   const urlHost = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
   return {
@@ -282,6 +292,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     paths: [...front.routes.keys()],
     firmware,
     ipcFirmware: parts.ipcFirmware,
+    prompts: parts.prompts,
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,

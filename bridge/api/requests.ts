@@ -4,7 +4,8 @@
  * `{"status":"ok","data",...,"transaction"}` or `{"status":"error","error","error_code","transaction"}`.
  * A Set is checked against the page's Range before it is sent and goes through the page's write queue.
  * `bridge/request/upgrade` (off by default) is the local firmware upgrade from a file: bridge/api/upgrade-request.ts;
- * `bridge/request/diagnostics` a capture of a device (bridge/api/diagnostics-request.ts).
+ * `bridge/request/diagnostics` a capture of a device (bridge/api/diagnostics-request.ts);
+ * `bridge/request/prompt` (off by default) uploads a voice prompt from a file: bridge/api/prompt-request.ts.
  */
 import { addressingOf, DeviceError, findPage, parsePageName, validateAgainstRange, violationText } from '../../core';
 import type { Quoter } from '../../core/quote';
@@ -18,6 +19,8 @@ import type { Json } from '../device/state';
 import { writeRefusal, type RequestApiConfig } from './request-permission';
 import { REQUEST_OPS } from '../mqtt/topics';
 import { UpgradeRequests } from './upgrade-request';
+import { promptRequest } from './prompt-request';
+import type { PromptUploads } from '../features/speaker';
 import { DiagnosticsRequests } from './diagnostics-request';
 
 /**
@@ -99,7 +102,14 @@ function checkMeta(data: Json, page: string, range: Json): string[] {
 export class Requests {
   constructor(
     private readonly ctx: BridgeContext,
-    private readonly api: RequestApiConfig = { enabled: true, allow_pages: [], allow_any_page: false, allow_upgrade_from: [] },
+    private readonly api: RequestApiConfig = {
+      enabled: true,
+      allow_pages: [],
+      allow_any_page: false,
+      allow_upgrade_from: [],
+      allow_prompts_from: [],
+    },
+    private readonly promptUploads?: PromptUploads,
   ) {
     this.upgrades = new UpgradeRequests(ctx, api);
     this.diagnostics = new DiagnosticsRequests(ctx);
@@ -189,6 +199,10 @@ export class Requests {
     if (op === 'diagnostics') return this.diagnostics.run(msg);
     if (op === 'upgrade') {
       return this.upgrades.run(msg, (step, detail) => this.respond(op, { status: 'progress', step, ...detail, ...transaction.echo }));
+    }
+    if (op === 'prompt') {
+      if (!this.promptUploads) throw new Refusal('uploading prompts is not available here');
+      return promptRequest(this.ctx, this.api, this.promptUploads, msg);
     }
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);

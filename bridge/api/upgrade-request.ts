@@ -23,26 +23,38 @@ import type { Json } from '../device/state';
 /** Whether `file` (a real path) lies inside `dir` (a real path). */
 const inside = (file: string, dir: string) => file.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
+/** What a file request reads: its kind of file, the request, the setting that lists its directories. */
+export interface FileRule {
+  what: string;
+  request: string;
+  setting: string;
+}
+const FIRMWARE: FileRule = { what: 'firmware', request: 'upgrade', setting: 'request_api.allow_upgrade_from' };
+
 /** The real path of `file` when it is a regular file inside an allowed directory; a refusal otherwise. */
-export async function allowedFirmwarePath(file: unknown, dirs: readonly string[], ctx: BridgeContext): Promise<string> {
+export async function allowedFilePath(
+  file: unknown,
+  dirs: readonly string[],
+  ctx: BridgeContext,
+  rule: FileRule = FIRMWARE,
+): Promise<string> {
+  const { what, setting } = rule;
   if (!dirs.length) {
-    throw new Refusal(
-      'upgrade through the request API is off: the owner may allow directories to read firmware from in request_api.allow_upgrade_from',
-    );
+    throw new Refusal(`${rule.request} through the request API is off: the owner may allow directories to read ${what} from in ${setting}`);
   }
-  if (typeof file !== 'string' || !file || !isAbsolute(file)) throw new Refusal('"file" must be the absolute path of a firmware file');
+  if (typeof file !== 'string' || !file || !isAbsolute(file)) throw new Refusal(`"file" must be the absolute path of a ${what} file`);
   const shown = ctx.quoter.quote(file, 256);
   let real: string;
   try {
     real = await realpath(file);
   } catch {
-    throw new Refusal(`firmware file ${shown} not found`);
+    throw new Refusal(`${what} file ${shown} not found`);
   }
   const roots = await Promise.all(dirs.map((d) => realpath(d).catch(() => undefined)));
   if (!roots.some((d) => d !== undefined && inside(real, d))) {
-    throw new Refusal(`firmware file ${shown} is outside the directories allowed in request_api.allow_upgrade_from`);
+    throw new Refusal(`${what} file ${shown} is outside the directories allowed in ${setting}`);
   }
-  if (!(await stat(real)).isFile()) throw new Refusal(`firmware file ${shown} is not a regular file`);
+  if (!(await stat(real)).isFile()) throw new Refusal(`${what} file ${shown} is not a regular file`);
   return real;
 }
 
@@ -58,13 +70,13 @@ export class UpgradeRequests {
   /** Refusals are thrown before anything is sent; `progress` gets each step; resolves with the device's acceptance. */
   async run(msg: Json, progress: (step: UpgradeStep, detail: Json) => void): Promise<Json> {
     const dirs = this.api.allow_upgrade_from;
-    if (!dirs.length) await allowedFirmwarePath(undefined, dirs, this.ctx);
+    if (!dirs.length) await allowedFilePath(undefined, dirs, this.ctx);
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);
     const device = h.device.id;
     const extra = Object.keys(msg).filter((k) => !['device', 'file', 'transaction'].includes(k));
     if (extra.length) throw new Refusal(`unknown member(s) ${extra.map((k) => this.ctx.quoter.quote(k, 32)).join(', ')}`, { device });
-    const file = await allowedFirmwarePath(msg.file, dirs, this.ctx);
+    const file = await allowedFilePath(msg.file, dirs, this.ctx);
     requireOnline(h);
     if (alarmActive(h.device.facts.events)) throw new Refusal(`upgrade refused while an alarm is active on ${device}`, { device });
     if (this.running.has(device)) throw new Refusal(`an upgrade of ${device} is already running`, { device });

@@ -241,6 +241,19 @@ const RequestApiSchema = v.strictObject({
     ),
     [],
   ),
+  /**
+   * Directories the bridge may read audio files from for `bridge/request/prompt` (absolute paths). Empty (the
+   * default): uploading prompts through MQTT is off. Files outside them, symlinks leading out included, are refused.
+   */
+  allow_prompts_from: v.optional(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.check((p: string) => p.startsWith('/'), 'must be an absolute directory path'),
+      ),
+    ),
+    [],
+  ),
 });
 
 export const ConfigSchema = v.strictObject({

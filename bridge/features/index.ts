@@ -10,10 +10,16 @@ import { firmwareFeature } from './firmware';
 import { ptzFeature } from './ptz';
 import { restartFeature } from './restarts';
 import { storageFeature } from './storage';
+import { speakerFeature, type PromptUploads } from './speaker';
 
-export function deviceFeatures(o: FeatureOptions): { features: DeviceFeature[]; cameras: ReadonlyMap<string, DeviceCameras> } {
+export function deviceFeatures(o: FeatureOptions): {
+  features: DeviceFeature[];
+  cameras: ReadonlyMap<string, DeviceCameras>;
+  promptUploads: PromptUploads;
+} {
   // The device events hand the cameras their alarm pictures (bridge/devices.ts).
   const cameras = deviceCameras(o);
+  const speaker = speakerFeature(o);
   // Storage before firmware: the recorder's disk entities come before its update entity in its discovery config.
   const features = [
     cameraFeature(cameras, o),
@@ -22,6 +28,7 @@ export function deviceFeatures(o: FeatureOptions): { features: DeviceFeature[]; 
     firmwareFeature(o),
     restartFeature(o),
     alarmOutputFeature(o),
+    speaker.feature,
   ];
-  return { features, cameras };
+  return { features, cameras, promptUploads: speaker.uploads };
 }

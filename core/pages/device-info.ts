@@ -16,6 +16,8 @@ export const DeviceInfo = v.looseObject({
   ...members(['local_ip', 'p2p_id'], optString),
   software_version: optString, // a real NVR reports its firmware here; SystemInfo/Base may be absent
   ...members(['ptz_support', 'support_flood_light', 'support_siren_audio', 'support_disarming', 'support_pir_record'], optBool),
+  // Voice prompts and the device's own speaker (vendor-facts-next 3.1).
+  ...members(['support_voice_prompts', 'support_speaker'], optBool),
   client_logout_time: optString,
   upgrade_file_max_size: optInt,
 });

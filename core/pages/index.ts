@@ -9,6 +9,7 @@ import { crossCountingPage } from './cross-counting';
 import { developerModePage } from './developer-mode';
 import { voiceAlarmPage } from './voice-alarm';
 import { audioPage } from './audio';
+import { ipcVoicePromptsPage, voicePromptsPage } from './voice-prompts';
 import { deterrencePage } from './deterrence';
 import { linkageManagePage } from './linkage-manage';
 import { eventSettingsPage } from './event-settings';
@@ -47,6 +48,7 @@ export * from './cross-counting';
 export * from './developer-mode';
 export * from './voice-alarm';
 export * from './audio';
+export * from './voice-prompts';
 export * from './deterrence';
 export * from './linkage-manage';
 export * from './event-settings';
@@ -75,6 +77,8 @@ export const pages: readonly PageDef[] = [
   manualAlarmPage,
   ptzPage,
   audioPage,
+  voicePromptsPage,
+  ipcVoicePromptsPage,
   mainStreamPage,
   ptzLinkagePage,
   crossCountingPage,

@@ -281,6 +281,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const PIR = keysOn('AlarmConfig/PIR');
   const IMAGE = ['day_night', 'privacy_mask'];
   const CARE = [...MOTION, ...keysOn('RecordConfig')];
+  // The cameras the VoicePrompts page says can play (online, with audio): Speaker, Prompt, Play prompt.
+  const SPEAKER = ['speaker', 'prompt', 'play_prompt'];
   assert.deepEqual(
     keys('ch1'),
     [
@@ -296,16 +298,17 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
       ...IMAGE,
       ...CARE,
       ...PIR,
+      ...SPEAKER,
     ].sort(),
   );
   assert.deepEqual(
     keys('ch3'),
-    ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, 'ir_led', ...CARE].sort(),
+    ['online', 'siren', ...SIREN, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, 'ir_led', ...CARE, ...SPEAKER].sort(),
     'CH3: siren only, no floodlight (IR LEDs)',
   );
   assert.deepEqual(
     keys('ch4'),
-    ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, 'white_light', ...CARE].sort(),
+    ['online', 'floodlight', ...FLOOD, 'disarmed', ...AUDIO, ...CAMERA, ...IMAGE, 'white_light', ...CARE, ...SPEAKER].sort(),
     'CH4: no siren; a full-colour camera (white light mode)',
   );
   assert.deepEqual(

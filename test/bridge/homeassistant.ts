@@ -4,7 +4,7 @@
  * unknown top-level keys, a device value that is not text, a missing origin name), then each component by its
  * platform's discovery schema (required topics, number min < max, select options, no `config` category on a
  * sensor or binary_sensor, alarm panel features...). A payload that passes here is one Home Assistant sets up.
- * Sources: homeassistant/components/mqtt/{abbreviations,schemas,discovery,number,select,alarm_control_panel,siren}.py,
+ * Sources: homeassistant/components/mqtt/{abbreviations,schemas,discovery,number,select,alarm_control_panel,siren,notify}.py,
  * light/schema_basic.py (the default schema: no `value_template`, state and brightness each with their own template).
  */
 
@@ -112,6 +112,7 @@ const PLATFORMS = new Set([
   'event',
   'image',
   'light',
+  'notify',
   'number',
   'select',
   'sensor',
@@ -370,7 +371,7 @@ export function deviceDiscoveryProblems(payload: Json): string[] {
 }
 
 /** Platforms whose schema has no state topic: Home Assistant drops a shared one there (`extra=vol.REMOVE_EXTRA`). */
-const NO_STATE_TOPIC = new Set(['button', 'camera', 'image']);
+const NO_STATE_TOPIC = new Set(['button', 'camera', 'image', 'notify']);
 
 /**
  * A device-based discovery payload as Home Assistant reads its components: their options under the full names, and

@@ -51,7 +51,13 @@ test('a page the owner allowed is written; fields its Range lists as plain value
   const fx = await setup({
     label: 'allow',
     tweak: (c) => {
-      c.request_api = { enabled: true, allow_pages: ['Maintenance/DeveloperMode'], allow_any_page: false, allow_upgrade_from: [] };
+      c.request_api = {
+        enabled: true,
+        allow_pages: ['Maintenance/DeveloperMode'],
+        allow_any_page: false,
+        allow_upgrade_from: [],
+        allow_prompts_from: [],
+      };
     },
   });
   try {
@@ -83,7 +89,7 @@ test('request_api.enabled false: requests are not answered, commands still work'
   const fx = await setup({
     label: 'noapi',
     tweak: (c) => {
-      c.request_api = { enabled: false, allow_pages: [], allow_any_page: false, allow_upgrade_from: [] };
+      c.request_api = { enabled: false, allow_pages: [], allow_any_page: false, allow_upgrade_from: [], allow_prompts_from: [] };
     },
   });
   try {

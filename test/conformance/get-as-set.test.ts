@@ -31,8 +31,12 @@ for (const [name, opts] of PROFILES) {
       const c = new RawClient(sim.url);
       assert.is((await c.login()).status, 200);
       // IPCReboot's Set is an action (restart cameras, with the admin password and secondary authentication), not
-      // its Get's settings written back.
-      const actions = new Set(['/API/IPCMaintaint/IPCReboot/Get']);
+      // its Get's settings written back; so are the voice prompt pages' (a command: Upload, Play, PlayAudio...).
+      const actions = new Set([
+        '/API/IPCMaintaint/IPCReboot/Get',
+        '/API/AlarmConfig/VoicePrompts/Get',
+        '/API/Extended/IPCVoicePrompts/Get',
+      ]);
       const pages = sim.paths.filter((p) => p.endsWith('/Get') && sim.paths.includes(p.replace(/\/Get$/, '/Set')) && !actions.has(p));
       // Requests of one page: the live page is per channel (every channel with live hardware).
       const param = (await c.post('/API/Login/ChannelInfo/Get')).json.data.channel_param;

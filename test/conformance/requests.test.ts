@@ -71,7 +71,7 @@ test('every page the simulator serves with a vendor request sample is covered (n
   // Pages of the vendor's documents the simulator serves; the spec-only pages (stream, PTZ linkage, cross counting,
   // developer mode, audio, LinkageManage, event settings, upgrade token) have no vendor request sample.
   const vendorPages = sim.paths.filter((p) =>
-    /\/API\/(Login|SystemInfo|Event\/Check|Preview|Snapshot|AlarmConfig\/(Disarming|Deterrence|VoiceAlarm|Motion|PIR|IO)|Maintenance\/(FtpUpgrade|SystemUpgrade\/Upgrade|TransKey|DeviceReboot)|ChannelConfig\/ImageControl|RecordConfig|StorageConfig|IPCMaintaint\/IPCReboot)/.test(
+    /\/API\/(Login|SystemInfo|Event\/Check|Preview|Snapshot|AlarmConfig\/(Disarming|Deterrence|VoiceAlarm|VoicePrompts|Motion|PIR|IO)|Extended\/IPCVoicePrompts|Maintenance\/(FtpUpgrade|SystemUpgrade\/Upgrade|TransKey|DeviceReboot)|ChannelConfig\/ImageControl|RecordConfig|StorageConfig|IPCMaintaint\/IPCReboot)/.test(
       p,
     ),
   );

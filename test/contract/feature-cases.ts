@@ -7,6 +7,11 @@ import * as assert from 'uvu/assert';
 import {
   DISARM_ACTIONS,
   deviceInfoGet,
+  ipcVoicePromptsGet,
+  ipcVoicePromptsSet,
+  voicePromptsGet,
+  voicePromptsRange,
+  voicePromptsSet,
   disarmingGet,
   disarmingRange,
   disarmingSet,
@@ -55,6 +60,13 @@ export function expectedRefusals({ legacy, nvr }: Ctx): Array<[string, number, s
           [`${DISARMING}/Get`, 404, 'not_found'],
         ] as const)
       : []),
+    // A camera has no page for cameras behind it (the voice prompt cases).
+    ...(nvr
+      ? []
+      : ([
+          ['/API/Extended/IPCVoicePrompts/Get', 404, 'not_found'],
+          ['/API/Extended/IPCVoicePrompts/Set', 404, 'not_found'],
+        ] as const)),
     // A snapshot of the offline camera.
     ...(nvr ? ([['/API/Snapshot/Get', 400, 'no_support']] as const) : []),
   ].map(([p, s, c]) => [p, s, c]);
@@ -394,6 +406,65 @@ export const FEATURE_CASES: Case[] = [
           assert.match(u[key]!, new RegExp(`^rtsp://[^/]+/rtsp/streaming\\?channel=${n}&subtype=${sub}$`), `${u.channel} ${key}`);
         }
       }
+    },
+  },
+  // Voice prompts (vendor-facts-next 3.1, 3.2): the device's files, what it plays, the cameras behind an NVR.
+  {
+    op: voicePromptsRange,
+    async run({ client, sim }) {
+      const r = await client.invoke(voicePromptsRange, { control_type: 'Normal' });
+      assert.equal([descriptorAt(r, ['package_size'])?.max, descriptorAt(r, ['text'])?.max_len], [512000, 200]);
+      assert.is((descriptorAt(r, ['language'])?.items as string[]).length, 34);
+      assert.equal(lastOk(sim, '/API/AlarmConfig/VoicePrompts/Range'), { control_type: 'Normal' });
+    },
+  },
+  {
+    op: voicePromptsGet,
+    async run({ client, nvr }) {
+      const g = await client.invoke(voicePromptsGet, { control_type: 'Normal' });
+      assert.ok(g.audio_list!.includes('46_warning.mp3'), JSON.stringify(g.audio_list));
+      // The cameras able to play: online, with audio (none on a camera of its own).
+      assert.equal(g.info?.ipc_channel_info, nvr ? ['CH1', 'CH3', 'CH4', 'IP_CH1'] : []);
+    },
+  },
+  {
+    op: voicePromptsSet,
+    async run({ client, sim }) {
+      const play = { control_type: 'Normal', command: 'Play', index: 46, ipc_channel_info: [255] } as const;
+      assert.equal(await client.invoke(voicePromptsSet, { ...play, ipc_channel_info: [255] }, { skipRangeCheck: true }), {});
+      assert.equal(lastOk(sim, '/API/AlarmConfig/VoicePrompts/Set'), play);
+      assert.equal(sim.prompts.playLog.at(-1)!.targets, ['local']);
+    },
+  },
+  {
+    op: ipcVoicePromptsGet,
+    async run({ client, nvr }) {
+      if (!nvr) {
+        assert.is((await rejection(client.invoke(ipcVoicePromptsGet, { command: 'GetAudioFilesList' }))).error_code, 'not_found');
+        return;
+      }
+      const g = await client.invoke(ipcVoicePromptsGet, { command: 'GetAudioIndex' });
+      assert.equal(g.channel_info?.IP_CH1, { status: 'Online', audio_index: 5 });
+    },
+  },
+  {
+    op: ipcVoicePromptsSet,
+    async run({ client, sim, nvr }) {
+      if (!nvr) {
+        assert.is(
+          (await rejection(client.invoke(ipcVoicePromptsSet, { command: 'StopPlaying', channel: ['IP_CH1'] }, { skipRangeCheck: true })))
+            .error_code,
+          'not_found',
+        );
+        return;
+      }
+      assert.equal(await client.invoke(ipcVoicePromptsSet, { command: 'PlayAudio', channel: ['IP_CH1'] }, { skipRangeCheck: true }), {});
+      assert.equal(sim.prompts.playLog.at(-1), {
+        ...sim.prompts.playLog.at(-1)!,
+        page: 'IPCVoicePrompts',
+        action: 'play',
+        targets: ['IP_CH1'],
+      });
     },
   },
 ];

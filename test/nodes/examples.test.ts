@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nvrSnapshot from '../../nodes/nvr-snapshot/nvr-snapshot';
+import nvrSpeaker from '../../nodes/nvr-speaker/nvr-speaker';
 import { DEFAULT_SIMULATOR_URL, DEMO_LOGIN, parseSimulatorArgs } from '../../simulator/cli';
 import { helper, NODES, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
 
@@ -22,6 +23,7 @@ const EXPECTED = [
   'disarm-on-arrival',
   'motion-at-night-floodlight',
   'motion-at-night-picture',
+  'person-at-night-say-warning',
   'react-to-alarm-events',
   'read-deterrence-state',
   'request-upgrade-token',
@@ -37,6 +39,7 @@ const CORE_NODES = {
   function: core('function/10-function.js'),
   switch: core('function/10-switch.js'),
   'file in': core('storage/10-file.js'),
+  catch: core('common/25-catch.js'),
 };
 const REQUEST_PROPS = ['name', 'device', 'page', 'pageType', 'channel', 'channelType', 'data', 'dataType', 'output', 'ignoreMsg'];
 const OUR_PROPS: Record<string, string[]> = {
@@ -47,6 +50,7 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-upgrade': ['name', 'device', 'file', 'large_capacity', 'mode'],
   'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly', 'live', 'picture'],
   'nvr-snapshot': ['name', 'device', 'channel', 'resolution'],
+  'nvr-speaker': ['name', 'device', 'channel', 'language'],
   'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
 };
 const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g', 'credentials']);
@@ -141,7 +145,7 @@ async function loadExample(ctx: Ctx, name: string, patch: (n: any) => void = () 
     }
     patch(n);
   }
-  await helper.load([...NODES, nvrSnapshot, ...Object.values(CORE_NODES)], flow, creds);
+  await helper.load([...NODES, nvrSnapshot, nvrSpeaker, ...Object.values(CORE_NODES)], flow, creds);
 }
 
 test('every example logs in as shipped (green status on every node using the device)', async (ctx) => {
@@ -151,6 +155,23 @@ test('every example logs in as shipped (green status on every node using the dev
     for (const u of users) await waitFor(() => statusesOf(u.id).some((s) => s.fill === 'green'), `${name}: ${u.id} connected`);
     await helper.unload();
   }
+});
+
+test('person-at-night-say-warning: a person at night is warned on its camera; the inject plays the doorbell on the recorder', async (ctx) => {
+  await loadExample(ctx, 'person-at-night-say-warning');
+  await waitFor(() => statusesOf('ex9.say').some((s) => s.fill === 'green'), 'connected');
+  // What the night filter passes on (the test runs at any hour): the event's message, into the warning.
+  const said = first(['ex9.dbg', 'ex9.err']);
+  node('ex9.text').receive({ payload: { type: 'person', active: true }, channel: 'IP_CH1' });
+  const m = await said;
+  assert.is(m.from, 'ex9.dbg', JSON.stringify(m.error));
+  const spoken = ctx.sim!.prompts.playLog.at(-1)!;
+  assert.equal([spoken.name, spoken.targets], ['nvr2mqtt-say', ['IP_CH1']]);
+  assert.is(ctx.sim!.prompts.files.find((f) => f.index === spoken.index)!.source.kind, 'text');
+  const rang = first(['ex9.dbg', 'ex9.err']);
+  node('ex9.bell').receive({});
+  assert.is((await rang).from, 'ex9.dbg');
+  assert.equal([ctx.sim!.prompts.playLog.at(-1)!.name, ctx.sim!.prompts.playLog.at(-1)!.targets], ['doorbell.mp3', ['local']]);
 });
 
 test("read-deterrence-state: the inject fires once and the debug node gets CH1's floodlight block", async (ctx) => {

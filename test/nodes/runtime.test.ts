@@ -14,7 +14,17 @@ import { NvrClient } from '../../core';
 import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntime } from '../helpers/nodered-runtime';
 import { missingSuite } from '../helpers/missing';
 
-const NODE_TYPES = ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control', 'nvr-snapshot'];
+const NODE_TYPES = [
+  'nvr-device',
+  'nvr-range',
+  'nvr-get',
+  'nvr-set',
+  'nvr-upgrade',
+  'nvr-event',
+  'nvr-control',
+  'nvr-snapshot',
+  'nvr-speaker',
+];
 const PAGE = 'AlarmConfig/Deterrence';
 /** The flows the package ships (examples/*.json, in the order Node-RED lists them). */
 const EXAMPLES = readdirSync(join(repoRoot, 'examples'))
@@ -200,6 +210,7 @@ for (const target of targets) {
       'nvr2mqtt-upgrade.svg',
       'nvr2mqtt-alarm.svg',
       'nvr2mqtt-snapshot.svg',
+      'nvr2mqtt-speaker.svg',
     ]) {
       const r = await nr!.admin('/icons/nvr2mqtt/' + icon);
       const body = await r.text();
