@@ -81,6 +81,18 @@ test('check on demand finds the published version; install refused while an alar
   sim().raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
 });
 
+test('install: in_progress with update_percentage rising, then done; the device installed it', async () => {
+  const { fx } = ctx;
+  await new Promise((r) => setTimeout(r, 1500));
+  const rec = fx.recorder.count;
+  await fx.recorder.publish(`${fx.base}/nvr/set/firmware`, 'install');
+  const mid = await state((j) => j.in_progress === true && j.update_percentage > 0 && j.update_percentage < 100, rec);
+  assert.equal(mid.latest_version, 'V9.9.9-20260101');
+  await state((j) => j.in_progress === false, fx.recorder.count - 1);
+  assert.deepEqual(sim().firmware.installs, ['V9.9.9-20260101']);
+  assert.equal(count(UPGRADE), 1);
+});
+
 test('check while the recorder reboots: reported once on command_error and bridge/event, never dropped', async () => {
   const { fx } = ctx;
   await new Promise((r) => setTimeout(r, 500)); // past the alarm's end
@@ -101,18 +113,6 @@ test('check while the recorder reboots: reported once on command_error and bridg
       (m) => m.topic === `${fx.base}/bridge/event` && /command_(failed|refused)/.test(m.payload) && m.payload.includes('set/firmware'),
     );
   assert.equal(events.length, 1, 'once on bridge/event');
-});
-
-test('install: in_progress with update_percentage rising, then done; the device installed it', async () => {
-  const { fx } = ctx;
-  await new Promise((r) => setTimeout(r, 1500));
-  const rec = fx.recorder.count;
-  await fx.recorder.publish(`${fx.base}/nvr/set/firmware`, 'install');
-  const mid = await state((j) => j.in_progress === true && j.update_percentage > 0 && j.update_percentage < 100, rec);
-  assert.equal(mid.latest_version, 'V9.9.9-20260101');
-  await state((j) => j.in_progress === false, fx.recorder.count - 1);
-  assert.deepEqual(sim().firmware.installs, ['V9.9.9-20260101']);
-  assert.equal(count(UPGRADE), 1);
 });
 
 test.run();
