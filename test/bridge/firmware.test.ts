@@ -81,28 +81,6 @@ test('check on demand finds the published version; install refused while an alar
   sim().raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
 });
 
-test('check while the recorder reboots: reported once on command_error and bridge/event, never dropped', async () => {
-  const { fx } = ctx;
-  await new Promise((r) => setTimeout(r, 500)); // past the alarm's end
-  const rec = fx.recorder.count;
-  sim().firmware.reboot(2500);
-  const topic = `${fx.base}/nvr/set/firmware`;
-  await fx.recorder.publish(topic, 'check');
-  const err = json(await fx.recorder.waitTopic(`${fx.base}/nvr/command_error`, (j) => j.key === 'firmware', 8000, rec));
-  assert.ok(['failed', 'refused'].includes(String(err.event_type)), String(err.event_type));
-  assert.ok(String(err.reason).length > 0);
-  await fx.recorder.waitTopic(`${fx.base}/nvr/availability`, (j) => j.state === 'online', 10_000, rec);
-  await settle(fx);
-  const errors = fx.recorder.messages.slice(rec).filter((m) => m.topic === `${fx.base}/nvr/command_error`);
-  assert.equal(errors.length, 1, 'once');
-  const events = fx.recorder.messages
-    .slice(rec)
-    .filter(
-      (m) => m.topic === `${fx.base}/bridge/event` && /command_(failed|refused)/.test(m.payload) && m.payload.includes('set/firmware'),
-    );
-  assert.equal(events.length, 1, 'once on bridge/event');
-});
-
 test('install: in_progress with update_percentage rising, then done; the device installed it', async () => {
   const { fx } = ctx;
   await new Promise((r) => setTimeout(r, 1500));
@@ -128,6 +106,28 @@ test("a check that finds newer firmware without its version (the vendor's sample
   assert.equal(s.installed_version, sim().firmware.installed);
   assert.notEqual(s.latest_version, s.installed_version, 'Home Assistant shows an update');
   assert.match(String(s.release_summary), /did not say which version/);
+});
+
+test('check while the recorder reboots: reported once on command_error and bridge/event, never dropped', async () => {
+  const { fx } = ctx;
+  await new Promise((r) => setTimeout(r, 500)); // past the alarm's end
+  const rec = fx.recorder.count;
+  sim().firmware.reboot(2500);
+  const topic = `${fx.base}/nvr/set/firmware`;
+  await fx.recorder.publish(topic, 'check');
+  const err = json(await fx.recorder.waitTopic(`${fx.base}/nvr/command_error`, (j) => j.key === 'firmware', 8000, rec));
+  assert.ok(['failed', 'refused'].includes(String(err.event_type)), String(err.event_type));
+  assert.ok(String(err.reason).length > 0);
+  await fx.recorder.waitTopic(`${fx.base}/nvr/availability`, (j) => j.state === 'online', 10_000, rec);
+  await settle(fx);
+  const errors = fx.recorder.messages.slice(rec).filter((m) => m.topic === `${fx.base}/nvr/command_error`);
+  assert.equal(errors.length, 1, 'once');
+  const events = fx.recorder.messages
+    .slice(rec)
+    .filter(
+      (m) => m.topic === `${fx.base}/bridge/event` && /command_(failed|refused)/.test(m.payload) && m.payload.includes('set/firmware'),
+    );
+  assert.equal(events.length, 1, 'once on bridge/event');
 });
 
 test.run();
