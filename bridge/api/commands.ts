@@ -406,7 +406,9 @@ export class Commands {
       if (got !== value) this.notConfirmed(topic, { h, keys: ['disarmed'] }, 'disarmed', value, got);
       else if (late) this.appliedLate(topic, h, undefined, ['disarmed'], late);
     } catch (err) {
-      this.failed(topic, { h, keys: ['disarmed'] }, err);
+      const target = { h, keys: ['disarmed'] };
+      this.failed(topic, target, err);
+      this.recheck(topic, target, err, async () => (await h.device.rereadDisarmed()) === value);
     }
   }
 }

@@ -24,6 +24,7 @@ import {
   type ChannelSlot,
   type ClientOptions,
   type DisarmPage,
+  type DisarmState,
   type Invoker,
   type LateOptions,
   type LiveChange,
@@ -634,7 +635,15 @@ export class Device extends EventEmitter {
 
   /** Disarm (true) or arm (false) through the page the device has; the value read back lands in the facts. */
   async writeDisarmed(disarmed: boolean, opts: LateOptions = {}): Promise<boolean | undefined> {
-    const s = await this.client.setDisarmed(disarmed, opts);
+    return this.applyDisarm(await this.client.setDisarmed(disarmed, opts));
+  }
+
+  /** The disarm state read again (a Set that timed out may still be carried out); it lands in the facts. */
+  async rereadDisarmed(): Promise<boolean | undefined> {
+    return this.applyDisarm(await this.client.disarmState());
+  }
+
+  private applyDisarm(s: DisarmState): boolean | undefined {
     this.bump(s.page);
     const gets = new Map(this.facts.gets);
     const data = { ...(gets.get(s.page) ?? {}) };

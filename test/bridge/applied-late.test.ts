@@ -122,4 +122,22 @@ test('a Set that timed out and the device then refused: failed, and no command_a
   assert.equal((sim.state['AlarmConfig/VoiceAlarm'].channel_info!.CH1 as Record<string, unknown>).siren_value, before);
 });
 
+test('the alarm panel: a disarm the device carries out after the deadline: failed, then read again and command_applied_late', async () => {
+  const sim = fx.sims.get('nvr')!;
+  const r = fx.recorder;
+  const disarmSet = /(Disarming|LinkageManage)\/Set$/;
+  await r.publish(`${fx.base}/nvr/set/disarmed`, 'ARM_AWAY');
+  await r.waitTopic(`${fx.base}/nvr`, (j) => j.disarmed === false, 5000);
+  sim.fault({ kind: 'latency', ms: 3000, path: disarmSet, times: 1 });
+  const since = r.count;
+  const log = sim.log.length;
+  await r.publish(`${fx.base}/nvr/set/disarmed`, 'DISARM');
+  await waitEvent(fx, 'command_failed', () => true, since, 8000);
+  const late = await waitEvent(fx, 'command_applied_late', () => true, since, 8000);
+  assert.equal(late.key, 'disarmed');
+  assert.match(String(late.reason), /read again: applied$/);
+  await r.waitTopic(`${fx.base}/nvr`, (j) => j.disarmed === true, 3000, since);
+  assert.equal(setsOf(sim, log).filter((e) => disarmSet.test(e.path)).length, 1, 'the disarm went once');
+});
+
 test.run();
