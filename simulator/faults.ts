@@ -18,6 +18,8 @@ const FAULT_KINDS = [
   'expire_session',
   'device_busy',
   'not_found',
+  'search_failed',
+  'device_play_locked',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -51,6 +53,10 @@ export const FAULT_REPLIES: Readonly<Partial<Record<FaultKind, Reply>>> = {
   truncated: { status: 200, body: '{"result":"success","data":{"channel_info":{"CH1":{"siren_sw' },
   device_busy: failure(400, 'device_busy', 'Device is busy, try again later'),
   not_found: failure(404, 'not_found', 'Not found'),
+  // Search / playback refusals (common error list): the search is locked for `remain_locked_time` seconds; the
+  // device plays back elsewhere (some recorders play back in one place only).
+  search_failed: failure(400, 'search_failed', 'Search failed', undefined, { remain_locked_time: 30 }),
+  device_play_locked: failure(400, 'device_play_locked', 'The device is playing back; web playback refused'),
 };
 
 export class Faults {

@@ -25,6 +25,7 @@ import { Front, requestListener } from './server';
 import type { SimState } from './state';
 import { setDiskStatus } from './storage';
 import { Maintenance } from './maintenance';
+import { Recordings } from './recordings';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -113,6 +114,10 @@ export interface SimulatorOptions {
   diskStatus?: string;
   /** Default true. false: print one line per request (the CLI does). */
   quiet?: boolean;
+  /** The device's time zone (IANA name; default UTC): recordings, pictures and tags are in its local time. */
+  timeZone?: string;
+  /** How far back the recording log of each channel starts (default 26 h). */
+  recordingHistoryMs?: number;
 }
 
 export interface Simulator {
@@ -160,6 +165,10 @@ export interface Simulator {
   ptz(channel: string): PtzChannel;
   /** The user stores (a name) or clears (undefined) a preset on the device itself. */
   setPtzPreset(channel: string, no: number, name?: string): void;
+  /** Switch a channel's recording off (SystemInfo/Record `record_state` Off, the running segment ends) or on again. */
+  setRecording(channel: string, on: boolean): void;
+  /** The device's time zone (IANA), in which its recordings' dates and times are written. */
+  readonly timeZone: string;
   /**
    * Firmware: `installed` (SystemInfo `software_version`), `publish(version)` puts a newer version on the upgrade
    * server (the next FtpUpgrade/Check finds it), `installs` lists the versions installed, `busy` while an upgrade or
@@ -206,6 +215,7 @@ interface Parts {
   sleeps: Set<() => void>;
   firmware: SimFirmware;
   ipcFirmware: SimIpcFirmware;
+  recordings: Recordings;
   host: string;
 }
 
@@ -230,6 +240,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     log: new RequestLog(opts.logLimit ?? 1000),
     sleeps: new Set<() => void>(),
     ipcFirmware: new SimIpcFirmware(device),
+    recordings: new Recordings(device, { zone: opts.timeZone ?? 'UTC', historyMs: opts.recordingHistoryMs }),
     host: opts.host ?? '127.0.0.1',
   };
   const front: Front = {
@@ -378,15 +389,20 @@ function mountRoutes(parts: Parts, auth: Auth, routes: Front['routes']): { push:
     rebootMs: opts.rebootMs ?? 3000,
     reboot: () => firmware.reboot(),
   });
-  for (const [path, route] of [...pages, ...push.routes(), ...maintenance.routes()]) routes.set(path, route);
+  for (const [path, route] of [...pages, ...push.routes(), ...maintenance.routes(), ...parts.recordings.routes()]) routes.set(path, route);
   firmware.verifyAuth = (a) => maintenance.verifyIssued(a, 'base_secondary_authentication');
-  activity.onRaise = (a) => push.alarm(a);
+  activity.onRaise = (a) => {
+    parts.recordings.alarm(a);
+    push.alarm(a);
+  };
   return { push, maintenance };
 }
 
 /** What a test does to the device as its user or its hardware would. */
-function controls({ device, activity }: Parts) {
+function controls({ device, activity, recordings }: Parts) {
   return {
+    setRecording: (channel: string, on: boolean) => recordings.setRecording(channel, on),
+    timeZone: recordings.zone,
     raiseAlarm(a: AlarmRequest | string, member?: string, status?: boolean) {
       activity.raise(
         typeof a === 'string' ? { channel: a, type: LEGACY_MEMBERS[member ?? ''] ?? (member as AlarmType), active: status! } : a,
