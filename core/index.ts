@@ -24,6 +24,7 @@ export * from './alarm-outputs';
 export * from './disarm';
 export * from './event-push';
 export * from './storage';
+export * from './recordings';
 export * from './reboot';
 export * from './secondary-auth';
 export * from './restart-guard';
