@@ -29,7 +29,7 @@ import type { PollStats } from './device/poller';
 import type { DeviceRuntime } from './device/runtime';
 import { deviceEvents, devicePolls, deviceRuntimes, ENTITY_SETUP_MS } from './devices';
 import { deviceFeatures } from './features';
-import { featureCommands, featureComponents, featurePart } from './features/feature';
+import { featureCommands, featureComponents, featurePart, featureRequests } from './features/feature';
 import { Discovery } from './homeassistant/discovery';
 import { bridgeLink, mqttEndpoint } from './mqtt/endpoint';
 import { InstanceConflict, watchInstance } from './mqtt/instance-probe';
@@ -96,7 +96,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const shared = { topics, link, log, runtimes, publisher, discovery };
   const ctx = bridgeContext({ ...shared, work, quoter });
   const commands = new Commands(ctx, featureCommands(features));
-  const requests = new Requests(ctx, config.request_api);
+  const requests = new Requests(ctx, config.request_api, featureRequests(features));
   // Another instance on this base topic acts from now on (it claimed the base topic after this one, or took over the
   // MQTT session): this one stops at once without a word on MQTT (bridge/state is the other's), finishing only what it
   // had begun, and `done` says why.

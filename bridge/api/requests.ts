@@ -17,6 +17,7 @@ import type { Json } from '../device/state';
 import { writeRefusal, type RequestApiConfig } from './request-permission';
 import { REQUEST_OPS } from '../mqtt/topics';
 import { UpgradeRequests } from './upgrade-request';
+import type { FeatureRequest } from '../features/feature';
 
 /** Device secrets a page may carry (developer mode FTP password...) are never published. */
 function maskSecrets(x: unknown, depth = 0): unknown {
@@ -82,6 +83,8 @@ export class Requests {
   constructor(
     private readonly ctx: BridgeContext,
     private readonly api: RequestApiConfig = { enabled: true, allow_pages: [], allow_any_page: false, allow_upgrade_from: [] },
+    /** Operations the features answer (`recordings`...), under the same rules as `get`. */
+    private readonly featureOps: ReadonlyMap<string, FeatureRequest> = new Map(),
   ) {
     this.upgrades = new UpgradeRequests(ctx, api);
   }
@@ -171,6 +174,11 @@ export class Requests {
     }
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);
+    const feature = this.featureOps.get(op);
+    if (feature) {
+      requireOnline(h);
+      return feature(h, msg, (page) => writeRefusal(page, this.api));
+    }
     const page = parsePageName(msg.page);
     if (!page) throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
     if (msg.data !== undefined && !isPlainObject(msg.data))

@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isChannelId } from '../../core/channels';
+import { isTimeZone } from '../../core/device-time';
 import { isPlainObject } from '../../core/json';
 import { parsePageName } from '../../core/pages';
 import { LOG_LEVELS } from './log';
@@ -163,6 +164,16 @@ const DeviceSchema = v.strictObject({
   event_interval: v.optional(Duration(500, 60_000)),
   /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
   alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
+  /**
+   * The device's time zone (IANA name such as `Europe/Berlin`; default the bridge host's): the device writes its
+   * recordings' dates and times in local time without a zone, and the bridge answers ISO times with this zone's offset.
+   */
+  time_zone: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((z: string) => isTimeZone(z), 'expected an IANA time zone such as Europe/Berlin'),
+    ),
+  ),
   /** How often the disks are read (parsed to milliseconds): a slow schedule of its own, never with every poll. */
   storage_interval: v.optional(Duration(60_000, 86_400_000), 600),
   /** A picture of every camera this often (parsed to milliseconds); absent: pictures only on alarms and on demand. */

@@ -10,6 +10,7 @@ import { firmwareFeature } from './firmware';
 import { ptzFeature } from './ptz';
 import { restartFeature } from './restarts';
 import { storageFeature } from './storage';
+import { recordingFeature } from './recordings';
 
 export function deviceFeatures(o: FeatureOptions): { features: DeviceFeature[]; cameras: ReadonlyMap<string, DeviceCameras> } {
   // The device events hand the cameras their alarm pictures (bridge/devices.ts).
@@ -22,6 +23,7 @@ export function deviceFeatures(o: FeatureOptions): { features: DeviceFeature[]; 
     firmwareFeature(o),
     restartFeature(o),
     alarmOutputFeature(o),
+    recordingFeature(o),
   ];
   return { features, cameras };
 }
