@@ -9,6 +9,8 @@ import { isChannelId, type ChannelId } from './channels';
 import { deviceDateTime, deviceTimeMs, isoInZone, monthBounds, pictureTimeMs, playbackTime } from './device-time';
 import { DeviceError } from './errors';
 import type { CallOptions, Invoker } from './operation';
+import { readStreamUrls } from './media';
+import type { ChannelSlot } from './channel-slots';
 import {
   TAG_OPERATE,
   recordInfoGet,
@@ -373,4 +375,45 @@ export function playbackUrl(p: {
   ];
   if (local) q.push('localtime=true');
   return `rtsp://${host}:${p.port}/${p.form === 'ipc_cam' ? 'cam' : 'rtsp'}/playback?${q.join('&')}`;
+}
+
+/** The vendor's record_type table of a device: a camera (one channel slot) has the IPC table, a recorder the NVR one. */
+export function recordTableOf(slots: readonly ChannelSlot[] | undefined): RecordTable {
+  return slots && slots.length === 1 ? 'ipc' : 'nvr';
+}
+
+/** Where a channel's playback is served: the RTSP host, port and stream channel number of its live stream. */
+export interface PlaybackPlace {
+  host: string;
+  port: number;
+  channel: number;
+}
+
+/**
+ * Each channel's playback place, from the live addresses the device gives (`Preview/StreamUrl`); a device without
+ * that page: `deviceUrl`'s host, the RTSP default port and the slot's number (1-based, the channel list's order).
+ */
+export async function playbackPlaces(
+  c: Invoker,
+  deviceUrl: string,
+  slots: readonly ChannelSlot[] = [],
+  opts?: CallOptions,
+): Promise<Map<string, PlaybackPlace>> {
+  const out = new Map<string, PlaybackPlace>();
+  const bare = (h: string) => h.replace(/^\[|\]$/g, '');
+  try {
+    for (const u of await readStreamUrls(c, opts)) {
+      const url = u.main && URL.canParse(u.main) ? new URL(u.main) : undefined;
+      const channel = Number(url?.searchParams.get('channel'));
+      if (url && Number.isInteger(channel) && channel > 0)
+        out.set(u.channel, { host: bare(url.hostname), port: Number(url.port) || 554, channel });
+    }
+  } catch (err) {
+    if (!(err instanceof DeviceError && err.kind === 'unsupported')) throw err;
+  }
+  const host = bare(new URL(deviceUrl).hostname);
+  slots.forEach((s, i) => {
+    if (!out.has(s.id)) out.set(s.id, { host, port: 554, channel: i + 1 });
+  });
+  return out;
 }

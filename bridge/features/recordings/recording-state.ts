@@ -7,7 +7,7 @@
 import { DeviceError, recordingNow } from '../../../core';
 import { errorText, type Logger } from '../../base/log';
 import type { Device } from '../../device/device';
-import type { Json } from '../../device/state';
+import { channelOnline, type Json } from '../../device/state';
 import { onOffTemplate } from '../../homeassistant/templates';
 
 const DEFAULT_INTERVAL_MS = 600_000;
@@ -42,9 +42,10 @@ export class RecordingStateReader {
     private readonly opts: { intervalMs?: number; log: Logger },
   ) {}
 
+  /** The device answered (again): read now unless the structure's read just did, then keep the schedule. */
   online(): void {
-    if (this.stopped || this.unsupported || this.timer || this.reading) return;
-    this.schedule(0);
+    if (this.stopped || this.unsupported || this.timer) return;
+    this.schedule(this.reads ? this.opts.intervalMs || DEFAULT_INTERVAL_MS : 0);
   }
 
   offline(): void {
@@ -78,7 +79,10 @@ export class RecordingStateReader {
     try {
       const now = await recordingNow(this.device.client, { priority: 'poll' });
       const mine = new Set(this.device.channels());
-      this.device.applyRecording(Object.fromEntries(Object.entries(now).filter(([ch]) => mine.has(ch))));
+      const { facts } = this.device;
+      // A channel gets its entity once it was online (its camera known); one that goes away keeps it, unavailable.
+      const known = (ch: string) => channelOnline(facts, ch) || facts.recording?.[ch] !== undefined;
+      this.device.applyRecording(Object.fromEntries(Object.entries(now).filter(([ch]) => mine.has(ch) && known(ch))));
     } catch (err) {
       if (err instanceof DeviceError && err.kind === 'unsupported') {
         this.unsupported = true;

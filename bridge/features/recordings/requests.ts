@@ -21,7 +21,9 @@ import {
   isChannelId,
   isoInZone,
   playbackUrl,
-  readStreamUrls,
+  playbackPlaces,
+  recordTableOf,
+  type PlaybackPlace,
   recordedPicture,
   recordedPictures,
   recordingDays,
@@ -29,7 +31,6 @@ import {
   searchRecordings,
   writeRecordTag,
   type RecordingContext,
-  type RecordTable,
 } from '../../../core';
 import type { Quoter } from '../../../core/quote';
 import { Refusal } from '../../device/refusal';
@@ -40,19 +41,6 @@ export const RECORDING_ACTIONS = ['days', 'list', 'pictures', 'tags', 'tag_add',
 type Action = (typeof RECORDING_ACTIONS)[number];
 /** The page tag writes go to: `request_api` must allow writing it. */
 export const TAG_PAGE = 'Playback/Tag';
-
-/** Where a channel's playback is served: the RTSP host, port and stream channel number of its live stream. */
-interface PlaybackPlace {
-  host: string;
-  port: number;
-  number: number;
-}
-
-/** The vendor's record_type table of a device: a camera (one channel) has the IPC table, a recorder the NVR one. */
-export function recordTableOf(rt: DeviceRuntime): RecordTable {
-  const slots = rt.device.facts.channelSlots;
-  return slots && slots.length === 1 ? 'ipc' : 'nvr';
-}
 
 export class RecordingRequests {
   /** Playback places per device, read from its live stream addresses once (again after a restructure). */
@@ -69,7 +57,7 @@ export class RecordingRequests {
     const action = msg.action;
     if (typeof action !== 'string' || !(RECORDING_ACTIONS as readonly string[]).includes(action))
       throw new Refusal(`"action" must be one of ${RECORDING_ACTIONS.join(', ')}`, { device });
-    const ctx: RecordingContext = { zone: rt.cfg.time_zone ?? hostZone(), table: recordTableOf(rt) };
+    const ctx: RecordingContext = { zone: rt.cfg.time_zone ?? hostZone(), table: recordTableOf(rt.device.facts.channelSlots) };
     if (action === 'tag_add' || action === 'tag_remove') {
       const why = mayWrite(TAG_PAGE);
       if (why) throw new Refusal(why, { device, action });
@@ -114,7 +102,6 @@ export class RecordingRequests {
                 ? {
                     playback_url: playbackUrl({
                       ...place,
-                      channel: place.number,
                       form,
                       from,
                       to,
@@ -208,31 +195,10 @@ export class RecordingRequests {
   private placesOf(rt: DeviceRuntime): Promise<Map<string, PlaybackPlace>> {
     let p = this.places.get(rt.device.id);
     if (!p) {
-      p = this.readPlaces(rt);
+      p = playbackPlaces(rt.device.client, rt.cfg.url, rt.device.facts.channelSlots, { priority: 'request' });
       this.places.set(rt.device.id, p);
       p.catch(() => this.places.delete(rt.device.id));
     }
     return p;
-  }
-
-  /** From the live addresses (`Preview/StreamUrl`): the RTSP host, port and channel number the device itself gives. */
-  private async readPlaces(rt: DeviceRuntime): Promise<Map<string, PlaybackPlace>> {
-    const out = new Map<string, PlaybackPlace>();
-    try {
-      for (const u of await readStreamUrls(rt.device.client, { priority: 'request' })) {
-        const url = u.main && URL.canParse(u.main) ? new URL(u.main) : null;
-        const number = Number(url?.searchParams.get('channel'));
-        if (url && Number.isInteger(number) && number > 0)
-          out.set(u.channel, { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) || 554, number });
-      }
-    } catch (err) {
-      if (!(err instanceof DeviceError && err.kind === 'unsupported')) throw err;
-    }
-    // Without the page: the device's address, the RTSP default port, the slot's number.
-    const host = new URL(rt.cfg.url).hostname.replace(/^\[|\]$/g, '');
-    (rt.device.facts.channelSlots ?? []).forEach((s, i) => {
-      if (!out.has(s.id)) out.set(s.id, { host, port: 554, number: i + 1 });
-    });
-    return out;
   }
 }
