@@ -48,7 +48,17 @@ test('every registered node type has help in locales/en-US/<file>.html, and none
       types.push(t);
     }
   }
-  assert.equal(types.sort(), ['nvr-control', 'nvr-device', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-snapshot', 'nvr-upgrade']);
+  assert.equal(types.sort(), [
+    'nvr-control',
+    'nvr-device',
+    'nvr-event',
+    'nvr-get',
+    'nvr-range',
+    'nvr-recordings',
+    'nvr-set',
+    'nvr-snapshot',
+    'nvr-upgrade',
+  ]);
 });
 
 test("the nvr-event dialog restates neither the alarm types nor the live parts: it offers the runtime's (GET nvr-device/rules)", () => {

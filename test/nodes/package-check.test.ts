@@ -76,7 +76,17 @@ test('each editor file registers its types with literal names and inline definit
   }
   // The types the runtime registers (package.json's node files, as the palette lists them).
   const types = all.map((f) => f.type).sort();
-  assert.equal(types, ['nvr-control', 'nvr-device', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-snapshot', 'nvr-upgrade']);
+  assert.equal(types, [
+    'nvr-control',
+    'nvr-device',
+    'nvr-event',
+    'nvr-get',
+    'nvr-range',
+    'nvr-recordings',
+    'nvr-set',
+    'nvr-snapshot',
+    'nvr-upgrade',
+  ]);
   const request = all.filter((f) => ['nvr-range', 'nvr-get', 'nvr-set'].includes(f.type));
   for (const f of request) {
     assert.is(f.category, 'nvr2mqtt', f.type);
@@ -95,7 +105,7 @@ test('every node type but the config node is used by an example flow (the checke
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as Array<{ type: string }>).map((n) => n.type)),
   );
-  for (const t of ['nvr-range', 'nvr-get', 'nvr-set', 'nvr-control', 'nvr-upgrade', 'nvr-event', 'nvr-snapshot'])
+  for (const t of ['nvr-range', 'nvr-get', 'nvr-set', 'nvr-control', 'nvr-upgrade', 'nvr-event', 'nvr-snapshot', 'nvr-recordings'])
     assert.ok(used.has(t), `no example uses ${t}`);
 });
 
