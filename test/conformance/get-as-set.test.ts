@@ -32,7 +32,8 @@ for (const [name, opts] of PROFILES) {
       assert.is((await c.login()).status, 200);
       // IPCReboot's Set is an action (restart cameras, with the admin password and secondary authentication), not
       // its Get's settings written back.
-      const actions = new Set(['/API/IPCMaintaint/IPCReboot/Get']);
+      // Playback/Tag's Set adds, renames or removes a bookmark (its `operate`): an action too, its Get a search.
+      const actions = new Set(['/API/IPCMaintaint/IPCReboot/Get', '/API/Playback/Tag/Get']);
       const pages = sim.paths.filter((p) => p.endsWith('/Get') && sim.paths.includes(p.replace(/\/Get$/, '/Set')) && !actions.has(p));
       // Requests of one page: the live page is per channel (every channel with live hardware).
       const param = (await c.post('/API/Login/ChannelInfo/Get')).json.data.channel_param;
