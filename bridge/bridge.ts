@@ -82,7 +82,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     if (!publisher.isClosed) discovery.schedule(device);
   };
   const event = publisher.event.bind(publisher);
-  const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed });
+  const { features, cameras } = deviceFeatures({ ...opts, link, topics, log, quoter, runtimes, event, changed, clips: config.clips });
   const discovery = new Discovery({
     link,
     topics,

@@ -118,6 +118,8 @@ export interface SimulatorOptions {
   quiet?: boolean;
   /** The device's time zone (IANA name; default UTC): recordings, pictures and tags are in its local time. */
   timeZone?: string;
+  /** RTSP playback in one place at a time (some recorders): a second PLAY is answered 503 while one runs. */
+  singlePlayback?: boolean;
   /** How far back the recording log of each channel starts (default 26 h). */
   recordingHistoryMs?: number;
 }
@@ -265,7 +267,10 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       username: opts.username ?? 'admin',
       password: opts.password,
       onPlay: (p) => playbacks.push(p),
+      running,
+      single: opts.singlePlayback ?? false,
     });
+  const running = new Set<net.Socket>();
   const playbacks: Simulator['playbacks'] = [];
   const listening = await listen(opts, parts.host, requestListener(front), rtsp);
   const connects = new RequestLog<number>(opts.logLimit ?? 1000);

@@ -88,6 +88,9 @@ export interface RtspOptions {
   password: string;
   /** Told of every playback started (tests count them). */
   onPlay?: (p: { channel: number; from: number; to: number }) => void;
+  /** Playbacks running now; with `single`, a second is refused (503), as recorders that play back in one place only do. */
+  running: Set<Socket>;
+  single: boolean;
 }
 
 /** Serves one RTSP connection whose first bytes (`first`) the front already read. */
@@ -103,6 +106,7 @@ export function serveRtsp(socket: Socket, first: Buffer, o: RtspOptions): void {
   const stop = () => {
     if (playing) clearInterval(playing);
     playing = undefined;
+    o.running.delete(socket);
   };
   socket.on('close', stop);
   socket.on('error', stop);
@@ -145,6 +149,8 @@ export function serveRtsp(socket: Socket, first: Buffer, o: RtspOptions): void {
         if (!/RTP\/AVP\/TCP/.test(r.headers.transport ?? '')) return reply(cseq, '461 Unsupported Transport');
         return reply(cseq, '200 OK', { Transport: 'RTP/AVP/TCP;unicast;interleaved=0-1', Session: `${session};timeout=60` });
       case 'PLAY': {
+        if (o.single && o.running.size > 0 && !o.running.has(socket)) return reply(cseq, '503 Service Unavailable');
+        o.running.add(socket);
         reply(cseq, '200 OK', { Session: session, Range: 'npt=0.000-' });
         o.onPlay?.({ channel, ...range });
         const total = Math.round(((range.to - range.from) / 1000) * FPS);

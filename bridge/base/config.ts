@@ -245,6 +245,11 @@ export const ConfigSchema = v.strictObject({
   homeassistant: v.optional(HomeAssistantSchema, {}),
   push: v.optional(PushSchema),
   request_api: v.optional(RequestApiSchema, {}),
+  /**
+   * Clips (`bridge/request/clip`): the folder they are written under (`<folder>/<device>/<channel>/<date>/`) and the
+   * ffmpeg program (default `ffmpeg` on PATH). Without a folder, clips are refused.
+   */
+  clips: v.optional(v.strictObject({ folder: v.pipe(v.string(), v.minLength(1)), ffmpeg: v.optional(v.pipe(v.string(), v.minLength(1))) })),
   devices: v.pipe(v.array(DeviceSchema), v.minLength(1, 'at least one device is required')),
   log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
 });
@@ -292,6 +297,7 @@ export interface BridgeConfig {
   homeassistant: Parsed['homeassistant'];
   push?: Parsed['push'];
   request_api: Parsed['request_api'];
+  clips?: Parsed['clips'];
   devices: DeviceConfig[];
   log_level: Parsed['log_level'];
 }
@@ -508,6 +514,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
       homeassistant: parsed.homeassistant,
       push: parsed.push,
       request_api: parsed.request_api,
+      ...(parsed.clips ? { clips: parsed.clips } : {}),
       devices,
       log_level: parsed.log_level,
     },

@@ -64,6 +64,8 @@ export interface FeatureOptions {
   firmwareCheckGapMs?: number;
   /** Between Progress reads of a firmware install (default 2000 ms). */
   firmwareProgressMs?: number;
+  /** Config `clips`: where clips are written and the ffmpeg program. */
+  clips?: { folder: string; ffmpeg?: string };
   /** Called for every picture published (tests, figures): device, channel, JPEG bytes. */
   onPicture?: (device: string, channel: string, bytes: number) => void;
 }

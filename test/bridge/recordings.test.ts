@@ -137,6 +137,24 @@ test('bad input is refused with its reason and nothing reaches the device', asyn
   assert.match(unknownDevice.error, /unknown device "nope"/);
 });
 
+test('a clip with clips not configured: refused, saying which setting', async ({ fx }) => {
+  const since = fx.recorder.count;
+  await fx.recorder.publish(
+    `${fx.base}/bridge/request/clip`,
+    JSON.stringify({
+      device: 'nvr',
+      channel: 'ch1',
+      from: new Date(Date.now() - 9000).toISOString(),
+      to: new Date().toISOString(),
+      transaction: 'c0',
+    }),
+  );
+  const res = json(await fx.recorder.waitTopic(`${fx.base}/bridge/response/clip`, (j) => j.transaction === 'c0', 5000, since));
+  assert.deepEqual([res.status, res.error_code], ['error', 'refused']);
+  assert.match(String(res.error), /clips\.folder/);
+  assert.equal(fx.sims.get('nvr')!.playbacks.length, 0);
+});
+
 test("a refused search is answered with the device's reason and when to retry", async ({ fx }) => {
   fx.sims.get('nvr')!.fault({ kind: 'search_failed', path: 'SearchRecord', times: 1 });
   const res = await ask(fx, { device: 'nvr', action: 'list', channel: 'ch1' });
