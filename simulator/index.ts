@@ -362,16 +362,17 @@ async function listen(
   rtsp: (socket: net.Socket, first: Buffer) => void,
 ): Promise<Listening> {
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
-  const rtspSockets = new Set<net.Socket>();
+  // Every connection the front took: one that never sent a byte belongs to neither server, and would hold close().
+  const sockets = new Set<net.Socket>();
   // The stream addresses name the web port (as the vendor's sample): RTSP is served there, told apart by its first bytes.
   const front: net.Server = opts.tls
     ? server
     : net.createServer((socket) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
         socket.once('data', (first: Buffer) => {
           socket.pause();
           if (isRtsp(first)) {
-            rtspSockets.add(socket);
-            socket.once('close', () => rtspSockets.delete(socket));
             rtsp(socket, first);
           } else {
             socket.unshift(first);
@@ -396,7 +397,7 @@ async function listen(
       new Promise<void>((resolve) => {
         front.close(() => resolve());
         server.closeAllConnections();
-        for (const s of rtspSockets) s.destroy();
+        for (const s of sockets) s.destroy();
       }),
   };
 }

@@ -96,19 +96,19 @@ function editorSuite(target: RuntimeTarget, shot: string) {
     await ctx.sim2?.stop();
   });
 
-  test('the palette has an nvr2mqtt category with the seven node types, their icons, and help for all eight', async ({ page }) => {
+  test('the palette has an nvr2mqtt category with the eight node types, their icons, and help for all nine', async ({ page }) => {
     const p = page!;
     assert.match((await p.textContent('#red-ui-palette-header-nvr2mqtt')) ?? '', 'nvr2mqtt');
     const inCategory = await p.$$eval('#red-ui-palette-container-nvr2mqtt .red-ui-palette-node', (ns) =>
       ns.map((n) => `${(n as any).dataset.paletteType} ${(n as any).querySelector('.red-ui-palette-icon')?.style.backgroundImage ?? ''}`),
     );
     const types = inCategory.map((s) => s.split(' ')[0]).sort();
-    assert.equal(types, ['nvr-control', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-set', 'nvr-snapshot', 'nvr-upgrade']);
+    assert.equal(types, ['nvr-control', 'nvr-event', 'nvr-get', 'nvr-range', 'nvr-recordings', 'nvr-set', 'nvr-snapshot', 'nvr-upgrade']);
     for (const entry of inCategory) assert.match(entry, /icons\/nvr2mqtt\/nvr2mqtt-\w+\.svg/, entry);
     // Help text for every type, including the config node, as the editor's help sidebar reads it.
     const help = await p.evaluate(
       (types) => types.map((t) => String((globalThis as any).RED.nodes.getNodeHelp(t) ?? '')),
-      ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control', 'nvr-snapshot'],
+      ['nvr-device', 'nvr-range', 'nvr-get', 'nvr-set', 'nvr-upgrade', 'nvr-event', 'nvr-control', 'nvr-snapshot', 'nvr-recordings'],
     );
     for (const h of help) assert.ok(h.length > 300 && h.includes('<h3>'), h.slice(0, 80));
   });
