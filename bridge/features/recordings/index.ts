@@ -19,7 +19,7 @@ export function recordingFeature(o: FeatureOptions): DeviceFeature {
     restructured: (rt) => {
       requests.forget(rt.id);
       clips.forget(rt.id);
-      return readers.get(rt.id)!.readNow();
+      return readers.get(rt.id)!.withStructure();
     },
     online: (rt) => readers.get(rt.id)!.online(),
     offline: (rt) => readers.get(rt.id)!.offline(),

@@ -42,10 +42,10 @@ export class RecordingStateReader {
     private readonly opts: { intervalMs?: number; log: Logger },
   ) {}
 
-  /** The device answered (again): read now unless the structure's read just did, then keep the schedule. */
+  /** The device answered (again): read now (unless a reading is under way), then keep the schedule. */
   online(): void {
-    if (this.stopped || this.unsupported || this.timer) return;
-    this.schedule(this.reads ? this.opts.intervalMs || DEFAULT_INTERVAL_MS : 0);
+    if (this.stopped || this.unsupported || this.timer || this.reading) return;
+    this.schedule(0);
   }
 
   offline(): void {
@@ -57,6 +57,22 @@ export class RecordingStateReader {
     this.stopped = true;
     this.offline();
     await this.reading;
+  }
+
+  /**
+   * The device's structure was read: its first reading goes with it (discovery waits for it), once; a reading under
+   * way is shared, a read due at once is this one. Later structure changes leave it to the schedule.
+   */
+  withStructure(): Promise<void> | undefined {
+    if (this.reading) return this.reading;
+    if (this.reads > 0 || this.stopped || this.unsupported) return undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const p = this.readNow();
+    void p.finally(() => {
+      if (!this.stopped && !this.unsupported && !this.timer) this.schedule(this.opts.intervalMs || DEFAULT_INTERVAL_MS);
+    });
+    return p;
   }
 
   readNow(): Promise<void> {
