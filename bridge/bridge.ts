@@ -29,7 +29,7 @@ import type { PollStats } from './device/poller';
 import type { DeviceRuntime } from './device/runtime';
 import { deviceEvents, devicePolls, deviceRuntimes, ENTITY_SETUP_MS } from './devices';
 import { deviceFeatures } from './features';
-import { featureCommands, featureComponents, featurePart } from './features/feature';
+import { featureCommands, featureComponents, featurePart, featureRequests } from './features/feature';
 import { Discovery } from './homeassistant/discovery';
 import { bridgeLink, mqttEndpoint } from './mqtt/endpoint';
 import { InstanceConflict, watchInstance } from './mqtt/instance-probe';
@@ -96,6 +96,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
     commandError,
     changed,
     state,
+    clips: config.clips,
   });
   const discovery = new Discovery({
     link,
@@ -110,7 +111,7 @@ export async function startBridge(config: BridgeConfig, opts: BridgeOptions = {}
   const shared = { topics, link, log, runtimes, publisher, discovery };
   const ctx = bridgeContext({ ...shared, work, quoter, commandError });
   const commands = new Commands(ctx, featureCommands(features));
-  const requests = new Requests(ctx, config.request_api, promptUploads);
+  const requests = new Requests(ctx, config.request_api, promptUploads, featureRequests(features));
   // Another instance on this base topic acts from now on (it proved its claim on the base topic, or took over the
   // MQTT session): this one stops at once, finishing only what it had begun, says `offline` (or its will does) and then
   // that it yielded (the winner says `online` again), and `done` says why.

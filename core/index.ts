@@ -25,6 +25,8 @@ export * from './alarm-outputs';
 export * from './disarm';
 export * from './event-push';
 export * from './storage';
+export * from './recordings';
+export * from './clip';
 export * from './reboot';
 export * from './secondary-auth';
 export * from './restart-guard';

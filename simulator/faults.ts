@@ -19,6 +19,8 @@ const FAULT_KINDS = [
   'device_busy',
   'not_found',
   'one_IE',
+  'search_failed',
+  'device_play_locked',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -54,6 +56,10 @@ export const FAULT_REPLIES: Readonly<Partial<Record<FaultKind, Reply>>> = {
   not_found: failure(404, 'not_found', 'Not found'),
   // Another login from the caller's address (a browser there) took the session (vendor's session code list).
   one_IE: failure(400, 'one_IE', 'Another login from this address took the session'),
+  // Search / playback refusals (common error list): the search is locked for `remain_locked_time` seconds; the
+  // device plays back elsewhere (some recorders play back in one place only).
+  search_failed: failure(400, 'search_failed', 'Search failed', undefined, { remain_locked_time: 30 }),
+  device_play_locked: failure(400, 'device_play_locked', 'The device is playing back; web playback refused'),
 };
 
 export class Faults {

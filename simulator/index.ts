@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Auth, DigestAlgorithm } from './auth';
 import { Device } from './device';
@@ -26,6 +27,8 @@ import type { SimState } from './state';
 import { setDiskStatus } from './storage';
 import { Maintenance } from './maintenance';
 import { VoicePrompts } from './voice-prompts';
+import { Recordings } from './recordings';
+import { isRtsp, serveRtsp } from './rtsp';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -126,6 +129,12 @@ export interface SimulatorOptions {
    * vendor page: the camera's password). A camera not listed has the recorder's.
    */
   cameraPasswords?: Record<string, string>;
+  /** The device's time zone (IANA name; default UTC): recordings, pictures and tags are in its local time. */
+  timeZone?: string;
+  /** RTSP playback in one place at a time (some recorders): a second PLAY is answered 503 while one runs. */
+  singlePlayback?: boolean;
+  /** How far back the recording log of each channel starts (default 26 h). */
+  recordingHistoryMs?: number;
 }
 
 export interface Simulator {
@@ -173,6 +182,12 @@ export interface Simulator {
   ptz(channel: string): PtzChannel;
   /** The user stores (a name) or clears (undefined) a preset on the device itself. */
   setPtzPreset(channel: string, no: number, name?: string): void;
+  /** Switch a channel's recording off (SystemInfo/Record `record_state` Off, the running segment ends) or on again. */
+  setRecording(channel: string, on: boolean): void;
+  /** The device's time zone (IANA), in which its recordings' dates and times are written. */
+  readonly timeZone: string;
+  /** RTSP playbacks started (rtsp.ts: the stream channel and the range asked for, ms), oldest first. */
+  readonly playbacks: Array<{ channel: number; from: number; to: number }>;
   /**
    * Firmware: `installed` (SystemInfo `software_version`), `publish(version)` puts a newer version on the upgrade
    * server (the next FtpUpgrade/Check finds it), `installs` lists the versions installed, `busy` while an upgrade or
@@ -225,6 +240,7 @@ interface Parts {
   firmware: SimFirmware;
   ipcFirmware: SimIpcFirmware;
   prompts: VoicePrompts;
+  recordings: Recordings;
   host: string;
 }
 
@@ -251,6 +267,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     sleeps: new Set<() => void>(),
     ipcFirmware: new SimIpcFirmware(device),
     prompts: new VoicePrompts(device),
+    recordings: new Recordings(device, { zone: opts.timeZone ?? 'UTC', historyMs: opts.recordingHistoryMs }),
     host: opts.host ?? '127.0.0.1',
   };
   const front: Front = {
@@ -264,10 +281,22 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     sleeps: parts.sleeps,
     gate: () => firmware.gate(),
   };
-  const server = await listen(opts, parts.host, requestListener(front));
+  const rtsp = (socket: net.Socket, first: Buffer) =>
+    serveRtsp(socket, first, {
+      device,
+      zone: parts.recordings.zone,
+      username: opts.username ?? 'admin',
+      password: opts.password,
+      onPlay: (p) => playbacks.push(p),
+      running,
+      single: opts.singlePlayback ?? false,
+    });
+  const running = new Set<net.Socket>();
+  const playbacks: Simulator['playbacks'] = [];
+  const listening = await listen(opts, parts.host, requestListener(front), rtsp);
   const connects = new RequestLog<number>(opts.logLimit ?? 1000);
-  server.on('connection', () => connects.add(Date.now()));
-  const port = (server.address() as AddressInfo).port;
+  listening.front.on('connection', () => connects.add(Date.now()));
+  const port = listening.port;
   auth = authFor(opts, port);
   const { push, maintenance } = mountRoutes(parts, auth, front.routes);
   for (const [path, route] of parts.prompts.routes(() => `${parts.host}:${port}`)) front.routes.set(path, route);
@@ -301,14 +330,15 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
       channels: profile.channels.map((c) => c.id),
       specs: profile.channels,
     },
-    stop: stopOnce(parts, maintenance, server),
+    playbacks,
+    stop: stopOnce(parts, maintenance, listening),
   };
 }
 
 const pick = <T, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 
 /** Stop, once however often called: alarms and timers, held answers (given theirs), then the server. */
-function stopOnce({ activity, firmware, events, sleeps }: Parts, maintenance: Maintenance, server: http.Server): () => Promise<void> {
+function stopOnce({ activity, firmware, events, sleeps }: Parts, maintenance: Maintenance, listening: Listening): () => Promise<void> {
   let stopped: Promise<void> | undefined;
   return () =>
     (stopped ??= (async () => {
@@ -318,10 +348,7 @@ function stopOnce({ activity, firmware, events, sleeps }: Parts, maintenance: Ma
       events.stop(); // held Event/Check requests get their keep-alive answer
       for (const wake of [...sleeps]) wake();
       await new Promise((r) => setImmediate(r)); // let those answers be written
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listening.close();
     })());
 }
 
@@ -342,16 +369,60 @@ function alarmParts(opts: SimulatorOptions, profile: Profile, device: Device): {
   return { events, activity };
 }
 
-async function listen(opts: SimulatorOptions, host: string, listener: http.RequestListener): Promise<http.Server> {
+/** The HTTP(S) server and what listens: over plain HTTP a front that hands RTSP connections (same port) to `rtsp`. */
+interface Listening {
+  server: http.Server;
+  /** What accepts the TCP connections (the front, or the HTTPS server itself). */
+  front: net.Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+async function listen(
+  opts: SimulatorOptions,
+  host: string,
+  listener: http.RequestListener,
+  rtsp: (socket: net.Socket, first: Buffer) => void,
+): Promise<Listening> {
   const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : http.createServer(listener);
+  // Every connection the front took: one that never sent a byte belongs to neither server, and would hold close().
+  const sockets = new Set<net.Socket>();
+  // The stream addresses name the web port (as the vendor's sample): RTSP is served there, told apart by its first bytes.
+  const front: net.Server = opts.tls
+    ? server
+    : net.createServer((socket) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+        socket.once('data', (first: Buffer) => {
+          socket.pause();
+          if (isRtsp(first)) {
+            rtsp(socket, first);
+          } else {
+            socket.unshift(first);
+            server.emit('connection', socket);
+          }
+          process.nextTick(() => socket.resume());
+        });
+        socket.on('error', () => socket.destroy());
+      });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
+    front.once('error', reject);
+    front.listen(opts.port ?? 0, host, () => {
+      front.off('error', reject);
       resolve();
     });
   });
-  return server;
+  return {
+    server,
+    front,
+    port: (front.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        front.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      }),
+  };
 }
 
 function authFor(opts: SimulatorOptions, port: number): Auth {
@@ -402,15 +473,20 @@ function mountRoutes(parts: Parts, auth: Auth, routes: Front['routes']): { push:
     rebootMs: opts.rebootMs ?? 3000,
     reboot: () => firmware.reboot(),
   });
-  for (const [path, route] of [...pages, ...push.routes(), ...maintenance.routes()]) routes.set(path, route);
+  for (const [path, route] of [...pages, ...push.routes(), ...maintenance.routes(), ...parts.recordings.routes()]) routes.set(path, route);
   firmware.verifyAuth = (a) => maintenance.verifyIssued(a, 'base_secondary_authentication');
-  activity.onRaise = (a) => push.alarm(a);
+  activity.onRaise = (a) => {
+    parts.recordings.alarm(a);
+    push.alarm(a);
+  };
   return { push, maintenance };
 }
 
 /** What a test does to the device as its user or its hardware would. */
-function controls({ device, activity }: Parts) {
+function controls({ device, activity, recordings }: Parts) {
   return {
+    setRecording: (channel: string, on: boolean) => recordings.setRecording(channel, on),
+    timeZone: recordings.zone,
     raiseAlarm(a: AlarmRequest | string, member?: string, status?: boolean) {
       activity.raise(
         typeof a === 'string' ? { channel: a, type: LEGACY_MEMBERS[member ?? ''] ?? (member as AlarmType), active: status! } : a,

@@ -22,6 +22,7 @@ import { UpgradeRequests } from './upgrade-request';
 import { promptRequest } from './prompt-request';
 import type { PromptUploads } from '../features/speaker';
 import { DiagnosticsRequests } from './diagnostics-request';
+import type { FeatureRequest } from '../features/feature';
 
 /**
  * Device secrets a page may carry (developer mode FTP password...) are never published: members named like a password,
@@ -110,6 +111,8 @@ export class Requests {
       allow_prompts_from: [],
     },
     private readonly promptUploads?: PromptUploads,
+    /** Operations the features answer (`recordings`...), under the same rules as `get`. */
+    private readonly featureOps: ReadonlyMap<string, FeatureRequest> = new Map(),
   ) {
     this.upgrades = new UpgradeRequests(ctx, api);
     this.diagnostics = new DiagnosticsRequests(ctx);
@@ -206,6 +209,11 @@ export class Requests {
     }
     if (typeof msg.device !== 'string') throw new Refusal('"device" (a device id) is required');
     const h = lookupDevice(this.ctx, msg.device);
+    const feature = this.featureOps.get(op);
+    if (feature) {
+      requireOnline(h);
+      return feature(h, msg, (page) => writeRefusal(page, this.api));
+    }
     const page = parsePageName(msg.page);
     if (!page) throw new Refusal('"page" must be a page name such as "AlarmConfig/Deterrence"', { device: h.device.id });
     if (msg.data !== undefined && !isPlainObject(msg.data))

@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { isChannelId } from '../../core/channels';
+import { isTimeZone } from '../../core/device-time';
 import { isPlainObject } from '../../core/json';
 import { parsePageName } from '../../core/pages';
 import { LOG_LEVELS } from './log';
@@ -177,6 +178,16 @@ const DeviceSchema = v.strictObject({
   event_interval: v.optional(Duration(500, 60_000)),
   /** An alarm whose end never arrives is cleared after this long (parsed to milliseconds). */
   alarm_clear_after: v.optional(Duration(1000, 86_400_000), 60),
+  /**
+   * The device's time zone (IANA name such as `Europe/Berlin`; default the bridge host's): the device writes its
+   * recordings' dates and times in local time without a zone, and the bridge answers ISO times with this zone's offset.
+   */
+  time_zone: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((z: string) => isTimeZone(z), 'expected an IANA time zone such as Europe/Berlin'),
+    ),
+  ),
   /** How often the disks are read (parsed to milliseconds): a slow schedule of its own, never with every poll. */
   storage_interval: v.optional(Duration(60_000, 86_400_000), 600),
   /** A picture of every camera this often (parsed to milliseconds); absent: pictures only on alarms and on demand. */
@@ -261,6 +272,11 @@ export const ConfigSchema = v.strictObject({
   homeassistant: v.optional(HomeAssistantSchema, {}),
   push: v.optional(PushSchema),
   request_api: v.optional(RequestApiSchema, {}),
+  /**
+   * Clips (`bridge/request/clip`): the folder they are written under (`<folder>/<device>/<channel>/<date>/`) and the
+   * ffmpeg program (default `ffmpeg` on PATH). Without a folder, clips are refused.
+   */
+  clips: v.optional(v.strictObject({ folder: v.pipe(v.string(), v.minLength(1)), ffmpeg: v.optional(v.pipe(v.string(), v.minLength(1))) })),
   devices: v.pipe(v.array(DeviceSchema), v.minLength(1, 'at least one device is required')),
   log_level: v.optional(v.picklist(LOG_LEVELS, `expected one of ${LOG_LEVELS.join(', ')}`), 'info'),
   /**
@@ -315,6 +331,7 @@ export interface BridgeConfig {
   homeassistant: Parsed['homeassistant'];
   push?: Parsed['push'];
   request_api: Parsed['request_api'];
+  clips?: Parsed['clips'];
   devices: DeviceConfig[];
   log_level: Parsed['log_level'];
   /** Absolute path of the state file; undefined: memory only. */
@@ -542,6 +559,7 @@ export function parseConfig(input: unknown, opts: ParseOptions = {}): { config: 
       homeassistant: parsed.homeassistant,
       push: parsed.push,
       request_api: parsed.request_api,
+      ...(parsed.clips ? { clips: parsed.clips } : {}),
       devices,
       log_level: parsed.log_level,
       ...(stateFile ? { state_file: stateFile } : {}),

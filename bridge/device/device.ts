@@ -677,6 +677,15 @@ export class Device extends EventEmitter {
     });
   }
 
+  /** Which channels record now (features/recordings/); the entities change when the channels reported change. */
+  applyRecording(recording: Readonly<Record<string, boolean>>): void {
+    const prev = this.facts.recording;
+    if (sameJson(prev, recording)) return;
+    const shape = (r?: Readonly<Record<string, boolean>>) => JSON.stringify(r ? Object.keys(r).sort() : null);
+    this.facts = { ...this.facts, recording };
+    this.emit('update', { structure: shape(prev) !== shape(recording) });
+  }
+
   /** Records what decides the entities besides Ranges and the channel list; true when that changed. */
   private structureChanged(): boolean {
     // A value outside its Range widens the announced bounds: it changes the entities too.

@@ -194,6 +194,8 @@ export function deviceState(facts: DeviceFacts): Json {
 export function channelState(facts: DeviceFacts, ch: string): Json {
   if (!channelOnline(facts, ch)) return { online: false };
   const out = rowState(facts, 'channel', ch);
+  const recording = facts.recording?.[ch];
+  if (recording !== undefined) out.record_state = recording;
   return facts.events ? Object.assign(out, channelEventState(facts.events, ch)) : out;
 }
 

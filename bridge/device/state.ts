@@ -47,6 +47,8 @@ export interface DeviceFacts {
   events?: EventValues;
   /** The disks, read on their own slow schedule (features/storage/); undefined until read or where the device has no disk page. */
   storage?: Storage;
+  /** Per channel whether it records now (`SystemInfo/Record` `record_state`; features/recordings/), on its slow schedule. */
+  recording?: Readonly<Record<string, boolean>>;
   /** Alarm outputs (`PreviewChannel/ManualAlarm`: `Local->1`, `IP_CH1->1`) and whether each is on; read with every poll. */
   alarmOutputs?: Readonly<Record<string, boolean>>;
   /** The outputs that get switches: those listed now, and a camera's listed before while it is a channel (alarm-output-names.ts). */

@@ -25,6 +25,12 @@ export interface DeviceFeature extends Part {
   /** A command key it owns outside the table; `plan` checks the value now (a Refusal: nothing sent) and returns the work. */
   owns?(key: string): boolean;
   plan?(rt: DeviceRuntime, channel: string | undefined, key: string, raw: unknown): () => Promise<void>;
+  /**
+   * Request API operations it answers (`<base>/bridge/request/<op>`, e.g. `recordings`): the request API checks the
+   * request's shape, device and availability and answers; `mayWrite(page)` is undefined where `request_api` allows
+   * writing that page, else the refusal.
+   */
+  requests?: Readonly<Record<string, FeatureRequest>>;
   /** Handles a message on MQTT; false when the topic is not one of its own. */
   handle?(topic: string, retained: boolean): boolean;
   /**
@@ -36,6 +42,13 @@ export interface DeviceFeature extends Part {
   online?(rt: DeviceRuntime): void;
   /** The device stopped answering. */
   offline?(rt: DeviceRuntime): void;
+}
+
+export type FeatureRequest = (rt: DeviceRuntime, msg: Json, mayWrite: (page: string) => string | undefined) => Promise<unknown>;
+
+/** Every feature's request operations, by name. */
+export function featureRequests(features: readonly DeviceFeature[]): ReadonlyMap<string, FeatureRequest> {
+  return new Map(features.flatMap((f) => Object.entries(f.requests ?? {})));
 }
 
 /** What the features are built with (startBridge's parts, and the knobs of BridgeOptions that are theirs). */
@@ -57,6 +70,8 @@ export interface FeatureOptions {
   firmwareCheckGapMs?: number;
   /** Between Progress reads of a firmware install (default 2000 ms). */
   firmwareProgressMs?: number;
+  /** Config `clips`: where clips are written and the ffmpeg program. */
+  clips?: { folder: string; ffmpeg?: string };
   /** Called for every picture published (tests, figures): device, channel, JPEG bytes. */
   onPicture?: (device: string, channel: string, bytes: number) => void;
 }

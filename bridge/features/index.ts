@@ -11,6 +11,7 @@ import { ptzFeature } from './ptz';
 import { restartFeature } from './restarts';
 import { storageFeature } from './storage';
 import { speakerFeature, type PromptUploads } from './speaker';
+import { recordingFeature } from './recordings';
 
 export function deviceFeatures(o: FeatureOptions): {
   features: DeviceFeature[];
@@ -29,6 +30,7 @@ export function deviceFeatures(o: FeatureOptions): {
     restartFeature(o),
     alarmOutputFeature(o),
     speaker.feature,
+    recordingFeature(o),
   ];
   return { features, cameras, promptUploads: speaker.uploads };
 }

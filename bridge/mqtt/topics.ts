@@ -3,7 +3,7 @@
  * parser of incoming command topics.
  */
 
-export const REQUEST_OPS = ['range', 'get', 'set', 'refresh', 'upgrade', 'diagnostics', 'prompt'] as const;
+export const REQUEST_OPS = ['range', 'get', 'set', 'refresh', 'upgrade', 'diagnostics', 'prompt', 'recordings', 'clip'] as const;
 
 export type ParsedTopic =
   | { kind: 'set'; device: string; channel?: string; key?: string }

@@ -24,6 +24,7 @@ import { ptzPage } from './ptz';
 import { snapshotPage } from './snapshot';
 import { streamUrlPage } from './stream-url';
 import { diskPage } from './storage';
+import { recordInfoPage, recordTagPage, recordedPicturePage, searchMonthPage, searchRecordPage } from './recordings';
 import { deviceRebootPage, ipcRebootPage, transKeyPage } from './reboot';
 import { imageControlPage, motionPage, pirPage, recordConfigPage, videoCoverPage } from './channel-settings';
 
@@ -64,6 +65,7 @@ export * from './snapshot';
 export * from './stream-url';
 export * from './channel-settings';
 export * from './storage';
+export * from './recordings';
 export * from './reboot';
 export type { PageDef, WriteRule } from '../page';
 
@@ -102,6 +104,11 @@ export const pages: readonly PageDef[] = [
   ipcRebootPage,
   onlineUpgradePage,
   ipcUpgradePage,
+  searchMonthPage,
+  searchRecordPage,
+  recordedPicturePage,
+  recordTagPage,
+  recordInfoPage,
 ];
 
 const byName = new Map(pages.map((p) => [p.name, p]));

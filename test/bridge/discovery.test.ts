@@ -280,7 +280,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const MOTION = keysOn('AlarmConfig/Motion');
   const PIR = keysOn('AlarmConfig/PIR');
   const IMAGE = ['day_night', 'privacy_mask'];
-  const CARE = [...MOTION, ...keysOn('RecordConfig')];
+  // "Recording now" (features/recordings/): every online channel the device lists in SystemInfo/Record.
+  const CARE = [...MOTION, ...keysOn('RecordConfig'), 'record_state'];
   // The cameras the VoicePrompts page says can play (online, with audio): Speaker, Prompt, Play prompt.
   const SPEAKER = ['speaker', 'prompt', 'play_prompt'];
   assert.deepEqual(

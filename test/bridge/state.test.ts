@@ -67,6 +67,8 @@ test('state topics carry what the device reports, and only that', ({ fx }) => {
     pir_email: false,
     recording: true,
     privacy_mask: false,
+    // Recording now (SystemInfo/Record, features/recordings/).
+    record_state: true,
   });
   const ch3 = json(r.last(`${fx.base}/nvr/ch3`));
   assert.equal(ch3.floodlight_on_alarm, undefined, 'CH3 has no floodlight ({reason: "Not configured"})');

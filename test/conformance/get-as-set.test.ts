@@ -32,10 +32,12 @@ for (const [name, opts] of PROFILES) {
       assert.is((await c.login()).status, 200);
       // IPCReboot's Set is an action (restart cameras, with the admin password and secondary authentication), not
       // its Get's settings written back; so are the voice prompt pages' (a command: Upload, Play, PlayAudio...).
+      // Playback/Tag's Set adds, renames or removes a bookmark (its `operate`): an action too, its Get a search.
       const actions = new Set([
         '/API/IPCMaintaint/IPCReboot/Get',
         '/API/AlarmConfig/VoicePrompts/Get',
         '/API/Extended/IPCVoicePrompts/Get',
+        '/API/Playback/Tag/Get',
       ]);
       const pages = sim.paths.filter((p) => p.endsWith('/Get') && sim.paths.includes(p.replace(/\/Get$/, '/Set')) && !actions.has(p));
       // Requests of one page: the live page is per channel (every channel with live hardware).

@@ -362,6 +362,28 @@ export const REQUEST_SAMPLES: readonly RequestSample[] = [
   { page: 'System > Channel Information > Get (vendor-facts c)', path: '/API/Login/ChannelInfo/Get', data: {} },
   { page: 'Login > DeviceInfo > Get (vendor-facts c)', path: '/API/Login/DeviceInfo/Get', data: {} },
   { page: 'System > System Information > Get (vendor-facts c)', path: '/API/SystemInfo/Base/Get', data: {} },
+  { page: 'System > Record Information > Get (vendor-facts-next 1.1)', path: '/API/SystemInfo/Record/Get', data: {} },
+  {
+    page: 'Record > Month Search > Get (vendor-facts-next 1.1)',
+    path: '/API/Playback/SearchMonth/Get',
+    data: { channel: [], stream_type: 'Substream', start_date: '05/31/2023', search_type: 'Record' },
+  },
+  {
+    page: 'Record > Search Record > Search (vendor-facts-next 1.2)',
+    path: '/API/Playback/SearchRecord/Search',
+    data: {
+      channel: ['CH1'],
+      start_date: '06/28/2023',
+      start_time: '00:00:00',
+      end_date: '06/28/2023',
+      end_time: '23:59:59',
+      record_type: 4294967295,
+      smart_region: [],
+      enable_smart_search: 0,
+      record_type_ex: [4294967295],
+      stream_mode: 'Substream',
+    },
+  },
   {
     page: 'Event > Check',
     path: '/API/Event/Check',

@@ -73,6 +73,7 @@ import { prepareUpgrade } from '../../core/upgrade';
 import type { Simulator } from '../../simulator';
 import * as V from '../conformance/vendor';
 import { FEATURE_CASES, expectedRefusals } from './feature-cases';
+import { RECORDING_CASES } from './recording-cases';
 import {
   ALL_NVR,
   NOT_CONFIGURED,
@@ -999,7 +1000,7 @@ const PAGE_CASES: Case[] = [
   ...MAINTENANCE_CASES,
 ];
 
-const CASES: Case[] = [...PAGE_CASES, ...FEATURE_CASES];
+const CASES: Case[] = [...PAGE_CASES, ...FEATURE_CASES, ...RECORDING_CASES];
 
 // --- Set round trips -----------------------------------------------------------------------------------------------
 

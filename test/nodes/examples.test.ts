@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nvrSnapshot from '../../nodes/nvr-snapshot/nvr-snapshot';
 import nvrSpeaker from '../../nodes/nvr-speaker/nvr-speaker';
+import nvrRecordings from '../../nodes/nvr-recordings/nvr-recordings';
 import { DEFAULT_SIMULATOR_URL, DEMO_LOGIN, parseSimulatorArgs } from '../../simulator/cli';
 import { helper, NODES, node, statusesOf, waitFor, useSimulator, type SimulatorContext } from './harness';
 
@@ -21,6 +22,7 @@ const examplesDir = join(root, 'examples');
 const EXPECTED = [
   'dashboard-switch-floodlight',
   'disarm-on-arrival',
+  'list-motion-recordings',
   'motion-at-night-floodlight',
   'motion-at-night-picture',
   'person-at-night-say-warning',
@@ -52,6 +54,7 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-snapshot': ['name', 'device', 'channel', 'resolution'],
   'nvr-speaker': ['name', 'device', 'channel', 'language'],
   'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
+  'nvr-recordings': ['name', 'device', 'action', 'channel', 'types', 'timeZone'],
 };
 const FLOW_KEYS = new Set(['id', 'type', 'z', 'x', 'y', 'wires', 'g', 'credentials']);
 
@@ -145,7 +148,7 @@ async function loadExample(ctx: Ctx, name: string, patch: (n: any) => void = () 
     }
     patch(n);
   }
-  await helper.load([...NODES, nvrSnapshot, nvrSpeaker, ...Object.values(CORE_NODES)], flow, creds);
+  await helper.load([...NODES, nvrSnapshot, nvrSpeaker, nvrRecordings, ...Object.values(CORE_NODES)], flow, creds);
 }
 
 test('every example logs in as shipped (green status on every node using the device)', async (ctx) => {
@@ -180,6 +183,23 @@ test("read-deterrence-state: the inject fires once and the debug node gets CH1's
   const got = await new Promise<any>((resolve) => node('ex1.d').once('input', resolve));
   assert.type(got.payload.flood_light_switch, 'boolean');
   assert.is(got.channel, 'CH1');
+});
+
+test("list-motion-recordings: the debug node gets today's motion recordings of CH1, with their playback URLs", async (ctx) => {
+  ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: true });
+  await new Promise((r) => setTimeout(r, 1100));
+  ctx.sim!.raiseAlarm({ channel: 'CH1', type: 'motion', active: false });
+  // The simulator's clock is UTC here: the node is told so (shipped empty: the host's zone).
+  await loadExample(ctx, 'list-motion-recordings', (n) => {
+    if (n.type === 'nvr-recordings') n.timeZone = 'UTC';
+  });
+  const got = await new Promise<any>((resolve) => node('ex9.d').once('input', resolve));
+  const list = got.payload as any[];
+  assert.ok(list.length >= 1, JSON.stringify(got.payload));
+  for (const r of list) {
+    assert.equal([r.channel, r.types], ['CH1', ['motion']]);
+    assert.match(r.playback_url, /^rtsp:\/\/127\.0\.0\.1:\d+\/rtsp\/playback\?channel=1&/);
+  }
 });
 
 /** Alarm settings (AlarmConfig/*) of the simulator, to show that an example left them as they were. */

@@ -54,6 +54,7 @@ test('every registered node type has help in locales/en-US/<file>.html, and none
     'nvr-event',
     'nvr-get',
     'nvr-range',
+    'nvr-recordings',
     'nvr-set',
     'nvr-snapshot',
     'nvr-speaker',

@@ -82,6 +82,7 @@ test('each editor file registers its types with literal names and inline definit
     'nvr-event',
     'nvr-get',
     'nvr-range',
+    'nvr-recordings',
     'nvr-set',
     'nvr-snapshot',
     'nvr-speaker',
@@ -105,7 +106,17 @@ test('every node type but the config node is used by an example flow (the checke
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as Array<{ type: string }>).map((n) => n.type)),
   );
-  for (const t of ['nvr-range', 'nvr-get', 'nvr-set', 'nvr-control', 'nvr-upgrade', 'nvr-event', 'nvr-snapshot', 'nvr-speaker'])
+  for (const t of [
+    'nvr-range',
+    'nvr-get',
+    'nvr-set',
+    'nvr-control',
+    'nvr-upgrade',
+    'nvr-event',
+    'nvr-snapshot',
+    'nvr-speaker',
+    'nvr-recordings',
+  ])
     assert.ok(used.has(t), `no example uses ${t}`);
 });
 
