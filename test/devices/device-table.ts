@@ -1,9 +1,9 @@
 /**
- * The table of devices that work (docs/devices.md), generated from the captures in test/devices/: model, firmware,
+ * The table of devices that work (the README's "Which devices"), generated from the captures in test/devices/: model, firmware,
  * kind, channels and what works, each feature read from what the capture answered. Every device in it is replayed
- * to the bridge and the client by devices.test.ts; table.test.ts keeps docs/devices.md equal to this table.
+ * to the bridge and the client by devices.test.ts; table.test.ts keeps the README's equal to this table.
  *
- *   node dist/test/devices/device-table.js    rewrites the table in docs/devices.md (after npm run build)
+ *   node dist/test/devices/device-table.js    rewrites the table in README.md (after npm run build)
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { parseCapture, type CaptureData } from '../../simulator';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const DEVICES_DIR = join(ROOT, 'test', 'devices');
-export const DEVICES_DOC = join(ROOT, 'docs', 'devices.md');
+export const DEVICES_DOC = join(ROOT, 'README.md');
 export const TABLE_START = '<!-- devices table: generated from test/devices/ (test/devices/device-table.ts) -->';
 export const TABLE_END = '<!-- end of devices table -->';
 
@@ -63,12 +63,12 @@ export function devicesTable(captures = readCaptures()): string {
   const rows = captures.map(({ file, capture }) => {
     const d = capture.device ?? {};
     const works = FEATURES.filter(([, has]) => has(capture)).map(([name]) => name);
-    return `| ${cell(d.model)} | ${cell(d.firmware)} | ${cell(d.kind)} | ${cell(d.channels)} | ${works.join(', ')} | [${file}](../test/devices/${file}) |`;
+    return `| ${cell(d.model)} | ${cell(d.firmware)} | ${cell(d.kind)} | ${cell(d.channels)} | ${works.join(', ')} | [${file}](test/devices/${file}) |`;
   });
   return ['| Model | Firmware | Kind | Channels | What works | Capture |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The table as docs/devices.md holds it (between its markers). */
+/** The table as the README holds it (between its markers). */
 export function tableInDoc(doc = readFileSync(DEVICES_DOC, 'utf8')): string | undefined {
   const start = doc.indexOf(TABLE_START);
   const end = doc.indexOf(TABLE_END);
