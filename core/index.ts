@@ -34,3 +34,4 @@ export * from './speaker';
 export { quoteBigIntegers } from './json';
 export * from './capture';
 export * from './redaction';
+export * from './recognition';

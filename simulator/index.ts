@@ -26,6 +26,7 @@ import type { SimState } from './state';
 import { setDiskStatus } from './storage';
 import { Maintenance } from './maintenance';
 import { VoicePrompts } from './voice-prompts';
+import { SimRecognition } from './recognition';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -86,6 +87,8 @@ export interface SimulatorOptions {
    */
   alarmPictures?: AlarmPictures;
   aiPictureForm?: AiPictureForm;
+  /** Channels whose camera also reads plates (`intelligent_ability` LPD added; no profile has it by default). */
+  plateChannels?: string[];
   /** Old firmware: CSRF token in the login body (`data.token`) instead of the header; no rotation. */
   tokenInBody?: boolean;
   /** Challenge offered first (default MD5; 'SHA-256' offers SHA-256, then MD5). */
@@ -184,6 +187,8 @@ export interface Simulator {
    * progress, `packets` accepted, the cameras' own `cameraFiles`.
    */
   prompts: Pick<VoicePrompts, 'files' | 'playLog' | 'upload' | 'packets' | 'cameraFiles'>;
+  /** Face and plate lists (recognition.ts): served where a channel does face (FD) or plate (LPD) recognition. */
+  recognition: SimRecognition;
   /** Firmware of the cameras behind an NVR (IPCUpgrade/Get): `version(ch)`, `setIpcVersion(ch, v)`. */
   ipcFirmware: Pick<SimIpcFirmware, 'version' | 'setIpcVersion'>;
   /**
@@ -225,6 +230,7 @@ interface Parts {
   firmware: SimFirmware;
   ipcFirmware: SimIpcFirmware;
   prompts: VoicePrompts;
+  recognition: SimRecognition;
   host: string;
 }
 
@@ -232,6 +238,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   if (typeof opts.password !== 'string' || opts.password === '') throw new Error('startSimulator: a password is required');
   const { profile: name, firmware: version, channels, largeCapacity, ptzIndexForm, analog, channelNumbering } = opts;
   const profile = buildProfile({ profile: name, firmware: version, channels, largeCapacity, ptzIndexForm, analog, channelNumbering });
+  for (const ch of profile.channels) if (ch.configured && opts.plateChannels?.includes(ch.id)) ch.ai = [...ch.ai, 'LPD'];
   const device = new Device(profile);
   if (opts.diskStatus) setDiskStatus(device.state, opts.diskStatus);
   device.lanAddress = opts.lanAddress;
@@ -251,6 +258,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     sleeps: new Set<() => void>(),
     ipcFirmware: new SimIpcFirmware(device),
     prompts: new VoicePrompts(device),
+    recognition: new SimRecognition(() => profile.channels.map((c) => c.id)),
     host: opts.host ?? '127.0.0.1',
   };
   const front: Front = {
@@ -271,6 +279,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   auth = authFor(opts, port);
   const { push, maintenance } = mountRoutes(parts, auth, front.routes);
   for (const [path, route] of parts.prompts.routes(() => `${parts.host}:${port}`)) front.routes.set(path, route);
+  activity.recognition = parts.recognition;
+  if (profile.channels.some((c) => c.ai.includes('FD') || c.ai.includes('LPD')))
+    for (const [path, route] of parts.recognition.routes()) front.routes.set(path, route);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
   const urlHost = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
   return {
@@ -293,6 +304,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     firmware,
     ipcFirmware: parts.ipcFirmware,
     prompts: parts.prompts,
+    recognition: parts.recognition,
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,

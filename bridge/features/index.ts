@@ -8,6 +8,7 @@ import type { DeviceCameras } from './cameras/cameras';
 import type { DeviceFeature, FeatureOptions } from './feature';
 import { firmwareFeature } from './firmware';
 import { ptzFeature } from './ptz';
+import { recognitionFeature } from './recognition';
 import { restartFeature } from './restarts';
 import { storageFeature } from './storage';
 import { speakerFeature, type PromptUploads } from './speaker';
@@ -29,6 +30,7 @@ export function deviceFeatures(o: FeatureOptions): {
     restartFeature(o),
     alarmOutputFeature(o),
     speaker.feature,
+    recognitionFeature(o).feature,
   ];
   return { features, cameras, promptUploads: speaker.uploads };
 }

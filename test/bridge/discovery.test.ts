@@ -283,6 +283,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const CARE = [...MOTION, ...keysOn('RecordConfig')];
   // The cameras the VoicePrompts page says can play (online, with audio): Speaker, Prompt, Play prompt.
   const SPEAKER = ['speaker', 'prompt', 'play_prompt'];
+  // Face recognition (CH1's intelligent_ability lists FD; no channel here reads plates): its entities on CH1 only.
+  const FACES = ['recognition', 'last_face', 'last_face_picture'];
   assert.deepEqual(
     keys('ch1'),
     [
@@ -299,6 +301,7 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
       ...CARE,
       ...PIR,
       ...SPEAKER,
+      ...FACES,
     ].sort(),
   );
   assert.deepEqual(
