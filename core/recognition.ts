@@ -230,3 +230,48 @@ export class RecognitionGroups {
     for (const k of kind ? [kind] : (['face', 'plate'] as const)) this.lists.delete(k);
   }
 }
+
+/** The event type a recognition is (Home Assistant's "Recognition" entity, Node-RED): by its group's policy. */
+export type RecognitionEventType = 'face_known' | 'face_blocked' | 'face_stranger' | 'plate_allowed' | 'plate_blocked' | 'plate_unknown';
+
+/** A face in a block list is blocked; in an allow list, or any named face elsewhere, known; else a stranger. Plates by their list. */
+export function recognitionEventType(identity: RecognitionIdentity, group: RecognitionGroup | undefined): RecognitionEventType {
+  const policy = group?.policy;
+  if (identity.kind === 'face')
+    return policy === 'block' ? 'face_blocked' : policy === 'allow' || identity.name ? 'face_known' : 'face_stranger';
+  return policy === 'block' ? 'plate_blocked' : policy === 'allow' ? 'plate_allowed' : 'plate_unknown';
+}
+
+/**
+ * What a recognition says, as MQTT and Node-RED carry it: `event_type`, who (`name`, `face_id`, `similarity`) or
+ * which plate (`plate`, `color`, `owner`), the list (`group`, `group_id`) and its `policy` (a face or plate in no
+ * list the device named: `stranger` / `unknown`). Absent values are null, so every recognition has every key.
+ */
+export function recognitionFields(identity: RecognitionIdentity, group: RecognitionGroup | undefined): Record<string, unknown> {
+  const who =
+    identity.kind === 'face'
+      ? { name: identity.name ?? null, face_id: identity.id ?? null, similarity: identity.similarity ?? null }
+      : { plate: identity.plate, color: identity.color ?? null, owner: identity.owner ?? null };
+  return {
+    event_type: recognitionEventType(identity, group),
+    ...who,
+    group: group?.name ?? null,
+    group_id: identity.groupId ?? null,
+    policy: group?.policy ?? (identity.kind === 'face' ? 'stranger' : 'unknown'),
+  };
+}
+
+/** The group of a recognition's identity, or undefined (no group named, or the lists could not be read). */
+export async function recognitionGroup(
+  groups: RecognitionGroups,
+  identity: RecognitionIdentity,
+  onError?: (err: unknown) => void,
+): Promise<RecognitionGroup | undefined> {
+  if (identity.groupId === undefined) return undefined;
+  try {
+    return await groups.group(identity.kind, identity.groupId);
+  } catch (err) {
+    onError?.(err);
+    return undefined;
+  }
+}

@@ -9,7 +9,15 @@
  * The group's name and policy come from the device's group lists (FDGroup/Get, PlateGroup/Get), read on the first
  * recognition and kept (RecognitionGroups): a device that recognises nothing is asked nothing more than before.
  */
-import { channelSlug, RecognitionGroups, type AlarmPicture, type RecognitionGroup, type RecognitionIdentity } from '../../../core';
+import {
+  channelSlug,
+  recognitionFields,
+  recognitionGroup,
+  RecognitionGroups,
+  type AlarmPicture,
+  type RecognitionGroup,
+  type RecognitionIdentity,
+} from '../../../core';
 import type { Device } from '../../device/device';
 import { errorText, type Logger } from '../../base/log';
 import type { MqttLink } from '../../mqtt/link';
@@ -17,14 +25,6 @@ import type { Json } from '../../device/state';
 import type { Topics } from '../../mqtt/topics';
 
 type Kind = RecognitionIdentity['kind'];
-
-/** The Home Assistant event type of a recognition: by its group's policy (a named face outside the lists: known). */
-export function recognitionEventType(identity: RecognitionIdentity, group: RecognitionGroup | undefined): string {
-  const policy = group?.policy;
-  if (identity.kind === 'face')
-    return policy === 'block' ? 'face_blocked' : policy === 'allow' || identity.name ? 'face_known' : 'face_stranger';
-  return policy === 'block' ? 'plate_blocked' : policy === 'allow' ? 'plate_allowed' : 'plate_unknown';
-}
 
 /** The event types a channel's "Recognition" entity lists, by what the channel recognises. */
 const EVENT_TYPES: Readonly<Record<Kind, readonly string[]>> = {
@@ -35,24 +35,15 @@ const EVENT_TYPES: Readonly<Record<Kind, readonly string[]>> = {
 /** `intelligent_ability` that says a channel does face (FD) or plate (LPD) recognition. */
 const ABILITY: Readonly<Record<Kind, string>> = { face: 'FD', plate: 'LPD' };
 
-/** The recognition payload (event, last_face / last_plate): identity, group, policy, channel, time, picture topics. */
+/** The recognition payload (event, last_face / last_plate): what it says (core), channel, time, picture topics. */
 export function recognitionPayload(
   identity: RecognitionIdentity,
   group: RecognitionGroup | undefined,
   o: { channel: string; time: string; pictures: Record<string, string> },
 ): Record<string, unknown> {
-  const fallback = identity.kind === 'face' ? 'stranger' : 'unknown';
-  const who =
-    identity.kind === 'face'
-      ? { name: identity.name ?? null, face_id: identity.id ?? null, similarity: identity.similarity ?? null }
-      : { plate: identity.plate, color: identity.color ?? null, owner: identity.owner ?? null };
   return {
     type: identity.kind === 'face' ? 'face_recognized' : 'plate_recognized',
-    event_type: recognitionEventType(identity, group),
-    ...who,
-    group: group?.name ?? null,
-    group_id: identity.groupId ?? null,
-    policy: group?.policy ?? fallback,
+    ...recognitionFields(identity, group),
     channel: o.channel,
     time: o.time,
     pictures: o.pictures,
@@ -95,15 +86,8 @@ export class DeviceRecognition {
   }
 
   private async publish(channel: string, identity: RecognitionIdentity, picture: AlarmPicture, time: string): Promise<void> {
-    let group: RecognitionGroup | undefined;
-    if (identity.groupId !== undefined) {
-      try {
-        group = await this.groups.group(identity.kind, identity.groupId);
-      } catch (err) {
-        // Without the lists the recognition still goes out, without its group's name and policy.
-        this.o.log.warn(`${identity.kind} groups: ${errorText(err)}`);
-      }
-    }
+    // Without the lists the recognition still goes out, without its group's name and policy.
+    const group = await recognitionGroup(this.groups, identity, (err) => this.o.log.warn(`${identity.kind} groups: ${errorText(err)}`));
     if (this.stopped) return;
     const { link, topics } = this.o;
     const id = this.device.id;
