@@ -71,10 +71,19 @@ export class DeviceRecognition {
     this.groups = new RecognitionGroups((path, data) => device.client.call(path, data));
   }
 
-  /** What the channel recognises, as the device says (ChannelInfo `intelligent_ability`). */
+  /** What each channel was seen to recognise: kept while its camera is away (an offline channel lists no ability). */
+  private readonly seen = new Map<string, Set<Kind>>();
+
+  /**
+   * What the channel recognises, as the device says (ChannelInfo `intelligent_ability`), or said before: its entities
+   * stay when the camera goes offline (no flapping in Home Assistant).
+   */
   kinds(channel: string): Kind[] {
     const slot = this.device.facts.channelSlots?.find((s) => s.id === channel);
-    return (['face', 'plate'] as const).filter((k) => slot?.ai.includes(ABILITY[k]));
+    let kinds = this.seen.get(channel);
+    if (!kinds) this.seen.set(channel, (kinds = new Set()));
+    for (const k of ['face', 'plate'] as const) if (slot?.ai.includes(ABILITY[k])) kinds.add(k);
+    return (['face', 'plate'] as const).filter((k) => kinds.has(k));
   }
 
   /** A picture of the device's events: published when it names a face or a plate. */
