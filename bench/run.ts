@@ -10,7 +10,7 @@
  *                   check and push; reliability: storm and outage), with shorter measured windows. The parts that
  *                   measure CPU or memory run alone; the ones that measure only latency and counts (each a light
  *                   load: one simulated recorder) run side by side, and say so (`bench_ran_beside`).
- * BENCH_ONLY=client,validator,bridge,bridge_events,floor,scale_1000,scale_1000_push,nodes,events,cameras,reliability,hostile,slow_stop,speaker
+ * BENCH_ONLY=client,validator,bridge,bridge_events,floor,scale_1000,scale_1000_push,nodes,events,cameras,reliability,hostile,slow_stop,speaker,recognition
  * picks parts; BENCH_OUT=<file> also writes the figures as JSON. A part's own knobs (BENCH_SECONDS, BENCH_FLOOR_SECONDS,
  * BENCH_SCALE_SECONDS, ...; see each part) override the profile's.
  */
@@ -29,6 +29,7 @@ import { benchScale1000 } from './scale-1000';
 import { benchCameras } from './cameras';
 import { benchReliability } from './reliability';
 import { benchSpeaker } from './speaker';
+import { benchRecognition } from './recognition';
 import { benchHostile } from './hostile';
 import { benchSlowStop } from './slow-stop';
 
@@ -47,6 +48,7 @@ const PARTS: Record<string, () => Promise<Figures>> = {
   cameras: benchCameras,
   reliability: benchReliability,
   speaker: benchSpeaker,
+  recognition: benchRecognition,
   hostile: benchHostile,
   slow_stop: benchSlowStop,
 };

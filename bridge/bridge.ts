@@ -5,8 +5,8 @@
  * - `device/runtime.ts`  one DeviceRuntime per device: client, facts (its state), poller, online flag, coalesced
  *   reads; `devices.ts` starts their polls and sends out what they report
  * - `features/`  the per-device features outside the settings table (cameras, PTZ, storage, firmware, restarts,
- *   alarm outputs), a folder and one shape each: discovery components, command keys, MQTT topics, structure changes,
- *   coming online and going offline, stop
+ *   alarm outputs, speaker, recognition), a folder and one shape each: discovery components, command keys, MQTT
+ *   topics, structure changes, coming online and going offline, stop
  * - `api/publisher.ts`  StatePublisher: everything published, change cache, gating of state behind discovery
  * - `homeassistant/discovery.ts`  Home Assistant discovery and ghost cleanup
  * - `api/commands.ts`, `api/requests.ts`  what arrives on `set`/`get` and `bridge/request/<op>` (`router.ts` routes)

@@ -5,7 +5,7 @@ import type { FeatureOptions } from './features/feature';
 import type { EmbeddedBroker } from './mqtt/broker';
 
 /** The features' own knobs (firmware check gap and progress reads, `onPicture`) are documented in FeatureOptions. */
-export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs' | 'firmwareProgressMs' | 'onPicture'> {
+export interface BridgeOptions extends Pick<FeatureOptions, 'firmwareCheckGapMs' | 'firmwareProgressMs' | 'onPicture' | 'onRecognition'> {
   /** A logger, or a sink receiving every line; default: stdout/stderr at config.log_level. */
   log?: Logger | LogSink;
   /** Called for every message the bridge publishes (demo output, tests). */

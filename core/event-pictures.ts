@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { identityOf, type RecognitionIdentity } from './recognition';
 
 /**
  * The pictures an `/API/Event/Check` answer may carry (vendor facts o; the vendor's Event/Check page, tables 5, 15
@@ -26,6 +27,8 @@ export interface AlarmPicture {
   id?: number;
   /** AI pictures: what was detected. */
   target?: PictureTarget;
+  /** Face and plate recognitions (`FaceInfo`, `PlateInfo`): who or which plate, and the group it matched. */
+  identity?: RecognitionIdentity;
 }
 
 /** An AI picture with the channel it belongs to (`StrChn`). */
@@ -139,6 +142,7 @@ function aiPicture(x: unknown, part: AiPart): AiPicture | undefined {
   if (!jpeg) return undefined;
   const target = part === 'plate' ? 'plate' : part === 'face' ? 'face' : pictureTarget(a.Type);
   const subtypes = part === 'plate' ? ['lpd'] : part === 'face' ? ['fd'] : pictureSubtypes(a.Type);
+  const identity = part === 'object' ? undefined : identityOf(x, part);
   const start = a.StartTime !== undefined && a.StartTime > 0 ? (a.StartTime > 1e11 ? a.StartTime / 1000 : a.StartTime) : undefined;
   return {
     channel,
@@ -150,6 +154,7 @@ function aiPicture(x: unknown, part: AiPart): AiPicture | undefined {
       source: 'ai',
       ...(a.SnapId !== undefined ? { id: a.SnapId } : {}),
       ...(target ? { target } : {}),
+      ...(identity ? { identity } : {}),
     },
   };
 }

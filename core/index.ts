@@ -36,3 +36,4 @@ export * from './speaker';
 export { quoteBigIntegers } from './json';
 export * from './capture';
 export * from './redaction';
+export * from './recognition';

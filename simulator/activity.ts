@@ -7,6 +7,7 @@ import { AiAlarmForm, AlarmRequest, AlarmType, allowedAlarms, channelAlarmEntry,
 import type { Device } from './device';
 import type { EventHub, Obj } from './events';
 import { LIVE_PAGE, liveEventMember } from './live';
+import type { SimRecognition } from './recognition';
 import { aiPicture, snapItem, type AiPictureForm, type AlarmPictures, type PictureSpec } from './pictures';
 
 export interface DiskAlarm {
@@ -25,6 +26,8 @@ export class Activity {
   /** Which pictures alarm starts carry (pictures.ts), and the form of AI pictures. */
   pictures: AlarmPictures = 'none';
   aiPictureForm: AiPictureForm = 'wrapped';
+  /** The face and plate lists a recognition is matched against (recognition.ts). */
+  recognition?: SimRecognition;
 
   constructor(
     private readonly device: Device,
@@ -86,7 +89,9 @@ export class Activity {
     const int = (entry.int_alarm ?? (entry.alarm_state as Obj[] | undefined)?.[0]) as Obj | undefined;
     const subtype = typeof int?.int_subtype === 'string' ? int.int_subtype : undefined;
     const name = this.device.channelName(channel);
-    const spec: PictureSpec = { channel, alias: channel, name, id, label: subtype ?? a.type, subtype, target: a.target, now };
+    const kind = subtype === 'fd' ? 'face' : subtype === 'lpd' ? 'plate' : undefined;
+    const identity = kind && this.recognition ? this.recognition.identity(kind, a) : undefined;
+    const spec: PictureSpec = { channel, alias: channel, name, id, label: subtype ?? a.type, subtype, target: a.target, now, identity };
     const out: { snap?: Obj; ai?: Obj } = {};
     if (this.pictures !== 'ai') {
       out.snap = snapItem(spec);

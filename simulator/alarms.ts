@@ -65,6 +65,10 @@ export interface AlarmRequest {
   subtype?: string;
   /** AI pictures (person/vehicle, intrusion, line crossing, region alarms): what the picture shows. Default: vehicle for `vehicle` (pd_vd), else human. */
   target?: 'human' | 'vehicle' | 'non_vehicle';
+  /** Face recognition (`face`): the enrolled name recognised (absent or not enrolled: a stranger). */
+  face?: string;
+  /** Plate recognition (`plate`): the plate text read (default AB123CD). */
+  plate?: string;
 }
 
 /** How AI alarms are written: `int_alarm` object (default), `alarm_state` array, or both. */

@@ -29,6 +29,7 @@ import { Maintenance } from './maintenance';
 import { VoicePrompts } from './voice-prompts';
 import { Recordings } from './recordings';
 import { isRtsp, serveRtsp } from './rtsp';
+import { SimRecognition } from './recognition';
 
 export type { LogEntry } from './log';
 export type { PushSent } from './event-push';
@@ -89,6 +90,8 @@ export interface SimulatorOptions {
    */
   alarmPictures?: AlarmPictures;
   aiPictureForm?: AiPictureForm;
+  /** Channels whose camera also reads plates (`intelligent_ability` LPD added; no profile has it by default). */
+  plateChannels?: string[];
   /** Old firmware: CSRF token in the login body (`data.token`) instead of the header; no rotation. */
   tokenInBody?: boolean;
   /** Challenge offered first (default MD5; 'SHA-256' offers SHA-256, then MD5). */
@@ -199,6 +202,8 @@ export interface Simulator {
    * progress, `packets` accepted, the cameras' own `cameraFiles`.
    */
   prompts: Pick<VoicePrompts, 'files' | 'playLog' | 'upload' | 'packets' | 'cameraFiles'>;
+  /** Face and plate lists (recognition.ts): served where a channel does face (FD) or plate (LPD) recognition. */
+  recognition: SimRecognition;
   /** Firmware of the cameras behind an NVR (IPCUpgrade/Get): `version(ch)`, `setIpcVersion(ch, v)`. */
   ipcFirmware: Pick<SimIpcFirmware, 'version' | 'setIpcVersion'>;
   /**
@@ -241,6 +246,7 @@ interface Parts {
   ipcFirmware: SimIpcFirmware;
   prompts: VoicePrompts;
   recordings: Recordings;
+  recognition: SimRecognition;
   host: string;
 }
 
@@ -248,6 +254,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   if (typeof opts.password !== 'string' || opts.password === '') throw new Error('startSimulator: a password is required');
   const { profile: name, firmware: version, channels, largeCapacity, ptzIndexForm, analog, channelNumbering } = opts;
   const profile = buildProfile({ profile: name, firmware: version, channels, largeCapacity, ptzIndexForm, analog, channelNumbering });
+  for (const ch of profile.channels) if (ch.configured && opts.plateChannels?.includes(ch.id)) ch.ai = [...ch.ai, 'LPD'];
   const device = new Device(profile);
   if (opts.diskStatus) setDiskStatus(device.state, opts.diskStatus);
   device.lanAddress = opts.lanAddress;
@@ -268,6 +275,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     ipcFirmware: new SimIpcFirmware(device),
     prompts: new VoicePrompts(device),
     recordings: new Recordings(device, { zone: opts.timeZone ?? 'UTC', historyMs: opts.recordingHistoryMs }),
+    recognition: new SimRecognition(() => profile.channels.map((c) => c.id)),
     host: opts.host ?? '127.0.0.1',
   };
   const front: Front = {
@@ -300,6 +308,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   auth = authFor(opts, port);
   const { push, maintenance } = mountRoutes(parts, auth, front.routes);
   for (const [path, route] of parts.prompts.routes(() => `${parts.host}:${port}`)) front.routes.set(path, route);
+  activity.recognition = parts.recognition;
+  if (profile.channels.some((c) => c.ai.includes('FD') || c.ai.includes('LPD')))
+    for (const [path, route] of parts.recognition.routes()) front.routes.set(path, route);
   if (opts.alarmEveryMs && opts.alarmEveryMs > 0) activity.startRandom(opts.alarmEveryMs);
   const urlHost = parts.host.includes(':') ? `[${parts.host}]` : parts.host;
   return {
@@ -322,6 +333,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     firmware,
     ipcFirmware: parts.ipcFirmware,
     prompts: parts.prompts,
+    recognition: parts.recognition,
     pushes: push.sent,
     pushSettings: push.settings,
     state: device.state,

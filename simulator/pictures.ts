@@ -58,6 +58,8 @@ export interface PictureSpec {
   subtype?: string;
   target?: PictureTarget;
   now: Date;
+  /** Face and plate recognitions: who or which plate (`FaceInfo` / `PlateInfo` identity fields, recognition.ts). */
+  identity?: Obj;
 }
 
 /** The `alarm_snap_data` item of an alarm start. */
@@ -95,6 +97,7 @@ export function aiPicture(p: PictureSpec, form: AiPictureForm): Obj | undefined 
     return {
       FaceInfo: {
         Id: 0,
+        ...p.identity,
         SnapId: p.id,
         Type: 0,
         ...times,
@@ -110,6 +113,7 @@ export function aiPicture(p: PictureSpec, form: AiPictureForm): Obj | undefined 
     return {
       PlateInfo: {
         Id: 'AB123CD',
+        ...p.identity,
         SnapId: p.id,
         Type: 0,
         StrChn: p.channel,

@@ -102,6 +102,9 @@ export class DeviceEvents {
     // A picture that came alone (an AI picture after its alarm): the channel's latest alarm picture.
     if (e.kind === 'picture') return this.o.onChange({ channel: e.channel, picture: e.picture });
     const change = this.state.apply(e);
+    // A recognition while its alarm is on (a second face, the next plate): its picture and identity still go out.
+    if (!change && e.kind === 'alarm' && e.active && e.picture?.identity)
+      return this.o.onChange({ channel: e.channel, picture: e.picture });
     if (!change) return;
     // The start of an alarm carries its picture on to the cameras (no second request for it).
     if (e.kind === 'alarm' && e.picture && change.edge?.active) change.picture = e.picture;

@@ -74,6 +74,8 @@ export interface FeatureOptions {
   clips?: { folder: string; ffmpeg?: string };
   /** Called for every picture published (tests, figures): device, channel, JPEG bytes. */
   onPicture?: (device: string, channel: string, bytes: number) => void;
+  /** Called for every face or plate recognition published (tests, figures): device, the payload. */
+  onRecognition?: (device: string, payload: Record<string, unknown>) => void;
 }
 
 /** A feature's part for each device, by id: `log` prefixed with the device's id, `onChange` when its entities changed. */

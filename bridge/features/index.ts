@@ -8,6 +8,7 @@ import type { DeviceCameras } from './cameras/cameras';
 import type { DeviceFeature, FeatureOptions } from './feature';
 import { firmwareFeature } from './firmware';
 import { ptzFeature } from './ptz';
+import { recognitionFeature } from './recognition';
 import { restartFeature } from './restarts';
 import { storageFeature } from './storage';
 import { speakerFeature, type PromptUploads } from './speaker';
@@ -31,6 +32,7 @@ export function deviceFeatures(o: FeatureOptions): {
     alarmOutputFeature(o),
     speaker.feature,
     recordingFeature(o),
+    recognitionFeature(o).feature,
   ];
   return { features, cameras, promptUploads: speaker.uploads };
 }

@@ -75,6 +75,14 @@ export class Topics {
   alarmPictureObject(device: string, slug: string): string {
     return `${this.alarmPicture(device, slug)}/object`;
   }
+  /** The latest face (`face`) or plate (`plate`) recognised on a channel: `<dev>/<ch>/last_face|last_plate` (retained JSON). */
+  lastRecognition(device: string, slug: string, kind: 'face' | 'plate'): string {
+    return `${this.state(device, slug)}/last_${kind}`;
+  }
+  /** Its pictures (JPEG bytes, retained): `picture` the face or plate cut out, `scene` the whole picture. */
+  lastRecognitionPicture(device: string, slug: string, kind: 'face' | 'plate', part: 'picture' | 'scene'): string {
+    return `${this.lastRecognition(device, slug, kind)}/${part}`;
+  }
   /** What a PTZ camera offers: stored presets, the preset last called, moves, speed bounds (retained JSON). */
   ptz(device: string, slug: string): string {
     return `${this.state(device, slug)}/ptz`;

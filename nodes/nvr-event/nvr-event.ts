@@ -1,9 +1,10 @@
 import type { NvrClient } from '../../core/client';
 import type { DeviceError } from '../../core/errors';
-import { filterOf, passes, type AlarmEvent } from '../shared/alarm-event';
+import { filterOf, identityFiltered, passes, passesIdentity, type AlarmEvent } from '../shared/alarm-event';
 import { bindDevice, type DeviceNode } from '../shared/bind-device';
 import { forDone } from '../shared/errors';
 import { isLivePart, type LivePart, type PartChange } from '../shared/live-parts';
+import { recognitionOf } from '../shared/recognition';
 import { clockTime, shortReason } from '../shared/status';
 import type { NodeDef, NodeMessage, RED, RedNode } from '../shared/red';
 
@@ -42,7 +43,10 @@ class PictureReads {
   }
 }
 
-/** `msg.picture` (JPEG Buffer), `msg.object` (the AI object cut-out) and `msg.pictureSource` of an alarm start. */
+/**
+ * `msg.picture` (JPEG Buffer), `msg.object` (the AI object cut-out: the face or plate of a recognition) and
+ * `msg.pictureSource` of an alarm start.
+ */
 function withPicture(msg: NodeMessage, jpeg: Buffer, source: string, object?: Buffer, target?: string): NodeMessage {
   msg.picture = jpeg;
   msg.pictureSource = source;
@@ -76,7 +80,8 @@ function retryError(err: DeviceError, retry: Date): DeviceError {
 
 /**
  * `nvr-event`: one message per alarm of the device that passes the node's filter (channels, alarm
- * types, starts only), and with `live` one per change of the chosen live parts. The config node
+ * types, starts only; for faces and plates recognised also names, plates, lists, policies: `msg.recognition` with
+ * the pictures), and with `live` one per change of the chosen live parts. The config node
  * holds one event stream for all its nvr-event nodes; when listening fails, each node reports it
  * once per failure streak (Catch node), its status saying when the next try is.
  */
@@ -107,17 +112,29 @@ export = function (RED: RED) {
     let closed = false;
     node.on('close', () => (closed = true));
     // Sends in the device's order: a message whose picture is read waits, and those after it wait behind it.
-    const enqueue = (next: () => NodeMessage | Promise<NodeMessage>) => {
+    const enqueue = (next: () => NodeMessage | undefined | Promise<NodeMessage | undefined>) => {
       order = order
         .then(next)
         .then((m) => {
-          if (!closed) node.send(m);
+          if (m && !closed) node.send(m);
         })
         .catch((err: unknown) => node.error(err));
     };
     const send = (e: AlarmEvent) => {
       const msg = eventMessage(deviceName, e);
       const p = e.picture;
+      // A face or plate recognised: who or which plate, its list and policy (the lists read once), and its pictures;
+      // the node's name / plate / list / policy filter applies to these only.
+      const identity = p?.identity;
+      if (identityFiltered(filter) && !identity) return;
+      if (p && identity) {
+        return enqueue(async () => {
+          const recognition = await recognitionOf(binding.client, identity);
+          if (!passesIdentity(filter, recognition)) return undefined;
+          msg.recognition = recognition;
+          return withPicture(msg, p.jpeg, p.source, p.object, p.target);
+        });
+      }
       if (!attach || !e.active) return enqueue(() => msg);
       if (p) return enqueue(() => withPicture(msg, p.jpeg, p.source, p.object, p.target));
       const read = reads.read(String(def.device), binding.client, e.channel).then(

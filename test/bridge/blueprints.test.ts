@@ -173,16 +173,20 @@ test('alarm pictures: every camera with a person, vehicle or motion sensor has i
     const sensors = cmps.filter((c) => filters.some((f) => matches(f, c)));
     if (!sensors.some((c) => c.name === 'Person' || c.name === 'Motion')) continue;
     cameras++;
-    // The blueprint takes the device's image entity (its only one): the "Last alarm" picture.
+    // The blueprint takes the device's "Last alarm" image (by its entity id), beside any recognition pictures.
     const images = cmps.filter((c) => c.p === 'image');
-    assert.equal(images.length, 1, `${topic}: one picture`);
-    assert.equal(images[0].name, 'Last alarm');
+    assert.equal(images.filter((c) => c.name === 'Last alarm').length, 1, `${topic}: one Last alarm picture`);
+    assert.ok(
+      images.every((c) => /^Last (alarm|face picture|plate picture)$/.test(String(c.name))),
+      `${topic}: pictures`,
+    );
     // The notification says what was seen by the sensor's name, without the device's (Home Assistant's friendly name).
     for (const s of sensors) assert.ok(!String(s.name).includes(names.get(topic)!), `${topic}: ${String(s.name)}`);
   }
   assert.ok(cameras >= 6, `${cameras} cameras`);
   // The picture's URL and the camera's name are what the notification carries.
   assert.match(text('alarm-picture-notify.yaml'), /\/api\/image_proxy\//);
+  assert.match(text('alarm-picture-notify.yaml'), /select\('match', 'image\[\.\]\.\*last_alarm'\)/, 'the Last alarm image, not a face');
   assert.match(text('alarm-picture-notify.yaml'), /device_attr\(camera, 'name'\)/);
 });
 

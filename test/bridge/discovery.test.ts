@@ -284,6 +284,8 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
   const CARE = [...MOTION, ...keysOn('RecordConfig'), 'record_state'];
   // The cameras the VoicePrompts page says can play (online, with audio): Speaker, Prompt, Play prompt.
   const SPEAKER = ['speaker', 'prompt', 'play_prompt'];
+  // Face recognition (CH1's intelligent_ability lists FD; no channel here reads plates): its entities on CH1 only.
+  const FACES = ['recognition', 'last_face', 'last_face_picture'];
   assert.deepEqual(
     keys('ch1'),
     [
@@ -300,6 +302,7 @@ test('bounds and options come from Range; no entity for unsupported fields', asy
       ...CARE,
       ...PIR,
       ...SPEAKER,
+      ...FACES,
     ].sort(),
   );
   assert.deepEqual(

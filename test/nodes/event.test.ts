@@ -43,7 +43,7 @@ test('vendor alarm names become the alarm type keys; the filter reads version 1 
   assert.is(alarmEventOf({ kind: 'live', channel: 'CH1', floodlight: true }), undefined, 'live state is not an alarm');
   assert.is(alarmEventOf({ kind: 'disk', ok: false, info: 'Bad' }), undefined, 'disk state is not an alarm');
   const all = filterOf({});
-  assert.equal(all, { channels: [], types: [], startOnly: false });
+  assert.equal(all, { channels: [], types: [], startOnly: false, names: [], plates: [], lists: [], policies: [] });
   assert.ok(passes(all, { channel: 'IP_CH1', type: 'pir', active: false, time: '' }));
   const f = filterOf({ channels: 'ch1, IP_CH1', types: ['motion', 'person'], startOnly: true });
   assert.equal(f.channels, ['CH1', 'IP_CH1']);

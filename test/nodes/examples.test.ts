@@ -26,6 +26,7 @@ const EXPECTED = [
   'motion-at-night-floodlight',
   'motion-at-night-picture',
   'person-at-night-say-warning',
+  'plate-open-gate',
   'react-to-alarm-events',
   'read-deterrence-state',
   'request-upgrade-token',
@@ -50,7 +51,7 @@ const OUR_PROPS: Record<string, string[]> = {
   'nvr-get': REQUEST_PROPS,
   'nvr-set': REQUEST_PROPS,
   'nvr-upgrade': ['name', 'device', 'file', 'large_capacity', 'mode'],
-  'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly', 'live', 'picture'],
+  'nvr-event': ['name', 'device', 'channels', 'types', 'startOnly', 'live', 'picture', 'names', 'plates', 'lists', 'policies'],
   'nvr-snapshot': ['name', 'device', 'channel', 'resolution'],
   'nvr-speaker': ['name', 'device', 'channel', 'language'],
   'nvr-control': ['name', 'device', 'mode', 'channel', 'output', 'brightness', 'volume', 'duration'],
@@ -175,6 +176,34 @@ test('person-at-night-say-warning: a person at night is warned on its camera; th
   node('ex9.bell').receive({});
   assert.is((await rang).from, 'ex9.dbg');
   assert.equal([ctx.sim!.prompts.playLog.at(-1)!.name, ctx.sim!.prompts.playLog.at(-1)!.targets], ['doorbell.mp3', ['local']]);
+});
+
+test("plate-open-gate: an allowed plate opens the gate (Local->1, off after 5 s); a blocked one sounds that camera's siren", async (ctx) => {
+  await loadExample(ctx, 'plate-open-gate');
+  const flow = readExample('plate-open-gate');
+  assert.equal(
+    flow.filter((n) => n.type === 'nvr-event').map((n) => [n.types, n.policies]),
+    [
+      [['plate'], 'allow'],
+      [['plate'], 'block'],
+    ],
+  );
+  await waitFor(() => statusesOf('ex10.gate').some((s) => s.fill === 'green'), 'connected');
+  // What the allow filter passes on (the shipped simulator reads no plates): a recognised plate's message.
+  const recognition = { event_type: 'plate_allowed', plate: 'GATE1', group: 'Allow List', policy: 'allow' };
+  const opened = first(['ex10.dbg', 'ex10.err']);
+  node('ex10.open').receive({ payload: { channel: 'CH1', type: 'plate', active: true }, recognition });
+  const m = await opened;
+  assert.is(m.from, 'ex10.dbg', JSON.stringify(m.payload));
+  assert.is((ctx.sim!.state as any)['PreviewChannel/ManualAlarm']['Local->1'], true, 'the gate relay closed');
+  const sounded = first(['ex10.sdbg', 'ex10.err']);
+  node('ex10.alarm').receive({
+    payload: { channel: 'CH1', type: 'plate', active: true },
+    recognition: { ...recognition, policy: 'block' },
+  });
+  const s = await sounded;
+  assert.is(s.from, 'ex10.sdbg', JSON.stringify(s.payload));
+  assert.is(liveOf(ctx, 'CH1').audioAlarm_switch, true, 'the siren of the camera that read the plate');
 });
 
 test("read-deterrence-state: the inject fires once and the debug node gets CH1's floodlight block", async (ctx) => {
