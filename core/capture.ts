@@ -50,7 +50,17 @@ const READING_OPERATIONS = ['Range', 'Get', 'Check'] as const;
  * Reads not asked in the page pass: the session's own, the event subscription (followed after), and the key
  * material of one secondary authentication (asked right before a write, never useful to a replay).
  */
-const NOT_IN_PAGE_PASS = new Set(['Event/Check', 'Web/Login', 'Web/Logout', 'Login/Heartbeat', 'Maintenance/TransKey/Get']);
+const NOT_IN_PAGE_PASS = new Set([
+  'Event/Check',
+  'Web/Login',
+  'Web/Logout',
+  'Login/Heartbeat',
+  'Maintenance/TransKey/Get',
+  // Searches of the recordings: a Get that needs a month or a time range and channels, not a page's settings.
+  'Playback/SearchMonth/Get',
+  'Playback/Picture/Get',
+  'Playback/Tag/Get',
+]);
 /** Reads asked once per channel, and the channels each is asked for. */
 const PER_CHANNEL: Readonly<Record<string, { data: (ch: string) => object; wants: (slot: ChannelSlot) => boolean }>> = {
   'PreviewChannel/Floodlight2AudioAlarm/Get': {
