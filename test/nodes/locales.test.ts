@@ -8,6 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALARM_TYPE_KEYS } from '../../nodes/shared/alarm-event';
 import { LIVE_PARTS } from '../../nodes/shared/live-parts';
+import { NODE_TYPES } from './node-types';
 
 const nodesDir = join(__dirname, '..', '..', 'nodes'); // dist/nodes: what the package ships
 /** Each node's folder: its editor file `<name>.html`, and its catalogue and help in `locales/en-US/<name>.*`. */
@@ -48,18 +49,7 @@ test('every registered node type has help in locales/en-US/<file>.html, and none
       types.push(t);
     }
   }
-  assert.equal(types.sort(), [
-    'nvr-control',
-    'nvr-device',
-    'nvr-event',
-    'nvr-get',
-    'nvr-range',
-    'nvr-recordings',
-    'nvr-set',
-    'nvr-snapshot',
-    'nvr-speaker',
-    'nvr-upgrade',
-  ]);
+  assert.equal(types.sort(), NODE_TYPES);
 });
 
 test("the nvr-event dialog restates neither the alarm types nor the live parts: it offers the runtime's (GET nvr-device/rules)", () => {

@@ -14,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { NODE_TYPES } from './node-types';
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { 'node-red': { nodes: Record<string, string> } };
@@ -76,18 +77,7 @@ test('each editor file registers its types with literal names and inline definit
   }
   // The types the runtime registers (package.json's node files, as the palette lists them).
   const types = all.map((f) => f.type).sort();
-  assert.equal(types, [
-    'nvr-control',
-    'nvr-device',
-    'nvr-event',
-    'nvr-get',
-    'nvr-range',
-    'nvr-recordings',
-    'nvr-set',
-    'nvr-snapshot',
-    'nvr-speaker',
-    'nvr-upgrade',
-  ]);
+  assert.equal(types, NODE_TYPES);
   const request = all.filter((f) => ['nvr-range', 'nvr-get', 'nvr-set'].includes(f.type));
   for (const f of request) {
     assert.is(f.category, 'nvr2mqtt', f.type);

@@ -16,6 +16,7 @@ import { startSimulator, type Simulator } from '../../simulator';
 import { availableRuntimes, startNodeRed, repoRoot, type NodeRedRuntime, type RuntimeTarget } from '../helpers/nodered-runtime';
 import { browserSkipReason, launchChromium } from '../helpers/browser';
 import { missingSuite } from '../helpers/missing';
+import { NODE_TYPES, PALETTE_TYPES } from './node-types';
 
 const PAGE = 'AlarmConfig/Deterrence';
 /** A path the page registry does not know. */
@@ -103,34 +104,10 @@ function editorSuite(target: RuntimeTarget, shot: string) {
       ns.map((n) => `${(n as any).dataset.paletteType} ${(n as any).querySelector('.red-ui-palette-icon')?.style.backgroundImage ?? ''}`),
     );
     const types = inCategory.map((s) => s.split(' ')[0]).sort();
-    assert.equal(types, [
-      'nvr-control',
-      'nvr-event',
-      'nvr-get',
-      'nvr-range',
-      'nvr-recordings',
-      'nvr-set',
-      'nvr-snapshot',
-      'nvr-speaker',
-      'nvr-upgrade',
-    ]);
+    assert.equal(types, [...PALETTE_TYPES]);
     for (const entry of inCategory) assert.match(entry, /icons\/nvr2mqtt\/nvr2mqtt-\w+\.svg/, entry);
     // Help text for every type, including the config node, as the editor's help sidebar reads it.
-    const help = await p.evaluate(
-      (types) => types.map((t) => String((globalThis as any).RED.nodes.getNodeHelp(t) ?? '')),
-      [
-        'nvr-device',
-        'nvr-range',
-        'nvr-get',
-        'nvr-set',
-        'nvr-upgrade',
-        'nvr-event',
-        'nvr-control',
-        'nvr-snapshot',
-        'nvr-speaker',
-        'nvr-recordings',
-      ],
-    );
+    const help = await p.evaluate((types) => types.map((t) => String((globalThis as any).RED.nodes.getNodeHelp(t) ?? '')), NODE_TYPES);
     for (const h of help) assert.ok(h.length > 300 && h.includes('<h3>'), h.slice(0, 80));
   });
 

@@ -13,18 +13,8 @@ import { startSimulator, type Simulator } from '../../simulator';
 import { NvrClient } from '../../core';
 import { availableRuntimes, startNodeRed, postJson, repoRoot, type NodeRedRuntime } from '../helpers/nodered-runtime';
 import { missingSuite } from '../helpers/missing';
+import { NODE_TYPES } from './node-types';
 
-const NODE_TYPES = [
-  'nvr-device',
-  'nvr-range',
-  'nvr-get',
-  'nvr-set',
-  'nvr-upgrade',
-  'nvr-event',
-  'nvr-control',
-  'nvr-snapshot',
-  'nvr-speaker',
-];
 const PAGE = 'AlarmConfig/Deterrence';
 /** The flows the package ships (examples/*.json, in the order Node-RED lists them). */
 const EXAMPLES = readdirSync(join(repoRoot, 'examples'))
