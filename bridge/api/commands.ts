@@ -89,6 +89,9 @@ interface Target {
 
 type PagePlan = Extract<Planned, { kind: 'page' }>;
 
+/** Retained commands remembered as refused (a flood of distinct topics forgets the oldest). */
+const RETAINED_REFUSALS_KEPT = 1000;
+
 /** How long refusals are gathered before the states they concern are republished (see Commands.republish). */
 const SNAP_BACK_MS = 100;
 
@@ -109,6 +112,11 @@ export class Commands {
   private readonly offTimers = new SwitchOffTimers();
   /** Reads again of Sets that timed out (see `recheck`), due once the device's deadline passed once more. */
   private readonly rechecks = new Set<NodeJS.Timeout>();
+  /**
+   * Retained commands refused, by topic (their payload): a broker hands one over more than once (queued for a
+   * persistent session, and again when the bridge subscribes: Mosquitto), and it is refused once while it stays.
+   */
+  private readonly refusedRetained = new Map<string, string>();
 
   constructor(
     private readonly ctx: BridgeContext,
@@ -170,7 +178,14 @@ export class Commands {
     const target: Target = { h: this.ctx.devices.get(parsed.device), keys: parsed.kind === 'set' && parsed.key ? [parsed.key] : [] };
     try {
       if (this.ctx.stopping) throw new Refusal('the bridge is stopping');
-      if (retained) throw new Refusal('retained command ignored (commands must not be retained: they would run again on every restart)');
+      if (retained) {
+        const body = payload.toString('latin1');
+        if (this.refusedRetained.get(topic) === body) return;
+        if (this.refusedRetained.size >= RETAINED_REFUSALS_KEPT) this.refusedRetained.delete(this.refusedRetained.keys().next().value!);
+        this.refusedRetained.set(topic, body);
+        throw new Refusal('retained command ignored (commands must not be retained: they would run again on every restart)');
+      }
+      this.refusedRetained.delete(topic);
       const h = lookupDevice(this.ctx, parsed.device);
       // Delivered by the broker right after (re)connecting, before the device's first poll: wait for it.
       if (!h.started) {
