@@ -4,13 +4,12 @@
  * second) and published as `record_state` (true/false) in the channel's state; Home Assistant gets a binary sensor
  * "Recording now" per channel the device reports ("Recording" is the channel's record switch, table.ts, already). A device without the page (R2) is not asked again and gets no such entity.
  */
-import { DeviceError, recordingNow } from '../../../core';
-import { errorText, type Logger } from '../../base/log';
+import { recordingNow } from '../../../core';
+import type { Logger } from '../../base/log';
+import { PeriodicReader } from '../periodic-reader';
 import type { Device } from '../../device/device';
 import { channelOnline, type Json } from '../../device/state';
 import { onOffTemplate } from '../../homeassistant/templates';
-
-const DEFAULT_INTERVAL_MS = 600_000;
 
 /** The "Recording now" binary sensor of a channel. */
 export function recordingComponents(stateTopic: string, node: string): Json {
@@ -29,34 +28,15 @@ export function recordingComponents(stateTopic: string, node: string): Json {
   };
 }
 
-export class RecordingStateReader {
-  private timer?: NodeJS.Timeout;
-  private reading?: Promise<void>;
-  private stopped = false;
-  private unsupported = false;
-  /** Device reads made (tests, figures). */
-  reads = 0;
+export class RecordingStateReader extends PeriodicReader {
+  protected readonly absent = 'the device has no recording page (SystemInfo/Record): no Recording entities';
+  protected readonly what = 'reading which channels record';
 
   constructor(
     private readonly device: Device,
-    private readonly opts: { intervalMs?: number; log: Logger },
-  ) {}
-
-  /** The device answered (again): read now (unless a reading is under way), then keep the schedule. */
-  online(): void {
-    if (this.stopped || this.unsupported || this.timer || this.reading) return;
-    this.schedule(0);
-  }
-
-  offline(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.offline();
-    await this.reading;
+    opts: { intervalMs?: number; log: Logger },
+  ) {
+    super(opts);
   }
 
   /**
@@ -68,44 +48,15 @@ export class RecordingStateReader {
     if (this.reads > 0 || this.stopped || this.unsupported) return undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const p = this.readNow();
-    void p.finally(() => {
-      if (!this.stopped && !this.unsupported && !this.timer) this.schedule(this.opts.intervalMs || DEFAULT_INTERVAL_MS);
-    });
-    return p;
+    return this.readThenKeepSchedule();
   }
 
-  readNow(): Promise<void> {
-    if (this.stopped || this.unsupported) return Promise.resolve();
-    return (this.reading ??= this.read().finally(() => (this.reading = undefined)));
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.readNow().finally(() => {
-        if (!this.stopped && !this.unsupported && !this.timer) this.schedule(this.opts.intervalMs || DEFAULT_INTERVAL_MS);
-      });
-    }, delay);
-  }
-
-  private async read(): Promise<void> {
-    this.reads++;
-    try {
-      const now = await recordingNow(this.device.client, { priority: 'poll' });
-      const mine = new Set(this.device.channels());
-      const { facts } = this.device;
-      // A channel gets its entity once it was online (its camera known); one that goes away keeps it, unavailable.
-      const known = (ch: string) => channelOnline(facts, ch) || facts.recording?.[ch] !== undefined;
-      this.device.applyRecording(Object.fromEntries(Object.entries(now).filter(([ch]) => mine.has(ch) && known(ch))));
-    } catch (err) {
-      if (err instanceof DeviceError && err.kind === 'unsupported') {
-        this.unsupported = true;
-        this.opts.log.info('the device has no recording page (SystemInfo/Record): no Recording entities');
-        return;
-      }
-      this.opts.log.warn(`reading which channels record: ${errorText(err)}`);
-    }
+  protected async readPage(): Promise<void> {
+    const now = await recordingNow(this.device.client, { priority: 'poll' });
+    const mine = new Set(this.device.channels());
+    const { facts } = this.device;
+    // A channel gets its entity once it was online (its camera known); one that goes away keeps it, unavailable.
+    const known = (ch: string) => channelOnline(facts, ch) || facts.recording?.[ch] !== undefined;
+    this.device.applyRecording(Object.fromEntries(Object.entries(now).filter(([ch]) => mine.has(ch) && known(ch))));
   }
 }

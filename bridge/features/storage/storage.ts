@@ -11,13 +11,13 @@
  *
  * A device without the page (R2) publishes none of this; a read that fails is retried at the next slot.
  */
-import { DeviceError, readStorage, type Storage } from '../../../core';
+import { readStorage, type Storage } from '../../../core';
 import type { Device } from '../../device/device';
-import { errorText, type Logger } from '../../base/log';
+import type { Logger } from '../../base/log';
+import { PeriodicReader } from '../periodic-reader';
 import type { Json } from '../../device/state';
 import { onOffTemplate } from '../../homeassistant/templates';
 
-const DEFAULT_INTERVAL_MS = 600_000;
 const MB_TO_GB = 1_048_576 / 1e9; // the device's MB are MiB: 476940 MB is a "500 GB" drive
 
 /** Home Assistant components of the disks (keyed like their state keys), for the recorder's device. */
@@ -88,64 +88,18 @@ export interface StorageReaderOptions {
  * Reads one device's disks every `intervalMs` while the device is online: the first read once the device first
  * answered a poll, then on its own timer. A device that has no disk page stops being asked (R2).
  */
-export class StorageReader {
-  private timer?: NodeJS.Timeout;
-  private reading?: Promise<void>;
-  private stopped = false;
-  private unsupported = false;
-  /** Device reads made (tests, figures). */
-  reads = 0;
+export class StorageReader extends PeriodicReader {
+  protected readonly absent = 'the device has no disk page (StorageConfig/Disk): no disk entities';
+  protected readonly what = 'reading the disks';
 
   constructor(
     private readonly device: Device,
-    private readonly opts: StorageReaderOptions,
-  ) {}
-
-  /** The device answered (again): read now unless a read is due later anyway, then keep the schedule. */
-  online(): void {
-    if (this.stopped || this.unsupported || this.timer || this.reading) return;
-    this.schedule(0);
+    opts: StorageReaderOptions,
+  ) {
+    super(opts);
   }
 
-  /** The device went offline: no reads until it is back. */
-  offline(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.offline();
-    await this.reading;
-  }
-
-  /** Read now (a `get` or refresh asked for it); resolves when done. */
-  readNow(): Promise<void> {
-    if (this.stopped || this.unsupported) return Promise.resolve();
-    return (this.reading ??= this.read().finally(() => (this.reading = undefined)));
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.readNow().finally(() => {
-        if (!this.stopped && !this.unsupported && !this.timer) this.schedule(this.opts.intervalMs || DEFAULT_INTERVAL_MS);
-      });
-    }, delay);
-  }
-
-  private async read(): Promise<void> {
-    this.reads++;
-    try {
-      this.device.applyStorage(await readStorage(this.device.client, { priority: 'poll' }));
-    } catch (err) {
-      if (err instanceof DeviceError && err.kind === 'unsupported') {
-        this.unsupported = true;
-        this.opts.log.info('the device has no disk page (StorageConfig/Disk): no disk entities');
-        return;
-      }
-      this.opts.log.warn(`reading the disks: ${errorText(err)}`);
-    }
+  protected async readPage(): Promise<void> {
+    this.device.applyStorage(await readStorage(this.device.client, { priority: 'poll' }));
   }
 }
